@@ -1,0 +1,27 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "~/platform/db.server";
+import type { Enquiry } from "./schema";
+
+export type StoredEnquiry = { id: string; createdAt: string };
+
+/**
+ * Stores an enquiry. Resolves only after the row is committed (and, on
+ * SQLite, fsynced): callers acknowledge the visitor after this, never before.
+ */
+export async function saveEnquiry(db: Db, enquiry: Enquiry): Promise<StoredEnquiry> {
+  const stored = { id: randomUUID(), createdAt: new Date().toISOString() };
+  await db
+    .insertInto("contact_submissions")
+    .values({
+      id: stored.id,
+      name: enquiry.name,
+      email: enquiry.email,
+      phone: enquiry.phone ?? null,
+      user_type: enquiry.userType,
+      message: enquiry.message,
+      is_read: false,
+      created_at: stored.createdAt,
+    })
+    .execute();
+  return stored;
+}

@@ -1,0 +1,83 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Migrator, type Migration } from "kysely/migration";
+import pg from "pg";
+import { migrations } from "./migrations";
+import type { MigrationDialect } from "./migrations/types";
+import type { DatabaseSchema } from "./schema";
+import { openSqlite } from "./sqlite-driver.server";
+
+export type Db = Kysely<DatabaseSchema>;
+
+export type Database = {
+  db: Db;
+  dialect: MigrationDialect;
+  /** A human-readable description for logs, never including a password. */
+  description: string;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  dataDir: string;
+  databaseUrl: string | undefined;
+};
+
+/** The one place that chooses the database backend. */
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"));
+}
+
+function openSqliteDatabase(file: string): Database {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { database } = openSqlite(file);
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: "sqlite", description: `SQLite at ${file}`, close: () => db.destroy() };
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process.
+  pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const safe = new URL(url);
+  safe.password = "";
+  return { db, dialect: "postgres", description: `PostgreSQL at ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+}
+
+/**
+ * Brings the schema up to date. Kysely's migrator holds a lock while it runs
+ * (an advisory lock on PostgreSQL), so two instances starting together apply
+ * each migration once.
+ */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const provider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, migration]) => [
+          name,
+          { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) },
+        ]),
+      );
+    },
+  };
+  const migrator = new Migrator({ db: database.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === "Error");
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? "unknown error");
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${cause}`.replace("  ", " "));
+  }
+  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,11 @@
+import * as initial from "./001-initial";
+import type { AppMigration } from "./types";
+
+/**
+ * Every migration, in order. Imported statically (not read from a folder at
+ * run time) so they travel inside the server bundle. Never edit one that has
+ * shipped: add the next.
+ */
+export const migrations: Record<string, AppMigration> = {
+  "001-initial": initial,
+};

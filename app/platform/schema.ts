@@ -1,0 +1,37 @@
+import type { Generated } from "kysely";
+
+/**
+ * Table types as Kysely sees them. SQLite hands booleans back as 0/1 and
+ * timestamps as ISO strings, PostgreSQL as booleans and Dates: the domain
+ * modules normalise rows with the helpers in db-values.ts.
+ */
+export interface RenovationProjectTable {
+  id: string;
+  title: string;
+  category: string;
+  description: string;
+  duration: string;
+  budget: string;
+  before_image_url: string;
+  after_image_url: string;
+  is_active: boolean | number;
+  display_order: number;
+  created_at: Generated<Date | string>;
+  updated_at: Generated<Date | string>;
+}
+
+export interface ContactSubmissionTable {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  user_type: "landlord" | "tenant" | "investor" | "other";
+  message: string;
+  is_read: boolean | number;
+  created_at: Generated<Date | string>;
+}
+
+export interface DatabaseSchema {
+  renovation_projects: RenovationProjectTable;
+  contact_submissions: ContactSubmissionTable;
+}

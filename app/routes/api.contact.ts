@@ -1,0 +1,27 @@
+import { SUCCESS_MESSAGE } from "~/enquiries/schema";
+import { submitEnquiry } from "~/enquiries/submit.server";
+import { servicesContext } from "~/platform/context";
+import { BodyError, CONTACT_BODY_LIMIT, readJsonObject } from "~/platform/request-body.server";
+import type { Route } from "./+types/api.contact";
+
+const methodNotAllowed = () =>
+  Response.json({ error: "Use POST with a JSON body" }, { status: 405, headers: { Allow: "POST" } });
+
+export function loader() {
+  return methodNotAllowed();
+}
+
+/** POST /api/contact: JSON {name, email, phone?, userType, message} → 201 {ok, id, message} or 4xx {error}. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  let body: Record<string, unknown>;
+  try {
+    body = await readJsonObject(request, CONTACT_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof BodyError) return Response.json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+  const result = await submitEnquiry(context.get(servicesContext).db, body);
+  if (!result.ok) return Response.json({ error: result.error, fields: result.fields }, { status: result.status });
+  return Response.json({ ok: true, id: result.enquiry.id, message: SUCCESS_MESSAGE }, { status: 201 });
+}

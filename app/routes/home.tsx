@@ -1,0 +1,62 @@
+import { data } from "react-router";
+import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
+import { submitEnquiry } from "~/enquiries/submit.server";
+import { LandingPage } from "~/landing/LandingPage";
+import { servicesContext } from "~/platform/context";
+import { BodyError, CONTACT_BODY_LIMIT, readFormFields } from "~/platform/request-body.server";
+import { listActiveProjects } from "~/projects/projects.server";
+import type { Route } from "./+types/home";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const name = loaderData?.company.name ?? "Property Management";
+  return [
+    { title: `${name} | Professional Property Management Services` },
+    {
+      name: "description",
+      content:
+        "Property management for landlords, property investors and tenants: rent collection, maintenance, tenant relations, legal compliance and renovations. No VAT added, no hidden fees.",
+    },
+  ];
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db, company } = context.get(servicesContext);
+  // Not awaited: the gallery shows its loading state while the projects are on
+  // their way during client-side navigation. The server waits for it before
+  // sending a document, so the projects are always in the HTML.
+  const projects = listActiveProjects(db).catch((error: unknown) => {
+    console.error("Could not load renovation projects:", error);
+    throw error;
+  });
+  return { company, projects };
+}
+
+/** The contact form posted as an HTML form: works with and without JavaScript. */
+export async function action({ request, context }: Route.ActionArgs) {
+  let fields: Record<string, string>;
+  try {
+    fields = await readFormFields(request, CONTACT_BODY_LIMIT);
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error;
+    return data<ContactActionData>({ status: "error", error: error.message, fields: [], values: {} }, { status: error.status });
+  }
+  const values = {
+    name: fields.name ?? "",
+    email: fields.email ?? "",
+    phone: fields.phone ?? "",
+    userType: fields.userType ?? "",
+    message: fields.message ?? "",
+  };
+  const result = await submitEnquiry(context.get(servicesContext).db, values);
+  if (!result.ok) {
+    return data<ContactActionData>(
+      { status: "error", error: result.error, fields: result.fields, values },
+      { status: result.status },
+    );
+  }
+  return data<ContactActionData>({ status: "success", message: SUCCESS_MESSAGE });
+}
+
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
+  return <LandingPage company={loaderData.company} projects={loaderData.projects} contactResult={actionData} />;
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Request, type Response } from "express";
+import helmet from "helmet";
+import { RouterContextProvider } from "react-router";
+import type { ViteDevServer } from "vite";
+import { cspNonceContext, servicesContext } from "~/platform/context";
+import { migrateToLatest, openDatabase, pingDatabase } from "~/platform/db.server";
+import { EnvError, loadEnv } from "~/platform/env.server";
+
+export type StartOptions = {
+  /** Vite's dev server, when running `npm run dev`. */
+  vite?: ViteDevServer;
+};
+
+export type RunningServer = {
+  server: Server;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the site: validated environment → database (migrated) → Express with
+ * security headers, compression, static files and the React Router handler.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = openDatabase(env);
+  const applied = await migrateToLatest(database);
+  console.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
+
+  const services = { db: database.db, company: env.company };
+  const dev = Boolean(options.vite);
+  const app = express();
+  app.disable("x-powered-by");
+  // Parsing of bodies is left to the routes, which cap their size themselves.
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": [
+            "'self'",
+            (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`,
+            "'strict-dynamic'",
+            ...(dev ? ["'unsafe-eval'"] : []),
+          ],
+          // Vite injects styles inline in development only.
+          "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : [])],
+          "img-src": ["'self'", "data:", "blob:"],
+          "font-src": ["'self'"],
+          "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
+          "form-action": ["'self'"],
+          "frame-ancestors": ["'none'"],
+          "base-uri": ["'none'"],
+          "object-src": ["'none'"],
+        },
+      },
+      // Same-origin images and scripts only; nothing needs cross-origin isolation.
+      crossOriginEmbedderPolicy: false,
+      frameguard: { action: "deny" },
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      strictTransportSecurity: env.mode === "production",
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req: Request, res: Response) => {
+    const ok = await pingDatabase(database.db);
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
+  });
+
+  if (options.vite) {
+    app.use(options.vite.middlewares);
+  } else {
+    const client = fileURLToPath(new URL("../client", import.meta.url));
+    // Vite puts a content hash in every file name under /assets: cache forever.
+    app.use("/assets", express.static(`${client}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(client, { maxAge: "1h", index: false }));
+  }
+
+  app.use(
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      mode: dev ? "development" : "production",
+      getLoadContext(_req, res) {
+        const context = new RouterContextProvider();
+        context.set(servicesContext, services);
+        context.set(cspNonceContext, res.locals.cspNonce as string);
+        return context;
+      },
+    }),
+  );
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(env.port, env.host, () => resolve(listening));
+    listening.once("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.port;
+  console.log(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop accepting connections, let in-flight requests finish, then close the database.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await database.close();
+    })());
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      console.log(`${signal} received: finishing in-flight requests`);
+      const force = setTimeout(() => {
+        console.error("Shutdown took longer than 10 s; closing remaining connections");
+        server.closeAllConnections();
+      }, 10_000);
+      force.unref();
+      stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("Error during shutdown:", error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+
+  return { server, stop };
+}
