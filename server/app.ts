@@ -82,6 +82,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }),
   );
   app.use(compression());
+  // React Router builds a URL from the Host header; without a usable one it
+  // would fail with a 500, so refuse such requests up front.
+  app.use((req, res, next) => {
+    const host = req.headers.host;
+    if (!host || !URL.canParse(`http://${host}/`)) {
+      res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header");
+      return;
+    }
+    next();
+  });
 
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(database.db);

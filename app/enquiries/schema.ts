@@ -34,6 +34,8 @@ export function isValidEmail(value: string): boolean {
 }
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */
+const MESSAGE_FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 function text(field: string) {
   return z.string({
@@ -50,8 +52,8 @@ export const enquirySchema = z.object({
     "Please enter your name on a single line",
   ),
   email: requiredText("Email", LIMITS.email, INVALID_EMAIL_MESSAGE).refine(isValidEmail, INVALID_EMAIL_MESSAGE),
-  phone: z
-    .union([text("Phone"), z.null()])
+  phone: text("Phone")
+    .nullable()
     .optional()
     .transform((value) => value?.trim() || undefined)
     .refine((value) => value === undefined || value.length <= LIMITS.phone, {
@@ -71,7 +73,7 @@ export const enquirySchema = z.object({
     "Message",
     LIMITS.message,
     `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`,
-  ),
+  ).refine((value) => !MESSAGE_FORBIDDEN_CHARACTERS.test(value), "Please remove unsupported characters from your message"),
 });
 
 export type Enquiry = z.output<typeof enquirySchema>;

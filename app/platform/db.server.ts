@@ -63,7 +63,11 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     },
   };
   const migrator = new Migrator({ db: database.db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // SQLite has no migration lock: when two processes start on one file, the
+  // second waits on the first's transaction and then fails on "already exists".
+  // By then the first has committed, so a second pass finds nothing to do.
+  if (error && database.dialect === "sqlite") ({ error, results } = await migrator.migrateToLatest());
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? "unknown error");

@@ -37,6 +37,8 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
+const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
+
 export type Env = {
   mode: "production" | "development" | "test";
   port: number;
@@ -52,13 +54,17 @@ export class EnvError extends Error {
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "not set", as in most .env tooling.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
+  );
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");
       const raw = source[name];
-      return `  ${name}: ${issue.message}${raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`}`;
+      // Never echo a connection string: it may hold a password.
+      const shown = raw === undefined || SECRET_VARIABLES.has(name) ? "" : ` (got ${JSON.stringify(raw)})`;
+      return `  ${name}: ${issue.message}${shown}`;
     });
     throw new EnvError(`Invalid environment variables:\n${problems.join("\n")}`);
   }

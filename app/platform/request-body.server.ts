@@ -15,6 +15,11 @@ export class BodyError extends Error {
 
 export const CONTACT_BODY_LIMIT = 64 * 1024;
 
+/** Headers for a refusal: a 413 leaves the rest of the body unread, so the connection must not be reused. */
+export function bodyErrorHeaders(error: BodyError): HeadersInit {
+  return error.status === 413 ? { Connection: "close" } : {};
+}
+
 async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
   const declared = Number(request.headers.get("content-length"));
@@ -29,7 +34,9 @@ async function readBytes(request: Request, limit: number): Promise<Uint8Array<Ar
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Stop reading but keep the socket: cancelling would destroy it before
+      // the 413 is sent. The response asks to close the connection instead.
+      reader.releaseLock();
       throw tooLarge();
     }
     chunks.push(value);

@@ -1,7 +1,7 @@
 import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { servicesContext } from "~/platform/context";
-import { BodyError, CONTACT_BODY_LIMIT, readJsonObject } from "~/platform/request-body.server";
+import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readJsonObject } from "~/platform/request-body.server";
 import type { Route } from "./+types/api.contact";
 
 const methodNotAllowed = () =>
@@ -18,7 +18,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     body = await readJsonObject(request, CONTACT_BODY_LIMIT);
   } catch (error) {
-    if (error instanceof BodyError) return Response.json({ error: error.message }, { status: error.status });
+    if (error instanceof BodyError) {
+      return Response.json({ error: error.message }, { status: error.status, headers: bodyErrorHeaders(error) });
+    }
     throw error;
   }
   const result = await submitEnquiry(context.get(servicesContext).db, body);

@@ -3,7 +3,7 @@ import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { servicesContext } from "~/platform/context";
-import { BodyError, CONTACT_BODY_LIMIT, readFormFields } from "~/platform/request-body.server";
+import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/home";
 
@@ -38,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     fields = await readFormFields(request, CONTACT_BODY_LIMIT);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    return data<ContactActionData>({ status: "error", error: error.message, fields: [], values: {} }, { status: error.status });
+    return data<ContactActionData>({ status: "error", error: error.message, fields: [], values: {} }, {
+      status: error.status,
+      headers: bodyErrorHeaders(error),
+    });
   }
   const values = {
     name: fields.name ?? "",
