@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { BodyError, readFormFields, readJsonObject } from "./request-body.server";
+
+const LIMIT = 1024;
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
+  return new Request("http://localhost/api/contact", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+}
+
+/** A body with no Content-Length, arriving in pieces, as with chunked transfer encoding. */
+function streamed(...chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+async function bodyErrorOf(promise: Promise<unknown>): Promise<BodyError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BodyError) return error;
+    throw error;
+  }
+  throw new Error("expected a BodyError");
+}
+
+describe("readJsonObject", () => {
+  it("returns the object", async () => {
+    const request = post(JSON.stringify({ name: "Ada" }), { "content-type": "application/json" });
+    expect(await readJsonObject(request, LIMIT)).toEqual({ name: "Ada" });
+  });
+
+  it.each(["application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json"])(
+    "accepts Content-Type %s",
+    async (type) => {
+      expect(await readJsonObject(post('{"a":"b"}', { "content-type": type }), LIMIT)).toEqual({ a: "b" });
+    },
+  );
+
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp"])(
+    "refuses Content-Type %s with 415",
+    async (type) => {
+      const error = await bodyErrorOf(readJsonObject(post('{"a":"b"}', { "content-type": type }), LIMIT));
+      expect(error.status).toBe(415);
+      expect(error.message).toBe("Content-Type must be application/json");
+    },
+  );
+
+  it("refuses a missing Content-Type with 415", async () => {
+    const error = await bodyErrorOf(readJsonObject(post(new TextEncoder().encode('{"a":"b"}')), LIMIT));
+    expect(error.status).toBe(415);
+  });
+
+  it("refuses a declared Content-Length over the limit with 413 before the body arrives", async () => {
+    // A body that never ends: only the declared length can have decided.
+    const request = post(new ReadableStream(), { "content-type": "application/json", "content-length": String(LIMIT + 1) });
+    const error = await bodyErrorOf(readJsonObject(request, LIMIT));
+    expect(error.status).toBe(413);
+    expect(error.message).toBe("Request body must be at most 1 KB");
+  });
+
+  it("refuses a streamed body over the limit with 413", async () => {
+    const chunk = new TextEncoder().encode(`"${"x".repeat(600)}"`);
+    const request = post(streamed(chunk, chunk), { "content-type": "application/json" });
+    expect((await bodyErrorOf(readJsonObject(request, LIMIT))).status).toBe(413);
+  });
+
+  it("accepts a streamed body of exactly the limit", async () => {
+    const json = JSON.stringify({ message: "x".repeat(LIMIT - 14) });
+    expect(json).toHaveLength(LIMIT);
+    const bytes = new TextEncoder().encode(json);
+    const request = post(streamed(bytes.slice(0, 100), bytes.slice(100)), { "content-type": "application/json" });
+    expect(await readJsonObject(request, LIMIT)).toEqual(JSON.parse(json));
+  });
+
+  it("refuses bytes that are not UTF-8 with 400", async () => {
+    const request = post(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), { "content-type": "application/json" });
+    const error = await bodyErrorOf(readJsonObject(request, LIMIT));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("Request body must be UTF-8 text");
+  });
+
+  it.each(["", "{", "{'name': 'Ada'}", '{"a":1,}', "undefined", "NaN"])("refuses malformed JSON %j with 400", async (body) => {
+    const error = await bodyErrorOf(readJsonObject(post(body, { "content-type": "application/json" }), LIMIT));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("Request body must be valid JSON");
+  });
+
+  it.each(["[]", '[{"name":"Ada"}]', '"text"', "null", "42", "true"])("refuses JSON %s that is not an object with 400", async (body) => {
+    const error = await bodyErrorOf(readJsonObject(post(body, { "content-type": "application/json" }), LIMIT));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe("Request body must be a JSON object");
+  });
+});
+
+describe("readFormFields", () => {
+  it("reads an urlencoded form, decoding + and percent escapes", async () => {
+    const request = post("name=Ada+Lovelace&email=ada%40example.com&message=Line+1%0ALine+2", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect(await readFormFields(request, LIMIT)).toEqual({
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      message: "Line 1\nLine 2",
+    });
+  });
+
+  it("keeps the first of duplicated fields", async () => {
+    const request = post("name=first&name=second", { "content-type": "application/x-www-form-urlencoded" });
+    expect(await readFormFields(request, LIMIT)).toEqual({ name: "first" });
+  });
+
+  it("reads a multipart form and ignores files", async () => {
+    const form = new FormData();
+    form.set("name", "Ada");
+    form.set("attachment", new Blob(["%PDF"], { type: "application/pdf" }), "cv.pdf");
+    expect(await readFormFields(new Request("http://localhost/", { method: "POST", body: form }), LIMIT)).toEqual({
+      name: "Ada",
+    });
+  });
+
+  it("refuses multipart garbage with 400", async () => {
+    const request = post("this is not multipart", { "content-type": "multipart/form-data; boundary=xyz" });
+    const error = await bodyErrorOf(readFormFields(request, LIMIT));
+    expect(error.status).toBe(400);
+  });
+
+  it.each(["application/json", "text/plain"])("refuses %s with 415", async (type) => {
+    expect((await bodyErrorOf(readFormFields(post("name=Ada", { "content-type": type }), LIMIT))).status).toBe(415);
+  });
+
+  it("refuses a form over the limit with 413", async () => {
+    const request = post(`message=${"x".repeat(LIMIT)}`, { "content-type": "application/x-www-form-urlencoded" });
+    expect((await bodyErrorOf(readFormFields(request, LIMIT))).status).toBe(413);
+  });
+});

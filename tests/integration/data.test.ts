@@ -1,0 +1,315 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
+import { toBoolean, toIsoString } from "~/platform/db-values";
+import { createProject, listActiveProjects, type NewProject } from "~/projects/projects.server";
+import { backends, type TestDatabase } from "../support/backends";
+
+const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function project(title: string, extra: Partial<NewProject> = {}): NewProject {
+  return {
+    title,
+    category: "Kitchen Renovation",
+    description: `${title}: new units, worktops and lighting.`,
+    duration: "3 weeks",
+    budget: "£15,000",
+    before_image_url: `/images/${title.toLowerCase().replaceAll(" ", "-")}-before.jpg`,
+    after_image_url: `/images/${title.toLowerCase().replaceAll(" ", "-")}-after.jpg`,
+    ...extra,
+  };
+}
+
+/** The column lists of every index on a table, as the database reports them. */
+async function indexColumns(database: Database, table: string): Promise<string[][]> {
+  if (database.dialect === "sqlite") {
+    const { rows: indexes } = await sql<{ name: string }>`select name from pragma_index_list(${table})`.execute(database.db);
+    const result: string[][] = [];
+    for (const { name } of indexes) {
+      const { rows } = await sql<{ name: string }>`select name from pragma_index_info(${name}) order by seqno`.execute(database.db);
+      result.push(rows.map((row) => row.name));
+    }
+    return result;
+  }
+  const { rows } = await sql<{ indexdef: string }>`
+    select indexdef from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(database.db);
+  return rows.map(({ indexdef }) =>
+    /\((.*)\)\s*$/
+      .exec(indexdef)![1]!
+      .split(",")
+      .map((column) => column.trim().replace(/^"|"$/g, "")),
+  );
+}
+
+async function appliedMigrations(database: Database): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
+  return rows.map((row) => row.name);
+}
+
+describe.each(backends)("data layer on $name", (backend) => {
+  const created: TestDatabase[] = [];
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(created.splice(0).map((database) => database.cleanup()));
+  });
+
+  async function freshDatabase(): Promise<TestDatabase> {
+    const database = await backend.createDatabase();
+    created.push(database);
+    return database;
+  }
+
+  async function migratedDatabase(): Promise<Database> {
+    const database = (await freshDatabase()).open();
+    await migrateToLatest(database);
+    return database;
+  }
+
+  describe("migrations", () => {
+    it("create both tables with the specification's columns", async () => {
+      const database = (await freshDatabase()).open();
+      expect(await migrateToLatest(database)).toEqual(["001-initial"]);
+
+      const tables = await database.db.introspection.getTables();
+      const columns = (name: string) =>
+        tables
+          .find((table) => table.name === name)
+          ?.columns.map((column) => column.name)
+          .sort();
+      expect(columns("renovation_projects")).toEqual(
+        [
+          "id",
+          "title",
+          "category",
+          "description",
+          "duration",
+          "budget",
+          "before_image_url",
+          "after_image_url",
+          "is_active",
+          "display_order",
+          "created_at",
+          "updated_at",
+        ].sort(),
+      );
+      expect(columns("contact_submissions")).toEqual(
+        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at"].sort(),
+      );
+    });
+
+    it("create indexes for the gallery and the inbox queries", async () => {
+      const database = await migratedDatabase();
+      // The public gallery filters on is_active and sorts by display_order.
+      expect(await indexColumns(database, "renovation_projects")).toContainEqual(["is_active", "display_order"]);
+      // The inbox lists newest first, optionally only unread ones.
+      const inbox = await indexColumns(database, "contact_submissions");
+      expect(inbox.some((columns) => columns[0] === "created_at")).toBe(true);
+      expect(inbox).toContainEqual(["is_read", "created_at"]);
+    });
+
+    it("are idempotent: a second run applies nothing and keeps the data", async () => {
+      const database = await migratedDatabase();
+      await createProject(database.db, project("Kept Project"));
+      expect(await migrateToLatest(database)).toEqual([]);
+      expect(await appliedMigrations(database)).toEqual(["001-initial"]);
+      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Kept Project"]);
+    });
+
+    it("apply nothing when a second instance opens a migrated database", async () => {
+      const testDatabase = await freshDatabase();
+      await migrateToLatest(testDatabase.open());
+      expect(await migrateToLatest(testDatabase.open())).toEqual([]);
+    });
+
+    it("refuse a value outside the user types at the database level too", async () => {
+      const database = await migratedDatabase();
+      await expect(
+        database.db
+          .insertInto("contact_submissions")
+          .values({ id: "x", name: "n", email: "e@x.y", phone: null, user_type: "admin" as "other", message: "m", is_read: false })
+          .execute(),
+      ).rejects.toThrow();
+    });
+  });
+
+  if (backend.name === "postgres") {
+    it("two instances migrating the same PostgreSQL database at once both succeed and apply each migration once", async () => {
+      const testDatabase = await freshDatabase();
+      const first = testDatabase.open();
+      const second = testDatabase.open();
+      const [a, b] = await Promise.all([migrateToLatest(first), migrateToLatest(second)]);
+      expect([...a, ...b]).toEqual(["001-initial"]);
+      expect(await appliedMigrations(first)).toEqual(["001-initial"]);
+      expect(await migrateToLatest(second)).toEqual([]);
+    });
+  }
+
+  describe("saveEnquiry", () => {
+    it("stores every field, unread, with an ISO 8601 creation time", async () => {
+      const database = await migratedDatabase();
+      const before = Date.now();
+      const stored = await saveEnquiry(database.db, {
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        phone: "020 7946 0001",
+        userType: "investor",
+        message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
+      });
+      expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(stored.createdAt).toMatch(ISO_8601_UTC);
+      expect(Date.parse(stored.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+
+      const row = await database.db
+        .selectFrom("contact_submissions")
+        .selectAll()
+        .where("id", "=", stored.id)
+        .executeTakeFirstOrThrow();
+      expect({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }).toEqual({
+        id: stored.id,
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        phone: "020 7946 0001",
+        user_type: "investor",
+        message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
+        is_read: false,
+        created_at: stored.createdAt,
+      });
+    });
+
+    it("stores a missing phone as null and gives every enquiry its own id", async () => {
+      const database = await migratedDatabase();
+      const enquiry = { name: "Bo", email: "bo@example.com", phone: undefined, userType: "tenant" as const, message: "Hi" };
+      const first = await saveEnquiry(database.db, enquiry);
+      const second = await saveEnquiry(database.db, enquiry);
+      expect(first.id).not.toBe(second.id);
+      const rows = await database.db.selectFrom("contact_submissions").select(["id", "phone"]).execute();
+      expect(rows).toHaveLength(2);
+      expect(rows.map((row) => row.phone)).toEqual([null, null]);
+    });
+  });
+
+  describe("projects", () => {
+    it("listActiveProjects returns only active projects, in display order", async () => {
+      const database = await migratedDatabase();
+      await createProject(database.db, project("Third", { display_order: 2 }));
+      await createProject(database.db, project("Hidden", { display_order: 0, is_active: false }));
+      await createProject(database.db, project("First", { display_order: 0 }));
+      await createProject(database.db, project("Second", { display_order: 1 }));
+      await createProject(database.db, project("Hidden Last", { display_order: 9, is_active: false }));
+
+      const projects = await listActiveProjects(database.db);
+      expect(projects.map((p) => p.title)).toEqual(["First", "Second", "Third"]);
+      expect(projects.map((p) => p.display_order)).toEqual([0, 1, 2]);
+      expect(projects.every((p) => p.is_active === true)).toBe(true);
+    });
+
+    it("listActiveProjects returns the fields of a project as they were created", async () => {
+      const database = await migratedDatabase();
+      const created = await createProject(database.db, project("Loft Conversion", { budget: "£42,500", duration: "8 weeks" }));
+      const [listed] = await listActiveProjects(database.db);
+      expect(listed).toEqual(created);
+      expect(listed).toMatchObject({
+        title: "Loft Conversion",
+        category: "Kitchen Renovation",
+        duration: "8 weeks",
+        budget: "£42,500",
+        before_image_url: "/images/loft-conversion-before.jpg",
+        after_image_url: "/images/loft-conversion-after.jpg",
+        is_active: true,
+        display_order: 0,
+      });
+      expect(listed!.created_at).toMatch(ISO_8601_UTC);
+      expect(listed!.updated_at).toBe(listed!.created_at);
+    });
+
+    it("listActiveProjects breaks display-order ties by age, the same way every time", async () => {
+      const database = await migratedDatabase();
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const titles = ["Tie One", "Tie Two", "Tie Three", "Tie Four", "Tie Five"];
+      for (const [index, title] of titles.entries()) {
+        vi.setSystemTime(new Date(Date.UTC(2025, 0, 1, 12, 0, index)));
+        await createProject(database.db, project(title, { display_order: 1 }));
+      }
+      vi.setSystemTime(new Date(Date.UTC(2025, 0, 2)));
+      await createProject(database.db, project("Before The Ties", { display_order: 0 }));
+      vi.useRealTimers();
+
+      const expected = ["Before The Ties", ...titles];
+      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(expected);
+      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(expected);
+    });
+
+    it("listActiveProjects returns a stable order for projects created at the same instant", async () => {
+      const database = await migratedDatabase();
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(new Date(Date.UTC(2025, 0, 1)));
+      for (const title of ["Same A", "Same B", "Same C", "Same D"]) {
+        await createProject(database.db, project(title, { display_order: 3 }));
+      }
+      vi.useRealTimers();
+      const first = (await listActiveProjects(database.db)).map((p) => p.id);
+      expect(first).toHaveLength(4);
+      for (let i = 0; i < 3; i++) {
+        expect((await listActiveProjects(database.db)).map((p) => p.id)).toEqual(first);
+      }
+    });
+
+    it("listActiveProjects returns an empty list when there are none", async () => {
+      const database = await migratedDatabase();
+      expect(await listActiveProjects(database.db)).toEqual([]);
+    });
+
+    it("createProject puts a new project last: its display order is the current number of projects", async () => {
+      const database = await migratedDatabase();
+      const first = await createProject(database.db, project("Alpha"));
+      expect(first.display_order).toBe(0);
+      expect(first.is_active).toBe(true);
+      await createProject(database.db, project("Bravo"));
+      // Hidden projects count too: the admin list orders every project.
+      await createProject(database.db, project("Charlie", { is_active: false }));
+      const fourth = await createProject(database.db, project("Delta"));
+      expect(fourth.display_order).toBe(3);
+      expect((await listActiveProjects(database.db)).map((p) => [p.title, p.display_order])).toEqual([
+        ["Alpha", 0],
+        ["Bravo", 1],
+        ["Delta", 3],
+      ]);
+    });
+
+    it("createProject keeps an explicit display order and visibility", async () => {
+      const database = await migratedDatabase();
+      await createProject(database.db, project("One"));
+      const explicit = await createProject(database.db, project("Explicit", { display_order: 7, is_active: false }));
+      expect(explicit).toMatchObject({ display_order: 7, is_active: false });
+      const row = await database.db
+        .selectFrom("renovation_projects")
+        .select(["display_order", "is_active"])
+        .where("id", "=", explicit.id)
+        .executeTakeFirstOrThrow();
+      expect({ display_order: Number(row.display_order), is_active: toBoolean(row.is_active) }).toEqual({
+        display_order: 7,
+        is_active: false,
+      });
+    });
+  });
+
+  describe("pingDatabase", () => {
+    it("is true while the database answers and false once it is closed", async () => {
+      const database = await migratedDatabase();
+      expect(await pingDatabase(database.db)).toBe(true);
+      await database.close();
+      expect(await pingDatabase(database.db)).toBe(false);
+    });
+
+    if (backend.name === "postgres") {
+      it("is false when the PostgreSQL database is gone", async () => {
+        const testDatabase = await freshDatabase();
+        const database = testDatabase.open();
+        expect(await pingDatabase(database.db)).toBe(true);
+        await testDatabase.dropNow!();
+        expect(await pingDatabase(database.db)).toBe(false);
+      });
+    }
+  });
+});

@@ -1,0 +1,566 @@
+/**
+ * The built server over HTTP, as a browser or an API client sees it, on each
+ * backend. One server per backend for this file; tests that stop or kill the
+ * server live in lifecycle.test.ts.
+ */
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
+import { migrateToLatest, type Database } from "~/platform/db.server";
+import { toBoolean } from "~/platform/db-values";
+import { createProject, type NewProject } from "~/projects/projects.server";
+import { backends, type TestDatabase } from "../support/backends";
+import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { rawExchange, rawRequest } from "../support/http";
+import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { seededRandom } from "../support/wait";
+
+const LIMIT = 64 * 1024;
+const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
+/** React escapes the apostrophe in text content. */
+const SUCCESS_HTML = SUCCESS_MESSAGE.replace("'", "&#x27;");
+
+const activeProjects: NewProject[] = [
+  seedProject("Seeded Mews House Rewire", 0),
+  seedProject("Seeded Attic Loft Conversion", 1),
+  seedProject("Seeded Garden Flat Refit", 2),
+];
+const inactiveProject = seedProject("Seeded Hidden Basement Dig", 0, false);
+
+function seedProject(title: string, displayOrder: number, active = true): NewProject {
+  return {
+    title,
+    category: "Full Refurbishment",
+    description: `${title} from start to finish.`,
+    duration: "6 weeks",
+    budget: "£24,000",
+    before_image_url: `/samples/kitchen-before.svg`,
+    after_image_url: `/samples/kitchen-after.svg`,
+    is_active: active,
+    display_order: displayOrder,
+  };
+}
+
+/** The HTML a person sees: without the scripts that carry data for hydration. */
+function visibleHtml(html: string): string {
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+}
+
+function postForm(url: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(`${url}/?index`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): string {
+  const get = (name: string) =>
+    headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null);
+  const csp = get("content-security-policy");
+  expect(csp, "Content-Security-Policy").toBeTruthy();
+  expect(csp).toContain("frame-ancestors 'none'");
+  const nonce = /script-src [^;]*'nonce-([A-Za-z0-9+/=_-]+)'/.exec(csp!)?.[1];
+  expect(nonce, "a nonce in script-src").toBeTruthy();
+  expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'/);
+  expect(get("x-content-type-options")).toBe("nosniff");
+  expect(get("referrer-policy")).toMatch(
+    /^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin|origin|origin-when-cross-origin)$/,
+  );
+  expect(get("x-powered-by")).toBeNull();
+  return nonce!;
+}
+
+/** Starts a migrated, seeded database and the built server on it. */
+async function startSeeded(database: TestDatabase): Promise<SpawnedServer> {
+  const seeding = database.open();
+  await migrateToLatest(seeding);
+  // Created out of display order, with a hidden one first, so the order cannot come from insertion.
+  await createProject(seeding.db, activeProjects[2]!);
+  await createProject(seeding.db, inactiveProject);
+  await createProject(seeding.db, activeProjects[0]!);
+  await createProject(seeding.db, activeProjects[1]!);
+  await seeding.close();
+  return startServer(database.env);
+}
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("HTTP on $name", (backend) => {
+  let database: TestDatabase;
+  let server: SpawnedServer;
+  let reader: Database;
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    server = await startSeeded(database);
+    reader = database.open();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+
+  describe("GET /", () => {
+    it("renders the active projects on the server, in display order, and not the hidden one", async () => {
+      const response = await fetch(`${server.url}/`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      const html = await response.text();
+      const visible = visibleHtml(html);
+      const positions = activeProjects.map((project) => visible.indexOf(project.title));
+      expect(positions.every((position) => position >= 0), `titles in the visible HTML: ${positions}`).toBe(true);
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      expect(html).not.toContain(inactiveProject.title);
+    });
+
+    it("puts the nonce of the Content-Security-Policy on every script", async () => {
+      const response = await fetch(`${server.url}/`);
+      const nonce = expectSecurityHeaders(response.headers);
+      const scripts = (await response.text()).match(/<script\b[^>]*>/gi) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    });
+
+    it("uses a new nonce for every response", async () => {
+      const [a, b] = await Promise.all([fetch(`${server.url}/`), fetch(`${server.url}/`)]);
+      expect(expectSecurityHeaders(a.headers)).not.toBe(expectSecurityHeaders(b.headers));
+    });
+
+    it("is compressed for a client that accepts gzip", async () => {
+      const response = await rawRequest(server.port, { method: "GET", path: "/", headers: { "accept-encoding": "gzip" } });
+      expect(response.status).toBe(200);
+      expect(response.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(response.body).toString("utf8")).toMatch(/^<!DOCTYPE html>/i);
+    });
+
+    it("serves the hashed assets it references with immutable, long-lived caching", async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      const assets = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!))];
+      expect(assets.length).toBeGreaterThan(0);
+      for (const asset of assets) {
+        const response = await fetch(`${server.url}${asset}`);
+        expect(response.status, asset).toBe(200);
+        const cacheControl = response.headers.get("cache-control") ?? "";
+        expect(cacheControl, asset).toContain("immutable");
+        expect(Number(/max-age=(\d+)/.exec(cacheControl)?.[1]), asset).toBeGreaterThanOrEqual(365 * 24 * 60 * 60);
+        await response.arrayBuffer();
+      }
+    });
+  });
+
+  describe("security headers", () => {
+    it.each([
+      ["the API", "/api/projects", 200],
+      ["a page that does not exist", "/no-such-page", 404],
+      ["a missing asset", "/assets/no-such-file.js", 404],
+      ["the health check", "/healthz", 200],
+    ])("are on %s", async (_label, path, status) => {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(status);
+      expectSecurityHeaders(response.headers);
+      await response.arrayBuffer();
+    });
+
+    it("are on a static asset", async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      const asset = /(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(asset).toBeTruthy();
+      const response = await fetch(`${server.url}${asset}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/javascript/);
+      expectSecurityHeaders(response.headers);
+      await response.arrayBuffer();
+    });
+  });
+
+  describe("GET /healthz", () => {
+    it("answers 200 {status: ok} and is never cached", async () => {
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toContain("no-store");
+      expect(await response.json()).toEqual({ status: "ok" });
+    });
+  });
+
+  describe("GET /api/projects", () => {
+    it("answers the active projects as JSON, in display order", async () => {
+      const response = await fetch(`${server.url}/api/projects`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const projects = (await response.json()) as Array<Record<string, unknown>>;
+      expect(projects.map((project) => project.title)).toEqual(activeProjects.map((project) => project.title));
+      expect(projects[0]).toEqual({
+        id: expect.any(String),
+        title: "Seeded Mews House Rewire",
+        category: "Full Refurbishment",
+        description: "Seeded Mews House Rewire from start to finish.",
+        duration: "6 weeks",
+        budget: "£24,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+        is_active: true,
+        display_order: 0,
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      });
+    });
+  });
+
+  describe("POST /api/contact", () => {
+    it("stores a valid enquiry and answers 201 with its id", async () => {
+      const message = `API enquiry ${backend.name} ${Date.now()}`;
+      const response = await postJson(server.url, { ...validEnquiry, name: "  Grace Hopper  ", message });
+      expect(response.status).toBe(201);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const body = (await response.json()) as { ok: boolean; id: string; message: string };
+      expect(body).toEqual({ ok: true, id: expect.any(String), message: SUCCESS_MESSAGE });
+
+      const rows = await findEnquiry(reader, { id: body.id });
+      expect(rows).toHaveLength(1);
+      expect({ ...rows[0], is_read: toBoolean(rows[0]!.is_read) }).toMatchObject({
+        name: "Grace Hopper",
+        email: "grace@example.com",
+        phone: "020 7946 0002",
+        user_type: "landlord",
+        message,
+        is_read: false,
+      });
+    });
+
+    it("stores an enquiry without a phone number", async () => {
+      const { phone: _phone, ...withoutPhone } = validEnquiry;
+      const response = await postJson(server.url, { ...withoutPhone, userType: "investor" });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      expect((await findEnquiry(reader, { id }))[0]).toMatchObject({ phone: null, user_type: "investor" });
+    });
+
+    it.each([
+      ["a missing name", { name: undefined }, REQUIRED_MESSAGE],
+      ["an empty e-mail", { email: "" }, REQUIRED_MESSAGE],
+      ["a message of spaces", { message: "   " }, REQUIRED_MESSAGE],
+      ["a missing user type", { userType: undefined }, REQUIRED_MESSAGE],
+      ["an e-mail without a dot", { email: "grace@example" }, INVALID_EMAIL_MESSAGE],
+      ["an e-mail with a second recipient", { email: "grace@example.com,eve@evil.com" }, INVALID_EMAIL_MESSAGE],
+      ["an e-mail with a smuggled header", { email: "grace@example.com\r\nBcc: eve@evil.com" }, INVALID_EMAIL_MESSAGE],
+      ["an e-mail with two at signs", { email: "grace@evil.com@example.com" }, INVALID_EMAIL_MESSAGE],
+      ["an e-mail in angle brackets", { email: "a@b.c>,x@y.z" }, INVALID_EMAIL_MESSAGE],
+      ["an unknown user type", { userType: "admin" }, UNKNOWN_USER_TYPE],
+      ["a name over 200 characters", { name: "N".repeat(201) }, "Please keep your name under 200 characters"],
+      ["a phone number over 40 characters", { phone: "0".repeat(41) }, "Please keep your phone number under 40 characters"],
+      ["a message over 20,000 characters", { message: "m".repeat(20_001) }, "Please keep your message under 20,000 characters"],
+      ["a name that is a number", { name: 42 }, "Name must be text"],
+    ])("refuses %s with 400 and the message, storing nothing", async (_label, change, error) => {
+      const before = await countEnquiries(reader);
+      const response = await postJson(server.url, { ...validEnquiry, ...change });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await response.json()).toMatchObject({ error });
+      expect(await countEnquiries(reader)).toBe(before);
+    });
+
+    it.each([
+      ["malformed JSON", '{"name": "Grace",', "Request body must be valid JSON"],
+      ["an empty body", "", "Request body must be valid JSON"],
+      ["a JSON array", JSON.stringify([validEnquiry]), "Request body must be a JSON object"],
+      ["a JSON string", JSON.stringify("hello"), "Request body must be a JSON object"],
+      ["JSON null", "null", "Request body must be a JSON object"],
+      ["a JSON number", "42", "Request body must be a JSON object"],
+    ])("refuses %s with 400 JSON {error}", async (_label, body, error) => {
+      const response = await postJson(server.url, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error });
+    });
+
+    /** A valid enquiry padded with an unknown field to exactly `size` bytes. */
+    function bodyOfSize(size: number): string {
+      const empty = JSON.stringify({ ...validEnquiry, padding: "" });
+      const body = JSON.stringify({ ...validEnquiry, padding: "p".repeat(size - empty.length) });
+      expect(Buffer.byteLength(body)).toBe(size);
+      return body;
+    }
+
+    it("accepts a body of exactly 64 KB", async () => {
+      const response = await rawRequest(server.port, {
+        path: "/api/contact",
+        headers: { "content-type": "application/json", "content-length": LIMIT },
+        body: bodyOfSize(LIMIT),
+      });
+      expect(response.status).toBe(201);
+    });
+
+    it("refuses a body over 64 KB with 413, by its Content-Length", async () => {
+      const before = await countEnquiries(reader);
+      const response = await rawRequest(server.port, {
+        path: "/api/contact",
+        headers: { "content-type": "application/json", "content-length": LIMIT + 1 },
+        body: bodyOfSize(LIMIT + 1),
+      });
+      expect(response.status).toBe(413);
+      expect(JSON.parse(response.text)).toEqual({ error: expect.any(String) });
+      expect(await countEnquiries(reader)).toBe(before);
+    });
+
+    it("refuses a chunked body over 64 KB with no Content-Length with 413", async () => {
+      const before = await countEnquiries(reader);
+      const body = Buffer.from(bodyOfSize(LIMIT + 4096));
+      const chunks = Array.from({ length: Math.ceil(body.length / 8192) }, (_, i) => body.subarray(i * 8192, (i + 1) * 8192));
+      const response = await rawRequest(server.port, {
+        path: "/api/contact",
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+        body: chunks,
+      });
+      expect(response.status).toBe(413);
+      expect(JSON.parse(response.text)).toEqual({ error: expect.any(String) });
+      expect(await countEnquiries(reader)).toBe(before);
+    });
+
+    it("refuses text/plain with 415", async () => {
+      const response = await fetch(`${server.url}/api/contact`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: JSON.stringify(validEnquiry),
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({ error: "Content-Type must be application/json" });
+    });
+
+    it("refuses a body without a Content-Type with 415", async () => {
+      const body = JSON.stringify(validEnquiry);
+      const response = await rawRequest(server.port, {
+        path: "/api/contact",
+        headers: { "content-length": Buffer.byteLength(body) },
+        body,
+      });
+      expect(response.status).toBe(415);
+      expect(JSON.parse(response.text)).toEqual({ error: "Content-Type must be application/json" });
+    });
+
+    it.each(["GET", "PUT", "DELETE", "PATCH"])("answers %s with 405 and Allow: POST", async (method) => {
+      const response = await fetch(`${server.url}/api/contact`, {
+        method,
+        ...(method === "GET" ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(validEnquiry) }),
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    });
+  });
+
+  describe("the contact form without JavaScript (POST /?index)", () => {
+    it("stores the enquiry and shows the success notice", async () => {
+      const message = `Form enquiry ${backend.name} ${Date.now()}`;
+      const response = await postForm(server.url, { ...validEnquiry, userType: "tenant", message });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(visibleHtml(await response.text())).toContain(SUCCESS_HTML);
+      const rows = await findEnquiry(reader, { message });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ name: "Grace Hopper", email: "grace@example.com", user_type: "tenant" });
+    });
+
+    it("shows the error and keeps what was typed", async () => {
+      const before = await countEnquiries(reader);
+      const response = await postForm(server.url, {
+        name: "Typed Name Kept",
+        email: "typed-not-an-address",
+        phone: "07700 900123",
+        userType: "investor",
+        message: "Typed message kept",
+      });
+      expect(response.status).toBe(400);
+      const html = visibleHtml(await response.text());
+      expect(html).toContain(INVALID_EMAIL_MESSAGE);
+      expect(html).toContain('value="Typed Name Kept"');
+      expect(html).toContain('value="typed-not-an-address"');
+      expect(html).toContain('value="07700 900123"');
+      expect(html).toMatch(/<textarea[^>]*>\s*Typed message kept\s*<\/textarea>/);
+      expect(html).toMatch(/<option[^>]*value="investor"[^>]*selected|<option[^>]*selected[^>]*value="investor"/);
+      expect(await countEnquiries(reader)).toBe(before);
+    });
+
+    it("shows the required-fields message for an empty form", async () => {
+      const response = await postForm(server.url, { name: "", email: "", phone: "", userType: "", message: "" });
+      expect(response.status).toBe(400);
+      expect(visibleHtml(await response.text())).toContain(REQUIRED_MESSAGE);
+    });
+  });
+
+  describe("malformed input", () => {
+    type Case = { label: string; send: () => Promise<{ status: number; text?: string }> };
+
+    function jsonCase(label: string, body: Buffer | string, contentType = "application/json"): Case {
+      return {
+        label,
+        send: () =>
+          rawRequest(server.port, {
+            path: "/api/contact",
+            headers: { "content-type": contentType, "content-length": Buffer.byteLength(body) },
+            body,
+          }),
+      };
+    }
+
+    function formCase(label: string, body: Buffer | string, contentType = "application/x-www-form-urlencoded"): Case {
+      return {
+        label: `form: ${label}`,
+        send: () =>
+          rawRequest(server.port, {
+            path: "/?index",
+            headers: { "content-type": contentType, "content-length": Buffer.byteLength(body) },
+            body,
+          }),
+      };
+    }
+
+    function rawCase(label: string, bytes: string | Buffer, options: { giveUp?: boolean } = {}): Case {
+      return { label: `raw: ${label}`, send: () => rawExchange(server.port, bytes, options) };
+    }
+
+    const valid = JSON.stringify(validEnquiry);
+    const json = (value: unknown) => JSON.stringify(value);
+    const boundary = "----fuzzboundary";
+
+    const bodyCases: Case[] = [
+      jsonCase("invalid UTF-8", Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('"}')])),
+      jsonCase("UTF-8 BOM", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid)])),
+      jsonCase("a lone surrogate", valid.replace("Grace Hopper", "Grace \\ud800 Hopper")),
+      jsonCase("a NUL character in the message", json({ ...validEnquiry, message: "before\u0000after" })),
+      jsonCase("a NUL character in the e-mail", json({ ...validEnquiry, email: "grace@exa\u0000mple.com" })),
+      jsonCase("huge field values", json({ ...validEnquiry, name: "N".repeat(30_000), message: "M".repeat(30_000) })),
+      jsonCase("nested objects", json({ name: { first: "Grace" }, email: { $gt: "" }, userType: { toString: "x" }, message: [] })),
+      jsonCase("numbers instead of strings", json({ name: 1, email: 2, phone: 3, userType: 4, message: 5 })),
+      jsonCase("booleans and nulls", json({ name: true, email: null, phone: false, userType: null, message: true })),
+      jsonCase("duplicate keys", valid.replace("{", '{"name":{},"email":1,')),
+      jsonCase("__proto__ and constructor keys", valid.replace("{", '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},')),
+      jsonCase("deeply nested arrays", `${"[".repeat(30_000)}${"]".repeat(30_000)}`),
+      jsonCase("deeply nested objects", `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`),
+      jsonCase("a huge number", `{"name":1${"0".repeat(5000)}}`),
+      jsonCase("only white space", "   \n\t  "),
+      jsonCase("a JSON string with escapes", json("\u0000\n\r")),
+      jsonCase("UTF-16 declared as JSON", Buffer.from(valid, "utf16le"), "application/json; charset=utf-16"),
+      jsonCase("multipart garbage", `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nGrace`, `multipart/form-data; boundary=${boundary}`),
+      jsonCase("a +json media type with garbage", "}{", "application/problem+json"),
+      jsonCase("an odd Content-Type", valid, "application/json;;;; charset=\u00ff"),
+      jsonCase("a Content-Type of 2 KB", valid, `application/json; x=${"y".repeat(2048)}`),
+      formCase("invalid UTF-8", Buffer.concat([Buffer.from("name="), Buffer.from([0xff, 0xfe]), Buffer.from("&email=x")])),
+      formCase("bad percent escapes", "name=%ZZ%&email=%E0%A4%A&message=%FF%FE%00&userType=%"),
+      formCase("a NUL character in the message", new URLSearchParams({ ...validEnquiry, message: "a\u0000b" }).toString()),
+      formCase("huge field values", new URLSearchParams({ ...validEnquiry, name: "N".repeat(30_000), message: "M".repeat(30_000) }).toString()),
+      formCase("bracketed names", "name[]=a&name[x]=b&email[$gt]=&userType[]=tenant&message=1"),
+      formCase("duplicate keys", `name=&${new URLSearchParams(validEnquiry).toString()}&name=Second`),
+      formCase("only separators", "&&&===&=&"),
+      formCase("multipart garbage", "this is not multipart at all", `multipart/form-data; boundary=${boundary}`),
+      formCase("multipart without a boundary", `--${boundary}\r\n\r\n`, "multipart/form-data"),
+      formCase(
+        "multipart cut short",
+        `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nGrace\r\n--${boundary}\r\nContent-Disposition: form-d`,
+        `multipart/form-data; boundary=${boundary}`,
+      ),
+      formCase(
+        "multipart with a file in every field",
+        ["name", "email", "userType", "message"]
+          .map((name) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\nfile\r\n`)
+          .join("") + `--${boundary}--\r\n`,
+        `multipart/form-data; boundary=${boundary}`,
+      ),
+      formCase("JSON to the form", valid, "application/json"),
+      formCase("text/plain to the form", "name=Grace", "text/plain"),
+      formCase("an empty Content-Type", "name=Grace", ""),
+    ];
+
+    const headerCases: Case[] = [
+      rawCase("no Host header (HTTP/1.0)", "GET / HTTP/1.0\r\n\r\n"),
+      rawCase("a garbage Host header", "GET / HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n"),
+      rawCase("a Host header with spaces", "GET /api/projects HTTP/1.1\r\nHost: a b c\r\nConnection: close\r\n\r\n"),
+      rawCase("a garbage X-Forwarded-Host", "GET / HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Host: ^^^:abc\r\nConnection: close\r\n\r\n"),
+      rawCase("a bad chunk size", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`),
+      rawCase("Content-Length and chunked", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`),
+      rawCase("a negative Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}`),
+      rawCase("a body shorter than its Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Gr`, { giveUp: true }),
+      rawCase("a form body shorter than its Content-Length", `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Gr`, { giveUp: true }),
+      rawCase("a header line without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nthis is not a header\r\n\r\n"),
+      rawCase("high bytes in a header", Buffer.from("GET / HTTP/1.1\r\nHost: localhost\r\nX-Junk: \xff\xfe\x80\r\nConnection: close\r\n\r\n", "latin1")),
+      rawCase("32 KB of headers", `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(32 * 1024)}\r\n\r\n`),
+      rawCase("not HTTP at all", "\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\u0003\u0003"),
+      rawCase("a malformed percent-encoded path", "GET /%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("a path of %", "GET /% HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("a path with dot segments", "GET /assets/..%2f..%2fpackage.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("an absolute-form URL", "GET http://evil.example/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("an asterisk request", "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("an unknown method", "BREW / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      rawCase("a React Router data request with garbage", "POST /_root.data?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\n%%%%"),
+      rawCase("a 10 KB query string", `GET /?${"q=%ff&".repeat(1700)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+    ];
+
+    /** Random damage to a valid body: flipped bytes, cuts, insertions, repeats. Seeded, so failures replay. */
+    function mutatedBodies(seed: number, count: number, source: string): Buffer[] {
+      const random = seededRandom(seed);
+      const pick = (n: number) => Math.floor(random() * n);
+      const alphabet = Buffer.from('{}[]":,\\/\u0000\r\n%&=+ ab0\u00ff');
+      return Array.from({ length: count }, () => {
+        const bytes = [...Buffer.from(source)];
+        for (let edits = 1 + pick(6); edits > 0; edits--) {
+          const at = pick(bytes.length + 1);
+          switch (pick(5)) {
+            case 0:
+              bytes[at] = pick(256);
+              break;
+            case 1:
+              bytes.splice(at, pick(20));
+              break;
+            case 2:
+              bytes.splice(at, 0, ...Array.from({ length: 1 + pick(8) }, () => alphabet[pick(alphabet.length)]!));
+              break;
+            case 3:
+              bytes.splice(at, 0, ...bytes.slice(at, at + pick(40)));
+              break;
+            default:
+              bytes.length = Math.min(bytes.length, at);
+          }
+        }
+        return Buffer.from(bytes);
+      });
+    }
+
+    const randomCases: Case[] = [
+      ...mutatedBodies(20_251_122, 60, valid).map((body, i) => jsonCase(`mutated JSON #${i}`, body)),
+      ...mutatedBodies(1_122, 60, new URLSearchParams(validEnquiry).toString()).map((body, i) => formCase(`mutated form #${i}`, body)),
+    ];
+
+    async function statusesOf(cases: Case[]): Promise<string[]> {
+      const failures: string[] = [];
+      // A few at a time: enough to be quick, few enough not to starve a 2-core machine.
+      for (let i = 0; i < cases.length; i += 6) {
+        await Promise.all(
+          cases.slice(i, i + 6).map(async ({ label, send }) => {
+            try {
+              const { status, text } = await send();
+              if (status >= 500) failures.push(`${label}: ${status} ${(text ?? "").replace(/\s+/g, " ").slice(0, 120)}`);
+            } catch (error) {
+              failures.push(`${label}: ${(error as Error).message}`);
+            }
+          }),
+        );
+      }
+      // Whatever came before, the server is still fine.
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      return failures;
+    }
+
+    it("malformed bodies never get a 5xx", async () => {
+      expect(await statusesOf(bodyCases)).toEqual([]);
+    });
+
+    it("randomly damaged bodies never get a 5xx", async () => {
+      expect(await statusesOf(randomCases)).toEqual([]);
+    });
+
+    it("malformed request lines and headers never get a 5xx", async () => {
+      expect(await statusesOf(headerCases)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Start-up, shutdown and crashes of the built server, each on a server and database of its own.
+ */
+import { once } from "node:events";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backends, type TestDatabase } from "../support/backends";
+import { findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { connectionRefused } from "../support/http";
+import { assertBuilt, spawnServer, startServer, type SpawnedServer } from "../support/server";
+import { makeTempDir, removeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("server life cycle on $name", (backend) => {
+  let database: TestDatabase | undefined;
+  let server: SpawnedServer | undefined;
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+
+  async function freshServer(): Promise<{ database: TestDatabase; server: SpawnedServer }> {
+    await server?.stop();
+    await database?.cleanup();
+    database = await backend.createDatabase();
+    server = await startServer(database.env);
+    return { database, server };
+  }
+
+  it("finishes an in-flight request on SIGTERM, then exits 0", async () => {
+    const { database, server } = await freshServer();
+    const message = `Sent across a shutdown on ${backend.name}`;
+    const body = JSON.stringify({ ...validEnquiry, message });
+    const request = http.request({
+      host: "127.0.0.1",
+      port: server.port,
+      method: "POST",
+      path: "/api/contact",
+      agent: false,
+      // 100-continue: the server answers it once it has the headers, so we know the request is in flight.
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" },
+    });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      request.on("response", (incoming) => {
+        let text = "";
+        incoming.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        incoming.on("end", () => resolve({ status: incoming.statusCode!, text }));
+      });
+      request.on("error", reject);
+    });
+    await once(request, "continue");
+    request.write(body.slice(0, 40));
+
+    server.child.kill("SIGTERM");
+    // The server stops accepting new connections while our request is still open.
+    await waitFor("the server to stop listening", () => connectionRefused(server.port));
+    request.end(body.slice(40));
+
+    const answer = await response;
+    expect(answer.status).toBe(201);
+    const { id } = JSON.parse(answer.text) as { id: string };
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+
+    const check = database.open();
+    expect(await findEnquiry(check, { id })).toHaveLength(1);
+    await check.close();
+  });
+
+  it("keeps every acknowledged enquiry when killed with SIGKILL under load", async () => {
+    const { database, server } = await freshServer();
+    const acknowledged: string[] = [];
+    let killed = false;
+    let failed = 0;
+    const requests = Array.from({ length: 200 }, async (_, i) => {
+      try {
+        const response = await postJson(server.url, { ...validEnquiry, message: `Durability ${i}` });
+        if (response.status !== 201) return;
+        const { id } = (await response.json()) as { id: string };
+        acknowledged.push(id);
+        if (acknowledged.length === 25 && !killed) {
+          killed = true;
+          server.child.kill("SIGKILL");
+        }
+      } catch {
+        failed++; // Never acknowledged: the visitor sees an error and still has the form.
+      }
+    });
+    await Promise.all(requests);
+    expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
+    expect(killed).toBe(true);
+    console.log(`${backend.name}: ${acknowledged.length} acknowledged before kill -9, ${failed} failed`);
+
+    const check = database.open();
+    const stored = new Set(
+      (await check.db.selectFrom("contact_submissions").select("id").execute()).map((row) => row.id),
+    );
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    await check.close();
+
+    // And the server starts again on what it left behind.
+    const restarted = await startServer(database.env);
+    try {
+      expect((await fetch(`${restarted.url}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await restarted.stop()).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  if (backend.name === "postgres") {
+    it("answers /healthz with 503 while the PostgreSQL database is gone", async () => {
+      const { database, server } = await freshServer();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await database.dropNow!();
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).not.toEqual({ status: "ok" });
+    });
+  }
+});
+
+describe("start-up", () => {
+  it("refuses an invalid environment: exits non-zero with a message naming the variable", async () => {
+    const dataDir = await makeTempDir("env");
+    try {
+      const server = spawnServer({ PORT: "abc", DATA_DIR: dataDir });
+      const exit = await server.exited;
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      expect(server.stderr()).toMatch(/\bPORT\b/);
+      expect(server.stderr()).toContain("abc");
+    } finally {
+      await removeTempDir(dataDir);
+    }
+  });
+
+  it("creates a DATA_DIR that does not exist yet", async () => {
+    const parent = await makeTempDir("datadir");
+    try {
+      const server = await startServer({ DATA_DIR: `${parent}/does/not/exist/yet` });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await removeTempDir(parent);
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import type { Database } from "~/platform/db.server";
+
+/** A valid enquiry, as the contact form sends it. */
+export const validEnquiry = {
+  name: "Grace Hopper",
+  email: "grace@example.com",
+  phone: "020 7946 0002",
+  userType: "landlord",
+  message: "Three houses in Leeds need a managing agent.",
+};
+
+/** POST /api/contact with a JSON body (a string is sent as it is). */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/api/contact`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** Rows of contact_submissions by id or by message. */
+export async function findEnquiry(database: Database, where: { id?: string; message?: string }) {
+  let query = database.db.selectFrom("contact_submissions").selectAll();
+  if (where.id) query = query.where("id", "=", where.id);
+  if (where.message) query = query.where("message", "=", where.message);
+  return query.execute();
+}
+
+export async function countEnquiries(database: Database): Promise<number> {
+  const { count } = await database.db
+    .selectFrom("contact_submissions")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}

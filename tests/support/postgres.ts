@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/**
+ * The PostgreSQL server the tests may use, from DATABASE_URL. Its role must be
+ * allowed to create databases: every test gets a database of its own.
+ */
+export const postgresAdminUrl: string | undefined = process.env.DATABASE_URL || undefined;
+
+async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  if (!postgresAdminUrl) throw new Error("DATABASE_URL is not set");
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export type PostgresTestDatabase = {
+  name: string;
+  url: string;
+  /** Drops the database, ending any connection still open to it. */
+  drop(): Promise<void>;
+};
+
+/** CREATE DATABASE t_<random> on the server of DATABASE_URL. */
+export async function createPostgresDatabase(): Promise<PostgresTestDatabase> {
+  const name = `t_${randomBytes(8).toString("hex")}`;
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(postgresAdminUrl!);
+  url.pathname = `/${name}`;
+  let dropped: Promise<void> | undefined;
+  return {
+    name,
+    url: url.toString(),
+    drop: () =>
+      (dropped ??= withAdminClient(async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      })),
+  };
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+// Not vite.config.ts: React Router's Vite plugin must not run under Vitest.
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
+    exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
+    environment: "node",
+    // Each integration test file has its own temporary DATA_DIR or PostgreSQL
+    // database and its own ports, so files may run side by side.
+    pool: "forks",
+    globalSetup: ["tests/support/global-setup.ts"],
+    // Generous: spawned servers and fresh PostgreSQL databases are slow on a
+    // busy shared 2-core machine. Typical tests take milliseconds.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
