@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
+import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { servicesContext } from "~/platform/context";
@@ -58,6 +58,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   return data<ContactActionData>({ status: "success", message: SUCCESS_MESSAGE });
+}
+
+/**
+ * In the browser: if the request itself fails (network down, an answer the
+ * router cannot read), show the form's error notice and keep what was typed,
+ * instead of replacing the page with the error boundary.
+ */
+export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<ContactActionData> {
+  try {
+    return await serverAction();
+  } catch (error) {
+    console.error("Could not send the enquiry:", error);
+    return { status: "error", error: FAILURE_MESSAGE, fields: [], values: {} };
+  }
 }
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
