@@ -1,6 +1,14 @@
 import type { Company } from "~/company/company";
-import type { RenovationProject } from "~/projects/types";
 import type { ContactActionData } from "~/enquiries/schema";
+import type { RenovationProject } from "~/projects/types";
+import { About } from "./About";
+import { Contact } from "./Contact";
+import { Footer } from "./Footer";
+import { Header } from "./Header";
+import { Hero } from "./Hero";
+import { Pricing } from "./Pricing";
+import { Renovations } from "./Renovations";
+import { Services } from "./Services";
 
 export type LandingPageProps = {
   company: Company;
@@ -8,10 +16,26 @@ export type LandingPageProps = {
   contactResult: ContactActionData | undefined;
 };
 
-export function LandingPage({ company }: LandingPageProps) {
+/** The public one-page site (SPEC §2): header, six sections, footer. */
+export function LandingPage({ company, projects, contactResult }: LandingPageProps) {
   return (
-    <main>
-      <h1>{company.name}</h1>
-    </main>
+    <>
+      <a
+        href="#main"
+        className="sr-only rounded-lg bg-white font-semibold text-blue-800 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60] focus:px-4 focus:py-2"
+      >
+        Skip to main content
+      </a>
+      <Header company={company} />
+      <main id="main" tabIndex={-1}>
+        <Hero />
+        <Services />
+        <Renovations projects={projects} />
+        <Pricing />
+        <About company={company} />
+        <Contact company={company} initialResult={contactResult} />
+      </main>
+      <Footer company={company} />
+    </>
   );
 }

@@ -1,0 +1,217 @@
+import { useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
+import type { RenovationProject } from "~/projects/types";
+import { Icon } from "./Icon";
+
+/** Below this horizontal distance (px) a touch is a tap or a scroll, not a swipe. */
+const SWIPE_THRESHOLD = 50;
+
+/**
+ * Before-and-after gallery. Every slide is in the server's HTML; the inactive
+ * ones are `hidden`, which also keeps their lazy images from loading until
+ * they are shown.
+ */
+export function ProjectCarousel({ projects }: { projects: RenovationProject[] }) {
+  const [requestedIndex, setRequestedIndex] = useState(0);
+  const touchStart = useRef<{ x: number; y: number } | null>(null);
+  const count = projects.length;
+  // The list can shrink when the page's data is revalidated.
+  const index = Math.min(requestedIndex, count - 1);
+  const current = projects[index];
+  if (!current) return null;
+
+  const show = (target: number) => setRequestedIndex(((target % count) + count) % count);
+  const showPrevious = () => show(index - 1);
+  const showNext = () => show(index + 1);
+
+  function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      showPrevious();
+    } else if (event.key === "ArrowRight") {
+      event.preventDefault();
+      showNext();
+    }
+  }
+
+  function handleTouchStart(event: TouchEvent<HTMLDivElement>) {
+    const touch = event.touches[0];
+    touchStart.current = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  }
+
+  // Only reads the gesture once it has ended and never cancels it, so the page
+  // keeps scrolling under the finger; `touch-pan-y` leaves vertical panning to
+  // the browser.
+  function handleTouchEnd(event: TouchEvent<HTMLDivElement>) {
+    const start = touchStart.current;
+    const touch = event.changedTouches[0];
+    touchStart.current = null;
+    if (!start || !touch) return;
+    const dx = touch.clientX - start.x;
+    const dy = touch.clientY - start.y;
+    if (Math.abs(dx) < SWIPE_THRESHOLD || Math.abs(dx) < 2 * Math.abs(dy)) return;
+    if (dx < 0) showNext();
+    else showPrevious();
+  }
+
+  return (
+    <div
+      role="region"
+      aria-roledescription="carousel"
+      aria-label="Renovation projects, before and after"
+      tabIndex={0}
+      onKeyDown={handleKeyDown}
+      className="rounded-3xl focus-visible:outline-offset-4"
+    >
+      {/* Above the slide: on a phone a slide is taller than the screen, so the
+          controls stay within reach without scrolling past it. */}
+      <div className="mb-6 flex items-center justify-between gap-4">
+        <p aria-live="polite" aria-atomic="true" className="text-sm font-semibold text-slate-700">
+          Project {index + 1} of {count}
+          <span className="sr-only">: {current.title}</span>
+        </p>
+        <div className="flex gap-3">
+          <button type="button" aria-label="Previous project" onClick={showPrevious} className={ARROW_BUTTON}>
+            <Icon name="chevronLeft" className="size-5" />
+          </button>
+          <button type="button" aria-label="Next project" onClick={showNext} className={ARROW_BUTTON}>
+            <Icon name="chevronRight" className="size-5" />
+          </button>
+        </div>
+      </div>
+
+      <div className="touch-pan-y" onTouchStart={handleTouchStart} onTouchEnd={handleTouchEnd}>
+        {projects.map((project, position) => (
+          <Slide
+            key={project.id}
+            project={project}
+            label={`${position + 1} of ${count}`}
+            active={position === index}
+            eager={position === 0}
+          />
+        ))}
+      </div>
+
+      <ul className="mt-6 flex flex-wrap items-center justify-center gap-1">
+        {projects.map((project, position) => (
+          <li key={project.id}>
+            <button
+              type="button"
+              aria-label={`Show project ${position + 1} of ${count}: ${project.title}`}
+              aria-current={position === index ? "true" : undefined}
+              onClick={() => show(position)}
+              className="group flex size-7 items-center justify-center rounded-full"
+            >
+              <span
+                className={
+                  position === index
+                    ? "h-2.5 w-6 rounded-full bg-blue-700 transition-all"
+                    : "size-2.5 rounded-full bg-slate-500 transition-all group-hover:bg-slate-700"
+                }
+              />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+const ARROW_BUTTON =
+  "inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-white text-slate-800 shadow-md ring-1 ring-slate-200 transition-colors hover:bg-blue-700 hover:text-white";
+
+function Slide({
+  project,
+  label,
+  active,
+  eager,
+}: {
+  project: RenovationProject;
+  label: string;
+  active: boolean;
+  eager: boolean;
+}) {
+  return (
+    <div
+      role="group"
+      aria-roledescription="slide"
+      aria-label={label}
+      hidden={!active}
+      className="animate-fade-in overflow-hidden rounded-3xl bg-white shadow-xl ring-1 ring-slate-900/5"
+    >
+      <div className="grid gap-1 bg-slate-100 sm:grid-cols-2">
+        <ProjectImage
+          src={project.before_image_url}
+          alt={`Before: ${project.title}`}
+          label="BEFORE"
+          eager={eager}
+          labelClassName="bg-slate-900/85 text-white"
+        />
+        <ProjectImage
+          src={project.after_image_url}
+          alt={`After: ${project.title}`}
+          label="AFTER"
+          eager={eager}
+          labelClassName="bg-blue-700 text-white"
+        />
+      </div>
+      <div className="flex flex-col gap-6 p-6 sm:p-8 lg:flex-row lg:items-start lg:justify-between lg:gap-12">
+        <div className="max-w-3xl">
+          <p className="inline-flex rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-800 ring-1 ring-blue-200">
+            {project.category}
+          </p>
+          <h3 className="mt-3 text-2xl font-bold tracking-tight text-slate-900">{project.title}</h3>
+          <p className="mt-3 leading-7 text-slate-600">{project.description}</p>
+        </div>
+        <dl className="grid shrink-0 grid-cols-2 gap-4 lg:w-80">
+          <div className="rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200">
+            <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
+              <Icon name="clock" className="size-4" />
+              Duration
+            </dt>
+            <dd className="mt-1 text-lg font-bold text-slate-900">{project.duration}</dd>
+          </div>
+          <div className="rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200">
+            <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
+              <Icon name="pound" className="size-4" />
+              Investment
+            </dt>
+            <dd className="mt-1 text-lg font-bold text-slate-900">{project.budget}</dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}
+
+function ProjectImage({
+  src,
+  alt,
+  label,
+  eager,
+  labelClassName,
+}: {
+  src: string;
+  alt: string;
+  label: string;
+  eager: boolean;
+  labelClassName: string;
+}) {
+  return (
+    <figure className="relative bg-slate-200">
+      <img
+        src={src}
+        alt={alt}
+        width={800}
+        height={600}
+        loading={eager ? "eager" : "lazy"}
+        decoding="async"
+        className="aspect-[4/3] h-auto w-full object-cover"
+      />
+      <figcaption
+        className={`absolute top-4 left-4 rounded-full px-3 py-1 text-xs font-bold tracking-widest shadow ${labelClassName}`}
+      >
+        {label}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,213 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
+import { useFetcher } from "react-router";
+import {
+  FAILURE_MESSAGE,
+  LIMITS,
+  SUCCESS_MESSAGE,
+  USER_TYPES,
+  USER_TYPE_LABELS,
+  validateEnquiry,
+  type ContactActionData,
+} from "~/enquiries/schema";
+import { Icon, Spinner } from "./Icon";
+import { BUTTON_STYLES } from "./ui";
+
+const ERROR_ID = "contact-form-error";
+
+type Notice = { kind: "success" | "error"; text: string };
+
+/**
+ * The enquiry form. Without JavaScript it is a plain POST to the index route's
+ * action and the page comes back with `initialResult`. With JavaScript the
+ * shared schema checks it first and the fetcher sends it without a reload.
+ */
+export function ContactForm({ initialResult }: { initialResult: ContactActionData | undefined }) {
+  const fetcher = useFetcher<ContactActionData>();
+  const [clientProblem, setClientProblem] = useState<{ error: string; fields: string[] } | null>(null);
+  // A new key after each success gives a fresh, empty form.
+  const [formVersion, setFormVersion] = useState(0);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  const submitting = fetcher.state !== "idle";
+  const serverResult = fetcher.data ?? initialResult;
+  const problem = clientProblem ?? (serverResult?.status === "error" ? serverResult : null);
+  const values = serverResult?.status === "error" ? serverResult.values : {};
+  const invalidFields = new Set(submitting ? [] : (problem?.fields ?? []));
+
+  let notice: Notice | null = null;
+  if (!submitting && problem) notice = { kind: "error", text: problem.error || FAILURE_MESSAGE };
+  else if (!submitting && serverResult?.status === "success") notice = { kind: "success", text: SUCCESS_MESSAGE };
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.status === "success") setFormVersion((version) => version + 1);
+    noticeRef.current?.focus();
+  }, [fetcher.state, fetcher.data]);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = event.currentTarget;
+    const validation = validateEnquiry(Object.fromEntries(new FormData(form)));
+    if (validation.success) {
+      setClientProblem(null);
+      return;
+    }
+    event.preventDefault();
+    setClientProblem({ error: validation.error, fields: validation.fields });
+    const firstField = validation.fields[0];
+    if (firstField) form.querySelector<HTMLElement>(`[name="${firstField}"]`)?.focus();
+  }
+
+  const fieldProps = (name: string) => ({
+    id: `contact-${name}`,
+    name,
+    "aria-invalid": invalidFields.has(name) || undefined,
+    "aria-describedby": invalidFields.has(name) ? ERROR_ID : undefined,
+    defaultValue: values[name] ?? "",
+  });
+
+  return (
+    <div className="rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-10">
+      <h3 className="text-2xl font-bold text-slate-900">Send us a message</h3>
+      <p className="mt-2 text-slate-600">
+        Fields marked <span className="font-semibold text-red-700">*</span> are required.
+      </p>
+
+      <div role="alert" className="empty:hidden">
+        {notice?.kind === "error" ? (
+          <NoticeBox ref={noticeRef} id={ERROR_ID} kind="error">
+            {notice.text}
+          </NoticeBox>
+        ) : null}
+      </div>
+      <div role="status" className="empty:hidden">
+        {notice?.kind === "success" ? (
+          <NoticeBox ref={noticeRef} kind="success">
+            {notice.text}
+          </NoticeBox>
+        ) : null}
+      </div>
+
+      <fetcher.Form
+        key={formVersion}
+        method="post"
+        action="/?index#contact"
+        noValidate
+        onSubmit={handleSubmit}
+        className="mt-8 grid gap-6 sm:grid-cols-2"
+      >
+        <Field label="Full Name" htmlFor="contact-name" required>
+          <input {...fieldProps("name")} type="text" autoComplete="name" maxLength={LIMITS.name} aria-required="true" className={INPUT} />
+        </Field>
+        <Field label="Email Address" htmlFor="contact-email" required>
+          <input
+            {...fieldProps("email")}
+            type="email"
+            autoComplete="email"
+            maxLength={LIMITS.email}
+            aria-required="true"
+            className={INPUT}
+          />
+        </Field>
+        <Field label="Phone Number" htmlFor="contact-phone">
+          <input {...fieldProps("phone")} type="tel" autoComplete="tel" maxLength={LIMITS.phone} className={INPUT} />
+        </Field>
+        <Field label="I am a" htmlFor="contact-userType" required>
+          <select {...fieldProps("userType")} aria-required="true" className={INPUT}>
+            <option value="">Please select</option>
+            {USER_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {USER_TYPE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Message" htmlFor="contact-message" required wide>
+          <textarea
+            {...fieldProps("message")}
+            rows={5}
+            aria-required="true"
+            placeholder="Tell us about your property and how we can help"
+            className={INPUT}
+          />
+        </Field>
+        <div className="sm:col-span-2">
+          <button type="submit" disabled={submitting} className={`w-full sm:w-auto ${BUTTON_STYLES.primary}`}>
+            {submitting ? (
+              <>
+                <Spinner />
+                Sending...
+              </>
+            ) : (
+              <>
+                Send Message
+                <Icon name="arrowRight" className="size-5" />
+              </>
+            )}
+          </button>
+        </div>
+      </fetcher.Form>
+    </div>
+  );
+}
+
+const INPUT =
+  "block w-full rounded-xl border-0 bg-white px-4 py-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-500 placeholder:text-slate-500 aria-[invalid=true]:bg-red-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600";
+
+function Field({
+  label,
+  htmlFor,
+  required = false,
+  wide = false,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  required?: boolean;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={wide ? "sm:col-span-2" : undefined}>
+      <label htmlFor={htmlFor} className="mb-2 block text-sm font-semibold text-slate-800">
+        {label}
+        {required ? (
+          <span aria-hidden="true" className="ml-0.5 text-red-700">
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+function NoticeBox({
+  ref,
+  id,
+  kind,
+  children,
+}: {
+  ref: Ref<HTMLDivElement>;
+  id?: string;
+  kind: Notice["kind"];
+  children: ReactNode;
+}) {
+  return (
+    <div
+      ref={ref}
+      id={id}
+      tabIndex={-1}
+      className={
+        kind === "success"
+          ? "mt-6 flex items-start gap-3 rounded-xl bg-emerald-50 p-4 text-emerald-900 ring-1 ring-emerald-300"
+          : "mt-6 flex items-start gap-3 rounded-xl bg-red-50 p-4 text-red-900 ring-1 ring-red-300"
+      }
+    >
+      <Icon
+        name={kind === "success" ? "checkCircle" : "exclamation"}
+        className={`size-6 shrink-0 ${kind === "success" ? "text-emerald-700" : "text-red-700"}`}
+      />
+      <p className="font-medium">{children}</p>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from "react";
+import type { Company } from "~/company/company";
+import { NAV_ITEMS } from "./content";
+import { Icon } from "./Icon";
+import { scrollToSection, type SectionId } from "./scroll";
+import { CONTAINER } from "./ui";
+
+const NAV_BUTTON =
+  "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-blue-800";
+const NAV_BUTTON_HIGHLIGHTED =
+  "ml-2 rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-blue-800";
+
+export function Header({ company }: { company: Company }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    function closeOnEscape(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      toggleRef.current?.focus();
+    }
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
+
+  function choose(id: SectionId) {
+    setMenuOpen(false);
+    scrollToSection(id);
+  }
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white/95 shadow-sm backdrop-blur">
+      <div className={`${CONTAINER} flex h-16 items-center justify-between gap-4`}>
+        <div className="flex min-w-0 items-center gap-3">
+          <img src={company.logoUrl} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0" />
+          {/* The full name needs the room the desktop navigation leaves from lg up. */}
+          <span className="truncate text-lg font-bold tracking-tight text-slate-900 lg:hidden">{company.shortName}</span>
+          <span className="hidden truncate text-lg font-bold tracking-tight text-slate-900 lg:inline">
+            {company.name}
+          </span>
+        </div>
+
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.id}>
+                <button
+                  type="button"
+                  onClick={() => scrollToSection(item.id)}
+                  className={item.id === "contact" ? NAV_BUTTON_HIGHLIGHTED : NAV_BUTTON}
+                >
+                  {item.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <button
+          ref={toggleRef}
+          type="button"
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+          className="inline-flex size-11 shrink-0 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 md:hidden"
+        >
+          <Icon name={menuOpen ? "close" : "menu"} className="size-7" />
+        </button>
+      </div>
+
+      <nav id="mobile-menu" aria-label="Main" hidden={!menuOpen} className="border-t border-slate-200 bg-white md:hidden">
+        <ul className={`${CONTAINER} flex flex-col gap-1 py-3`}>
+          {NAV_ITEMS.map((item) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                onClick={() => choose(item.id)}
+                className={
+                  item.id === "contact"
+                    ? "mt-2 w-full rounded-lg bg-blue-700 px-4 py-3 text-left text-base font-semibold text-white hover:bg-blue-800"
+                    : "w-full rounded-lg px-4 py-3 text-left text-base font-medium text-slate-800 hover:bg-slate-100"
+                }
+              >
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}

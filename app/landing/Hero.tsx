@@ -1,0 +1,80 @@
+import { PRICING_PROMISES, PRICING_TAGLINE } from "./content";
+import { Icon } from "./Icon";
+import { CONTAINER, ScrollButton } from "./ui";
+
+export function Hero() {
+  return (
+    <section
+      id="home"
+      tabIndex={-1}
+      aria-labelledby="home-title"
+      className="relative isolate overflow-hidden bg-gradient-to-b from-blue-50 via-slate-50 to-white pt-16"
+    >
+      <div aria-hidden="true" className="absolute -top-40 -right-40 -z-10 size-[36rem] rounded-full bg-blue-200/40 blur-3xl" />
+      <div className={`${CONTAINER} grid items-center gap-12 py-14 sm:py-20 lg:grid-cols-2 lg:gap-16 lg:py-24`}>
+        <div>
+          <p className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-sm font-medium text-blue-800 shadow-sm ring-1 ring-blue-200">
+            <Icon name="home" className="size-4" />
+            For landlords, investors and tenants
+          </p>
+          <h1
+            id="home-title"
+            className="mt-6 text-4xl font-extrabold tracking-tight text-balance text-slate-900 sm:text-5xl xl:text-6xl"
+          >
+            Professional Property Management Services
+          </h1>
+          <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-slate-600">
+            From finding the right tenants to collecting the rent, handling repairs and keeping you on the right side
+            of every regulation, we look after your property so it earns for you without the hassle.
+          </p>
+          <div className="mt-10 flex flex-col gap-4 sm:flex-row">
+            <ScrollButton to="services">
+              Our Services
+              <Icon name="arrowRight" className="size-5" />
+            </ScrollButton>
+            <ScrollButton to="renovations" variant="secondary">
+              View Renovations
+            </ScrollButton>
+          </div>
+        </div>
+
+        <div className="relative">
+          <div aria-hidden="true" className="absolute inset-4 -z-10 rotate-3 rounded-3xl bg-blue-700/10" />
+          <img
+            src="/hero-property.svg"
+            alt="Illustration of a Victorian terraced town house with a bay window, a black front door and a small front garden"
+            width={640}
+            height={520}
+            loading="eager"
+            fetchPriority="high"
+            decoding="async"
+            className="h-auto w-full rounded-3xl bg-sky-100 shadow-2xl ring-1 ring-slate-900/10"
+          />
+        </div>
+      </div>
+
+      <div className={`${CONTAINER} pb-16 sm:pb-20`}>
+        <div className="flex flex-col gap-6 rounded-3xl bg-slate-900 px-6 py-8 text-white shadow-xl sm:px-10 lg:flex-row lg:items-center lg:justify-between">
+          <div>
+            <h2 className="flex items-center gap-3 text-xl font-bold sm:text-2xl">
+              <Icon name="shield" className="size-7 shrink-0 text-emerald-400" />
+              Transparent Pricing Promise
+            </h2>
+            <p className="mt-2 text-slate-300">{PRICING_TAGLINE}</p>
+          </div>
+          <ul className="flex flex-wrap gap-3">
+            {PRICING_PROMISES.map((promise) => (
+              <li
+                key={promise}
+                className="inline-flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold ring-1 ring-white/20"
+              >
+                <Icon name="checkCircle" className="size-5 text-emerald-400" />
+                {promise}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { pricingPlans, type PricingPlan } from "./content";
+import { Icon } from "./Icon";
+import { scrollToSection } from "./scroll";
+import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
+
+export function Pricing() {
+  return (
+    <section id="pricing" tabIndex={-1} aria-labelledby="pricing-title" className="bg-white py-20 sm:py-28">
+      <div className={CONTAINER}>
+        <SectionHeader id="pricing-title" eyebrow="Plans" title="Simple, Transparent Pricing">
+          One clear fee per property, and nothing added on top.
+        </SectionHeader>
+
+        <ul className="mx-auto mt-16 grid max-w-5xl items-start gap-10 lg:grid-cols-2">
+          {pricingPlans.map((plan) => (
+            <PlanCard key={plan.name} plan={plan} />
+          ))}
+        </ul>
+
+        <p className="mt-12 text-center text-lg text-slate-700">
+          Managing a larger portfolio?{" "}
+          <a
+            href="#contact"
+            onClick={(event) => {
+              event.preventDefault();
+              scrollToSection("contact");
+            }}
+            className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900"
+          >
+            Contact us
+          </a>{" "}
+          for enterprise pricing.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function PlanCard({ plan }: { plan: PricingPlan }) {
+  const popular = plan.popular;
+  return (
+    <li
+      className={
+        popular
+          ? "relative rounded-3xl bg-slate-900 p-8 text-white shadow-2xl ring-2 ring-blue-600 sm:p-10"
+          : "relative rounded-3xl bg-white p-8 text-slate-900 shadow-lg ring-1 ring-slate-200 sm:p-10"
+      }
+    >
+      {popular ? (
+        <p className="absolute -top-4 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-blue-600 px-4 py-1.5 text-sm font-semibold whitespace-nowrap text-white shadow-md">
+          <Icon name="sparkles" className="size-4" />
+          Most Popular
+        </p>
+      ) : null}
+      <h3 className="flex items-center gap-3 text-2xl font-bold">
+        <span
+          aria-hidden="true"
+          className={popular ? "size-3 rounded-full bg-slate-300 ring-4 ring-slate-300/30" : "size-3 rounded-full bg-amber-400 ring-4 ring-amber-400/30"}
+        />
+        {plan.name}
+      </h3>
+      <p className={`mt-3 leading-7 ${popular ? "text-slate-300" : "text-slate-600"}`}>{plan.description}</p>
+      <p className="mt-8 flex items-baseline gap-2">
+        <span className="text-5xl font-extrabold tracking-tight">{plan.price}</span>
+        <span className={popular ? "text-slate-300" : "text-slate-600"}>{plan.period}</span>
+      </p>
+      <ul className="mt-8 space-y-3">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-3">
+            <Icon name="check" className={`mt-0.5 size-5 shrink-0 ${popular ? "text-blue-400" : "text-blue-700"}`} />
+            <span className={popular ? "text-slate-100" : "text-slate-700"}>{feature}</span>
+          </li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        onClick={() => scrollToSection("contact")}
+        className={`mt-10 w-full ${popular ? BUTTON_STYLES.inverted : BUTTON_STYLES.primary}`}
+      >
+        {plan.buttonText}
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,148 @@
+import type { IconName } from "./Icon";
+import type { SectionId } from "./scroll";
+
+/** The landing page's fixed texts, apart from the company's own details. */
+
+export const NAV_ITEMS: { id: SectionId; label: string }[] = [
+  { id: "home", label: "Home" },
+  { id: "services", label: "Services" },
+  { id: "renovations", label: "Renovations" },
+  { id: "pricing", label: "Pricing" },
+  { id: "about", label: "About" },
+  { id: "contact", label: "Contact Us" },
+];
+
+export const PRICING_PROMISES = ["No VAT Added", "No Hidden Fees", "No Surprises"] as const;
+export const PRICING_TAGLINE = "What you see is what you pay - guaranteed transparent pricing";
+
+export type Service = { title: string; description: string; icon: IconName };
+
+export const CORE_SERVICES: Service[] = [
+  {
+    title: "Rent Collection & Financial Management",
+    description:
+      "Rent collected on time, arrears chased promptly and clear monthly statements, so you always know where your money is.",
+    icon: "pound",
+  },
+  {
+    title: "Property Maintenance & Repairs",
+    description:
+      "Vetted local tradespeople, regular inspections and repairs handled from first report to sign-off, keeping your property in good order.",
+    icon: "wrench",
+  },
+  {
+    title: "Tenant-Landlord Relations",
+    description:
+      "Careful tenant referencing, smooth move-ins and a friendly single point of contact that keeps good tenants happy and staying longer.",
+    icon: "users",
+  },
+];
+
+export const ADDITIONAL_SERVICES: Service[] = [
+  {
+    title: "Legal Compliance & Documentation",
+    description:
+      "Tenancy agreements, deposit protection, gas and electrical safety certificates and Right to Rent checks, all kept current.",
+    icon: "scales",
+  },
+  {
+    title: "Property Insurance Coordination",
+    description: "The right landlord cover arranged and renewed, and claims handled for you when something goes wrong.",
+    icon: "shield",
+  },
+  {
+    title: "24/7 Emergency Response",
+    description: "Burst pipe at midnight? Our emergency line is answered around the clock and help is sent straight away.",
+    icon: "bell",
+  },
+];
+
+export const RENOVATION_SERVICES: Service[] = [
+  {
+    title: "Complete Renovations",
+    description: "Whole-property refurbishments planned, priced and project-managed from start to finish.",
+    icon: "home",
+  },
+  {
+    title: "Interior Design",
+    description: "Practical, durable interiors that appeal to tenants and photograph beautifully.",
+    icon: "palette",
+  },
+  {
+    title: "Maintenance & Repairs",
+    description: "Fast fixes and planned upkeep that protect your property's value between tenancies.",
+    icon: "wrench",
+  },
+  {
+    title: "Property Upgrades",
+    description: "New kitchens, bathrooms and energy-efficiency improvements that raise rents and EPC ratings.",
+    icon: "sparkles",
+  },
+];
+
+/** SPEC §3 "Pricing plan". */
+export type PricingPlan = {
+  name: string;
+  price: string;
+  period: string;
+  description: string;
+  features: string[];
+  buttonText: string;
+  popular: boolean;
+};
+
+export const pricingPlans: PricingPlan[] = [
+  {
+    name: "Gold",
+    price: "£80",
+    period: "per property",
+    description: "Everything a landlord needs for hands-off lettings, with priority service throughout.",
+    features: [
+      "Automated rent collection and accounting",
+      "Priority maintenance and repairs",
+      "Tenant communication management",
+      "Priority phone and email support",
+      "Weekly progress updates",
+      "Emergency response coordination",
+    ],
+    buttonText: "Choose Gold",
+    popular: false,
+  },
+  {
+    name: "Platinum",
+    price: "£120",
+    period: "per property",
+    description: "Our complete service for investors who want every detail handled and reported.",
+    features: [
+      "Complete property management service",
+      "Advanced financial reporting and analytics",
+      "Legal compliance and documentation",
+      "24/7 dedicated support line",
+      "Real-time dashboard and insights",
+      "Property renovation coordination",
+      "Insurance claims management",
+      "Dedicated account manager",
+    ],
+    buttonText: "Choose Platinum",
+    popular: true,
+  },
+];
+
+export const ABOUT_BADGES = [
+  "Many Satisfied Clients",
+  "Proven Track Record",
+  "24/7 Support Available",
+  "High Client Satisfaction",
+] as const;
+
+export const ABOUT_CAPTIONS: { title: string; subtitle: string; icon: IconName }[] = [
+  { title: "Certified Agents", subtitle: "Fully Licensed & Insured", icon: "badge" },
+  { title: "Market Leaders", subtitle: "Top Performance Rating", icon: "trophy" },
+];
+
+/** SPEC §9: Mon-Fri 9:00-18:00, Sat 10:00-16:00, Sun closed. */
+export const BUSINESS_HOURS: { days: string; hours: string }[] = [
+  { days: "Monday – Friday", hours: "9:00 – 18:00" },
+  { days: "Saturday", hours: "10:00 – 16:00" },
+  { days: "Sunday", hours: "Closed" },
+];
