@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests: the production build (`npm run build` first) served by
+ * `node server.js` on a fixed port, with a fresh SQLite database in a
+ * temporary DATA_DIR, driven by Debian's Chromium. Browsers are never
+ * downloaded.
+ *
+ * Playwright loads this file in the runner and again in every worker. The
+ * runner creates the data directory and hands it to the workers (and to the
+ * servers) through E2E_DATA_DIR, so everybody sees the same database.
+ *
+ * Two servers run: "site" (E2E_PORT, default 4317) with the seeded gallery
+ * (tests/e2e/seed-data.ts), and "empty gallery" (E2E_PORT + 1) with no
+ * projects, for the gallery's empty and failure states.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4317);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** A second server with no projects, for the gallery's empty and failure states. */
+const EMPTY_GALLERY_PORT = PORT + 1;
+process.env.E2E_EMPTY_GALLERY_URL = `http://127.0.0.1:${EMPTY_GALLERY_PORT}`;
+
+if (!process.env.E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "property-e2e-"));
+  process.env.E2E_DATA_DIR = dataDir;
+  // The web server is stopped before the runner exits; then the data can go.
+  process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+}
+const DATA_DIR = process.env.E2E_DATA_DIR;
+const EMPTY_GALLERY_DATA_DIR = path.join(DATA_DIR, "empty-gallery");
+process.env.E2E_EMPTY_GALLERY_DATA_DIR = EMPTY_GALLERY_DATA_DIR;
+
+/** The production server, as `npm start` runs it, on a port and data directory of its own. */
+function server(name: string, port: number, dataDir: string, stderr: "pipe" | "ignore") {
+  return {
+    name,
+    command: "node server.js",
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore" as const,
+    stderr,
+    // SIGTERM lets the server finish requests and close the database cleanly.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      // CI exports a PostgreSQL URL for the integration tests; these servers use SQLite.
+      DATABASE_URL: "",
+    },
+  };
+}
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  // Seeds the gallery; runs once the web server is up (the schema is migrated by then).
+  globalSetup: "./tests/e2e/global-setup.ts",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"]],
+  outputDir: "test-results/e2e",
+  use: {
+    baseURL: BASE_URL,
+    headless: true,
+    locale: "en-GB",
+    // Tracing costs CPU on every test; E2E_TRACE=1 turns it on to debug a failure.
+    trace: process.env.E2E_TRACE ? "retain-on-failure" : "off",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    },
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        // devices[] brings a channel for branded Chrome; we use Debian's Chromium.
+        channel: undefined,
+      },
+    },
+  ],
+  webServer: [
+    server("site", PORT, DATA_DIR, "pipe"),
+    // Its errors are expected (a test takes its projects table away), so its stderr stays quiet.
+    server("empty gallery", EMPTY_GALLERY_PORT, EMPTY_GALLERY_DATA_DIR, "ignore"),
+  ],
+});
