@@ -1,0 +1,751 @@
+/**
+ * First benchmark of the public site (issue 2, point 8).
+ *
+ *   npm run bench                       build, then measure all three cases (10 s each)
+ *   npm run bench -- --duration=5       seconds per measured run (default 10)
+ *   npm run bench -- --only=contact     one case: home | projects | contact
+ *   npm run bench -- --warmup=2         seconds of warm-up before each case (default 2)
+ *   npm run bench -- --encoding=identity  Accept-Encoding for the GET cases
+ *                                       (default "gzip, deflate, br", as a browser sends)
+ *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
+ *                                       bench/results/cpu-prof/ (open in Chrome DevTools)
+ *   npm run bench -- --node-args="--trace-gc --max-semi-space-size=8"
+ *                                       extra Node options for the server (experiments);
+ *                                       its output is saved in bench/results/server.log
+ *
+ * What it does: starts the production build (`server.js`, NODE_ENV=production) as a
+ * child on a free port with a temporary DATA_DIR (SQLite), seeds three active
+ * renovation projects straight into the database file (WAL lets a second
+ * connection write), then drives it with autocannon:
+ *   GET /              50 connections   target ≥ 500 req/s
+ *   GET /api/projects  50 connections   target ≥ 3,000 req/s
+ *   POST /api/contact  20 connections   target ≥ 500 durable enquiries/s
+ * and for every case p99 ≤ 100 ms; for the server peak RSS ≤ 250 MB.
+ * Only 2xx responses count as successes. After the contact run every enquiry
+ * that was acknowledged (2xx with its id) is looked up in contact_submissions:
+ * a missing one, or a 2xx count that differs from the acknowledged ids, fails
+ * the run. Rows stored but never acknowledged are expected only for requests in
+ * flight when the load generator stopped (at most one per connection).
+ *
+ * The child gets CONTACT_RATE_LIMIT and LOGIN_RATE_LIMIT = 100000000: every request
+ * comes from 127.0.0.1, and a per-IP limit would turn the contact case into a
+ * measurement of 429s. (If the env schema ever caps them lower, the server refuses
+ * to start and the bench says so.)
+ *
+ * RSS: /proc/<pid>/status VmRSS every 100 ms, and VmHWM at the end.
+ * Results: a table on stdout, JSON in bench/results/latest.json (git-ignored).
+ * Exit code 0 even when a target is missed (a measurement, not a test);
+ * non-zero when the server does not start or crashes, or enquiries do not add up.
+ *
+ * Caveat: autocannon runs in this process, on the same 2 cores as the server, so
+ * the load generator takes CPU from the server. That is typical for a one-machine
+ * benchmark; read the numbers as a lower bound for the server alone.
+ *
+ * Runs directly on Node 24 (type stripping): only erasable TypeScript syntax, and
+ * nothing imported from app/ (no ~/ aliases at run time).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { parseArgs } from "node:util";
+import autocannon, { type Instance, type RequestSpec, type Result } from "autocannon";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS_DIR = path.join(ROOT, "bench", "results");
+const CASE_NAMES = ["home", "projects", "contact"] as const;
+type CaseName = (typeof CASE_NAMES)[number];
+
+const TARGETS = {
+  homeRps: 500,
+  projectsRps: 3000,
+  contactDurablePerSecond: 500,
+  p99Ms: 100,
+  peakRssMb: 250,
+} as const;
+
+// ---------------------------------------------------------------- options
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    only: { type: "string" },
+    encoding: { type: "string", default: "gzip, deflate, br" },
+    "cpu-prof": { type: "boolean", default: false },
+    "node-args": { type: "string", default: "" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+  strict: true,
+});
+
+if (flags.help) {
+  const header = readFileSync(new URL(import.meta.url), "utf8").split("*/")[0] ?? "";
+  console.log(header.replace(/^\/\*\*?|^ \* ?/gm, ""));
+  process.exit(0);
+}
+
+function positiveNumber(name: string, raw: string, allowZero: boolean): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    console.error(`--${name} must be a ${allowZero ? "non-negative" : "positive"} number of seconds (got ${JSON.stringify(raw)})`);
+    process.exit(2);
+  }
+  return value;
+}
+const DURATION = positiveNumber("duration", flags.duration, false);
+const WARMUP = positiveNumber("warmup", flags.warmup, true);
+let cases: CaseName[] = [...CASE_NAMES];
+if (flags.only !== undefined) {
+  if (!(CASE_NAMES as readonly string[]).includes(flags.only)) {
+    console.error(`--only must be one of ${CASE_NAMES.join(", ")} (got ${JSON.stringify(flags.only)})`);
+    process.exit(2);
+  }
+  cases = [flags.only as CaseName];
+}
+const ACCEPT_ENCODING = flags.encoding;
+
+// ---------------------------------------------------------------- clean-up, always
+
+let child: ChildProcess | undefined;
+let childExited: Promise<void> = Promise.resolve();
+let dataDir: string | undefined;
+let current: Instance | undefined;
+let interrupted = false;
+let serverLog = "";
+
+async function stopServer(): Promise<void> {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child?.kill("SIGKILL"), 15_000);
+    await childExited;
+    clearTimeout(killer);
+  }
+}
+
+function removeDataDir(): void {
+  if (dataDir) {
+    rmSync(dataDir, { recursive: true, force: true });
+    dataDir = undefined;
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the load and the server…`);
+    current?.stop();
+    void stopServer().finally(() => {
+      removeDataDir();
+      process.exit(130);
+    });
+  });
+}
+// Last resort if something throws past the finally below: never leave the server running.
+process.on("exit", () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  removeDataDir();
+});
+
+// ---------------------------------------------------------------- helpers
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+type ProcStatus = { rssKb: number; hwmKb: number };
+function readProcStatus(pid: number): ProcStatus | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);
+    return { rssKb: field("VmRSS"), hwmKb: field("VmHWM") };
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of a process in seconds (from /proc/<pid>/stat; clock ticks are 100 Hz on Linux). */
+function readCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function git(...args: string[]): string | undefined {
+  try {
+    return execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function filesystemOf(dir: string): string {
+  try {
+    const type = statfsSync(dir).type;
+    const known: Record<number, string> = { 0x01021994: "tmpfs", 0xef53: "ext4", 0x58465342: "xfs", 0x9123683e: "btrfs", 0x794c7630: "overlayfs" };
+    return known[type] ?? `0x${type.toString(16)}`;
+  } catch {
+    return "unknown";
+  }
+}
+
+// ---------------------------------------------------------------- RSS sampler
+
+class RssSampler {
+  peakKb = 0;
+  casePeakKb = 0;
+  samples = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly pid: number;
+  constructor(pid: number) {
+    this.pid = pid;
+  }
+  start(): void {
+    this.timer = setInterval(() => this.sample(), 100);
+    this.sample();
+  }
+  sample(): void {
+    const status = readProcStatus(this.pid);
+    if (!status || !Number.isFinite(status.rssKb)) return;
+    this.samples++;
+    this.peakKb = Math.max(this.peakKb, status.rssKb);
+    this.casePeakKb = Math.max(this.casePeakKb, status.rssKb);
+  }
+  resetCase(): void {
+    this.casePeakKb = 0;
+    this.sample();
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+// ---------------------------------------------------------------- the cases
+
+type Acknowledged = { ids: Set<string>; badBodies: number };
+
+function contactRequest(counter: { next: number }, acknowledged: Acknowledged): RequestSpec {
+  const userTypes = ["landlord", "tenant", "investor", "other"];
+  return {
+    method: "POST",
+    path: "/api/contact",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    setupRequest(request) {
+      const n = counter.next++;
+      request.body = JSON.stringify({
+        name: `Bench Visitor ${n}`,
+        email: `visitor${n}@example.com`,
+        ...(n % 2 === 0 ? { phone: `07700 9${String(n % 100000).padStart(5, "0")}` } : {}),
+        userType: userTypes[n % userTypes.length],
+        message: `Benchmark enquiry number ${n}. I own a two-bedroom flat and would like to know more about your full management service and fees.`,
+      });
+      return request;
+    },
+    onResponse(status, body) {
+      if (status < 200 || status >= 300) return;
+      try {
+        const parsed = JSON.parse(body) as { id?: unknown };
+        if (typeof parsed.id === "string") acknowledged.ids.add(parsed.id);
+        else acknowledged.badBodies++;
+      } catch {
+        acknowledged.badBodies++;
+      }
+    },
+  };
+}
+
+type CaseSpec = {
+  name: CaseName;
+  label: string;
+  connections: number;
+  targetRps: number;
+  targetLabel: string;
+  requests: () => RequestSpec[];
+};
+
+const contactCounter = { next: 1 };
+const acknowledged: Acknowledged = { ids: new Set(), badBodies: 0 };
+
+const SPECS: Record<CaseName, CaseSpec> = {
+  home: {
+    name: "home",
+    label: "GET /",
+    connections: 50,
+    targetRps: TARGETS.homeRps,
+    targetLabel: `≥ ${TARGETS.homeRps} req/s`,
+    requests: () => [
+      {
+        method: "GET",
+        path: "/",
+        headers: {
+          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+          "accept-encoding": ACCEPT_ENCODING,
+          "user-agent": "Mozilla/5.0 (X11; Linux x86_64) bench",
+        },
+      },
+    ],
+  },
+  projects: {
+    name: "projects",
+    label: "GET /api/projects",
+    connections: 50,
+    targetRps: TARGETS.projectsRps,
+    targetLabel: `≥ ${TARGETS.projectsRps.toLocaleString("en-GB")} req/s`,
+    requests: () => [
+      { method: "GET", path: "/api/projects", headers: { accept: "application/json", "accept-encoding": ACCEPT_ENCODING } },
+    ],
+  },
+  contact: {
+    name: "contact",
+    label: "POST /api/contact",
+    connections: 20,
+    targetRps: TARGETS.contactDurablePerSecond,
+    targetLabel: `≥ ${TARGETS.contactDurablePerSecond} durable/s`,
+    requests: () => [contactRequest(contactCounter, acknowledged)],
+  },
+};
+
+async function load(url: string, spec: CaseSpec, seconds: number): Promise<Result> {
+  const instance = autocannon({
+    url,
+    connections: spec.connections,
+    duration: seconds,
+    timeout: 10,
+    requests: spec.requests(),
+  });
+  current = instance;
+  try {
+    return await instance;
+  } finally {
+    current = undefined;
+  }
+}
+
+type CaseResult = {
+  case: CaseName;
+  label: string;
+  connections: number;
+  durationS: number;
+  requestsPerSecondMean: number;
+  successesPerSecond: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  total: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  serverCpuPercent: number;
+  serverCpuMsPerRequest: number;
+  benchCpuPercent: number;
+  peakRssMb: number;
+  durable?: {
+    rowsBefore: number;
+    rowsAfter: number;
+    storedDuringRun: number;
+    acknowledgedDuringRun: number;
+    storedNotAcknowledged: number;
+    missingAcknowledged: number;
+    durablePerSecond: number;
+    ok: boolean;
+    problem?: string;
+  };
+  target: string;
+  rateOk: boolean;
+  p99Ok: boolean;
+};
+
+function countRows(db: DatabaseSync): number {
+  const row = db.prepare("select count(*) as n from contact_submissions").get() as { n: number };
+  return Number(row.n);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<number> {
+  const serverEntry = path.join(ROOT, "server.js");
+  const buildEntry = path.join(ROOT, "build", "server", "index.js");
+  try {
+    readFileSync(buildEntry);
+  } catch {
+    console.error(`No production build at ${path.relative(ROOT, buildEntry)}: run \`npm run bench\` (it builds first).`);
+    return 1;
+  }
+
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "pm-bench-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const profileDir = path.join(RESULTS_DIR, "cpu-prof");
+  // Start the server as `npm start` does, with the same Node flags.
+  const startScript: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start;
+  const startFlags = /\bnode\s+(.*?)\s*server\.js/.exec(startScript)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
+  const nodeArgs = [
+    ...startFlags,
+    ...(flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    ...flags["node-args"].split(/\s+/).filter(Boolean),
+  ];
+  if (flags["cpu-prof"]) mkdirSync(profileDir, { recursive: true });
+
+  const loadBefore = os.loadavg();
+  const fsType = filesystemOf(dataDir);
+  console.log("Benchmark of the production build (autocannon, in this process).");
+  console.log(
+    `  Note: the load generator shares the machine's ${os.cpus().length} cores with the server, so it competes with it for CPU;`,
+  );
+  console.log("  numbers are a lower bound for the server alone. Other work on the machine also shows up here.");
+  console.log(`  Node ${process.version}, load average ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, commit ${git("rev-parse", "--short", "HEAD") ?? "?"}${git("status", "--porcelain")?.length ? " (+ uncommitted changes)" : ""}`);
+  console.log(`  DATA_DIR ${dataDir} (${fsType}${fsType === "tmpfs" ? ": fsync is free here, contact numbers are optimistic" : ""}), ${DURATION} s per case after ${WARMUP} s warm-up`);
+  console.log(`  GET requests send Accept-Encoding: ${ACCEPT_ENCODING}`);
+  if (nodeArgs.length) console.log(`  server started with: node ${nodeArgs.join(" ")} server.js`);
+  console.log("");
+
+  // 1. Start the server.
+  child = spawn(process.execPath, [...nodeArgs, serverEntry], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "", // always the embedded SQLite database
+      // Every request comes from 127.0.0.1: keep per-IP limits out of the measurement.
+      CONTACT_RATE_LIMIT: "100000000",
+      LOGIN_RATE_LIMIT: "100000000",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const started = child;
+  childExited = new Promise((resolve) => started.once("exit", () => resolve()));
+  const keepLog = (chunk: Buffer) => {
+    serverLog += chunk.toString();
+    if (serverLog.length > 200_000) serverLog = serverLog.slice(-100_000);
+  };
+  started.stdout?.on("data", keepLog);
+  started.stderr?.on("data", keepLog);
+  const pid = started.pid;
+  if (pid === undefined) {
+    console.error("Could not start the server.");
+    return 1;
+  }
+
+  const startedAt = performance.now();
+  for (;;) {
+    if (started.exitCode !== null || started.signalCode !== null) {
+      console.error(`The server exited during start (code ${started.exitCode}, signal ${started.signalCode}). Its output:\n${serverLog}`);
+      return 1;
+    }
+    if (interrupted) return 130;
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - startedAt > 30_000) {
+      console.error(`The server did not answer /healthz within 30 s. Its output:\n${serverLog}`);
+      return 1;
+    }
+    await sleep(100);
+  }
+  const startRss = readProcStatus(pid);
+  console.log(
+    `Server up in ${Math.round(performance.now() - startedAt)} ms (pid ${pid}, port ${port}), RSS ${startRss ? mb(startRss.rssKb) : "?"} MB.`,
+  );
+
+  // 2. Seed three active projects. The server has migrated; WAL lets this connection write.
+  const dbFile = path.join(dataDir, "app.sqlite");
+  const db = new DatabaseSync(dbFile);
+  db.exec("PRAGMA busy_timeout = 5000");
+  const titles = ["Victorian Kitchen Transformation", "Modern Bathroom Refit", "Open-Plan Living Conversion"];
+  const insert = db.prepare(
+    `insert into renovation_projects
+       (id, title, category, description, duration, budget, before_image_url, after_image_url, is_active, display_order, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+  );
+  titles.forEach((title, index) => {
+    const now = new Date(Date.UTC(2026, 0, 1 + index)).toISOString();
+    insert.run(
+      `bench-project-${index + 1}`,
+      title,
+      ["Kitchen Renovation", "Bathroom Renovation", "Full Renovation"][index]!,
+      `${title}: stripped back to the walls, rewired, replumbed and finished to a high standard within budget.`,
+      `${3 + index} weeks`,
+      `£${(15 + index * 5).toLocaleString("en-GB")},000`,
+      "/samples/kitchen-before.svg",
+      "/samples/kitchen-after.svg",
+      index,
+      now,
+      now,
+    );
+  });
+
+  // Sanity checks: the cases measure what they claim to.
+  const warnings: string[] = [];
+  try {
+    const projects = (await (await fetch(`${baseUrl}/api/projects`)).json()) as unknown[];
+    if (!Array.isArray(projects) || projects.length !== 3) warnings.push(`/api/projects returned ${Array.isArray(projects) ? projects.length : "no"} projects, expected 3`);
+    const home = await fetch(`${baseUrl}/`);
+    const html = await home.text();
+    if (!home.ok) warnings.push(`GET / answered ${home.status}`);
+    else if (!titles.every((title) => html.includes(title))) warnings.push("GET / does not contain the seeded projects' titles");
+    console.log(`GET / is ${(html.length / 1024).toFixed(1)} KB of HTML (uncompressed).`);
+  } catch (error) {
+    warnings.push(`sanity check failed: ${String(error)}`);
+  }
+  for (const warning of warnings) console.warn(`WARNING: ${warning}`);
+
+  // 3. The cases, with RSS sampled throughout.
+  const sampler = new RssSampler(pid);
+  sampler.start();
+  const results: CaseResult[] = [];
+  let failed = false;
+
+  for (const name of cases) {
+    if (interrupted) break;
+    const spec = SPECS[name];
+    const url = baseUrl;
+    if (WARMUP > 0) {
+      process.stdout.write(`${spec.label}: warm-up ${WARMUP} s… `);
+      await load(url, spec, WARMUP);
+    }
+    if (interrupted) break;
+    // Let requests still in flight after the warm-up land before counting rows.
+    await sleep(300);
+    const rowsBefore = name === "contact" ? countRows(db) : 0;
+    const acknowledgedBefore = acknowledged.ids.size;
+    process.stdout.write(`measuring ${DURATION} s at ${spec.connections} connections… `);
+    sampler.resetCase();
+    const serverCpuBefore = readCpuSeconds(pid);
+    const benchCpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    const result = await load(url, spec, DURATION);
+    const wall = (performance.now() - wallBefore) / 1000;
+    const serverCpu = readCpuSeconds(pid) - serverCpuBefore;
+    const benchCpuUsage = process.cpuUsage(benchCpuBefore);
+    const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6;
+    sampler.sample();
+    if (interrupted) break;
+
+    const statusCodes: Record<string, number> = {};
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(stat.count);
+    const ok2xx = result["2xx"];
+    const duration = result.duration || DURATION;
+    const row: CaseResult = {
+      case: name,
+      label: spec.label,
+      connections: spec.connections,
+      durationS: round(duration, 2),
+      requestsPerSecondMean: round(result.requests.average),
+      successesPerSecond: round(ok2xx / duration),
+      latencyMs: {
+        mean: round(result.latency.average, 2),
+        p50: round(result.latency.p50, 2),
+        p90: round(result.latency.p90, 2),
+        p99: round(result.latency.p99, 2),
+        max: round(result.latency.max, 2),
+      },
+      total: ok2xx + result.non2xx,
+      ok2xx,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes,
+      serverCpuPercent: round((serverCpu / wall) * 100),
+      // Less sensitive to other load on the machine than requests/s.
+      serverCpuMsPerRequest: round((serverCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
+      benchCpuPercent: round((benchCpu / wall) * 100),
+      peakRssMb: mb(sampler.casePeakKb),
+      target: spec.targetLabel,
+      rateOk: ok2xx / duration >= spec.targetRps,
+      p99Ok: result.latency.p99 <= TARGETS.p99Ms,
+    };
+
+    if (name === "contact") {
+      // Let requests that were in flight when autocannon stopped finish on the server.
+      await sleep(500);
+      const rowsAfter = countRows(db);
+      const storedIds = new Set(
+        (db.prepare("select id from contact_submissions").all() as { id: string }[]).map((r) => r.id),
+      );
+      let missing = 0;
+      for (const id of acknowledged.ids) if (!storedIds.has(id)) missing++;
+      const acknowledgedDuringRun = acknowledged.ids.size - acknowledgedBefore;
+      const storedDuringRun = rowsAfter - rowsBefore;
+      const storedNotAcknowledged = storedDuringRun - acknowledgedDuringRun;
+      const problems: string[] = [];
+      if (missing > 0) problems.push(`${missing} acknowledged enquiries are not in contact_submissions`);
+      if (acknowledgedDuringRun !== ok2xx) problems.push(`${ok2xx} 2xx responses but ${acknowledgedDuringRun} distinct ids acknowledged`);
+      if (acknowledged.badBodies > 0) problems.push(`${acknowledged.badBodies} 2xx responses without an id`);
+      // Only requests in flight at the stop (≤ 1 per connection) may be stored without an acknowledgement.
+      if (storedNotAcknowledged < 0 || storedNotAcknowledged > spec.connections)
+        problems.push(`${storedDuringRun} rows stored for ${acknowledgedDuringRun} acknowledged enquiries`);
+      const durablePerSecond = (acknowledgedDuringRun - Math.max(0, missing)) / duration;
+      row.durable = {
+        rowsBefore,
+        rowsAfter,
+        storedDuringRun,
+        acknowledgedDuringRun,
+        storedNotAcknowledged,
+        missingAcknowledged: missing,
+        durablePerSecond: round(durablePerSecond),
+        ok: problems.length === 0,
+        ...(problems.length ? { problem: problems.join("; ") } : {}),
+      };
+      row.rateOk = durablePerSecond >= spec.targetRps;
+      if (problems.length) failed = true;
+    }
+    results.push(row);
+    console.log(`${row.successesPerSecond} 2xx/s, p99 ${row.latencyMs.p99} ms`);
+    if (started.exitCode !== null || started.signalCode !== null) {
+      console.error(`The server died during ${spec.label}. Its output:\n${serverLog.slice(-5000)}`);
+      failed = true;
+      break;
+    }
+  }
+
+  sampler.stop();
+  if (interrupted) {
+    db.close();
+    return 130; // no report from a partial run; the signal handler stops the server
+  }
+  const final = readProcStatus(pid);
+  const sampledPeakMb = mb(Math.max(sampler.peakKb, final?.rssKb ?? 0));
+  const hwmMb = final ? mb(final.hwmKb) : NaN;
+  // VmHWM is the kernel's own high-water mark (it also sees peaks between samples).
+  const peakRssMb = Math.max(sampledPeakMb, Number.isFinite(hwmMb) ? hwmMb : 0);
+  const loadAfter = os.loadavg();
+  db.close();
+
+  // 4. Report.
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const lpad = (text: string, width: number) => text.padStart(width);
+  const verdict = (ok: boolean) => (ok ? "pass" : "MISS");
+  console.log("");
+  const header = [
+    pad("case", 19),
+    lpad("conns", 5),
+    lpad("req/s mean", 10),
+    lpad("2xx/s", 8),
+    lpad("p50 ms", 7),
+    lpad("p99 ms", 7),
+    lpad("non-2xx", 7),
+    lpad("err/t-o", 7),
+    lpad("srv CPU", 7),
+    lpad("ms CPU/req", 10),
+    "  " + pad("target", 18),
+    pad("rate", 4),
+    " p99≤100",
+  ].join(" ");
+  console.log(header);
+  console.log("-".repeat(header.length));
+  for (const row of results) {
+    const rate = row.durable ? row.durable.durablePerSecond : row.successesPerSecond;
+    console.log(
+      [
+        pad(row.label, 19),
+        lpad(String(row.connections), 5),
+        lpad(row.requestsPerSecondMean.toFixed(1), 10),
+        lpad(rate.toFixed(1), 8),
+        lpad(row.latencyMs.p50.toFixed(1), 7),
+        lpad(row.latencyMs.p99.toFixed(1), 7),
+        lpad(String(row.non2xx), 7),
+        lpad(`${row.errors}/${row.timeouts}`, 7),
+        lpad(`${Math.round(row.serverCpuPercent)}%`, 7),
+        lpad(row.serverCpuMsPerRequest.toFixed(2), 10),
+        "  " + pad(row.target, 18),
+        pad(verdict(row.rateOk), 4),
+        " " + verdict(row.p99Ok),
+      ].join(" "),
+    );
+  }
+  const rssOk = peakRssMb <= TARGETS.peakRssMb;
+  console.log("");
+  console.log(
+    `Server peak RSS: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${startRss ? mb(startRss.rssKb) : "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
+  );
+  console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB`).join(", ")}`);
+  console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
+  console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
+  console.log("  response, the figure least disturbed by other work on the machine.");
+  for (const row of results) {
+    if (!row.durable) continue;
+    const d = row.durable;
+    console.log(
+      `Contact durability: ${d.acknowledgedDuringRun} acknowledged, ${d.storedDuringRun} rows stored (${d.storedNotAcknowledged} in flight when the load stopped), ${d.missingAcknowledged} acknowledged but missing: ${d.ok ? "OK" : `FAILED: ${d.problem}`}`,
+    );
+  }
+  for (const row of results) {
+    const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
+    if (codes.length) console.log(`${row.label}: non-2xx status codes ${codes.map(([code, n]) => `${code}×${n}`).join(", ")}`);
+  }
+  console.log(`Load average before ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, after ${loadAfter.map((n) => n.toFixed(2)).join(" ")}.`);
+  const serverErrors = serverLog.split("\n").filter((line) => /error/i.test(line)).length;
+  if (serverErrors) console.log(`The server logged ${serverErrors} line(s) mentioning errors (see bench/results/server.log).`);
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const report = {
+    when: new Date().toISOString(),
+    commit: git("rev-parse", "HEAD"),
+    uncommittedChanges: Boolean(git("status", "--porcelain")?.length),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    note: "autocannon runs in the same process as this script, on the same cores as the server",
+    options: {
+      durationS: DURATION,
+      warmupS: WARMUP,
+      only: flags.only ?? null,
+      acceptEncoding: ACCEPT_ENCODING,
+      cpuProf: flags["cpu-prof"],
+      serverNodeArgs: nodeArgs,
+    },
+    dataDirFilesystem: fsType,
+    warnings,
+    targets: TARGETS,
+    cases: results,
+    rss: { afterStartMb: startRss ? mb(startRss.rssKb) : null, peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb, samples: sampler.samples, ok: rssOk },
+    ok: !failed,
+  };
+  writeFileSync(path.join(RESULTS_DIR, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Results written to ${path.relative(ROOT, path.join(RESULTS_DIR, "latest.json"))}.`);
+
+  await stopServer();
+  writeFileSync(path.join(RESULTS_DIR, "server.log"), serverLog);
+  if (flags["cpu-prof"]) console.log(`CPU profile of the server in ${path.relative(ROOT, profileDir)}/.`);
+  return failed ? 1 : 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error("Benchmark failed:", error);
+  if (serverLog) console.error(`Server output:\n${serverLog.slice(-5000)}`);
+  code = 1;
+} finally {
+  current?.stop();
+  await stopServer();
+  removeDataDir();
+}
+process.exit(interrupted ? 130 : code);
