@@ -1,8 +1,11 @@
 import { PassThrough } from "node:stream";
+import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { cspNonceContext } from "~/platform/context";
+import { acceptsGzip } from "~/platform/compression.server";
+import { NONCE_PLACEHOLDER, cachedDocument, documentCacheKey, storeDocument } from "~/platform/document-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -12,7 +15,7 @@ export const streamTimeout = 5_000;
  * complete document works without JavaScript, where a streamed one would leave
  * deferred parts hidden until a script swapped them in.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -23,38 +26,72 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.get(cspNonceContext);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
+  const cacheKey = await documentCacheKey(request, responseStatusCode, routerContext);
+  if (!cacheKey) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
+
+  const { pathname } = new URL(request.url);
+  let document = cachedDocument(pathname, cacheKey);
+  if (document === undefined) {
+    const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
+    const html = await text(rendered.body!);
+    if (rendered.status !== 200) return new Response(html.replaceAll(NONCE_PLACEHOLDER, nonce), rendered);
+    document = storeDocument(pathname, cacheKey, html);
+  } else {
+    // The data for hydration is already in the cached document.
+    await routerContext.serverHandoffStream?.cancel();
+  }
+  responseHeaders.append("Vary", "Accept-Encoding");
+  let body: Buffer;
+  if (acceptsGzip(request.headers.get("accept-encoding"))) {
+    body = document.gzip(nonce);
+    responseHeaders.set("Content-Encoding", "gzip");
+  } else {
+    body = document.identity(nonce);
+  }
+  responseHeaders.set("Content-Length", String(body.length));
+  return new Response(new Uint8Array(body), {
+    status: responseStatusCode,
+    headers: responseHeaders,
+  });
+}
+
+function render(
+  routerContext: EntryContext,
+  url: string,
+  nonce: string,
+  initialStatus: number,
+  headers: Headers,
+): Promise<Response> {
+  let status = initialStatus;
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
-    const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
-      {
-        nonce,
-        // Without this React still sends a large completed boundary (the
-        // gallery) after the page, with a script to move it into place, which
-        // a browser without JavaScript never runs.
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
-        onAllReady() {
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          console.error(error);
-        },
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={url} nonce={nonce} />, {
+      nonce,
+      // Without this React still sends a large completed boundary (the
+      // gallery) after the page, with a script to move it into place, which
+      // a browser without JavaScript never runs.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onAllReady() {
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        pipe(body);
+        resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
       },
-    );
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        status = 500;
+        console.error(error);
+      },
+    });
   });
 }

@@ -2,6 +2,5 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
-  route("api/projects", "routes/api.projects.ts"),
   route("api/contact", "routes/api.contact.ts"),
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
+import path from "node:path";
+import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -7,9 +9,11 @@ import express, { type Request, type Response } from "express";
 import helmet from "helmet";
 import { RouterContextProvider } from "react-router";
 import type { ViteDevServer } from "vite";
+import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, servicesContext } from "~/platform/context";
 import { migrateToLatest, openDatabase, pingDatabase } from "~/platform/db.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
+import { listActiveProjects } from "~/projects/projects.server";
 
 export type StartOptions = {
   /** Vite's dev server, when running `npm run dev`. */
@@ -81,7 +85,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       strictTransportSecurity: env.mode === "production",
     }),
   );
-  app.use(compression());
+  app.use(
+    compression({
+      // Quality 4 with a 256 KB window: most of brotli's gain for a fraction of
+      // its default memory (4 MB per response in flight).
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
+    }),
+  );
   // React Router builds a URL from the Host header; without a usable one it
   // would fail with a 500, so refuse such requests up front.
   app.use((req, res, next) => {
@@ -98,18 +108,50 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
   });
 
+  // The public gallery as JSON, answered by Express itself: it is the hottest
+  // read, and React Router's fetch adapter would double its cost. Compressed
+  // once per version of the list; Express answers 304 when the ETag matches
+  // (docs/decisions/007-performance-of-public-pages.md).
+  let projectsJson: Precompressed | undefined;
+  app.get("/api/projects", async (req: Request, res: Response) => {
+    try {
+      const json = JSON.stringify(await listActiveProjects(database.db));
+      if (projectsJson?.text !== json) projectsJson = precompress(json);
+      res.set({ "Cache-Control": "no-cache", "Content-Type": "application/json; charset=utf-8", Vary: "Accept-Encoding" });
+      // One ETag for the content, whichever encoding carries it.
+      res.set("ETag", projectsJson.etag);
+      if (acceptsGzip(req.headers["accept-encoding"])) {
+        res.set("Content-Encoding", "gzip").send(projectsJson.gzip);
+      } else {
+        res.send(projectsJson.identity);
+      }
+    } catch (error) {
+      console.error("Could not load renovation projects:", error);
+      res.status(503).set("Cache-Control", "no-store").json({ error: "Could not load renovation projects" });
+    }
+  });
+
   if (options.vite) {
     app.use(options.vite.middlewares);
   } else {
     const client = fileURLToPath(new URL("../client", import.meta.url));
     // Vite puts a content hash in every file name under /assets: cache forever.
     app.use("/assets", express.static(`${client}/assets`, { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(client, { maxAge: "1h", index: false }));
+    const publicFiles = express.static(client, { maxAge: "1h", index: false, redirect: false });
+    // Every public file has an extension; pages (/, /admin) do not, and
+    // should not cost a filesystem lookup on each request.
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
+  // In production the build is loaded once: given a function, React Router
+  // would import it and rebuild its route table on every request (that is for
+  // hot reload in development).
+  const build = dev
+    ? () => import("virtual:react-router/server-build")
+    : await import("virtual:react-router/server-build");
   app.use(
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build"),
+      build,
       mode: dev ? "development" : "production",
       getLoadContext(_req, res) {
         const context = new RouterContextProvider();

@@ -17,15 +17,16 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
   raw.exec("PRAGMA foreign_keys = ON");
 
   // Queries repeat (the same few statements all day), so keep them prepared.
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string): StatementSync => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = raw.prepare(sql);
+  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepare = (sql: string) => {
+    let prepared = statements.get(sql);
+    if (!prepared) {
+      const statement = raw.prepare(sql);
+      prepared = { statement, reader: statement.columns().length > 0 };
       if (statements.size >= 500) statements.clear();
-      statements.set(sql, statement);
+      statements.set(sql, prepared);
     }
-    return statement;
+    return prepared;
   };
 
   const database: SqliteDatabase = {
@@ -34,9 +35,9 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
       if (raw.isOpen) raw.close();
     },
     prepare: (sql: string): SqliteStatement => {
-      const statement = prepare(sql);
+      const { statement, reader } = prepare(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...toSqliteValues(parameters)),
         run: (parameters) => statement.run(...toSqliteValues(parameters)),
         iterate: (parameters) => statement.iterate(...toSqliteValues(parameters)),

@@ -19,6 +19,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
   ];
 }
 
+/** The page depends only on its loader data: rendered once per version of it (see document-cache.server.ts). */
+export const handle = { cacheDocument: true };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, company } = context.get(servicesContext);
   // Not awaited: the gallery shows its loading state while the projects are on
