@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
 import type { RenovationProject } from "~/projects/types";
-import { Icon } from "./Icon";
+import { Icon, type IconName } from "./Icon";
 
 /** Below this horizontal distance (px) a touch is a tap or a scroll, not a swipe. */
 const SWIPE_THRESHOLD = 50;
@@ -163,20 +163,8 @@ function Slide({
           <p className="mt-3 leading-7 text-slate-600">{project.description}</p>
         </div>
         <dl className="grid shrink-0 grid-cols-2 gap-4 lg:w-80">
-          <div className="rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200">
-            <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
-              <Icon name="clock" className="size-4" />
-              Duration
-            </dt>
-            <dd className="mt-1 text-lg font-bold text-slate-900">{project.duration}</dd>
-          </div>
-          <div className="rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200">
-            <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
-              <Icon name="pound" className="size-4" />
-              Investment
-            </dt>
-            <dd className="mt-1 text-lg font-bold text-slate-900">{project.budget}</dd>
-          </div>
+          <ProjectFact icon="clock" label="Duration" value={project.duration} />
+          <ProjectFact icon="pound" label="Investment" value={project.budget} />
         </dl>
       </div>
     </div>
@@ -213,5 +201,17 @@ function ProjectImage({
         {label}
       </figcaption>
     </figure>
+  );
+}
+
+function ProjectFact({ icon, label, value }: { icon: IconName; label: string; value: string }) {
+  return (
+    <div className="rounded-2xl bg-slate-50 p-4 ring-1 ring-slate-200">
+      <dt className="flex items-center gap-2 text-sm font-medium text-slate-600">
+        <Icon name={icon} className="size-4" />
+        {label}
+      </dt>
+      <dd className="mt-1 text-lg font-bold text-slate-900">{value}</dd>
+    </div>
   );
 }

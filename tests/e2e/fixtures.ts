@@ -197,3 +197,15 @@ export function uniqueEmail(label: string): string {
   counter += 1;
   return `e2e-${label}-${process.pid}-${Date.now()}-${counter}@example.com`;
 }
+
+/** An image that has loaded, from this site rather than an external host. */
+export async function expectLoadedFromOurOrigin(image: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      image.evaluate((img: HTMLImageElement) => ({
+        sameOrigin: new URL(img.currentSrc || img.src).origin === location.origin,
+        loaded: img.complete && img.naturalWidth > 0,
+      })),
+    )
+    .toEqual({ sameOrigin: true, loaded: true });
+}

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { expect, test, type Page } from "@playwright/test";
-import { section, waitForHydration } from "./fixtures";
+import { expectLoadedFromOurOrigin, section, waitForHydration } from "./fixtures";
 
 /**
  * The gallery's other states (SPEC §2, §4, §8), on the second server, whose
@@ -72,16 +72,7 @@ test("when the projects cannot be loaded: logged, then the bundled sample projec
     // Its images ship with the site.
     const images = renovations.locator("img");
     await expect(images).toHaveCount(2);
-    for (const image of await images.all()) {
-      await expect
-        .poll(() =>
-          image.evaluate((img: HTMLImageElement) => ({
-            sameOrigin: new URL(img.currentSrc || img.src).origin === location.origin,
-            loaded: img.complete && img.naturalWidth > 0,
-          })),
-        )
-        .toEqual({ sameOrigin: true, loaded: true });
-    }
+    for (const image of await images.all()) await expectLoadedFromOurOrigin(image);
     // Logged in the browser's console.
     await expect.poll(() => errors.length, { message: "the failure is logged" }).toBeGreaterThan(0);
   } finally {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import {
+  expectLoadedFromOurOrigin,
   ACTIVE_IN_ORDER,
   HIDDEN_PROJECT,
   NAV_TARGETS,
@@ -87,14 +88,7 @@ test.describe("landing page content (SPEC §2, §9)", () => {
     expect(await images.count()).toBeGreaterThan(0);
     for (const image of await images.all()) {
       await expect(image).toHaveAttribute("alt", /\S/);
-      await expect
-        .poll(() =>
-          image.evaluate((img: HTMLImageElement) => ({
-            sameOrigin: new URL(img.currentSrc || img.src).origin === location.origin,
-            loaded: img.complete && img.naturalWidth > 0,
-          })),
-        )
-        .toEqual({ sameOrigin: true, loaded: true });
+      await expectLoadedFromOurOrigin(image);
     }
   });
 

@@ -1,20 +1,12 @@
+import type { NewProject } from "~/projects/projects.server";
+
 /**
  * The gallery the end-to-end tests expect. Inserted in an order different
  * from the display order, so a page that ignores display_order is caught.
  * Each project has its own image URLs (a query string on the bundled samples)
  * so a test can tell one slide's images from another's.
  */
-export type SeedProject = {
-  title: string;
-  category: string;
-  description: string;
-  duration: string;
-  budget: string;
-  before_image_url: string;
-  after_image_url: string;
-  is_active: boolean;
-  display_order: number;
-};
+export type SeedProject = Required<NewProject>;
 
 const image = (which: "before" | "after", key: string) => `/samples/kitchen-${which}.svg?e2e=${key}`;
 
