@@ -1,8 +1,10 @@
 /** Row values differ by dialect; these turn them into one shape. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function toIsoString(value: Date | string): string {
   if (value instanceof Date) return value.toISOString();
-  // SQLite stores what we wrote: already ISO 8601 with a Z.
-  return new Date(value).toISOString();
+  // SQLite hands back what we wrote, already in this form: no need to parse it.
+  return ISO_UTC.test(value) ? value : new Date(value).toISOString();
 }
 
 export function toBoolean(value: boolean | number): boolean {
