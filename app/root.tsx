@@ -1,4 +1,13 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useNavigation,
+} from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 
@@ -22,7 +31,35 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <CheckingSignIn />
+    </>
+  );
+}
+
+/**
+ * On the way to /admin from another page (the footer's Admin link), the
+ * server checks the session before anything of the dashboard can show: say so.
+ */
+function CheckingSignIn() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  if (navigation.state !== "loading" || navigation.location.pathname !== "/admin" || location.pathname === "/admin") {
+    return null;
+  }
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-white/85">
+      <p role="status" className="flex items-center gap-3 text-lg font-medium text-slate-800">
+        <svg viewBox="0 0 24 24" fill="none" aria-hidden="true" className="size-6 animate-spin text-blue-700 motion-reduce:animate-none">
+          <circle cx="12" cy="12" r="10" stroke="currentColor" strokeOpacity="0.25" strokeWidth="4" />
+          <path d="M22 12a10 10 0 0 0-10-10" stroke="currentColor" strokeWidth="4" strokeLinecap="round" />
+        </svg>
+        Checking sign-in...
+      </p>
+    </div>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

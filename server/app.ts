@@ -9,8 +9,11 @@ import express, { type Request, type Response } from "express";
 import helmet from "helmet";
 import { RouterContextProvider } from "react-router";
 import type { ViteDevServer } from "vite";
+import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { prepareDecoy } from "~/auth/password.server";
+import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
-import { cspNonceContext, servicesContext } from "~/platform/context";
+import { cspNonceContext, requestContext, servicesContext, type AppServices } from "~/platform/context";
 import { migrateToLatest, openDatabase, pingDatabase } from "~/platform/db.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { listActiveProjects } from "~/projects/projects.server";
@@ -45,10 +48,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const applied = await migrateToLatest(database);
   console.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
-  const services = { db: database.db, company: env.company };
+  if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
+    console.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
+  } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
+    console.log("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
+  }
+  void prepareDecoy();
+
+  const services: AppServices = {
+    db: database.db,
+    company: env.company,
+    auth: {
+      // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
+      cookie: { secure: env.mode === "production" },
+      loginRateLimit: env.loginRateLimit,
+    },
+  };
   const dev = Boolean(options.vite);
   const app = express();
   app.disable("x-powered-by");
+  // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
+  app.set("trust proxy", env.trustProxy);
   // Parsing of bodies is left to the routes, which cap their size themselves.
 
   app.use((_req, res, next) => {
@@ -103,6 +123,27 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     next();
   });
 
+  // A page of another site must not change anything here (CSRF): writes whose
+  // Origin (or Sec-Fetch-Site) is another site are refused, whatever the route.
+  // React Router has a check of its own, but it answers a bare 400.
+  app.use((req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
+    const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
+    if (isSameOrigin(headers, host)) return next();
+    res.status(403).set("Cache-Control", "no-store");
+    if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
+    else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
+  });
+
+  // Admin pages and data are private: never stored by a browser or proxy, never indexed.
+  app.use((req, res, next) => {
+    if (/^\/(?:admin|api\/admin)(?:[/.]|$)/.test(req.path)) {
+      res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    }
+    next();
+  });
+
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(database.db);
     res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
@@ -153,10 +194,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     createRequestHandler({
       build,
       mode: dev ? "development" : "production",
-      getLoadContext(_req, res) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider();
         context.set(servicesContext, services);
         context.set(cspNonceContext, res.locals.cspNonce as string);
+        context.set(requestContext, { clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown") });
         return context;
       },
     }),
@@ -200,4 +242,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   return { server, stop };
+}
+
+/** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
+function normalizeIp(ip: string): string {
+  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
 }

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Company } from "~/company/company";
 import { scrollToSection, type SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
@@ -56,9 +57,9 @@ export function Footer({ company }: { company: Company }) {
             <h2 className="text-sm font-semibold tracking-wider text-white uppercase">Company</h2>
             <ul className="mt-4 space-y-3">
               <li>
-                <a href="/admin" title="Admin Dashboard" className={FOOTER_LINK}>
+                <Link to="/admin" title="Admin Dashboard" className={FOOTER_LINK}>
                   Admin
-                </a>
+                </Link>
               </li>
               {POLICY_LINKS.map((label) => (
                 <li key={label}>

@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { CookieSettings } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
 import type { Db } from "./db.server";
 
@@ -6,9 +7,22 @@ import type { Db } from "./db.server";
 export type AppServices = {
   db: Db;
   company: Company;
+  auth: {
+    cookie: CookieSettings;
+    /** LOGIN_RATE_LIMIT: failed sign-ins per client IP and e-mail in 15 minutes. */
+    loginRateLimit: number;
+  };
 };
 
 export const servicesContext = createContext<AppServices>();
+
+/** Facts about the request that only Express knows. */
+export type RequestInfo = {
+  /** The socket's peer, or the forwarded client under TRUST_PROXY; IPv4-mapped IPv6 shown as IPv4. */
+  clientIp: string;
+};
+
+export const requestContext = createContext<RequestInfo>({ clientIp: "unknown" });
 
 /** The per-request nonce that lets our inline scripts pass the Content-Security-Policy. */
 export const cspNonceContext = createContext<string>("");

@@ -1,6 +1,9 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { passwordProblem } from "~/auth/password-rules";
 import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
+import { isValidEmail } from "~/enquiries/schema";
 
 /**
  * The one place that reads process.env. Everything else receives the parsed,
@@ -29,6 +32,30 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)")
       .optional(),
   ),
+  ADMIN_EMAIL: optionalText.pipe(
+    z.string().refine(isValidEmail, "must be an e-mail address").optional(),
+  ),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || passwordProblem(value) === undefined, {
+      error: (issue) => passwordProblem(String(issue.input)) ?? "is not a usable password",
+    }),
+  LOGIN_RATE_LIMIT: z.coerce
+    .number({ error: "must be a whole number from 1 to 1000" })
+    .int("must be a whole number from 1 to 1000")
+    .min(1, "must be a whole number from 1 to 1000")
+    .max(1000, "must be a whole number from 1 to 1000")
+    .default(5),
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => parseTrustProxy(value) !== undefined,
+        "must be false, true, a number of proxy hops, or a comma-separated list of addresses, subnets (10.0.0.0/8) or loopback/linklocal/uniquelocal",
+      )
+      .optional(),
+  ),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -37,7 +64,36 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD"]);
+
+/** What Express's "trust proxy" setting takes. */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY: unset or false → the client is the socket's peer. true → the
+ * left-most X-Forwarded-For address (only behind a proxy that overwrites it);
+ * a number → that many proxies in front; a list → trust these addresses or
+ * subnets. Returns undefined for a value Express would not understand.
+ */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === "false") return false;
+  if (text === "true") return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    if (PROXY_KEYWORDS.has(entry)) return true;
+    const [address, bits, ...rest] = entry.split("/");
+    const family = net.isIP(address ?? "");
+    if (family === 0 || rest.length > 0) return false;
+    if (bits === undefined) return true;
+    const prefix = Number(bits);
+    return /^\d+$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
+  });
+  return valid && entries.length > 0 ? entries : undefined;
+}
 
 export type Env = {
   mode: "production" | "development" | "test";
@@ -45,6 +101,11 @@ export type Env = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** ADMIN_EMAIL + ADMIN_PASSWORD: the admin to create at start if missing. */
+  initialAdmin: { email: string; password: string } | undefined;
+  /** Failed sign-ins allowed per client IP and e-mail in 15 minutes. */
+  loginRateLimit: number;
+  trustProxy: TrustProxy;
   company: Company;
 };
 
@@ -69,12 +130,23 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment variables:\n${problems.join("\n")}`);
   }
   const env = result.data;
+  if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both (to create that admin at start) or neither",
+    );
+  }
   return {
     mode: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    initialAdmin:
+      env.ADMIN_EMAIL !== undefined && env.ADMIN_PASSWORD !== undefined
+        ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
+        : undefined,
+    loginRateLimit: env.LOGIN_RATE_LIMIT,
+    trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
     company: {
       name: env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.name,
       shortName: env.COMPANY_SHORT_NAME ?? env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.shortName,

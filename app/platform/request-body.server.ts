@@ -14,6 +14,8 @@ export class BodyError extends Error {
 }
 
 export const CONTACT_BODY_LIMIT = 64 * 1024;
+/** Admin forms (sign-in, card actions) are a few short fields. */
+export const ADMIN_FORM_LIMIT = 16 * 1024;
 
 /** Headers for a refusal: a 413 leaves the rest of the body unread, so the connection must not be reused. */
 export function bodyErrorHeaders(error: BodyError): HeadersInit {

@@ -31,7 +31,35 @@ export interface ContactSubmissionTable {
   created_at: Generated<Date | string>;
 }
 
+export interface AdminUserTable {
+  id: string;
+  /** Trimmed and lower-cased. */
+  email: string;
+  password_hash: string;
+  created_at: Generated<Date | string>;
+  updated_at: Generated<Date | string>;
+}
+
+export interface AdminSessionTable {
+  /** SHA-256 (hex) of the token in the cookie. */
+  id: string;
+  admin_id: string;
+  created_at: Date | string;
+  last_seen_at: Date | string;
+  expires_at: Date | string;
+}
+
+export interface RateLimitEventTable {
+  id: string;
+  bucket: string;
+  subject: string;
+  created_at: Date | string;
+}
+
 export interface DatabaseSchema {
   renovation_projects: RenovationProjectTable;
   contact_submissions: ContactSubmissionTable;
+  admin_users: AdminUserTable;
+  admin_sessions: AdminSessionTable;
+  rate_limit_events: RateLimitEventTable;
 }

@@ -35,6 +35,18 @@ export async function listActiveProjects(db: Db): Promise<RenovationProject[]> {
   return rows.map(toProject);
 }
 
+/** The admin's list: every project, active or not, in display order. */
+export async function listAllProjects(db: Db): Promise<RenovationProject[]> {
+  const rows = await db
+    .selectFrom("renovation_projects")
+    .selectAll()
+    .orderBy("display_order", "asc")
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+  return rows.map(toProject);
+}
+
 export type NewProject = Pick<
   RenovationProject,
   "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"

@@ -1,4 +1,5 @@
 import * as initial from "./001-initial";
+import * as adminAuth from "./002-admin-auth";
 import type { AppMigration } from "./types";
 
 /**
@@ -8,4 +9,5 @@ import type { AppMigration } from "./types";
  */
 export const migrations: Record<string, AppMigration> = {
   "001-initial": initial,
+  "002-admin-auth": adminAuth,
 };

@@ -1,0 +1,33 @@
+import { Link, isRouteErrorResponse } from "react-router";
+import { LoginScreen } from "./LoginScreen";
+
+/**
+ * What an admin route shows when its loader or action refuses: the sign-in
+ * form for anybody not signed in (requireAdmin's 401, so the HTML holds no
+ * admin data), a plain explanation for anything else.
+ */
+export function AdminErrorBoundary({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error) && error.status === 401) return <LoginScreen />;
+  let title = "Something went wrong";
+  let details = "The dashboard could not be shown. Please try again in a moment.";
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    title = "Request refused";
+    details = "This request came from another website, so it was not carried out.";
+  } else if (isRouteErrorResponse(error) && error.status === 404) {
+    title = "Page not found";
+    details = "The page you asked for does not exist.";
+  } else {
+    console.error(error);
+  }
+  return (
+    <main className="mx-auto max-w-xl px-6 py-16">
+      <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
+      <p className="mt-4 text-slate-700">{details}</p>
+      <p className="mt-6">
+        <Link to="/admin" reloadDocument className="text-blue-800 underline underline-offset-2">
+          Back to the dashboard
+        </Link>
+      </p>
+    </main>
+  );
+}

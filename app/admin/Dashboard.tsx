@@ -1,0 +1,88 @@
+import { Form, Link, useNavigation } from "react-router";
+import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
+import { ProjectsPanel } from "./ProjectsPanel";
+import { TabLinks } from "./Tabs";
+import { DASHBOARD_TEXT } from "./texts";
+import type { AdminTab, InboxActionData, InboxView, ProjectsView } from "./types";
+import { useDelayedFlag } from "./use-delayed-flag";
+
+export type DashboardProps = {
+  email: string;
+  company: { name: string; logoUrl: string };
+  tab: AdminTab;
+  inbox?: InboxView;
+  projects?: ProjectsView;
+  actionData?: InboxActionData;
+};
+
+const MAIN_TAB = (selected: boolean) =>
+  `-mb-px border-b-2 px-4 py-3 text-sm font-semibold transition-colors sm:text-base ${
+    selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
+  }`;
+
+export function Dashboard({ email, company, tab, inbox, projects, actionData }: DashboardProps) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
+  const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
+  // Quick answers should not flash a loading message; slow ones should say so.
+  const loadingContacts = useDelayedFlag(pendingTab === "contacts", 150);
+  const shownTab = loadingContacts ? "contacts" : tab;
+
+  return (
+    <div className="min-h-dvh bg-slate-100">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4 sm:px-6">
+          <div className="flex items-center gap-3">
+            <img src={company.logoUrl} alt="" width={40} height={40} className="size-10" />
+            <div>
+              <p className="text-lg font-bold text-slate-900">{DASHBOARD_TEXT.title}</p>
+              <p className="text-sm text-slate-600">
+                Welcome, <span className="font-medium text-slate-800">{email}</span>
+              </p>
+            </div>
+          </div>
+          <div className="flex items-center gap-3">
+            <Link to="/" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
+              {DASHBOARD_TEXT.viewSite}
+            </Link>
+            <Form method="post" action="/admin/sign-out">
+              <button
+                type="submit"
+                className="rounded-lg bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+              >
+                {DASHBOARD_TEXT.signOut}
+              </button>
+            </Form>
+          </div>
+        </div>
+      </header>
+
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
+        <TabLinks
+          label={DASHBOARD_TEXT.title}
+          panelId="dashboard-panel"
+          className="flex gap-2 border-b border-slate-300"
+          tabClassName={MAIN_TAB}
+          items={[
+            { id: "tab-projects", label: DASHBOARD_TEXT.projectsTab, to: "/admin?tab=projects", selected: shownTab === "projects" },
+            { id: "tab-contacts", label: DASHBOARD_TEXT.contactsTab, to: inboxHref("all"), selected: shownTab === "contacts" },
+          ]}
+        />
+        <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
+          {shownTab === "contacts" ? (
+            <EnquiriesPanel
+              key={inbox ? `${inbox.filter}` : "loading"}
+              view={inbox ?? { status: "error", filter: "all" }}
+              loading={loadingContacts}
+              companyName={company.name}
+              actionData={actionData}
+            />
+          ) : projects ? (
+            <ProjectsPanel view={projects} />
+          ) : null}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useId } from "react";
+import { Link, useFetcher } from "react-router";
+import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
+import { telHref } from "~/company/company";
+import { mailtoHref, replyHref } from "./format";
+import { useHydrated } from "./use-hydrated";
+import { INBOX_TEXT } from "./texts";
+import type { InboxActionData, InboxSubmission } from "./types";
+
+/** SPEC §9: landlord blue, tenant green, investor purple, other neutral. Each pair passes WCAG AA contrast. */
+const BADGE: Record<UserType, string> = {
+  landlord: "bg-blue-100 text-blue-900 ring-blue-300",
+  tenant: "bg-green-100 text-green-900 ring-green-300",
+  investor: "bg-purple-100 text-purple-900 ring-purple-300",
+  other: "bg-slate-100 text-slate-800 ring-slate-300",
+};
+
+const ACTION_BUTTON =
+  "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70";
+
+export function EnquiryCard({
+  submission,
+  companyName,
+  confirmingDelete,
+  cancelHref,
+  onResult,
+}: {
+  submission: InboxSubmission;
+  companyName: string;
+  /** Without JavaScript: this card's delete is waiting for confirmation on the page. */
+  confirmingDelete: boolean;
+  /** Where "Cancel" goes from that confirmation (the current view). */
+  cancelHref: string;
+  onResult: (result: InboxActionData) => void;
+}) {
+  const fetcher = useFetcher<InboxActionData>();
+  const nameId = useId();
+  const pending = fetcher.formData?.get("intent");
+  // Optimistic: the new read state shows at once; the server's answer settles it.
+  const isRead = pending === "mark-read" ? true : pending === "mark-unread" ? false : submission.is_read;
+  const deleting = pending === "delete";
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (fetcher.data) onResult(fetcher.data);
+  }, [fetcher.data, onResult]);
+
+  return (
+    <li>
+      <article
+        aria-labelledby={nameId}
+        aria-busy={deleting || undefined}
+        className={`rounded-xl border bg-white p-5 shadow-sm transition-opacity sm:p-6 ${
+          isRead ? "border-slate-200" : "border-blue-300 ring-1 ring-blue-200"
+        } ${deleting ? "opacity-60" : ""}`}
+      >
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0">
+            <h3 id={nameId} className="flex flex-wrap items-center gap-2 text-lg font-semibold break-words text-slate-900">
+              {submission.name}
+              {isRead ? null : (
+                <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">Unread</span>
+              )}
+            </h3>
+            <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+              <a href={mailtoHref(submission.email)} className="break-all text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                {submission.email}
+              </a>
+              {submission.phone ? (
+                <a href={telHref(submission.phone)} className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                  {submission.phone}
+                </a>
+              ) : null}
+            </p>
+          </div>
+          <div className="flex flex-col items-end gap-1 text-right">
+            <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE[submission.user_type]}`}>
+              {USER_TYPE_LABELS[submission.user_type]}
+            </span>
+            <time dateTime={submission.created_at} className="text-sm text-slate-600">
+              {submission.submitted_label}
+            </time>
+          </div>
+        </div>
+
+        <p className="mt-4 text-slate-800 [overflow-wrap:anywhere] whitespace-pre-line">{submission.message}</p>
+
+        {confirmingDelete ? (
+          <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
+            <p className="text-sm text-red-900">{INBOX_TEXT.deleteConfirm}</p>
+            <div className="mt-3 flex flex-wrap gap-2">
+              <form method="post">
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="id" value={submission.id} />
+                <input type="hidden" name="confirmed" value="yes" />
+                <button type="submit" className={`${ACTION_BUTTON} bg-red-700 text-white ring-red-700 hover:bg-red-800`}>
+                  {INBOX_TEXT.delete}
+                </button>
+              </form>
+              <Link to={cancelHref} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                Cancel
+              </Link>
+            </div>
+          </div>
+        ) : null}
+
+        <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
+          <a
+            href={replyHref(submission, companyName)}
+            className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}
+          >
+            <MailIcon />
+            {INBOX_TEXT.reply}
+          </a>
+          <fetcher.Form method="post">
+            <input type="hidden" name="intent" value={isRead ? "mark-unread" : "mark-read"} />
+            <input type="hidden" name="id" value={submission.id} />
+            <button type="submit" disabled={deleting} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+              {isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead}
+            </button>
+          </fetcher.Form>
+          <fetcher.Form
+            method="post"
+            onSubmit={(event) => {
+              // Asks with the browser's own dialog; without JavaScript the page asks instead.
+              if (!window.confirm(INBOX_TEXT.deleteConfirm)) event.preventDefault();
+            }}
+          >
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={submission.id} />
+            {/* Only once the confirm() above can run: a page without JavaScript asks on the page first. */}
+            {hydrated ? <input type="hidden" name="confirmed" value="yes" /> : null}
+            <button
+              type="submit"
+              aria-label={INBOX_TEXT.delete}
+              disabled={deleting}
+              className={`${ACTION_BUTTON} bg-white text-red-800 ring-red-300 hover:bg-red-50`}
+            >
+              <TrashIcon />
+              Delete
+            </button>
+          </fetcher.Form>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+function MailIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="size-4">
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <path d="m3 7 9 6 9-6" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="size-4">
+      <path d="M3 6h18M8 6V4h8v2M6 6l1 14h10l1-14" />
+    </svg>
+  );
+}

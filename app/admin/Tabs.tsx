@@ -1,0 +1,58 @@
+import type { KeyboardEvent, ReactNode } from "react";
+import { Link } from "react-router";
+
+export type TabLinkItem = { id: string; label: ReactNode; to: string; selected: boolean };
+
+/**
+ * Tabs that are links: each tab is its own URL, so they work without
+ * JavaScript, can be bookmarked and survive a reload. With JavaScript the
+ * arrow keys, Home and End move between them as the ARIA tabs pattern asks.
+ */
+export function TabLinks({
+  label,
+  items,
+  panelId,
+  className = "",
+  tabClassName,
+}: {
+  label: string;
+  items: TabLinkItem[];
+  panelId: string;
+  className?: string;
+  tabClassName: (selected: boolean) => string;
+}) {
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const tabs = Array.from(event.currentTarget.querySelectorAll<HTMLAnchorElement>('[role="tab"]'));
+    const current = tabs.indexOf(document.activeElement as HTMLAnchorElement);
+    if (current === -1) return;
+    const next =
+      event.key === "ArrowRight" ? (current + 1) % tabs.length
+      : event.key === "ArrowLeft" ? (current - 1 + tabs.length) % tabs.length
+      : event.key === "Home" ? 0
+      : event.key === "End" ? tabs.length - 1
+      : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    tabs[next]!.focus();
+    tabs[next]!.click();
+  }
+
+  return (
+    <div role="tablist" aria-label={label} className={className} onKeyDown={onKeyDown}>
+      {items.map((item) => (
+        <Link
+          key={item.id}
+          id={item.id}
+          role="tab"
+          to={item.to}
+          aria-selected={item.selected}
+          aria-controls={panelId}
+          preventScrollReset
+          className={tabClassName(item.selected)}
+        >
+          {item.label}
+        </Link>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
+import { clearEvents } from "~/platform/rate-limit.server";
+import { hashPassword } from "./password.server";
+import { passwordProblem } from "./password-rules";
+
+/**
+ * Admin accounts. E-mail addresses are stored trimmed and lower-cased, so
+ * "Admin@Example.com" and "admin@example.com" are one account on both backends.
+ */
+export type Admin = { id: string; email: string; createdAt: string };
+
+export class AdminError extends Error {
+  override name = "AdminError";
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw new AdminError(`The password ${problem}.`);
+}
+
+export async function findAdminByEmail(db: Db, email: string) {
+  return db
+    .selectFrom("admin_users")
+    .select(["id", "email", "password_hash"])
+    .where("email", "=", normalizeEmail(email))
+    .executeTakeFirst();
+}
+
+/** Creates an admin; fails with AdminError if the e-mail is taken or the password too weak. */
+export async function createAdmin(db: Db, email: string, password: string): Promise<Admin> {
+  checkPassword(password);
+  const admin = { id: randomUUID(), email: normalizeEmail(email), createdAt: new Date().toISOString() };
+  const passwordHash = await hashPassword(password);
+  const inserted = await db
+    .insertInto("admin_users")
+    .values({
+      id: admin.id,
+      email: admin.email,
+      password_hash: passwordHash,
+      created_at: admin.createdAt,
+      updated_at: admin.createdAt,
+    })
+    .onConflict((oc) => oc.column("email").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+    throw new AdminError(`An admin with the e-mail ${admin.email} already exists.`);
+  }
+  return admin;
+}
+
+/**
+ * Creates the admin named by ADMIN_EMAIL/ADMIN_PASSWORD unless that e-mail
+ * already has an account, whose password is then left alone. Safe when
+ * several instances start at once. Returns whether it created one.
+ */
+export async function ensureAdmin(db: Db, email: string, password: string): Promise<boolean> {
+  if (await findAdminByEmail(db, email)) return false;
+  try {
+    await createAdmin(db, email, password);
+    return true;
+  } catch (error) {
+    if (error instanceof AdminError && (await findAdminByEmail(db, email))) return false;
+    throw error;
+  }
+}
+
+/**
+ * Sets a new password and ends the admin's sessions, all of them or all but
+ * the one given (the session that made the change). Also lifts a lockout:
+ * whoever can set the password can sign in.
+ */
+export async function setAdminPassword(
+  db: Db,
+  email: string,
+  password: string,
+  options: { keepSessionId?: string } = {},
+): Promise<{ endedSessions: number }> {
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  const normalized = normalizeEmail(email);
+  const ended = await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("admin_users")
+      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+      .where("email", "=", normalized)
+      .returning("id")
+      .executeTakeFirst();
+    if (!updated) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
+    let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", updated.id);
+    if (options.keepSessionId) query = query.where("id", "!=", options.keepSessionId);
+    const deleted = await query.executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  });
+  await clearEvents(db, "login-lockout", normalized);
+  await clearEvents(db, "login-account-failure", normalized);
+  return { endedSessions: ended };
+}
+
+/** Replaces a hash made with older parameters (at sign-in, when the password is known to be right). */
+export async function rehashPassword(db: Db, adminId: string, password: string): Promise<void> {
+  await db
+    .updateTable("admin_users")
+    .set({ password_hash: await hashPassword(password) })
+    .where("id", "=", adminId)
+    .execute();
+}
+
+export type AdminSummary = Admin & { activeSessions: number; lastSeenAt: string | null };
+
+export async function listAdmins(db: Db, now = new Date()): Promise<AdminSummary[]> {
+  const rows = await db
+    .selectFrom("admin_users as u")
+    .leftJoin("admin_sessions as s", (join) =>
+      join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()),
+    )
+    .select((eb) => [
+      "u.id",
+      "u.email",
+      "u.created_at",
+      eb.fn.count<number | string>("s.id").as("active_sessions"),
+      eb.fn.max("s.last_seen_at").as("last_seen_at"),
+    ])
+    .groupBy(["u.id", "u.email", "u.created_at"])
+    .orderBy("u.email")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    createdAt: toIsoString(row.created_at),
+    activeSessions: Number(row.active_sessions),
+    lastSeenAt: row.last_seen_at === null ? null : toIsoString(row.last_seen_at as Date | string),
+  }));
+}
+
+/** Deletes an admin and, with it, every session of theirs. */
+export async function deleteAdmin(db: Db, email: string): Promise<void> {
+  const normalized = normalizeEmail(email);
+  await db.transaction().execute(async (trx) => {
+    const admin = await trx.selectFrom("admin_users").select("id").where("email", "=", normalized).executeTakeFirst();
+    if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
+    await trx.deleteFrom("admin_sessions").where("admin_id", "=", admin.id).execute();
+    await trx.deleteFrom("admin_users").where("id", "=", admin.id).execute();
+  });
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("admin_users")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

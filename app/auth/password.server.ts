@@ -1,0 +1,85 @@
+import { argon2, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * Argon2id at OWASP's first recommended setting (Password Storage Cheat Sheet,
+ * 2025): 19 MiB of memory, 2 passes, 1 lane. Node 24 has Argon2 built in, so
+ * nothing native needs compiling. See docs/decisions/008-admin-authentication.md.
+ */
+export const ARGON2_PARAMETERS = { memory: 19_456, passes: 2, parallelism: 1 } as const;
+const SALT_BYTES = 16;
+const TAG_BYTES = 32;
+
+type Parameters = { memory: number; passes: number; parallelism: number };
+
+function derive(password: string, salt: Buffer, parameters: Parameters, tagLength: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    argon2(
+      "argon2id",
+      { message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...parameters },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
+  });
+}
+
+const b64 = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "");
+
+/** A PHC string: $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>. Parameters travel with the hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, ARGON2_PARAMETERS, TAG_BYTES);
+  const { memory, passes, parallelism } = ARGON2_PARAMETERS;
+  return `$argon2id$v=19$m=${memory},t=${passes},p=${parallelism}$${b64(salt)}$${b64(key)}`;
+}
+
+type ParsedHash = { parameters: Parameters; salt: Buffer; key: Buffer };
+
+const PHC = /^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,64})\$([A-Za-z0-9+/]{22,128})$/;
+
+function parseHash(stored: string): ParsedHash | undefined {
+  const match = PHC.exec(stored);
+  if (!match) return undefined;
+  const [, m, t, p, salt, key] = match;
+  const parameters = { memory: Number(m), passes: Number(t), parallelism: Number(p) };
+  // Bounds keep a tampered row from turning a sign-in into a memory bomb.
+  if (parameters.memory < 8 * parameters.parallelism || parameters.memory > 1_048_576) return undefined;
+  if (parameters.passes < 1 || parameters.parallelism < 1) return undefined;
+  return { parameters, salt: Buffer.from(salt!, "base64"), key: Buffer.from(key!, "base64") };
+}
+
+/** True when the password matches. A malformed stored hash never matches (and never throws). */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  const key = await derive(password, parsed.salt, parsed.parameters, parsed.key.length);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/** True when a hash was made with other parameters than today's: rehash it at the next sign-in. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseHash(stored);
+  if (!parsed) return true;
+  const { memory, passes, parallelism } = parsed.parameters;
+  return (
+    memory !== ARGON2_PARAMETERS.memory ||
+    passes !== ARGON2_PARAMETERS.passes ||
+    parallelism !== ARGON2_PARAMETERS.parallelism ||
+    parsed.key.length !== TAG_BYTES
+  );
+}
+
+let decoy: Promise<string> | undefined;
+
+/**
+ * Spends the time of a real verification when there is no account to verify
+ * against, so the response time does not tell whether an e-mail is registered.
+ */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  decoy ??= hashPassword(randomBytes(18).toString("base64"));
+  await verifyPassword(password, await decoy);
+  return false;
+}
+
+/** Makes the decoy hash at start-up, so the first unknown e-mail is not slower than the rest. */
+export function prepareDecoy(): Promise<unknown> {
+  return verifyAgainstDecoy("");
+}

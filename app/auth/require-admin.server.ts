@@ -1,0 +1,53 @@
+import { data, type RouterContextProvider } from "react-router";
+import { requestContext, servicesContext } from "~/platform/context";
+import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "./same-origin";
+import { findSession, readSessionToken, type AdminSession } from "./sessions.server";
+
+type Context = Readonly<RouterContextProvider>;
+
+function isApi(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith("/api/");
+}
+
+/**
+ * Express refuses cross-site writes to the whole site before they get here
+ * (server/app.ts); this is the same check where the admin's handlers can see it.
+ */
+export function isSameOriginRequest(request: Request): boolean {
+  const headers = { origin: request.headers.get("origin"), secFetchSite: request.headers.get("sec-fetch-site") };
+  return isSameOrigin(headers, new URL(request.url).host);
+}
+
+/** Refuses (403) a state-changing request that another site sent. */
+export function assertSameOrigin(request: Request): void {
+  if (SAFE_METHODS.has(request.method) || isSameOriginRequest(request)) return;
+  if (isApi(request)) throw Response.json({ error: CROSS_SITE_MESSAGE }, { status: 403 });
+  throw data({ reason: "cross-site" as const }, { status: 403, statusText: "Cross-site request refused" });
+}
+
+/** The signed-in admin, or undefined. Reads only: use requireAdmin to guard a handler. */
+export async function getAdmin(request: Request, context: Context): Promise<AdminSession | undefined> {
+  const { db, auth } = context.get(servicesContext);
+  const token = readSessionToken(request, auth.cookie);
+  return token ? findSession(db, token) : undefined;
+}
+
+/**
+ * The first line of every admin loader, action and API route. Answers a
+ * cross-site change with 403, and anybody not signed in with 401: JSON for
+ * /api/ routes, for pages an error the admin route renders as the sign-in form.
+ */
+export async function requireAdmin(request: Request, context: Context): Promise<AdminSession> {
+  assertSameOrigin(request);
+  const admin = await getAdmin(request, context);
+  if (admin) return admin;
+  if (isApi(request)) {
+    throw Response.json({ error: "Sign in required." }, { status: 401, headers: { "Cache-Control": "no-store" } });
+  }
+  throw data({ reason: "signed-out" as const }, { status: 401, statusText: "Sign in required" });
+}
+
+/** The client's IP address as the server sees it (the socket, or X-Forwarded-For under TRUST_PROXY). */
+export function clientIp(context: Context): string {
+  return context.get(requestContext).clientIp;
+}

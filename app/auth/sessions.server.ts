@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "~/platform/db.server";
+
+/**
+ * Server-side sessions. The cookie holds a random 256-bit token; the database
+ * holds its SHA-256, the admin, and the times that bound its life. Deleting
+ * the row ends the session at once, on every instance.
+ */
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often: a write per page view would be waste. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export type CookieSettings = {
+  /** Secure attribute and the __Host- prefix: on in production. */
+  secure: boolean;
+};
+
+export type AdminSession = {
+  /** The row's id (the token's hash), e.g. to keep this session when ending the others. */
+  sessionId: string;
+  adminId: string;
+  email: string;
+  expiresAt: Date;
+};
+
+export function sessionCookieName(settings: CookieSettings): string {
+  // __Host-: the browser only takes it from a secure origin, for Path=/ and this host alone.
+  return settings.secure ? "__Host-admin_session" : "admin_session";
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The session token from a request's Cookie header, if it has a well-formed one. */
+export function readSessionToken(request: Request, settings: CookieSettings): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  const name = sessionCookieName(settings);
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index === -1 || part.slice(0, index).trim() !== name) continue;
+    const value = part.slice(index + 1).trim();
+    if (TOKEN_PATTERN.test(value)) return value;
+  }
+  return undefined;
+}
+
+export function sessionCookie(token: string, settings: CookieSettings, maxAgeSeconds: number): string {
+  const attributes = [`${sessionCookieName(settings)}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
+  if (settings.secure) attributes.push("Secure");
+  return attributes.join("; ");
+}
+
+export function clearedSessionCookie(settings: CookieSettings): string {
+  return sessionCookie("", settings, 0);
+}
+
+/** Starts a session for the admin and returns the cookie's token (never stored as is). */
+export async function createSession(db: Db, adminId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+  await db
+    .insertInto("admin_sessions")
+    .values({
+      id: hashToken(token),
+      admin_id: adminId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    })
+    .execute();
+  return { token, expiresAt };
+}
+
+/**
+ * The live session a token stands for, or undefined when there is none: never
+ * issued, signed out, past its absolute lifetime, or idle for too long.
+ * Expired rows are deleted on the way.
+ */
+export async function findSession(db: Db, token: string, now = new Date()): Promise<AdminSession | undefined> {
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom("admin_sessions as s")
+    .innerJoin("admin_users as u", "u.id", "s.admin_id")
+    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "u.email"])
+    .where("s.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const lastSeen = new Date(row.last_seen_at).getTime();
+  const expiresAt = new Date(row.expires_at);
+  if (expiresAt.getTime() <= now.getTime() || lastSeen + SESSION_IDLE_MS <= now.getTime()) {
+    await deleteSession(db, id);
+    return undefined;
+  }
+  if (now.getTime() - lastSeen >= TOUCH_EVERY_MS) {
+    await db.updateTable("admin_sessions").set({ last_seen_at: now.toISOString() }).where("id", "=", id).execute();
+  }
+  return { sessionId: id, adminId: row.admin_id, email: row.email, expiresAt };
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom("admin_sessions").where("id", "=", sessionId).execute();
+}
+
+/** Ends the session a token stands for, if it exists. */
+export async function deleteSessionByToken(db: Db, token: string): Promise<void> {
+  await deleteSession(db, hashToken(token));
+}
+
+/** Deletes sessions past their absolute lifetime (idle ones go when next looked up). */
+export async function pruneSessions(db: Db, now = new Date()): Promise<void> {
+  await db.deleteFrom("admin_sessions").where("expires_at", "<=", now.toISOString()).execute();
+}

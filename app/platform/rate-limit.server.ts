@@ -1,0 +1,65 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "./db.server";
+
+/**
+ * Rate limits counted in the database, so that several instances of the
+ * server agree on them. An event is one thing that counts against a limit (a
+ * failed sign-in, a lockout); a limit is "at most N events of a bucket for a
+ * subject within a window".
+ */
+export type RateLimitBucket = "login-failure" | "login-account-failure" | "login-lockout";
+
+/** Events older than this are deleted: no window is longer. */
+const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
+
+const iso = (date: Date) => date.toISOString();
+
+export async function recordEvent(db: Db, bucket: RateLimitBucket, subject: string, now = new Date()): Promise<void> {
+  await db
+    .insertInto("rate_limit_events")
+    .values({ id: randomUUID(), bucket, subject, created_at: iso(now) })
+    .execute();
+}
+
+/** How many events of the bucket the subject has had in the window ending now. */
+export async function countEvents(
+  db: Db,
+  bucket: RateLimitBucket,
+  subject: string,
+  windowMs: number,
+  now = new Date(),
+): Promise<number> {
+  const row = await db
+    .selectFrom("rate_limit_events")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("bucket", "=", bucket)
+    .where("subject", "=", subject)
+    .where("created_at", ">", iso(new Date(now.getTime() - windowMs)))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The newest event of the bucket for the subject, if any. */
+export async function latestEvent(db: Db, bucket: RateLimitBucket, subject: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom("rate_limit_events")
+    .select("created_at")
+    .where("bucket", "=", bucket)
+    .where("subject", "=", subject)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? new Date(row.created_at) : undefined;
+}
+
+export async function clearEvents(db: Db, bucket: RateLimitBucket, subject: string): Promise<void> {
+  await db.deleteFrom("rate_limit_events").where("bucket", "=", bucket).where("subject", "=", subject).execute();
+}
+
+/** Deletes events no window looks at any more. */
+export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
+  await db
+    .deleteFrom("rate_limit_events")
+    .where("created_at", "<", iso(new Date(now.getTime() - KEEP_EVENTS_MS)))
+    .execute();
+}

@@ -1,0 +1,74 @@
+import { data, redirect } from "react-router";
+import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import { LoginScreen, type SignInFailure } from "~/admin/LoginScreen";
+import { LOGIN_TEXT } from "~/admin/texts";
+import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
+import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
+import { signIn } from "~/auth/sign-in.server";
+import { servicesContext } from "~/platform/context";
+import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import type { Route } from "./+types/admin.sign-in";
+
+export function meta() {
+  return [{ title: "Admin Login" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Sign-in: the one admin action that cannot start with requireAdmin, since
+ * nobody is signed in yet. It still refuses other sites' posts (login CSRF).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const { db, auth } = context.get(servicesContext);
+  let fields: Record<string, string>;
+  try {
+    fields = await readFormFields(request, ADMIN_FORM_LIMIT);
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error;
+    return data<SignInFailure>({ error: error.message, email: "" }, { status: error.status, headers: bodyErrorHeaders(error) });
+  }
+  const email = (fields.email ?? "").trim().slice(0, 254);
+  const password = fields.password ?? "";
+  if (email === "" || password === "") return data<SignInFailure>({ error: LOGIN_TEXT.missing, email }, { status: 400 });
+
+  // A Secure cookie sent over plain HTTP is dropped by the browser, and the
+  // sign-in would seem to do nothing: say why instead.
+  const url = new URL(request.url);
+  if (auth.cookie.secure && url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+    return data<SignInFailure>({ error: LOGIN_TEXT.insecure, email }, { status: 400 });
+  }
+
+  const result = await signIn(db, {
+    email,
+    // Longer than any password we accept: refuse it without spending a hash on it.
+    password: password.length > 1024 ? "" : password,
+    clientIp: clientIp(context),
+    limit: auth.loginRateLimit,
+    previousToken: readSessionToken(request, auth.cookie),
+  });
+  if (!result.ok) {
+    if (result.reason === "limited") {
+      return data<SignInFailure>(
+        { error: LOGIN_TEXT.limited, email },
+        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+      );
+    }
+    return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
+  }
+  const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
+  return redirect("/admin", { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) } });
+}
+
+/**
+ * The form lives at /admin; this page shows it again as the answer to a
+ * sign-in posted without JavaScript that did not sign in.
+ */
+export default function SignInRoute({ actionData }: Route.ComponentProps) {
+  return <LoginScreen result={actionData} />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

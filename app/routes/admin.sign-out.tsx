@@ -1,0 +1,28 @@
+import { redirect } from "react-router";
+import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import { requireAdmin } from "~/auth/require-admin.server";
+import { clearedSessionCookie, deleteSession } from "~/auth/sessions.server";
+import { servicesContext } from "~/platform/context";
+import type { Route } from "./+types/admin.sign-out";
+
+/** Signing out is a POST; a visit to this address goes back to the dashboard. */
+export function loader() {
+  return redirect("/admin");
+}
+
+/** Ends the session on the server (not just in this browser) and returns to the sign-in form. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context);
+  const { db, auth } = context.get(servicesContext);
+  await deleteSession(db, admin.sessionId);
+  return redirect("/admin", { headers: { "Set-Cookie": clearedSessionCookie(auth.cookie) } });
+}
+
+/** Never rendered: the loader and the action always redirect. */
+export default function SignOutRoute() {
+  return null;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

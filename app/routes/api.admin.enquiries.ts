@@ -1,0 +1,19 @@
+import { requireAdmin } from "~/auth/require-admin.server";
+import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
+import { listSubmissions } from "~/enquiries/inbox.server";
+import { servicesContext } from "~/platform/context";
+import type { Route } from "./+types/api.admin.enquiries";
+
+/** The inbox as JSON (?filter=all|unread|read&page=n): for scripts and integrations of the admin's own. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(servicesContext);
+  const params = new URL(request.url).searchParams;
+  try {
+    const page = await listSubmissions(db, parseInboxFilter(params.get("filter")), parsePage(params.get("page")));
+    return Response.json(page, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    console.error("Could not load contact submissions:", error);
+    return Response.json({ error: "Error loading contact submissions. Please try again." }, { status: 503 });
+  }
+}
