@@ -3,6 +3,7 @@ import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
 import { acceptsGzip } from "~/platform/compression.server";
 import { NONCE_PLACEHOLDER, cachedDocument, documentCacheKey, storeDocument } from "~/platform/document-cache.server";
@@ -22,6 +23,7 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  if (isSignInPage(request, responseStatusCode, routerContext.staticHandlerContext.errors)) responseStatusCode = 200;
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

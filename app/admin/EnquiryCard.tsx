@@ -73,7 +73,7 @@ export function EnquiryCard({
               ) : null}
             </p>
           </div>
-          <div className="flex flex-col items-end gap-1 text-right">
+          <div className="flex flex-row flex-wrap items-center gap-2 sm:flex-col sm:items-end sm:gap-1 sm:text-right">
             <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE[submission.user_type]}`}>
               {USER_TYPE_LABELS[submission.user_type]}
             </span>

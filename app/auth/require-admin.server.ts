@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider } from "react-router";
+import { data, isRouteErrorResponse, type RouterContextProvider } from "react-router";
 import { requestContext, servicesContext } from "~/platform/context";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "./same-origin";
 import { findSession, readSessionToken, type AdminSession } from "./sessions.server";
@@ -50,4 +50,23 @@ export async function requireAdmin(request: Request, context: Context): Promise<
 /** The client's IP address as the server sees it (the socket, or X-Forwarded-For under TRUST_PROXY). */
 export function clientIp(context: Context): string {
   return context.get(requestContext).clientIp;
+}
+
+/**
+ * A page visit whose only refusal is requireAdmin's "not signed in" is the
+ * sign-in page: answered 200, as sign-in pages are (a 401 document is logged
+ * as an error by browsers). Writes, data requests and APIs keep their 401.
+ */
+export function isSignInPage(request: Request, status: number, errors: Record<string, unknown> | null | undefined): boolean {
+  if (status !== 401 || request.method !== "GET" || !errors) return false;
+  const refusals = Object.values(errors);
+  return (
+    refusals.length > 0 &&
+    refusals.every(
+      (error) =>
+        isRouteErrorResponse(error) &&
+        error.status === 401 &&
+        (error.data as { reason?: unknown } | null)?.reason === "signed-out",
+    )
+  );
 }

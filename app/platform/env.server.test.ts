@@ -21,6 +21,9 @@ describe("parseEnv", () => {
       host: "0.0.0.0",
       dataDir: path.resolve("data"),
       databaseUrl: undefined,
+      initialAdmin: undefined,
+      loginRateLimit: 5,
+      trustProxy: false,
       company: PLACEHOLDER_COMPANY,
     });
   });
@@ -96,6 +99,10 @@ describe("parseEnv", () => {
         COMPANY_EMAIL: "",
         COMPANY_ADDRESS: "",
         COMPANY_LOGO_URL: "",
+        ADMIN_EMAIL: "",
+        ADMIN_PASSWORD: "",
+        LOGIN_RATE_LIMIT: "",
+        TRUST_PROXY: "",
       }),
     ).toEqual(parseEnv({}));
   });
@@ -154,5 +161,98 @@ describe("parseEnv", () => {
 
   it("refuses a COMPANY_EMAIL that is not an e-mail address", () => {
     expect(envErrorOf({ COMPANY_EMAIL: "office at acme" }).message).toMatch(/\bCOMPANY_EMAIL\b/);
+  });
+
+  describe("ADMIN_EMAIL and ADMIN_PASSWORD", () => {
+    const password = "a long enough passphrase";
+
+    it("give the admin to create at start", () => {
+      expect(parseEnv({ ADMIN_EMAIL: " owner@example.com ", ADMIN_PASSWORD: password }).initialAdmin).toEqual({
+        email: "owner@example.com",
+        password,
+      });
+    });
+
+    it("keep the password exactly as given, spaces included", () => {
+      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: `  ${password}  ` }).initialAdmin?.password).toBe(
+        `  ${password}  `,
+      );
+    });
+
+    it.each([
+      ["ADMIN_EMAIL without ADMIN_PASSWORD", { ADMIN_EMAIL: "owner@example.com" }],
+      ["ADMIN_PASSWORD without ADMIN_EMAIL", { ADMIN_PASSWORD: password }],
+    ])("refuse %s, naming both", (_label, source) => {
+      const { message } = envErrorOf(source);
+      expect(message).toMatch(/\bADMIN_EMAIL\b/);
+      expect(message).toMatch(/\bADMIN_PASSWORD\b/);
+      expect(message).not.toContain(password);
+    });
+
+    it("refuse an ADMIN_PASSWORD shorter than 12 characters, without ever showing it", () => {
+      const short = "Hunter2!xyz"; // 11 characters
+      const { message } = envErrorOf({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: short });
+      expect(message).toMatch(/\bADMIN_PASSWORD\b/);
+      expect(message).toContain("12");
+      expect(message).not.toContain(short);
+      expect(message).not.toContain(JSON.stringify(short));
+    });
+
+    it("accept an ADMIN_PASSWORD of exactly 12 characters", () => {
+      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: "Hunter2!xyz1" }).initialAdmin?.password).toBe(
+        "Hunter2!xyz1",
+      );
+    });
+
+    it("never show a refused ADMIN_PASSWORD even when other variables are refused too", () => {
+      const short = "s3cr3t-pw";
+      const { message } = envErrorOf({ ADMIN_EMAIL: "not an address", ADMIN_PASSWORD: short, PORT: "abc" });
+      expect(message).toMatch(/\bADMIN_EMAIL\b/);
+      expect(message).toMatch(/\bADMIN_PASSWORD\b/);
+      expect(message).toMatch(/\bPORT\b/);
+      expect(message).not.toContain(short);
+    });
+
+    it("refuse an ADMIN_EMAIL that is not an e-mail address", () => {
+      expect(envErrorOf({ ADMIN_EMAIL: "owner at example", ADMIN_PASSWORD: password }).message).toMatch(/\bADMIN_EMAIL\b/);
+    });
+  });
+
+  describe("LOGIN_RATE_LIMIT", () => {
+    it("accepts whole numbers from 1 to 1000", () => {
+      expect(parseEnv({ LOGIN_RATE_LIMIT: "1" }).loginRateLimit).toBe(1);
+      expect(parseEnv({ LOGIN_RATE_LIMIT: "3" }).loginRateLimit).toBe(3);
+      expect(parseEnv({ LOGIN_RATE_LIMIT: "1000" }).loginRateLimit).toBe(1000);
+    });
+
+    it.each(["0", "-1", "1001", "2.5", "abc", "five"])("refuses LOGIN_RATE_LIMIT=%s with a message naming it", (value) => {
+      const { message } = envErrorOf({ LOGIN_RATE_LIMIT: value });
+      expect(message).toMatch(/\bLOGIN_RATE_LIMIT\b/);
+      expect(message).toContain(JSON.stringify(value));
+    });
+  });
+
+  describe("TRUST_PROXY", () => {
+    it.each([
+      ["false", false],
+      ["true", true],
+      ["TRUE", true],
+      ["0", 0],
+      ["2", 2],
+      ["loopback", ["loopback"]],
+      ["loopback, 10.0.0.0/8", ["loopback", "10.0.0.0/8"]],
+      ["192.0.2.10,2001:db8::/32, uniquelocal", ["192.0.2.10", "2001:db8::/32", "uniquelocal"]],
+    ] as const)("parses TRUST_PROXY=%s", (value, expected) => {
+      expect(parseEnv({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    });
+
+    it.each(["banana", "10.0.0.0/33", "2001:db8::/129", "10.0.0.0/8/1", "10.0.0.0/x", "loopback,", "300.1.1.1"])(
+      "refuses TRUST_PROXY=%s with a message naming it",
+      (value) => {
+        const { message } = envErrorOf({ TRUST_PROXY: value });
+        expect(message).toMatch(/\bTRUST_PROXY\b/);
+        expect(message).toContain(JSON.stringify(value));
+      },
+    );
   });
 });

@@ -1,0 +1,186 @@
+import { migrateToLatest, openDatabase } from "~/platform/db.server";
+import { EnvError, loadEnv } from "~/platform/env.server";
+import { clearEvents } from "~/platform/rate-limit.server";
+import { AdminError, createAdmin, deleteAdmin, listAdmins, normalizeEmail, setAdminPassword } from "./admins.server";
+import { passwordProblem } from "./password-rules";
+import { isValidEmail } from "~/enquiries/schema";
+
+/**
+ * `npm run admin -- <command>`: admin accounts from the command line. There
+ * is no sign-up page; this (or ADMIN_EMAIL + ADMIN_PASSWORD at start) is how
+ * an account comes to exist. Passwords are typed at a hidden prompt or piped
+ * on stdin, never taken from the arguments, which shells keep in history.
+ */
+export type CliIo = {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+};
+
+const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  create <email>        Create an admin. Asks for the password (or reads it from stdin).
+  set-password <email>  Set a new password; signs the admin out everywhere and lifts a lockout.
+  list                  List the admins, with their active sessions.
+  delete <email>        Delete an admin and end their sessions.
+  unlock <email>        Lift a sign-in lockout without changing the password.
+  help                  Show this text.
+
+The database is the one the server uses: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
+Passwords: at least 12 characters. Never put one on the command line.`;
+
+class UsageError extends Error {}
+
+export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  const say = (text: string) => io.stdout.write(`${text}\n`);
+  const warn = (text: string) => io.stderr.write(`${text}\n`);
+
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    say(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  const known = ["create", "set-password", "list", "delete", "unlock"];
+  if (!known.includes(command)) {
+    warn(`Unknown command "${command}".\n\n${USAGE}`);
+    return 1;
+  }
+
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      warn(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const database = openDatabase(env);
+  try {
+    await migrateToLatest(database);
+    warn(`Database: ${database.description}`);
+    const db = database.db;
+
+    if (command === "list") {
+      expectArguments(args, 0);
+      const admins = await listAdmins(db);
+      if (admins.length === 0) {
+        say("No admin accounts yet. Create one with: npm run admin -- create <email>");
+        return 0;
+      }
+      const when = (iso: string | null) =>
+        iso === null
+          ? "-"
+          : new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/London" }).format(new Date(iso));
+      const rows = [
+        ["EMAIL", "CREATED", "ACTIVE SESSIONS", "LAST SEEN"],
+        ...admins.map((admin) => [admin.email, when(admin.createdAt), String(admin.activeSessions), when(admin.lastSeenAt)]),
+      ];
+      const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+      for (const row of rows) say(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+      return 0;
+    }
+
+    const email = emailArgument(args);
+    if (command === "delete") {
+      await deleteAdmin(db, email);
+      say(`Deleted the admin ${email} and ended their sessions.`);
+      return 0;
+    }
+    if (command === "unlock") {
+      await clearEvents(db, "login-lockout", email);
+      await clearEvents(db, "login-account-failure", email);
+      say(`Lifted any sign-in lockout of ${email}.`);
+      return 0;
+    }
+    const password = await readNewPassword(io, command === "create");
+    if (command === "create") {
+      await createAdmin(db, email, password);
+      say(`Created the admin ${email}. Sign in at /admin.`);
+    } else {
+      const { endedSessions } = await setAdminPassword(db, email, password);
+      say(`Set a new password for ${email}; ended ${endedSessions} session${endedSessions === 1 ? "" : "s"}.`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof AdminError) {
+      warn(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+function expectArguments(args: string[], count: number): void {
+  if (args.length > count) {
+    throw new UsageError(
+      args.length === 2 && count === 1
+        ? "Passwords are not taken from the command line (shells keep it in their history). Type it at the prompt, or pipe it on stdin."
+        : `Unexpected argument${args.length - count > 1 ? "s" : ""}: ${args.slice(count).join(" ")}`,
+    );
+  }
+}
+
+function emailArgument(args: string[]): string {
+  if (args.length === 0) throw new UsageError("Give the admin's e-mail address, e.g. npm run admin -- create you@example.com");
+  expectArguments(args, 1);
+  const email = normalizeEmail(args[0]!);
+  if (!isValidEmail(email)) throw new UsageError(`"${args[0]}" is not an e-mail address.`);
+  return email;
+}
+
+/** From a terminal: asked twice, hidden. From a pipe: the first line of stdin. */
+async function readNewPassword(io: CliIo, isNew: boolean): Promise<string> {
+  let password: string;
+  if (io.stdin.isTTY) {
+    password = await promptHidden(io, isNew ? "Password for the new admin: " : "New password: ");
+    const problem = passwordProblem(password);
+    if (problem) throw new UsageError(`The password ${problem}.`);
+    if ((await promptHidden(io, "Repeat the password: ")) !== password) throw new UsageError("The passwords do not match.");
+  } else {
+    password = (await readAll(io.stdin)).split(/\r?\n/)[0] ?? "";
+    if (password === "") throw new UsageError("No password on stdin. Pipe one line, e.g. from your password manager's CLI.");
+  }
+  const problem = passwordProblem(password);
+  if (problem) throw new UsageError(`The password ${problem}.`);
+  return password;
+}
+
+async function readAll(stream: NodeJS.ReadStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(io: CliIo, question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { stdin } = io;
+    io.stderr.write(question);
+    let value = "";
+    stdin.setRawMode(true);
+    stdin.setEncoding("utf8");
+    stdin.resume();
+    const done = (result: () => void) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off("data", onData);
+      io.stderr.write("\n");
+      result();
+    };
+    const onData = (chunk: string) => {
+      for (const character of chunk) {
+        if (character === "\r" || character === "\n") return done(() => resolve(value));
+        if (character === "\u0003") return done(() => reject(new UsageError("Cancelled.")));
+        if (character === "\u007f" || character === "\b") value = [...value].slice(0, -1).join("");
+        else if (character >= " ") value += character;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
