@@ -248,3 +248,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 function normalizeIp(ip: string): string {
   return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
 }
+
+// `npm run admin` runs from the same bundle (scripts/admin.js), so it shares the database code.
+export { runAdminCli } from "~/auth/admin-cli.server";
