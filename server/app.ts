@@ -137,11 +137,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   // Admin pages and data are private: never stored by a browser or proxy, never indexed.
+  // React Router matches paths decoded and in any case (/Admin, /%61dmin), so this does too.
   app.use((req, res, next) => {
-    if (/^\/(?:admin|api\/admin)(?:[/.]|$)/.test(req.path)) {
+    if (isAdminPath(req.path)) {
       res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
     }
     next();
+  });
+
+  // Nothing here answers cross-origin preflights, and no route should run for them.
+  app.options(/.*/, (_req, res) => {
+    res.status(204).set("Allow", "GET, HEAD, POST").end();
   });
 
   app.get("/healthz", async (_req: Request, res: Response) => {
@@ -251,3 +257,14 @@ function normalizeIp(ip: string): string {
 
 // `npm run admin` runs from the same bundle (scripts/admin.js), so it shares the database code.
 export { runAdminCli } from "~/auth/admin-cli.server";
+
+/** /admin…, /api/admin…, however React Router would still match them. */
+function isAdminPath(rawPath: string): boolean {
+  let pathname = rawPath;
+  try {
+    pathname = decodeURIComponent(rawPath);
+  } catch {
+    // Malformed escapes: React Router will not match an admin route either.
+  }
+  return /^\/(?:admin|api\/admin)(?:[/.]|$)/i.test(pathname);
+}

@@ -6,7 +6,8 @@ import { findSession, readSessionToken, type AdminSession } from "./sessions.ser
 type Context = Readonly<RouterContextProvider>;
 
 function isApi(request: Request): boolean {
-  return new URL(request.url).pathname.startsWith("/api/");
+  // React Router matches /API/admin/… too.
+  return new URL(request.url).pathname.toLowerCase().startsWith("/api/");
 }
 
 /**
@@ -58,7 +59,7 @@ export function clientIp(context: Context): string {
  * as an error by browsers). Writes, data requests and APIs keep their 401.
  */
 export function isSignInPage(request: Request, status: number, errors: Record<string, unknown> | null | undefined): boolean {
-  if (status !== 401 || request.method !== "GET" || !errors) return false;
+  if (status !== 401 || (request.method !== "GET" && request.method !== "HEAD") || !errors) return false;
   const refusals = Object.values(errors);
   return (
     refusals.length > 0 &&

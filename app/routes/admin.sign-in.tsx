@@ -13,6 +13,11 @@ export function meta() {
   return [{ title: "Admin Login" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
+/** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**

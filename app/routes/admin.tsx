@@ -51,6 +51,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...base, projects };
 }
 
+/** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 /** The card actions of the Contact Submissions tab (form fields intent and id). */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);

@@ -11,7 +11,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   try {
     const page = await listSubmissions(db, parseInboxFilter(params.get("filter")), parsePage(params.get("page")));
-    return Response.json(page, { headers: { "Cache-Control": "no-store" } });
+    // Express marks every admin response no-store.
+    return Response.json(page);
   } catch (error) {
     console.error("Could not load contact submissions:", error);
     return Response.json({ error: "Error loading contact submissions. Please try again." }, { status: 503 });

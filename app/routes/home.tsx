@@ -34,6 +34,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { company, projects };
 }
 
+/** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
 /** The contact form posted as an HTML form: works with and without JavaScript. */
 export async function action({ request, context }: Route.ActionArgs) {
   let fields: Record<string, string>;

@@ -1,0 +1,537 @@
+/**
+ * Every admin loader and action, called as an attacker would: without a
+ * session, from another site, and by GET with the fields of a change. The
+ * table below names each handler and the requests that reach it, documents
+ * and React Router's `.data` single-fetch variants alike (a browser with
+ * JavaScript uses the latter). A loader or action of an admin route that the
+ * table does not know fails the first test, and so does an entry for a
+ * handler that no longer exists.
+ *
+ * Each table request is also sent once as it should be (signed in, same
+ * origin) and must then do what it says, so that no refusal here passes only
+ * because the request was malformed.
+ */
+import path from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOGIN_TEXT } from "~/admin/texts";
+import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
+import { migrateToLatest, type Database } from "~/platform/db.server";
+import { toBoolean } from "~/platform/db-values";
+import { createProject } from "~/projects/projects.server";
+import routeConfig from "~/routes";
+import { backends, type TestDatabase } from "../support/backends";
+import { rawRequest, type RawResponse } from "../support/http";
+import { assertBuilt, repoRoot, startServer, type SpawnedServer } from "../support/server";
+
+// ---------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------
+
+type Handler = "loader" | "action";
+/** How the answer is encoded: an HTML document, React Router's single-fetch stream (`.data`), or JSON. */
+type Format = "document" | "data" | "json";
+/**
+ * Who may use the handler. admin: nobody without a session. sign-in: anybody
+ * (it is how one gets a session) but never from another site. redirect: a
+ * loader that only sends the visitor to /admin and reads nothing.
+ */
+type Access = "admin" | "sign-in" | "redirect";
+/** What a proper request (signed in, same origin) does; how the last test checks it. */
+type Effect = "read" | "mark-read" | "delete" | "sign-out" | "sign-in" | "redirect";
+
+/** What a request may depend on: the id of an enquiry, and credentials. */
+type Values = { id: string; email: string; password: string };
+
+type Call = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: (values: Values) => string;
+  format: Format;
+  /** Form fields (sent urlencoded); every non-GET request has a body, if only an empty one. */
+  form?: (values: Values) => Record<string, string>;
+  effect: Effect;
+};
+
+type Entry = {
+  /** The route's path as app/routes.ts spells it. */
+  route: string;
+  handler: Handler;
+  access: Access;
+  calls: Call[];
+};
+
+const get = (pathOf: Call["path"], format: Format, effect: Effect = "read"): Call => ({ method: "GET", path: pathOf, format, effect });
+const send = (method: Call["method"], pathOf: Call["path"], format: Format, effect: Effect, form: Call["form"] = () => ({})): Call => ({
+  method,
+  path: pathOf,
+  format,
+  form,
+  effect,
+});
+
+const markRead = ({ id }: Values) => ({ intent: "mark-read", id });
+const deleteIt = ({ id }: Values) => ({ intent: "delete", id, confirmed: "yes" });
+const credentials = ({ email, password }: Values) => ({ email, password });
+
+const TABLE: Entry[] = [
+  {
+    route: "admin",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin", "document"),
+      get(() => "/admin?tab=contacts", "document"),
+      get(() => "/admin?tab=contacts&filter=unread&page=1", "document"),
+      get(() => "/admin.data", "data"),
+      get(() => "/admin.data?tab=contacts", "data"),
+      get(() => "/admin.data?tab=contacts&_routes=routes%2Fadmin", "data"),
+    ],
+  },
+  {
+    route: "admin",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", () => "/admin?tab=contacts", "document", "mark-read", markRead),
+      send("POST", () => "/admin?tab=contacts", "document", "delete", deleteIt),
+      send("POST", () => "/admin.data?tab=contacts", "data", "mark-read", markRead),
+      send("POST", () => "/admin.data", "data", "delete", deleteIt),
+      // React Router runs the action for any mutation method, not only POST.
+      send("DELETE", () => "/admin?tab=contacts", "document", "delete", deleteIt),
+      send("PATCH", () => "/admin.data", "data", "mark-read", markRead),
+    ],
+  },
+  {
+    route: "admin/sign-in",
+    handler: "action",
+    access: "sign-in",
+    calls: [
+      send("POST", () => "/admin/sign-in", "document", "sign-in", credentials),
+      send("POST", () => "/admin/sign-in.data", "data", "sign-in", credentials),
+    ],
+  },
+  {
+    route: "admin/sign-out",
+    handler: "loader",
+    access: "redirect",
+    calls: [get(() => "/admin/sign-out", "document", "redirect"), get(() => "/admin/sign-out.data", "data", "redirect")],
+  },
+  {
+    route: "admin/sign-out",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", () => "/admin/sign-out", "document", "sign-out"),
+      send("POST", () => "/admin/sign-out.data", "data", "sign-out"),
+    ],
+  },
+  {
+    route: "api/admin/enquiries",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/api/admin/enquiries", "json"),
+      get(() => "/api/admin/enquiries?filter=unread&page=1", "json"),
+      // A resource route answers single fetch too, though no page of ours asks it to.
+      get(() => "/api/admin/enquiries.data", "data"),
+    ],
+  },
+];
+
+/** Routes whose path starts like these are admin routes: the table must cover their loaders and actions. */
+const ADMIN_PATH = /^(?:api\/)?admin/i;
+
+// ---------------------------------------------------------------------------
+// The handlers the app really has, from app/routes.ts and the route modules
+// ---------------------------------------------------------------------------
+
+const appDirectory = path.join(repoRoot, "app");
+
+function joinPaths(parent: string, child: string | undefined): string {
+  return [parent, child ?? ""]
+    .map((part) => part.replace(/^\/+|\/+$/g, ""))
+    .filter(Boolean)
+    .join("/");
+}
+
+/** Every loader and action of an admin route, as "<path> loader|action". */
+async function adminHandlersInApp(): Promise<string[]> {
+  const found: string[] = [];
+  async function walk(entries: RouteConfigEntry[], parent: string) {
+    for (const entry of entries) {
+      const routePath = joinPaths(parent, entry.path);
+      if (ADMIN_PATH.test(routePath)) {
+        const module = (await import(/* @vite-ignore */ path.join(appDirectory, entry.file))) as Record<string, unknown>;
+        for (const handler of ["loader", "action"] as const) {
+          if (typeof module[handler] === "function") found.push(`${routePath} ${handler}`);
+        }
+      }
+      if (entry.children) await walk(entry.children, routePath);
+    }
+  }
+  await walk(await routeConfig, "");
+  return found.sort();
+}
+
+describe("the table of admin handlers", () => {
+  it("has an entry for every loader and action of an admin route, and none for a handler that is gone", async () => {
+    const inApp = await adminHandlersInApp();
+    // Guards the discovery itself: if it found nothing, the comparison below would prove nothing.
+    expect(inApp).toContain("admin loader");
+    const inTable = TABLE.map((entry) => `${entry.route} ${entry.handler}`);
+    expect(new Set(inTable).size, "one entry per handler").toBe(inTable.length);
+    const missing = inApp.filter((handler) => !inTable.includes(handler));
+    const stale = inTable.filter((handler) => !inApp.includes(handler));
+    // missing: admin handlers to add to TABLE; stale: TABLE entries for handlers that no longer exist.
+    expect({ missing, stale }, "TABLE in tests/integration/admin-access.test.ts against app/routes.ts").toEqual({ missing: [], stale: [] });
+    for (const entry of TABLE) expect(entry.calls.length, `${entry.route} ${entry.handler}: requests`).toBeGreaterThan(0);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------
+
+const ADMIN = { email: "warden@example.com", password: "a long test password 1" };
+const COOKIE_NAME = "__Host-admin_session";
+const ENQUIRY = {
+  name: "Ottoline Quarterman",
+  email: "ottoline.quarterman@example.net",
+  phone: "020 7946 0777",
+  userType: "landlord",
+  message: "Private details: four flats on Quince Row need an agent.",
+};
+/** Shown to the admin only (the public gallery leaves inactive projects out). */
+const HIDDEN_PROJECT = "Unpublished Quince Row Basement";
+/** Everything that counts as admin data in a response to somebody who is not the admin. */
+const SECRETS = [ENQUIRY.name, ENQUIRY.email, ENQUIRY.phone, ENQUIRY.message, ADMIN.email, HIDDEN_PROJECT];
+
+const PLACEHOLDERS: Values = { id: "<id>", email: "<email>", password: "<password>" };
+
+function label(call: Call): string {
+  const fields = call.form ? new URLSearchParams(call.form(PLACEHOLDERS)).toString() : "";
+  return `${call.method} ${call.path(PLACEHOLDERS)}${fields ? ` [${decodeURIComponent(fields)}]` : ""}`;
+}
+
+type Case = { label: string; entry: Entry; call: Call };
+const allCases: Case[] = TABLE.flatMap((entry) => entry.calls.map((call) => ({ label: `${label(call)} (${entry.route} ${entry.handler})`, entry, call })));
+const actionCases = allCases.filter(({ entry }) => entry.handler === "action");
+
+/** What another site's page may send; each must be refused for a write. */
+const FOREIGN = [
+  { label: "Origin of another site", headers: (_url: string) => ({ origin: "https://evil.example" }) },
+  { label: "Origin: null", headers: (_url: string) => ({ origin: "null" }) },
+  { label: "Origin of another port on the same host", headers: (url: string) => ({ origin: url.replace(/:\d+$/, ":1") }) },
+  { label: "no Origin, Sec-Fetch-Site: cross-site", headers: (_url: string) => ({ "sec-fetch-site": "cross-site" }) },
+  { label: "no Origin, Sec-Fetch-Site: same-site", headers: (_url: string) => ({ "sec-fetch-site": "same-site" }) },
+];
+
+function header(response: RawResponse, name: string): string {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
+}
+
+/** Session cookies the response sets with a value (clearing one, `name=;`, does not count). */
+function sessionsSet(response: RawResponse): string[] {
+  const cookies = (response.headers["set-cookie"] ?? []) as string[];
+  return cookies.filter((cookie) => new RegExp(`^${COOKIE_NAME}=[^;]+`).test(cookie));
+}
+
+function expectNoAdminData(response: RawResponse, what: string) {
+  for (const secret of SECRETS) expect(response.text, `${what}: the body must not contain "${secret}"`).not.toContain(secret);
+}
+
+function expectNoStore(response: RawResponse, what: string) {
+  expect(header(response, "cache-control"), `${what}: Cache-Control`).toMatch(/\bno-store\b/);
+}
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("admin access on $name", (backend) => {
+  let database: TestDatabase;
+  let server: SpawnedServer;
+  let reader: Database;
+  /** The seeded enquiry every refused request aims at. */
+  let enquiryId: string;
+  /** "__Host-admin_session=<token>" of the admin's session. */
+  let session: string;
+
+  /** One request, exactly as given (node:http: no headers of its own but Host and Connection). */
+  function request(call: Call, values: Values, headers: Record<string, string> = {}, method: string = call.method): Promise<RawResponse> {
+    const body = method === "GET" || method === "HEAD" ? undefined : new URLSearchParams(call.form?.(values) ?? {}).toString();
+    return rawRequest(server.port, {
+      method,
+      path: call.path(values),
+      headers: {
+        ...(body === undefined
+          ? {}
+          : { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) }),
+        ...headers,
+      },
+      body,
+    });
+  }
+
+  const sameOrigin = () => ({ origin: server.url });
+
+  async function seedEnquiry(overrides: Partial<typeof ENQUIRY> = {}): Promise<string> {
+    const response = await fetch(`${server.url}/api/contact`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ ...ENQUIRY, ...overrides }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  async function signIn(): Promise<string> {
+    const call = TABLE.find((entry) => entry.route === "admin/sign-in")!.calls[0]!;
+    const response = await request(call, { id: "", ...ADMIN }, sameOrigin());
+    expect(response.status, "sign-in").toBe(302);
+    const [cookie] = sessionsSet(response);
+    expect(cookie, "a session cookie").toBeTruthy();
+    return cookie!.split(";")[0]!;
+  }
+
+  async function enquiriesAs(cookie: string) {
+    const response = await fetch(`${server.url}/api/admin/enquiries`, { headers: { cookie } });
+    return { status: response.status, body: (await response.json()) as { submissions?: Array<{ id: string; is_read: boolean }> } };
+  }
+
+  /** What a refused request must leave as it was: the enquiries, the sessions, the admins. */
+  async function snapshot() {
+    const [enquiries, sessions, admins] = await Promise.all([
+      reader.db.selectFrom("contact_submissions").select(["id", "name", "email", "phone", "message", "is_read"]).orderBy("id").execute(),
+      // last_seen_at is left out: using a session may touch it.
+      reader.db.selectFrom("admin_sessions").select(["id", "admin_id", "expires_at"]).orderBy("id").execute(),
+      reader.db.selectFrom("admin_users").select(["id", "email", "password_hash"]).orderBy("id").execute(),
+    ]);
+    return { enquiries: enquiries.map((row) => ({ ...row, is_read: toBoolean(row.is_read) })), sessions, admins };
+  }
+
+  /** Nothing changed: as the admin sees it over HTTP, and in the database. */
+  async function expectUnchanged(before: Awaited<ReturnType<typeof snapshot>>, what: string) {
+    const { status, body } = await enquiriesAs(session);
+    expect(status, `${what}: the admin's session still works`).toBe(200);
+    expect(body.submissions?.find((submission) => submission.id === enquiryId), `${what}: the enquiry is there, unread`).toMatchObject({
+      is_read: false,
+    });
+    expect(await snapshot(), `${what}: the database`).toEqual(before);
+  }
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    const seeding = database.open();
+    await migrateToLatest(seeding);
+    await createProject(seeding.db, {
+      title: HIDDEN_PROJECT,
+      category: "Basement Conversion",
+      description: "Not yet published.",
+      duration: "9 weeks",
+      budget: "£40,000",
+      before_image_url: "/samples/kitchen-before.svg",
+      after_image_url: "/samples/kitchen-after.svg",
+      is_active: false,
+    });
+    await seeding.close();
+    server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    reader = database.open();
+    enquiryId = await seedEnquiry();
+    session = await signIn();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+
+  describe("without a session", () => {
+    // Same origin, so that the missing session is the only reason to refuse.
+    // The sign-in is sent with wrong credentials: it is open to anybody, and must then refuse them.
+    it.each(allCases)("refuses $label and shows no admin data", async ({ entry, call }) => {
+      const before = await snapshot();
+      const values = { id: enquiryId, email: "stranger@example.com", password: "not the password at all" };
+      const response = await request(call, values, call.method === "GET" ? {} : sameOrigin());
+      const what = label(call);
+
+      expectNoStore(response, what);
+      expectNoAdminData(response, what);
+      expect(sessionsSet(response), `${what}: no session cookie`).toEqual([]);
+
+      if (entry.access === "redirect") {
+        // Reads nothing and says nothing: sends the visitor to /admin (single fetch encodes the redirect in a 202).
+        if (call.format === "document") {
+          expect(response.status, what).toBe(302);
+          expect(header(response, "location")).toBe("/admin");
+        } else {
+          expect(response.status, what).toBe(202);
+          expect(response.text).toMatch(/"SingleFetchRedirect".*"redirect","\/admin"/);
+        }
+      } else if (entry.access === "sign-in") {
+        expect(response.status, what).toBe(401);
+        expect(response.text).toContain(LOGIN_TEXT.failure);
+      } else {
+        // A page visit is answered with the sign-in page, 200 as sign-in pages are (isSignInPage in
+        // app/auth/require-admin.server.ts); writes, data requests and the API with 401.
+        expect(response.status, what).toBe(call.format === "document" && call.method === "GET" ? 200 : 401);
+        if (call.format === "document") {
+          // The route's ErrorBoundary renders the sign-in form in place of the page.
+          expect(header(response, "content-type")).toMatch(/^text\/html/);
+          expect(response.text).toContain(LOGIN_TEXT.title);
+        } else if (call.format === "json") {
+          expect(header(response, "content-type")).toMatch(/^application\/json/);
+          expect(JSON.parse(response.text)).toEqual({ error: "Sign in required." });
+        } else {
+          // Single fetch answers a thrown 401 with status 401 and the error, turbo-stream encoded
+          // (["ErrorResponse", …, 401, "Sign in required", …]) in place of any loader data:
+          // a refusal the client renders as the sign-in form, with no admin data in it.
+          expect(header(response, "content-type")).toMatch(/^text\/x-script/);
+          expect(response.text).toContain('"ErrorResponse"');
+          expect(response.text).toMatch(/\b401\b/);
+        }
+      }
+      await expectUnchanged(before, what);
+    });
+  });
+
+  describe("from another site", () => {
+    const cases = actionCases.flatMap((action) =>
+      FOREIGN.flatMap((foreign) =>
+        [true, false].map((signedIn) => ({
+          ...action,
+          foreign,
+          signedIn,
+          label: `${action.label}, ${foreign.label}, ${signedIn ? "signed in" : "no session"}`,
+        })),
+      ),
+    );
+
+    it.each(cases)("refuses $label with 403", async ({ call, foreign, signedIn }) => {
+      const before = await snapshot();
+      // For the sign-in, the right credentials: only where the request comes from may stop it.
+      const values = { id: enquiryId, ...ADMIN };
+      const response = await request(call, values, { ...foreign.headers(server.url), ...(signedIn ? { cookie: session } : {}) });
+      const what = `${label(call)}, ${foreign.label}`;
+
+      expect(response.status, what).toBe(403);
+      expectNoStore(response, what);
+      expectNoAdminData(response, what);
+      expect(sessionsSet(response), `${what}: no session cookie`).toEqual([]);
+      if (call.format === "document") expect(response.text).toContain(CROSS_SITE_MESSAGE);
+      else expect(JSON.parse(response.text)).toEqual({ error: CROSS_SITE_MESSAGE });
+      await expectUnchanged(before, what);
+    });
+  });
+
+  describe("GET and HEAD never change anything", () => {
+    // Every request of the table, as a GET or HEAD with its form fields in the query string: what a
+    // link or an <img> on another site can make a signed-in browser send (SameSite=Lax lets the
+    // cookie through on a top-level navigation).
+    const cases = allCases.flatMap((item) =>
+      (["GET", "HEAD"] as const).flatMap((method) =>
+        [false, true].map((crossSite) => ({
+          ...item,
+          method,
+          crossSite,
+          label: `${method} ${label(item.call).replace(/^\S+ /, "")}${crossSite ? ", from another site" : ""}`,
+        })),
+      ),
+    );
+
+    it.each(cases)("$label", async ({ call, method, crossSite }) => {
+      const before = await snapshot();
+      const values = { id: enquiryId, ...ADMIN };
+      const query = new URLSearchParams(call.form?.(values) ?? {}).toString();
+      const target = call.path(values);
+      const asGet: Call = { ...call, path: () => (query ? `${target}${target.includes("?") ? "&" : "?"}${query}` : target) };
+      const response = await request(asGet, values, { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) }, method);
+      const what = `${method} ${asGet.path(values)}`;
+
+      expect(response.status, what).toBeLessThan(500);
+      expectNoStore(response, what);
+      expect(sessionsSet(response), `${what}: no session cookie`).toEqual([]);
+      // Another site's script may not read the answer either.
+      expect(header(response, "access-control-allow-origin"), `${what}: CORS`).toBe("");
+      await expectUnchanged(before, what);
+    });
+  });
+
+  describe("under other spellings of the same paths", () => {
+    // React Router matches paths case-insensitively and percent-decoded, so these reach the same
+    // loaders: they must be refused, and kept out of caches, as the canonical paths are.
+    const ALIASES = [
+      "/Admin",
+      "/ADMIN?tab=contacts",
+      "/%61dmin?tab=contacts",
+      "/admin/?tab=contacts",
+      "/Admin.data?tab=contacts",
+      "/API/admin/enquiries",
+      "/api/Admin/enquiries",
+    ];
+
+    it.each(ALIASES)("GET %s without a session: refused, no admin data, not stored", async (alias) => {
+      const response = await rawRequest(server.port, { method: "GET", path: alias });
+      expectNoAdminData(response, alias);
+      if (response.status === 200) expect(response.text, `${alias}: the sign-in page`).toContain(LOGIN_TEXT.title);
+      else expect(response.status, alias).toBe(401);
+      expectNoStore(response, alias);
+    });
+
+    it.each(ALIASES)("GET %s signed in: the admin's data, not stored", async (alias) => {
+      const response = await rawRequest(server.port, { method: "GET", path: alias, headers: { cookie: session } });
+      expect(response.status, alias).toBe(200);
+      expect(response.text, `${alias}: served by the admin's loader`).toContain(alias.toLowerCase().startsWith("/api/") ? enquiryId : ADMIN.email);
+      expectNoStore(response, alias);
+    });
+  });
+
+  describe("sent properly (signed in, same origin), every request of the table works", () => {
+    it.each(allCases)("$label", async ({ call }) => {
+      const what = label(call);
+      const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
+      const values = { id: anotherEnquiry, ...ADMIN };
+
+      switch (call.effect) {
+        case "read": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          // The loader ran for the admin: the page or data holds what only the admin sees.
+          expect(response.text).toContain(call.path(values).startsWith("/api/") ? anotherEnquiry : ADMIN.email);
+          break;
+        }
+        case "redirect": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
+          expect((await enquiriesAs(session)).status, "the session survives").toBe(200);
+          break;
+        }
+        case "mark-read":
+        case "delete": {
+          const response = await request(call, values, { ...sameOrigin(), cookie: session });
+          expect(response.status, what).toBe(200);
+          const row = await reader.db.selectFrom("contact_submissions").select("is_read").where("id", "=", anotherEnquiry).executeTakeFirst();
+          if (call.effect === "delete") expect(row, `${what}: deleted`).toBeUndefined();
+          else expect(toBoolean(row!.is_read), `${what}: read`).toBe(true);
+          break;
+        }
+        case "sign-out": {
+          const other = await signIn();
+          const response = await request(call, values, { ...sameOrigin(), cookie: other });
+          expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
+          expect((await enquiriesAs(other)).status, "the signed-out session").toBe(401);
+          expect((await enquiriesAs(session)).status, "the admin's other session").toBe(200);
+          break;
+        }
+        case "sign-in": {
+          const response = await request(call, values, sameOrigin());
+          expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
+          const [cookie] = sessionsSet(response);
+          expect(cookie, `${what}: a session cookie`).toBeTruthy();
+          expect((await enquiriesAs(cookie!.split(";")[0]!)).status, "the new session").toBe(200);
+          break;
+        }
+      }
+    });
+  });
+});
