@@ -56,12 +56,14 @@ export function EnquiryCard({
       >
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">
-            <h3 id={nameId} className="flex flex-wrap items-center gap-2 text-lg font-semibold break-words text-slate-900">
-              {submission.name}
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 id={nameId} className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">
+                {submission.name}
+              </h3>
               {isRead ? null : (
                 <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">Unread</span>
               )}
-            </h3>
+            </div>
             <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
               <a href={mailtoHref(submission.email)} className="break-all text-blue-800 underline underline-offset-2 hover:text-blue-950">
                 {submission.email}

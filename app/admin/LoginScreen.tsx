@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
 import { LOGIN_TEXT } from "./texts";
 
 /** What the sign-in action answers when it does not sign in. */
@@ -19,6 +19,9 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
   const busy = fetcher.state !== "idle";
   const password = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  // Signed out mid-task (the session ended): come back to the same view after signing in.
+  const location = useLocation();
+  const returnTo = location.pathname === "/admin" ? `${location.pathname}${location.search}` : "/admin";
 
   // After a failure the password is cleared, ready for another try.
   useEffect(() => {
@@ -43,6 +46,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
         </div>
 
         <fetcher.Form method="post" action="/admin/sign-in" className="mt-8 space-y-5" aria-describedby={failure ? errorId : undefined}>
+          <input type="hidden" name="returnTo" value={returnTo} />
           <div>
             <label htmlFor="admin-email" className="block text-sm font-medium text-slate-800">
               {LOGIN_TEXT.email}

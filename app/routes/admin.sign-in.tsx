@@ -63,7 +63,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
   }
   const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
-  return redirect("/admin", { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) } });
+  return redirect(returnTo(fields.returnTo), { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) } });
+}
+
+/** Back to the dashboard view the form was shown on; only ever a view of /admin (no open redirect). */
+function returnTo(value: string | undefined): string {
+  return value !== undefined && /^\/admin(?:\?[\w=&%.-]*)?$/.test(value) ? value : "/admin";
 }
 
 /**

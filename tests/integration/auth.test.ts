@@ -521,6 +521,22 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       await expectDashboard(pair!);
     });
 
+    it("returns to the dashboard view the form was on, and never to another site", async () => {
+      const cases: Array<[returnTo: string, location: string]> = [
+        ["/admin?tab=contacts&filter=unread", "/admin?tab=contacts&filter=unread"],
+        ["//evil.example/admin", "/admin"],
+        ["https://evil.example/admin", "/admin"],
+        ["/admin/../../evil", "/admin"],
+        ["/\\evil.example", "/admin"],
+      ];
+      for (const [returnTo, location] of cases) {
+        const response = await postSignIn({ email: EMAIL, password: PASSWORD, returnTo }, { ip: nextIp() });
+        await response.arrayBuffer();
+        expect(response.status, returnTo).toBe(302);
+        expect(response.headers.get("location"), returnTo).toBe(location);
+      }
+    });
+
     it("accepts the e-mail in any case", async () => {
       const response = await postSignIn({ email: "OWNER@example.COM", password: PASSWORD }, { ip: nextIp() });
       expect(response.status).toBe(302);
