@@ -13,9 +13,11 @@ import { defineConfig, devices } from "@playwright/test";
  * runner creates the data directory and hands it to the workers (and to the
  * servers) through E2E_DATA_DIR, so everybody sees the same database.
  *
- * Two servers run: "site" (E2E_PORT, default 4317) with the seeded gallery
- * (tests/e2e/seed-data.ts), and "empty gallery" (E2E_PORT + 1) with no
- * projects, for the gallery's empty and failure states.
+ * Three servers run: "site" (E2E_PORT, default 4317) with the seeded gallery
+ * (tests/e2e/seed-data.ts), "empty gallery" (E2E_PORT + 1) with no
+ * projects, for the gallery's empty and failure states, and "admin"
+ * (E2E_PORT + 2) with an admin account and an inbox of its own, so the admin
+ * tests can count enquiries while other tests send theirs to "site".
  */
 const PORT = Number(process.env.E2E_PORT ?? 4317);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -33,8 +35,25 @@ const DATA_DIR = process.env.E2E_DATA_DIR;
 const EMPTY_GALLERY_DATA_DIR = path.join(DATA_DIR, "empty-gallery");
 process.env.E2E_EMPTY_GALLERY_DATA_DIR = EMPTY_GALLERY_DATA_DIR;
 
+/** The admin server (tests/e2e/admin*.spec.ts): its own database, its own admin account. */
+const ADMIN_PORT = PORT + 2;
+process.env.E2E_ADMIN_URL = `http://127.0.0.1:${ADMIN_PORT}`;
+const ADMIN_DATA_DIR = path.join(DATA_DIR, "admin");
+process.env.E2E_ADMIN_DATA_DIR = ADMIN_DATA_DIR;
+const ADMIN_EMAIL = (process.env.E2E_ADMIN_EMAIL ??= "admin@example.com");
+// A test-only password (12+ characters, as the app requires); it guards nothing but a temporary database.
+const ADMIN_PASSWORD = (process.env.E2E_ADMIN_PASSWORD ??= "e2e-correct-horse-battery");
+// "&" must be escaped in the "Reply via Email" link's subject.
+const ADMIN_COMPANY_NAME = (process.env.E2E_ADMIN_COMPANY_NAME ??= "Smith & Jones Lettings");
+
 /** The production server, as `npm start` runs it, on a port and data directory of its own. */
-function server(name: string, port: number, dataDir: string, stderr: "pipe" | "ignore") {
+function server(
+  name: string,
+  port: number,
+  dataDir: string,
+  stderr: "pipe" | "ignore",
+  extraEnv: Record<string, string> = {},
+) {
   return {
     name,
     command: "node server.js",
@@ -52,6 +71,7 @@ function server(name: string, port: number, dataDir: string, stderr: "pipe" | "i
       NODE_ENV: "production",
       // CI exports a PostgreSQL URL for the integration tests; these servers use SQLite.
       DATABASE_URL: "",
+      ...extraEnv,
     },
   };
 }
@@ -104,5 +124,12 @@ export default defineConfig({
     server("site", PORT, DATA_DIR, "pipe"),
     // Its errors are expected (a test takes its projects table away), so its stderr stays quiet.
     server("empty gallery", EMPTY_GALLERY_PORT, EMPTY_GALLERY_DATA_DIR, "ignore"),
+    server("admin", ADMIN_PORT, ADMIN_DATA_DIR, "pipe", {
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      COMPANY_NAME: ADMIN_COMPANY_NAME,
+      // The failure tests sign in wrongly on purpose, several times, from one IP.
+      LOGIN_RATE_LIMIT: "50",
+    }),
   ],
 });

@@ -72,7 +72,6 @@ export function Dashboard({ email, company, tab, inbox, projects, actionData }: 
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
           {shownTab === "contacts" ? (
             <EnquiriesPanel
-              key={inbox ? `${inbox.filter}` : "loading"}
               view={inbox ?? { status: "error", filter: "all" }}
               loading={loadingContacts}
               companyName={company.name}

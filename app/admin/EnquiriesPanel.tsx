@@ -33,11 +33,16 @@ export function EnquiriesPanel({
   /** The action's answer when the page itself is that answer (no JavaScript). */
   actionData: InboxActionData | undefined;
 }) {
-  const [fetched, setFetched] = useState<InboxActionData>();
-  const onResult = useCallback((result: InboxActionData) => setFetched(result), []);
-  const notice = (fetched ?? actionData)?.notice;
-  const noticeRef = useRef<HTMLDivElement>(null);
   const filter = view.filter;
+  // A notice belongs to the view it was given in: another filter or page starts clean.
+  // (The panel itself stays mounted, so the focused filter tab keeps focus.)
+  const viewKey = `${filter}:${view.status === "ok" ? view.page : 0}`;
+  const currentView = useRef(viewKey);
+  currentView.current = viewKey;
+  const [fetched, setFetched] = useState<{ viewKey: string; result: InboxActionData }>();
+  const onResult = useCallback((result: InboxActionData) => setFetched({ viewKey: currentView.current, result }), []);
+  const notice = (fetched?.viewKey === viewKey ? fetched.result : actionData)?.notice;
+  const noticeRef = useRef<HTMLDivElement>(null);
   const counts = view.status === "ok" ? view.counts : undefined;
   const submissions = view.status === "ok" ? view.submissions : [];
 

@@ -1,12 +1,14 @@
 import type { KeyboardEvent, ReactNode } from "react";
 import { Link } from "react-router";
+import { useHydrated } from "./use-hydrated";
 
 export type TabLinkItem = { id: string; label: ReactNode; to: string; selected: boolean };
 
 /**
  * Tabs that are links: each tab is its own URL, so they work without
  * JavaScript, can be bookmarked and survive a reload. With JavaScript the
- * arrow keys, Home and End move between them as the ARIA tabs pattern asks.
+ * arrow keys, Home and End move between them as the ARIA tabs pattern asks,
+ * and only the selected tab is in the Tab order; without it every tab is.
  */
 export function TabLinks({
   label,
@@ -21,6 +23,8 @@ export function TabLinks({
   className?: string;
   tabClassName: (selected: boolean) => string;
 }) {
+  const hydrated = useHydrated();
+
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const tabs = Array.from(event.currentTarget.querySelectorAll<HTMLAnchorElement>('[role="tab"]'));
     const current = tabs.indexOf(document.activeElement as HTMLAnchorElement);
@@ -47,6 +51,7 @@ export function TabLinks({
           to={item.to}
           aria-selected={item.selected}
           aria-controls={panelId}
+          tabIndex={hydrated && !item.selected ? -1 : undefined}
           preventScrollReset
           className={tabClassName(item.selected)}
         >

@@ -1,0 +1,190 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { setSubmissionRead } from "~/enquiries/inbox.server";
+import type { UserType } from "~/enquiries/schema";
+import { openDatabase, type Db } from "~/platform/db.server";
+import { waitForHydration } from "./fixtures";
+
+/**
+ * The admin tests run against the "admin" server of playwright.config.ts: a
+ * database of its own (so other spec files' enquiries never change its
+ * counts), an admin account made from ADMIN_EMAIL/ADMIN_PASSWORD at start, and
+ * a company name with characters that must be escaped in a mailto: URL.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests through playwright.config.ts`);
+  return value;
+}
+
+export const ADMIN_URL = required("E2E_ADMIN_URL");
+export const ADMIN_EMAIL = required("E2E_ADMIN_EMAIL");
+export const ADMIN_PASSWORD = required("E2E_ADMIN_PASSWORD");
+export const ADMIN_COMPANY_NAME = required("E2E_ADMIN_COMPANY_NAME");
+export const SESSION_COOKIE = "__Host-admin_session";
+
+export const LOGIN = {
+  title: "Admin Login",
+  subtitle: "Sign in to access the admin dashboard",
+  failure: "Error signing in. Please check your credentials.",
+  busy: "Signing in...",
+  checking: "Checking sign-in...",
+} as const;
+
+export const INBOX = {
+  loading: "Loading contact submissions...",
+  deleteConfirm: "Are you sure you want to delete this contact submission? This action cannot be undone.",
+  deleted: "Contact submission deleted successfully.",
+  markedRead: "Submission marked as read.",
+  markedUnread: "Submission marked as unread.",
+  emptyAll: "No contact submissions yet",
+  emptyUnread: "No unread submissions",
+  emptyRead: "No read submissions",
+} as const;
+
+// ---- the admin server's database, through the app's own data layer ----
+
+/** Runs `work` on a second connection to the admin server's SQLite database (WAL lets both write). */
+export async function withAdminDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const database = openDatabase({ dataDir: required("E2E_ADMIN_DATA_DIR"), databaseUrl: undefined });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+export type SeedEnquiry = {
+  name: string;
+  email: string;
+  phone?: string;
+  userType: UserType;
+  message: string;
+  /** ISO time of submission (the inbox lists newest first); now when left out. */
+  createdAt?: string;
+  read?: boolean;
+};
+
+/** Empties the inbox and stores these enquiries, as the contact form would. Returns their ids in order. */
+export async function resetInbox(enquiries: SeedEnquiry[] = []): Promise<string[]> {
+  return withAdminDb(async (db) => {
+    await db.deleteFrom("contact_submissions").execute();
+    const ids: string[] = [];
+    for (const enquiry of enquiries) {
+      const { name, email, phone, userType, message } = enquiry;
+      const { id } = await saveEnquiry(db, { name, email, phone, userType, message });
+      if (enquiry.createdAt) {
+        await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
+      }
+      if (enquiry.read) await setSubmissionRead(db, id, true);
+      ids.push(id);
+    }
+    return ids;
+  });
+}
+
+export type StoredInboxRow = { id: string; name: string; read: boolean };
+
+/** What the admin server has stored, newest first. */
+export async function storedInbox(): Promise<StoredInboxRow[]> {
+  return withAdminDb(async (db) => {
+    const rows = await db
+      .selectFrom("contact_submissions")
+      .select(["id", "name", "is_read"])
+      .orderBy("created_at", "desc")
+      .execute();
+    return rows.map((row) => ({ id: row.id, name: row.name, read: row.is_read === true || row.is_read === 1 }));
+  });
+}
+
+// ---- pages ----
+
+export function loginHeading(page: Page): Locator {
+  return page.getByRole("heading", { name: LOGIN.title, level: 1 });
+}
+
+export function loginFields(page: Page) {
+  return {
+    email: page.getByLabel("Email", { exact: true }),
+    password: page.getByLabel("Password", { exact: true }),
+    submit: page.getByRole("button", { name: "Sign In", exact: true }),
+  };
+}
+
+export function welcome(page: Page): Locator {
+  return page.getByText(`Welcome, ${ADMIN_EMAIL}`, { exact: true });
+}
+
+/** Fills the sign-in form and submits it; waits for hydration first when JavaScript runs. */
+export async function submitSignIn(
+  page: Page,
+  credentials: { email: string; password: string } = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+): Promise<void> {
+  const fields = loginFields(page);
+  await fields.email.fill(credentials.email);
+  await fields.password.fill(credentials.password);
+  await fields.submit.click();
+}
+
+/** Opens /admin, signs in with the admin's credentials and waits for the dashboard. */
+export async function signIn(page: Page): Promise<void> {
+  await page.goto("/admin");
+  await expect(loginHeading(page)).toBeVisible();
+  await waitForHydration(page);
+  await submitSignIn(page);
+  await expect(welcome(page)).toBeVisible();
+}
+
+/** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
+export async function openInbox(page: Page, filter: "all" | "unread" | "read" = "all"): Promise<void> {
+  await signIn(page);
+  await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
+  await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
+  await waitForHydration(page);
+}
+
+/** The dashboard's two tabs. */
+export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submissions"): Locator {
+  return page.getByRole("tablist", { name: "Admin Dashboard" }).getByRole("tab", { name, exact: true });
+}
+
+/** A filter tab of the inbox, whatever its count: "All (3)" is filterTab(page, "All"). */
+export function filterTab(page: Page, label: "All" | "Unread" | "Read"): Locator {
+  return page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { name: new RegExp(`^${label} \\(`) });
+}
+
+/** Asserts the three filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 }. */
+export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number }): Promise<void> {
+  await expect(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab")).toHaveText([
+    `All (${counts.all})`,
+    `Unread (${counts.unread})`,
+    `Read (${counts.read})`,
+  ]);
+}
+
+/** The list of cards in the inbox panel. */
+export function cards(page: Page): Locator {
+  return page.locator("#inbox-list").getByRole("article");
+}
+
+/** The card of the enquiry from this (unique) sender: the article named by its h3. */
+export function card(page: Page, name: string): Locator {
+  return cards(page).filter({ has: page.getByRole("heading", { level: 3, name }) });
+}
+
+/** The senders' names of the cards shown, top to bottom (without the "Unread" badge). */
+export async function cardNames(page: Page): Promise<string[]> {
+  return cards(page)
+    .getByRole("heading", { level: 3 })
+    .evaluateAll((headings) => headings.map((h) => (h.firstChild?.textContent ?? "").trim()));
+}
+
+/** The notice above the cards after an action. */
+export function notice(page: Page, text: string): Locator {
+  return page.locator("#inbox-list").getByRole("status").filter({ hasText: text });
+}
+
+/** Resolves after `ms` milliseconds. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,477 @@
+import { expect, test, type Locator, type Page, type Request } from "@playwright/test";
+import {
+  ADMIN_COMPANY_NAME,
+  ADMIN_URL,
+  INBOX,
+  card,
+  cardNames,
+  cards,
+  expectCounts,
+  filterTab,
+  loginHeading,
+  mainTab,
+  notice,
+  openInbox,
+  resetInbox,
+  storedInbox,
+  submitSignIn,
+  welcome,
+  type SeedEnquiry,
+} from "./admin-fixtures";
+import { colours } from "./fixtures";
+
+/**
+ * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
+ * test empties that server's inbox and seeds its own enquiries, then counts
+ * them, so the tests of this file run one after the other, in one worker
+ * (mode "default": in order, and a failure does not skip the rest).
+ */
+test.describe.configure({ mode: "default" });
+test.use({ baseURL: ADMIN_URL });
+
+const button = (scope: Locator, name: string) => scope.getByRole("button", { name, exact: true });
+/** The "Unread" badge of a card (next to, or in, the sender's name). */
+const unreadBadge = (scope: Locator) => scope.getByText("Unread", { exact: true });
+
+/** Records the POST requests the page sends. */
+function recordPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request);
+  });
+  return posts;
+}
+
+/** The part of a mailto: URL before its query, decoded: the address it writes to. */
+function mailtoRecipient(href: string): string {
+  expect(href.startsWith("mailto:"), `${href} is a mailto: link`).toBe(true);
+  return decodeURIComponent(href.slice("mailto:".length).split("?")[0]!);
+}
+
+/** What a mailto: URL's query holds, decoded (encodeURIComponent's %20, never "+"). */
+function mailtoFields(href: string): Record<string, string> {
+  const query = href.includes("?") ? href.slice(href.indexOf("?") + 1) : "";
+  return Object.fromEntries(
+    query
+      .split("&")
+      .filter(Boolean)
+      .map((pair) => {
+        const [key = "", value = ""] = pair.split("=");
+        return [decodeURIComponent(key), decodeURIComponent(value)];
+      }),
+  );
+}
+
+/** Hue in degrees and chroma (0–1) of an sRGB colour. */
+function hueAndChroma([r = 0, g = 0, b = 0]: number[]): { hue: number; chroma: number } {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const delta = max - min;
+  let hue = 0;
+  if (delta > 0) {
+    if (max === r) hue = 60 * (((g - b) / delta) % 6);
+    else if (max === g) hue = 60 * ((b - r) / delta + 2);
+    else hue = 60 * ((r - g) / delta + 4);
+  }
+  return { hue: (hue + 360) % 360, chroma: delta / 255 };
+}
+
+test("filter tabs All, Unread and Read show live counts; mark as read and mark as unread move a card between them", async ({
+  page,
+}) => {
+  const [first, second, third] = ["Uma Newest", "Una Middle", "Rita Oldest"];
+  await resetInbox([
+    { name: third!, email: "rita@example.com", userType: "tenant", message: "Read already.", createdAt: "2026-11-01T10:00:00.000Z", read: true },
+    { name: second!, email: "una@example.com", userType: "landlord", message: "Second unread.", createdAt: "2026-11-02T10:00:00.000Z" },
+    { name: first!, email: "uma@example.com", userType: "investor", message: "Newest unread.", createdAt: "2026-11-03T10:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  await expect(page.getByText("Manage and respond to customer inquiries", { exact: true })).toBeVisible();
+  await expect(button(page.locator("main"), "Refresh")).toBeVisible();
+  await expectCounts(page, { all: 3, unread: 2, read: 1 });
+  await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
+  await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin?tab=contacts");
+  await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
+  // Newest first.
+  await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
+  await expect(page.getByRole("article", { name: first })).toBeVisible();
+  await expect(unreadBadge(card(page, first!))).toBeVisible();
+  await expect(unreadBadge(card(page, third!))).toHaveCount(0);
+  await expect(button(card(page, first!), "Mark as read")).toBeVisible();
+  await expect(button(card(page, third!), "Mark as unread")).toBeVisible();
+
+  await filterTab(page, "Unread").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+  await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
+  await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
+  await expect.poll(() => cardNames(page)).toEqual([first, second]);
+  await filterTab(page, "Read").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect.poll(() => cardNames(page)).toEqual([third]);
+  await filterTab(page, "All").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
+
+  // Mark as read: the card, the counts and the database change without a reload.
+  await button(card(page, first!), "Mark as read").click();
+  await expect(notice(page, INBOX.markedRead)).toBeVisible();
+  await expect(button(card(page, first!), "Mark as unread")).toBeVisible();
+  await expect(unreadBadge(card(page, first!))).toHaveCount(0);
+  await expectCounts(page, { all: 3, unread: 1, read: 2 });
+  expect((await storedInbox()).map((row) => [row.name, row.read])).toEqual([
+    [first, true],
+    [second, false],
+    [third, true],
+  ]);
+
+  // Mark as unread.
+  await button(card(page, third!), "Mark as unread").click();
+  await expect(notice(page, INBOX.markedUnread)).toBeVisible();
+  await expect(button(card(page, third!), "Mark as read")).toBeVisible();
+  await expect(unreadBadge(card(page, third!))).toBeVisible();
+  await expectCounts(page, { all: 3, unread: 2, read: 1 });
+  expect((await storedInbox()).map((row) => [row.name, row.read])).toEqual([
+    [first, true],
+    [second, false],
+    [third, false],
+  ]);
+
+  // Marked read in the Unread view, a card leaves it.
+  await filterTab(page, "Unread").click();
+  await expect.poll(() => cardNames(page)).toEqual([second, third]);
+  await button(card(page, second!), "Mark as read").click();
+  await expect(notice(page, INBOX.markedRead)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual([third]);
+  await expectCounts(page, { all: 3, unread: 1, read: 2 });
+  await filterTab(page, "Read").click();
+  await expect.poll(() => cardNames(page)).toEqual([first, second]);
+
+  // A reload shows what the server stored.
+  await page.reload();
+  await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
+  await expectCounts(page, { all: 3, unread: 1, read: 2 });
+  await expect.poll(() => cardNames(page)).toEqual([first, second]);
+});
+
+test("empty states: 'No contact submissions yet', 'No unread submissions', 'No read submissions'", async ({ page }) => {
+  await resetInbox();
+  await openInbox(page);
+  await expectCounts(page, { all: 0, unread: 0, read: 0 });
+  await expect(page.getByText(INBOX.emptyAll, { exact: true })).toBeVisible();
+  await expect(cards(page)).toHaveCount(0);
+  await filterTab(page, "Unread").click();
+  await expect(page.getByText(INBOX.emptyUnread, { exact: true })).toBeVisible();
+  await filterTab(page, "Read").click();
+  await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+  await expect(page.getByText(INBOX.emptyAll, { exact: true })).toHaveCount(0);
+
+  // One unread enquiry: Read is empty; marked read in the Unread view, Unread becomes empty at once.
+  await resetInbox([{ name: "Solo Sender", email: "solo@example.com", userType: "other", message: "Just me." }]);
+  await page.goto("/admin?tab=contacts&filter=read");
+  await expectCounts(page, { all: 1, unread: 1, read: 0 });
+  await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+  await filterTab(page, "Unread").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Solo Sender"]);
+  await button(card(page, "Solo Sender"), "Mark as read").click();
+  await expect(page.getByText(INBOX.emptyUnread, { exact: true })).toBeVisible();
+  await expectCounts(page, { all: 1, unread: 0, read: 1 });
+});
+
+test("Delete asks with confirm(): dismissed, nothing is deleted; accepted, the card goes and 'Contact submission deleted successfully.' shows", async ({
+  page,
+}) => {
+  await resetInbox([
+    { name: "Kim Keep", email: "kim@example.com", userType: "tenant", message: "Keep me.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Dora Delete", email: "dora@example.com", userType: "landlord", message: "Delete me.", createdAt: "2026-11-02T09:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 2, unread: 2, read: 0 });
+  const doomed = card(page, "Dora Delete");
+  const deleteButton = button(doomed, "Delete submission");
+  await expect(deleteButton).toHaveText("Delete");
+
+  const posts = recordPosts(page);
+  const dialogs: { type: string; message: string }[] = [];
+  page.once("dialog", (dialog) => {
+    dialogs.push({ type: dialog.type(), message: dialog.message() });
+    void dialog.dismiss();
+  });
+  await deleteButton.click();
+  await expect.poll(() => dialogs).toEqual([{ type: "confirm", message: INBOX.deleteConfirm }]);
+  // Dismissed: nothing was sent, nothing changed.
+  await expect(doomed).toBeVisible();
+  await expect(deleteButton).toBeEnabled();
+  await expectCounts(page, { all: 2, unread: 2, read: 0 });
+  await expect(page.locator("#inbox-list").getByRole("status")).toHaveCount(0);
+  expect(posts).toEqual([]);
+  expect((await storedInbox()).map((row) => row.name)).toEqual(["Dora Delete", "Kim Keep"]);
+
+  page.once("dialog", (dialog) => {
+    dialogs.push({ type: dialog.type(), message: dialog.message() });
+    void dialog.accept();
+  });
+  await deleteButton.click();
+  await expect(notice(page, INBOX.deleted)).toBeVisible();
+  await expect(doomed).toHaveCount(0);
+  // The focused button went with its card: focus moves to the notice, not to the top of the page.
+  await expect(page.locator("#inbox-list [aria-live]")).toBeFocused();
+  await expect(card(page, "Kim Keep")).toBeVisible();
+  await expectCounts(page, { all: 1, unread: 1, read: 0 });
+  expect(dialogs).toHaveLength(2);
+  expect(dialogs[1]).toEqual({ type: "confirm", message: INBOX.deleteConfirm });
+  expect((await storedInbox()).map((row) => row.name)).toEqual(["Kim Keep"]);
+
+  await page.reload();
+  await expect(card(page, "Kim Keep")).toBeVisible();
+  await expect(card(page, "Dora Delete")).toHaveCount(0);
+});
+
+test("Refresh picks up an enquiry sent after the page loaded, and keeps the filter", async ({ page, request }) => {
+  await resetInbox([
+    { name: "Olive Older", email: "olive@example.com", userType: "tenant", message: "Earlier.", createdAt: "2026-11-01T08:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 1, read: 0 });
+
+  const sent = await request.post("/api/contact", {
+    data: { name: "Nora Newcomer", email: "nora@example.com", phone: "", userType: "investor", message: "Sent just now." },
+  });
+  expect(sent.status()).toBe(201);
+  // Not shown until asked.
+  await expect(card(page, "Nora Newcomer")).toHaveCount(0);
+  await expectCounts(page, { all: 1, unread: 1, read: 0 });
+
+  await button(page.locator("main"), "Refresh").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Nora Newcomer", "Olive Older"]);
+  await expectCounts(page, { all: 2, unread: 2, read: 0 });
+  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+
+  // In the Read view, Refresh stays there.
+  await filterTab(page, "Read").click();
+  await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+  await request.post("/api/contact", {
+    data: { name: "Pat Later", email: "pat@example.com", userType: "other", message: "Later still." },
+  });
+  await button(page.locator("main"), "Refresh").click();
+  await expectCounts(page, { all: 3, unread: 3, read: 0 });
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+});
+
+test.describe("in a browser set to New York time and US English", () => {
+  // The dates are UK time, formatted en-GB, whatever the browser's own zone and locale.
+  test.use({ timezoneId: "America/New_York", locale: "en-US" });
+
+  test("each card: name, mailto and tel links, coloured user-type badge, message, UK date, 'Reply via Email' link", async ({ page }) => {
+    const seeds: (SeedEnquiry & { badge: string; date: string })[] = [
+      {
+        name: "Amelia Landlord",
+        email: "amelia.landlord@example.com",
+        phone: "020 7946 0123",
+        userType: "landlord",
+        message: "Three flats in Hackney need managing.",
+        createdAt: "2026-11-20T14:05:00.000Z",
+        badge: "Landlord",
+        date: "20 Nov 2026, 14:05",
+      },
+      {
+        name: "Tom Tenant",
+        email: "tom@example.com",
+        userType: "tenant",
+        message: "The boiler is broken.",
+        // British Summer Time: an hour ahead of UTC.
+        createdAt: "2026-07-01T09:30:00.000Z",
+        badge: "Tenant",
+        date: "1 Jul 2026, 10:30",
+      },
+      {
+        name: "Ivy Investor",
+        email: "ivy@example.com",
+        phone: "07700 900456",
+        userType: "investor",
+        message: "Looking for a portfolio manager.",
+        // Half an hour before the clocks went forward (01:00 UTC, 29 March 2026)…
+        createdAt: "2026-03-29T00:30:00.000Z",
+        badge: "Property Investor",
+        date: "29 Mar 2026, 00:30",
+      },
+      {
+        name: "Oscar Other",
+        email: "oscar@example.com",
+        userType: "other",
+        message: "Just a question.",
+        // …and half an hour after.
+        createdAt: "2026-03-29T01:30:00.000Z",
+        badge: "Other",
+        date: "29 Mar 2026, 02:30",
+      },
+    ];
+    await resetInbox(seeds);
+    await openInbox(page);
+    await expect.poll(() => cardNames(page)).toEqual(["Amelia Landlord", "Tom Tenant", "Oscar Other", "Ivy Investor"]);
+
+    for (const seed of seeds) {
+      const scope = card(page, seed.name);
+      await expect(scope.getByRole("heading", { level: 3 })).toContainText(seed.name);
+      const mail = scope.getByRole("link", { name: seed.email, exact: true });
+      await expect(mail).toHaveAttribute("href", `mailto:${seed.email}`);
+      const tel = scope.locator('a[href^="tel:"]');
+      if (seed.phone) {
+        await expect(tel).toHaveText(seed.phone);
+        await expect(tel).toHaveAttribute("href", `tel:+44${seed.phone.replace(/\s/g, "").slice(1)}`);
+      } else {
+        await expect(tel).toHaveCount(0);
+      }
+      await expect(scope.getByText(seed.badge, { exact: true })).toBeVisible();
+      await expect(scope.getByText(seed.message, { exact: true })).toBeVisible();
+      const time = scope.locator("time");
+      await expect(time).toHaveText(seed.date);
+      await expect(time).toHaveAttribute("datetime", seed.createdAt!);
+
+      const reply = scope.getByRole("link", { name: "Reply via Email", exact: true });
+      const href = (await reply.getAttribute("href")) ?? "";
+      expect(mailtoRecipient(href)).toBe(seed.email);
+      expect(href, "spaces as %20, never +").not.toContain("+");
+      expect(href).toContain("%20");
+      const fields = mailtoFields(href);
+      expect(Object.keys(fields)).toEqual(["subject", "body"]);
+      expect(fields.subject).toBe(`Re: Your inquiry to ${ADMIN_COMPANY_NAME}`);
+      expect(fields.body).toMatch(new RegExp(`^Dear ${seed.name},`));
+    }
+
+    // Landlord blue, Tenant green, Property Investor purple, Other neutral.
+    const badge = (name: string, label: string) => card(page, name).getByText(label, { exact: true });
+    const text = async (name: string, label: string) => hueAndChroma((await colours(badge(name, label))).text);
+    const landlord = await text("Amelia Landlord", "Landlord");
+    expect(landlord.hue, "Landlord is blue").toBeGreaterThanOrEqual(200);
+    expect(landlord.hue).toBeLessThanOrEqual(250);
+    const tenant = await text("Tom Tenant", "Tenant");
+    expect(tenant.hue, "Tenant is green").toBeGreaterThanOrEqual(90);
+    expect(tenant.hue).toBeLessThanOrEqual(170);
+    const investor = await text("Ivy Investor", "Property Investor");
+    expect(investor.hue, "Property Investor is purple").toBeGreaterThanOrEqual(260);
+    expect(investor.hue).toBeLessThanOrEqual(310);
+    for (const coloured of [landlord, tenant, investor]) expect(coloured.chroma).toBeGreaterThan(0.25);
+    const other = await colours(badge("Oscar Other", "Other"));
+    expect(hueAndChroma(other.text).chroma, "Other is neutral").toBeLessThan(0.2);
+    expect(hueAndChroma(other.background).chroma, "Other is neutral").toBeLessThan(0.1);
+  });
+});
+
+test("HTML and script in an enquiry's fields show as literal text and never run", async ({ page, request }) => {
+  const payload = {
+    name: `<img src=x onerror="window.__xss=1">`,
+    // As hostile as the contact form's e-mail rule lets through: quotes, &, ?, #, %, =.
+    email: "x'onmouseover=window.__xss=1&cc=victim%40evil.example?#@example.com",
+    phone: "<svg onload=window.__xss=1>",
+    userType: "other",
+    message: `<script>window.__xss=1</script>\n<img src=x onerror=alert(1)> "quoted" & 'single' </p></article>`,
+  };
+  await resetInbox();
+  const sent = await request.post("/api/contact", { data: payload });
+  expect(sent.status(), await sent.text()).toBe(201);
+
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 1, read: 0 });
+  const scope = cards(page).first();
+  await expect(scope.getByRole("heading", { level: 3 })).toContainText(payload.name);
+  expect(await cardNames(page)).toEqual([payload.name]);
+  await expect(scope.getByText("<script>window.__xss=1</script>")).toBeVisible();
+  await expect(scope.getByText(payload.message.split("\n")[0]!)).toHaveText(payload.message);
+  const mail = scope.getByRole("link", { name: payload.email, exact: true });
+  await expect(mail).toBeVisible();
+  const mailHref = (await mail.getAttribute("href")) ?? "";
+  expect(mailtoRecipient(mailHref)).toBe(payload.email);
+  expect(mailHref, "the address's ? and & cannot start a query of their own").not.toMatch(/[?&#]/);
+  await expect(scope.locator('a[href^="tel:"]')).toHaveText(payload.phone);
+
+  const replyHref = (await scope.getByRole("link", { name: "Reply via Email", exact: true }).getAttribute("href")) ?? "";
+  expect(mailtoRecipient(replyHref)).toBe(payload.email);
+  const reply = mailtoFields(replyHref);
+  expect(Object.keys(reply), "no cc or other header smuggled in").toEqual(["subject", "body"]);
+  expect(reply.body).toMatch(/^Dear <img src=x onerror="window.__xss=1">,/);
+
+  // None of it became markup: no image, script or event handler from the payload.
+  await expect(scope.locator("img, script, iframe, object, embed")).toHaveCount(0);
+  await expect(page.locator("[onerror], [onload], [onmouseover]")).toHaveCount(0);
+  await mail.hover();
+  await button(scope, "Mark as read").click();
+  await expect(notice(page, INBOX.markedRead)).toBeVisible();
+  await page.reload();
+  await expect(scope.getByRole("heading", { level: 3 })).toContainText(payload.name);
+  await page.waitForLoadState("load");
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  // A payload that had become markup would at least have tripped the Content-Security-Policy.
+  expect(problems).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("sign in, open Contact Submissions, mark as read, delete after the on-page confirmation", async ({ page }) => {
+    await resetInbox([
+      { name: "Ned Plain", email: "ned@example.com", userType: "tenant", message: "Older, stays.", createdAt: "2026-11-01T12:00:00.000Z" },
+      { name: "Nina Plain", email: "nina@example.com", phone: "07700 900789", userType: "landlord", message: "Newer, goes.", createdAt: "2026-11-02T12:00:00.000Z" },
+    ]);
+    await page.goto("/admin");
+    await expect(loginHeading(page)).toBeVisible();
+    await submitSignIn(page);
+    await expect(welcome(page)).toBeVisible();
+
+    await mainTab(page, "Contact Submissions").click();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expectCounts(page, { all: 2, unread: 2, read: 0 });
+    expect(await cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
+    const nina = card(page, "Nina Plain");
+    await expect(nina.locator("time")).toHaveText("2 Nov 2026, 12:00");
+
+    // Mark as read: a plain form post; the page that comes back says so.
+    await button(nina, "Mark as read").click();
+    await expect(notice(page, INBOX.markedRead)).toBeVisible();
+    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
+    await expect(button(nina, "Mark as unread")).toBeVisible();
+    await expect(unreadBadge(nina)).toHaveCount(0);
+    await expectCounts(page, { all: 2, unread: 1, read: 1 });
+    expect((await storedInbox()).map((row) => [row.name, row.read])).toEqual([
+      ["Nina Plain", true],
+      ["Ned Plain", false],
+    ]);
+
+    // Delete: the page asks first, in the card, with the same words.
+    await button(nina, "Delete submission").click();
+    const confirmation = nina.getByRole("alert");
+    await expect(confirmation).toContainText(INBOX.deleteConfirm);
+    expect((await storedInbox()).length, "nothing is deleted before the confirmation").toBe(2);
+    // Cancel keeps it.
+    await confirmation.getByRole("link", { name: "Cancel", exact: true }).click();
+    await expect(nina.getByRole("alert")).toHaveCount(0);
+    await expect(nina).toBeVisible();
+    expect((await storedInbox()).length).toBe(2);
+
+    await button(nina, "Delete submission").click();
+    await button(nina.getByRole("alert"), "Delete submission").click();
+    await expect(notice(page, INBOX.deleted)).toBeVisible();
+    await expect(card(page, "Nina Plain")).toHaveCount(0);
+    await expect(card(page, "Ned Plain")).toBeVisible();
+    await expectCounts(page, { all: 1, unread: 1, read: 0 });
+    expect((await storedInbox()).map((row) => row.name)).toEqual(["Ned Plain"]);
+
+    // The filter tabs are links too.
+    await filterTab(page, "Read").click();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+  });
+});

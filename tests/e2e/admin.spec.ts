@@ -1,0 +1,393 @@
+import { expect, test, type Locator, type Page, type Request } from "@playwright/test";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  ADMIN_URL,
+  INBOX,
+  LOGIN,
+  SESSION_COOKIE,
+  delay,
+  filterTab,
+  loginFields,
+  loginHeading,
+  mainTab,
+  openInbox,
+  signIn,
+  submitSignIn,
+  welcome,
+} from "./admin-fixtures";
+import { waitForHydration } from "./fixtures";
+
+/**
+ * The admin's sign-in, session and navigation (SPEC §2, §5), on the "admin"
+ * server. These tests only read the inbox, so they run in parallel with the
+ * inbox tests of admin-inbox.spec.ts; each has its own browser context, so
+ * its own session.
+ */
+test.use({ baseURL: ADMIN_URL });
+
+const signOutButton = (page: Page) => page.getByRole("button", { name: "Sign Out", exact: true });
+
+/** Records the POST requests the page sends. */
+function recordPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request);
+  });
+  return posts;
+}
+
+async function sessionCookie(page: Page) {
+  return (await page.context().cookies(ADMIN_URL)).find((cookie) => cookie.name === SESSION_COOKIE);
+}
+
+test.describe("signed out", () => {
+  test("/admin shows the login screen: heading, subtitle, required Email and Password, Sign In; no dashboard", async ({ page }) => {
+    const response = await page.goto("/admin");
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(page.getByText(LOGIN.subtitle, { exact: true })).toBeVisible();
+    await expect(page).toHaveTitle(LOGIN.title);
+    const fields = loginFields(page);
+    await expect(fields.email).toHaveAttribute("type", "email");
+    await expect(fields.password).toHaveAttribute("type", "password");
+    await expect(fields.email).toHaveJSProperty("required", true);
+    await expect(fields.password).toHaveJSProperty("required", true);
+    await expect(fields.submit).toBeEnabled();
+    await expect(welcome(page)).toHaveCount(0);
+    await expect(signOutButton(page)).toHaveCount(0);
+    await expect(page.getByRole("tab")).toHaveCount(0);
+    // Nothing of the dashboard is in the HTML, and it is not cached.
+    const html = (await response?.text()) ?? "";
+    expect(html).not.toContain("Welcome,");
+    expect(html).not.toContain("Contact Submissions");
+    expect(response?.headers()["cache-control"]).toContain("no-store");
+  });
+
+  test("an empty form is not sent: the browser asks for the required fields", async ({ page }) => {
+    await page.goto("/admin");
+    await waitForHydration(page);
+    const posts = recordPosts(page);
+    const fields = loginFields(page);
+    await fields.submit.click();
+    await expect.poll(() => fields.email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    await fields.email.fill(ADMIN_EMAIL);
+    await fields.submit.click();
+    await expect.poll(() => fields.password.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+    await expect(loginHeading(page)).toBeVisible();
+    expect(posts.map((request) => request.url())).toEqual([]);
+  });
+
+  test("a wrong password, or an unknown e-mail, shows the error alert; no session is started", async ({ page }) => {
+    await page.goto("/admin");
+    await waitForHydration(page);
+    const fields = loginFields(page);
+
+    await submitSignIn(page, { email: ADMIN_EMAIL, password: "not-the-password-at-all" });
+    const alert = page.getByRole("alert");
+    await expect(alert).toHaveText(LOGIN.failure);
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+    // Ready for another try: the e-mail stays, the password is cleared and focused.
+    await expect(fields.email).toHaveValue(ADMIN_EMAIL);
+    await expect(fields.password).toHaveValue("");
+    await expect(fields.password).toBeFocused();
+    await expect(fields.submit).toHaveText("Sign In");
+    await expect(fields.submit).toBeEnabled();
+    expect(await sessionCookie(page)).toBeUndefined();
+
+    // The same answer for an e-mail that has no account.
+    await submitSignIn(page, { email: "nobody-here@example.com", password: ADMIN_PASSWORD });
+    await expect(alert).toHaveText(LOGIN.failure);
+    await expect(fields.email).toHaveValue("nobody-here@example.com");
+    await expect(welcome(page)).toHaveCount(0);
+    expect(await sessionCookie(page)).toBeUndefined();
+
+    // A reload shows the form again, still signed out.
+    await page.reload();
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+  });
+
+  test("'Signing in...' shows on the disabled button while the sign-in request is under way", async ({ page }) => {
+    await page.goto("/admin");
+    await waitForHydration(page);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/admin/sign-in*", async (route) => {
+      if (route.request().method() === "POST") await released;
+      await route.continue();
+    });
+    const fields = loginFields(page);
+    await fields.email.fill(ADMIN_EMAIL);
+    await fields.password.fill(ADMIN_PASSWORD);
+    await fields.submit.click();
+    const busy = page.getByRole("button", { name: LOGIN.busy, exact: true });
+    await expect(busy).toBeVisible();
+    await expect(busy).toBeDisabled();
+    // Held for a moment longer: it stays busy until the answer comes.
+    await delay(500);
+    await expect(busy).toBeVisible();
+    release();
+    await expect(welcome(page)).toBeVisible();
+    await expect(busy).toHaveCount(0);
+  });
+});
+
+test.describe("signed in", () => {
+  test("signing in shows the dashboard; the session cookie is __Host-, Secure, HttpOnly; a reload and a new tab stay signed in", async ({
+    page,
+    context,
+  }) => {
+    await signIn(page);
+    await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
+    await expect(page).toHaveTitle("Admin Dashboard");
+    await expect(signOutButton(page)).toBeVisible();
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions"]);
+    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("aria-selected", "true");
+    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin?tab=projects");
+    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin?tab=contacts");
+    await expect(loginHeading(page)).toHaveCount(0);
+
+    // Chromium keeps the production cookie on http://127.0.0.1 (a loopback origin counts as secure).
+    const cookie = await sessionCookie(page);
+    expect(cookie, `the ${SESSION_COOKIE} cookie`).toMatchObject({
+      name: SESSION_COOKIE,
+      domain: "127.0.0.1",
+      path: "/",
+      secure: true,
+      httpOnly: true,
+      sameSite: "Lax",
+    });
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await page.evaluate(() => document.cookie), "HttpOnly: scripts cannot read it").toBe("");
+
+    await page.reload();
+    await expect(welcome(page)).toBeVisible();
+    await expect(loginHeading(page)).toHaveCount(0);
+
+    const second = await context.newPage();
+    await second.goto("/admin?tab=contacts");
+    await expect(welcome(second)).toBeVisible();
+    await expect(second.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
+    await second.close();
+  });
+
+  test("Sign Out returns to the login form; back, forward and reload never show the dashboard; the old cookie is dead", async ({
+    page,
+    context,
+  }) => {
+    await page.goto("/");
+    await signIn(page);
+    await mainTab(page, "Contact Submissions").click();
+    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
+    const cookie = await sessionCookie(page);
+    expect(cookie).toBeDefined();
+    // Another tab of the same browser, still showing the dashboard.
+    const stale = await context.newPage();
+    await stale.goto("/admin");
+    await expect(welcome(stale)).toBeVisible();
+    await waitForHydration(stale);
+
+    await signOutButton(page).click();
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+    await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
+    expect(await sessionCookie(page), "the cookie is cleared").toBeUndefined();
+
+    await page.reload();
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+
+    // Back through the dashboard's history entries: none shows it again.
+    for (let step = 0; step < 3; step += 1) {
+      await page.goBack();
+      if (!new URL(page.url()).pathname.startsWith("/admin")) break;
+      await expect(loginHeading(page)).toBeVisible();
+      await expect(welcome(page)).toHaveCount(0);
+      await expect(page.getByText("Manage and respond to customer inquiries")).toHaveCount(0);
+    }
+    await page.goForward();
+    await expect(welcome(page)).toHaveCount(0);
+
+    // The other tab's next step meets the login form.
+    await mainTab(stale, "Contact Submissions").click();
+    await expect(loginHeading(stale)).toBeVisible();
+    await expect(welcome(stale)).toHaveCount(0);
+    await stale.close();
+
+    // The server ended the session: the old token, put back, opens nothing.
+    await context.addCookies([cookie!]);
+    await page.goto("/admin?tab=contacts");
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+  });
+
+  test("keyboard only: Tab to the fields, type, Enter signs in; arrow keys, Home and End move between tabs", async ({ page }) => {
+    await page.goto("/admin");
+    await waitForHydration(page);
+    const fields = loginFields(page);
+    await page.keyboard.press("Tab");
+    await expect(fields.email).toBeFocused();
+    await page.keyboard.type(ADMIN_EMAIL);
+    await page.keyboard.press("Tab");
+    await expect(fields.password).toBeFocused();
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press("Enter");
+    await expect(welcome(page)).toBeVisible();
+    await waitForHydration(page);
+
+    // Tab to the dashboard's first tab.
+    const projects = mainTab(page, "Renovation Projects");
+    const contacts = mainTab(page, "Contact Submissions");
+    await tabUntilFocused(page, projects);
+
+    await page.keyboard.press("ArrowRight");
+    await expect(contacts).toBeFocused();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(contacts).toHaveAttribute("aria-selected", "true");
+    await expect(projects).toHaveAttribute("aria-selected", "false");
+    await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
+
+    await page.keyboard.press("ArrowLeft");
+    await expect(projects).toBeFocused();
+    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+    await expect(projects).toHaveAttribute("aria-selected", "true");
+
+    // The keys wrap around, Home and End go to the ends.
+    await page.keyboard.press("ArrowLeft");
+    await expect(contacts).toBeFocused();
+    await expect(contacts).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("Home");
+    await expect(projects).toBeFocused();
+    await expect(projects).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("End");
+    await expect(contacts).toBeFocused();
+    await expect(contacts).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+
+    // The inbox's filter tabs: an arrow key chooses the next filter.
+    await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
+    await tabUntilFocused(page, filterTab(page, "All"));
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
+    await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
+  });
+
+  test("arrow keys, Home and End move between the inbox's filter tabs, and focus stays on the tab chosen", async ({ page }) => {
+    await openInbox(page);
+    await tabUntilFocused(page, filterTab(page, "All"));
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
+    await expect(filterTab(page, "Unread")).toBeFocused({ timeout: 2_000 });
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
+    await expect(filterTab(page, "Read")).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(filterTab(page, "All")).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(filterTab(page, "Read")).toBeFocused();
+  });
+
+  test("'Loading contact submissions...' shows while the Contact Submissions tab loads slowly", async ({ page }) => {
+    await signIn(page);
+    await waitForHydration(page);
+    await page.route("**/admin.data*", async (route) => {
+      await delay(1_000);
+      await route.continue();
+    });
+    await mainTab(page, "Contact Submissions").click();
+    const loading = page.getByRole("status").filter({ hasText: INBOX.loading });
+    await expect(loading).toBeVisible();
+    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
+    await expect(page.locator("#inbox-list")).toHaveAttribute("aria-busy", "true");
+    await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
+    // Then the inbox itself.
+    await expect(loading).toHaveCount(0);
+    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(filterTab(page, "All")).toHaveText(/^All \(\d+\)$/);
+    await expect(page.locator("#inbox-list")).toHaveAttribute("aria-busy", "false");
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the form posts to /admin/sign-in: a failure shows the error there, a success the dashboard; Sign Out works too", async ({
+    page,
+  }) => {
+    await page.goto("/admin");
+    await expect(loginHeading(page)).toBeVisible();
+    const fields = loginFields(page);
+    await expect(page.locator("form").filter({ has: fields.email })).toHaveAttribute("action", "/admin/sign-in");
+
+    await submitSignIn(page, { email: "not-an-admin@example.com", password: "some-wrong-password" });
+    await expect(page).toHaveURL(`${ADMIN_URL}/admin/sign-in`);
+    await expect(page.getByRole("alert")).toHaveText(LOGIN.failure);
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(fields.email).toHaveValue("not-an-admin@example.com");
+    await expect(fields.password).toHaveValue("");
+    expect(await sessionCookie(page)).toBeUndefined();
+
+    await submitSignIn(page);
+    await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
+    await expect(welcome(page)).toBeVisible();
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions"]);
+    expect(await sessionCookie(page)).toMatchObject({ secure: true, httpOnly: true });
+    await page.reload();
+    await expect(welcome(page)).toBeVisible();
+
+    await signOutButton(page).click();
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+    expect(await sessionCookie(page)).toBeUndefined();
+    await page.goBack();
+    await expect(welcome(page)).toHaveCount(0);
+  });
+});
+
+test.describe("the footer's Admin link", () => {
+  for (const signedIn of [false, true]) {
+    test(`is a client-side navigation with a 'Checking sign-in...' overlay, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
+      page,
+    }) => {
+      if (signedIn) await signIn(page);
+      await page.goto("/");
+      await waitForHydration(page);
+      // A document load would lose this marker; a client-side navigation keeps it.
+      await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+      await page.route("**/admin.data*", async (route) => {
+        await delay(1_000);
+        await route.continue();
+      });
+      const link = page.getByRole("contentinfo").getByRole("link", { name: "Admin", exact: true });
+      await expect(link).toHaveAttribute("href", "/admin");
+      await link.click();
+      await expect(page.getByRole("status").filter({ hasText: LOGIN.checking })).toBeVisible();
+      if (signedIn) {
+        await expect(welcome(page)).toBeVisible();
+        await expect(loginHeading(page)).toHaveCount(0);
+      } else {
+        await expect(loginHeading(page)).toBeVisible();
+        await expect(welcome(page)).toHaveCount(0);
+      }
+      await expect(page.getByText(LOGIN.checking)).toHaveCount(0);
+      await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
+      expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+    });
+  }
+});
+
+/** Presses Tab until the target has focus (at most 30 times), as a keyboard user would. */
+async function tabUntilFocused(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 30; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target, "reached with the Tab key").toBeFocused();
+}
