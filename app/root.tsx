@@ -8,6 +8,7 @@ import {
   useLocation,
   useNavigation,
 } from "react-router";
+import { Spinner } from "~/components/Spinner";
 import type { Route } from "./+types/root";
 import "./app.css";
 
@@ -52,10 +53,7 @@ function CheckingSignIn() {
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-white/85">
       <p role="status" className="flex items-center gap-3 text-lg font-medium text-slate-800">
-        <svg viewBox="0 0 24 24" fill="none" aria-hidden="true" className="size-6 animate-spin text-blue-700 motion-reduce:animate-none">
-          <circle cx="12" cy="12" r="10" stroke="currentColor" strokeOpacity="0.25" strokeWidth="4" />
-          <path d="M22 12a10 10 0 0 0-10-10" stroke="currentColor" strokeWidth="4" strokeLinecap="round" />
-        </svg>
+        <Spinner className="size-6 text-blue-700" />
         Checking sign-in...
       </p>
     </div>

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
+import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, type InboxFilter } from "~/enquiries/inbox";
 import { EnquiryCard } from "./EnquiryCard";
-import { Spinner } from "./LoginScreen";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
 import type { InboxActionData, InboxView } from "./types";

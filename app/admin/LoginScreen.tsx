@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
+import { Spinner } from "~/components/Spinner";
 import { LOGIN_TEXT } from "./texts";
 
 /** What the sign-in action answers when it does not sign in. */
@@ -45,7 +46,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
           <p className="mt-2 text-slate-600">{LOGIN_TEXT.subtitle}</p>
         </div>
 
-        <fetcher.Form method="post" action="/admin/sign-in" className="mt-8 space-y-5" aria-describedby={failure ? errorId : undefined}>
+        <fetcher.Form method="post" action="/admin/sign-in" className="mt-8 space-y-5">
           <input type="hidden" name="returnTo" value={returnTo} />
           <div>
             <label htmlFor="admin-email" className="block text-sm font-medium text-slate-800">
@@ -60,6 +61,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
               spellCheck={false}
               defaultValue={failure?.email}
               aria-invalid={failure ? true : undefined}
+              aria-describedby={failure ? errorId : undefined}
               className={INPUT}
             />
           </div>
@@ -75,6 +77,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
               required
               autoComplete="current-password"
               aria-invalid={failure ? true : undefined}
+              aria-describedby={failure ? errorId : undefined}
               className={INPUT}
             />
           </div>
@@ -90,7 +93,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
             disabled={busy}
             className="flex w-full items-center justify-center gap-2 rounded-lg bg-blue-700 px-4 py-3 font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-wait disabled:bg-blue-700/80"
           >
-            {busy ? <Spinner /> : null}
+            {busy ? <Spinner className="size-4" /> : null}
             {busy ? LOGIN_TEXT.submitting : LOGIN_TEXT.submit}
           </button>
         </fetcher.Form>
@@ -102,14 +105,5 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
         </p>
       </div>
     </main>
-  );
-}
-
-export function Spinner({ className = "size-4" }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" aria-hidden="true" className={`${className} animate-spin motion-reduce:animate-none`}>
-      <circle cx="12" cy="12" r="10" stroke="currentColor" strokeOpacity="0.25" strokeWidth="4" />
-      <path d="M22 12a10 10 0 0 0-10-10" stroke="currentColor" strokeWidth="4" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -40,6 +40,7 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
     return { ok: false, reason: "limited", retryAfterSeconds: Math.ceil((lockedAt.getTime() + LOCKOUT.durationMs - now.getTime()) / 1000) };
   }
   if ((await countEvents(db, "login-failure", ipSubject, LOGIN_WINDOW_MS, now)) >= attempt.limit) {
+    console.warn(`Sign-in refused for ${account} from ${attempt.clientIp}: LOGIN_RATE_LIMIT reached`);
     return { ok: false, reason: "limited", retryAfterSeconds: LOGIN_WINDOW_MS / 1000 };
   }
 
@@ -49,6 +50,9 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
     await recordEvent(db, "login-failure", ipSubject, now);
     await recordEvent(db, "login-account-failure", account, now);
     if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) >= LOCKOUT.failures) {
+      console.warn(
+        `Sign-in locked for ${account} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (last from ${attempt.clientIp}); \`npm run admin -- unlock ${account}\` lifts it`,
+      );
       await recordEvent(db, "login-lockout", account, now);
       await clearEvents(db, "login-account-failure", account);
     }
@@ -62,5 +66,6 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
   await pruneSessions(db, now);
   const session = await createSession(db, admin.id, now);
+  console.log(`Admin ${admin.email} signed in from ${attempt.clientIp}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email };
 }

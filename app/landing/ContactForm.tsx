@@ -9,7 +9,8 @@ import {
   validateEnquiry,
   type ContactActionData,
 } from "~/enquiries/schema";
-import { Icon, Spinner } from "./Icon";
+import { Spinner } from "~/components/Spinner";
+import { Icon } from "./Icon";
 import { BUTTON_STYLES } from "./ui";
 
 const ERROR_ID = "contact-form-error";

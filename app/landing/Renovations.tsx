@@ -4,7 +4,8 @@ import { SAMPLE_PROJECT } from "~/projects/sample";
 import type { RenovationProject } from "~/projects/types";
 import { ProjectCarousel } from "./Carousel";
 import { RENOVATION_SERVICES } from "./content";
-import { Icon, Spinner } from "./Icon";
+import { Spinner } from "~/components/Spinner";
+import { Icon } from "./Icon";
 import { CONTAINER, ScrollButton, SectionHeader } from "./ui";
 
 export function Renovations({ projects }: { projects: Promise<RenovationProject[]> }) {
