@@ -27,9 +27,9 @@
  * the run. Rows stored but never acknowledged are expected only for requests in
  * flight when the load generator stopped (at most one per connection).
  *
- * The child gets CONTACT_RATE_LIMIT and LOGIN_RATE_LIMIT = 100000000: every request
- * comes from 127.0.0.1, and a per-IP limit would turn the contact case into a
- * measurement of 429s. (If the env schema ever caps them lower, the server refuses
+ * The child gets CONTACT_RATE_LIMIT = 100000000: every request comes from
+ * 127.0.0.1, and a per-IP limit would turn the contact case into a
+ * measurement of 429s. (No case signs in, so LOGIN_RATE_LIMIT stays as it is.) (If the env schema ever caps them lower, the server refuses
  * to start and the bench says so.)
  *
  * RSS: /proc/<pid>/status VmRSS every 100 ms, and VmHWM at the end.
@@ -399,6 +399,13 @@ async function main(): Promise<number> {
   // Start the server as `npm start` does, with the same Node flags.
   const startScript: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start;
   const startFlags = /\bnode\s+(.*?)\s*server\.js/.exec(startScript)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
+  // `exec env NAME=value … node …`: the same environment settings as npm start.
+  const startEnv = Object.fromEntries(
+    (/\benv\s+((?:\w+=\S+\s+)+)node\b/.exec(startScript)?.[1] ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((assignment) => [assignment.slice(0, assignment.indexOf("=")), assignment.slice(assignment.indexOf("=") + 1)]),
+  );
   const nodeArgs = [
     ...startFlags,
     ...(flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
@@ -416,7 +423,8 @@ async function main(): Promise<number> {
   console.log(`  Node ${process.version}, load average ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, commit ${git("rev-parse", "--short", "HEAD") ?? "?"}${git("status", "--porcelain")?.length ? " (+ uncommitted changes)" : ""}`);
   console.log(`  DATA_DIR ${dataDir} (${fsType}${fsType === "tmpfs" ? ": fsync is free here, contact numbers are optimistic" : ""}), ${DURATION} s per case after ${WARMUP} s warm-up`);
   console.log(`  GET requests send Accept-Encoding: ${ACCEPT_ENCODING}`);
-  if (nodeArgs.length) console.log(`  server started with: node ${nodeArgs.join(" ")} server.js`);
+  const envText = Object.entries(startEnv).map(([name, value]) => `${name}=${value} `).join("");
+  if (nodeArgs.length) console.log(`  server started with: ${envText}node ${nodeArgs.join(" ")} server.js`);
   console.log("");
 
   // 1. Start the server.
@@ -424,6 +432,7 @@ async function main(): Promise<number> {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...startEnv,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -431,7 +440,6 @@ async function main(): Promise<number> {
       DATABASE_URL: "", // always the embedded SQLite database
       // Every request comes from 127.0.0.1: keep per-IP limits out of the measurement.
       CONTACT_RATE_LIMIT: "100000000",
-      LOGIN_RATE_LIMIT: "100000000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
