@@ -123,31 +123,31 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     next();
   });
 
-  // A page of another site must not change anything here (CSRF): writes whose
-  // Origin (or Sec-Fetch-Site) is another site are refused, whatever the route.
-  // React Router has a check of its own, but it answers a bare 400.
+  // Rules every route shares, in one pass:
+  // - nothing here answers cross-origin preflights, and no route should run for them;
+  // - a page of another site must not change anything (CSRF): writes whose Origin
+  //   (or Sec-Fetch-Site) is another site are refused, whatever the route. React
+  //   Router has a check of its own, but it answers a bare 400;
+  // - admin pages and data are private: never stored by a browser or proxy, never
+  //   indexed. React Router matches paths decoded and in any case (/Admin,
+  //   /%61dmin), so this does too.
   app.use((req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next();
-    const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
-    const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
-    if (isSameOrigin(headers, host)) return next();
-    res.status(403).set("Cache-Control", "no-store");
-    if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
-    else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
-  });
-
-  // Admin pages and data are private: never stored by a browser or proxy, never indexed.
-  // React Router matches paths decoded and in any case (/Admin, /%61dmin), so this does too.
-  app.use((req, res, next) => {
-    if (isAdminPath(req.path)) {
-      res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    if (req.method === "OPTIONS") {
+      res.status(204).set("Allow", "GET, HEAD, POST").end();
+      return;
     }
+    if (!SAFE_METHODS.has(req.method)) {
+      const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
+      const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
+      if (!isSameOrigin(headers, host)) {
+        res.status(403).set("Cache-Control", "no-store");
+        if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
+        else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
+        return;
+      }
+    }
+    if (isAdminPath(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
     next();
-  });
-
-  // Nothing here answers cross-origin preflights, and no route should run for them.
-  app.options(/.*/, (_req, res) => {
-    res.status(204).set("Allow", "GET, HEAD, POST").end();
   });
 
   app.get("/healthz", async (_req: Request, res: Response) => {
@@ -261,10 +261,12 @@ export { runAdminCli } from "~/auth/admin-cli.server";
 /** /admin…, /api/admin…, however React Router would still match them. */
 function isAdminPath(rawPath: string): boolean {
   let pathname = rawPath;
-  try {
-    pathname = decodeURIComponent(rawPath);
-  } catch {
-    // Malformed escapes: React Router will not match an admin route either.
+  if (rawPath.includes("%")) {
+    try {
+      pathname = decodeURIComponent(rawPath);
+    } catch {
+      // Malformed escapes: React Router will not match an admin route either.
+    }
   }
   return /^\/(?:admin|api\/admin)(?:[/.]|$)/i.test(pathname);
 }
