@@ -12,6 +12,8 @@ export type DashboardProps = {
   tab: AdminTab;
   inbox?: InboxView;
   projects?: ProjectsView;
+  /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
+  unread?: number;
   actionData?: InboxActionData;
 };
 
@@ -20,7 +22,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, company, tab, inbox, projects, actionData }: DashboardProps) {
+export function Dashboard({ email, company, tab, inbox, projects, unread, actionData }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -41,7 +43,16 @@ export function Dashboard({ email, company, tab, inbox, projects, actionData }: 
               </p>
             </div>
           </div>
-          <div className="flex items-center gap-3">
+          <div className="flex flex-wrap items-center gap-3">
+            {unread ? (
+              <Link
+                to={inboxHref("unread")}
+                className="inline-flex items-center gap-2 rounded-full bg-blue-50 px-3 py-1 text-sm font-medium text-blue-900 ring-1 ring-blue-200 hover:bg-blue-100"
+              >
+                <span aria-hidden="true" className="size-2 rounded-full bg-blue-700" />
+                {unread} unread {unread === 1 ? "enquiry" : "enquiries"}
+              </Link>
+            ) : null}
             <Link to="/" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
               {DASHBOARD_TEXT.viewSite}
             </Link>

@@ -6,7 +6,7 @@ import { handleInboxAction } from "~/admin/inbox-actions.server";
 import { parseAdminTab, type InboxActionData, type InboxView, type ProjectsView } from "~/admin/types";
 import { requireAdmin } from "~/auth/require-admin.server";
 import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
-import { listSubmissions } from "~/enquiries/inbox.server";
+import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { servicesContext } from "~/platform/context";
 import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listAllProjects } from "~/projects/projects.server";
@@ -38,17 +38,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       console.error("Could not load contact submissions:", error);
       inbox = { status: "error", filter };
     }
-    return { ...base, inbox };
+    return { ...base, inbox, unread: inbox.status === "ok" ? inbox.counts.unread : undefined };
   }
 
   let projects: ProjectsView;
+  let unread: number | undefined;
   try {
-    projects = { status: "ok", projects: await listAllProjects(db) };
+    const [list, counts] = await Promise.all([listAllProjects(db), countSubmissions(db)]);
+    projects = { status: "ok", projects: list };
+    unread = counts.unread;
   } catch (error) {
     console.error("Could not load renovation projects:", error);
     projects = { status: "error" };
   }
-  return { ...base, projects };
+  return { ...base, projects, unread };
 }
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */

@@ -92,6 +92,11 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
   await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin?tab=contacts");
   await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
+  // The header says how many are unread, whichever tab is open, and leads to them.
+  await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute(
+    "href",
+    "/admin?tab=contacts&filter=unread",
+  );
   // Newest first.
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
   await expect(page.getByRole("article", { name: first })).toBeVisible();
@@ -123,6 +128,13 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
     [second, false],
     [third, true],
   ]);
+  await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
+  // Seen from the other tab as well.
+  await mainTab(page, "Renovation Projects").click();
+  await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+  await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
+  await mainTab(page, "Contact Submissions").click();
+  await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
 
   // Mark as unread.
   await button(card(page, third!), "Mark as unread").click();
