@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
+import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, type InboxFilter } from "~/enquiries/inbox";
 import { EnquiryCard } from "./EnquiryCard";
@@ -70,7 +71,7 @@ export function EnquiriesPanel({
             type="submit"
             className="inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
           >
-            <RefreshIcon spinning={loading} />
+            <Icon name="refresh" className={`size-4 ${loading ? "animate-spin motion-reduce:animate-none" : ""}`} />
             {INBOX_TEXT.refresh}
           </button>
         </Form>
@@ -176,20 +177,5 @@ function EmptyInbox({ filter, page }: { filter: InboxFilter; page: number }) {
         </p>
       ) : null}
     </div>
-  );
-}
-
-function RefreshIcon({ spinning }: { spinning: boolean }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden="true"
-      className={`size-4 ${spinning ? "animate-spin motion-reduce:animate-none" : ""}`}
-    >
-      <path d="M21 12a9 9 0 1 1-2.64-6.36M21 4v5h-5" />
-    </svg>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
 import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
 import { telHref } from "~/company/company";
+import { Icon } from "~/components/Icon";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -111,7 +112,7 @@ export function EnquiryCard({
             href={replyHref(submission, companyName)}
             className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}
           >
-            <MailIcon />
+            <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>
           <fetcher.Form method="post">
@@ -138,29 +139,12 @@ export function EnquiryCard({
               disabled={deleting}
               className={`${ACTION_BUTTON} bg-white text-red-800 ring-red-300 hover:bg-red-50`}
             >
-              <TrashIcon />
+              <Icon name="trash" className="size-4" />
               Delete
             </button>
           </fetcher.Form>
         </div>
       </article>
     </li>
-  );
-}
-
-function MailIcon() {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="size-4">
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="m3 7 9 6 9-6" />
-    </svg>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" className="size-4">
-      <path d="M3 6h18M8 6V4h8v2M6 6l1 14h10l1-14" />
-    </svg>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
+import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { LOGIN_TEXT } from "./texts";
 
@@ -37,10 +38,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
       <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-lg ring-1 ring-slate-200">
         <div className="text-center">
           <div className="mx-auto flex size-12 items-center justify-center rounded-full bg-blue-100 text-blue-800" aria-hidden="true">
-            <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" className="size-6">
-              <rect x="4" y="11" width="16" height="10" rx="2" />
-              <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-            </svg>
+            <Icon name="lock" className="size-6" />
           </div>
           <h1 className="mt-4 text-2xl font-bold text-slate-900">{LOGIN_TEXT.title}</h1>
           <p className="mt-2 text-slate-600">{LOGIN_TEXT.subtitle}</p>

@@ -1,8 +1,8 @@
-import type { KeyboardEvent, ReactNode } from "react";
+import type { KeyboardEvent } from "react";
 import { Link } from "react-router";
 import { useHydrated } from "./use-hydrated";
 
-export type TabLinkItem = { id: string; label: ReactNode; to: string; selected: boolean };
+export type TabLinkItem = { id: string; label: string; to: string; selected: boolean };
 
 /**
  * Tabs that are links: each tab is its own URL, so they work without

@@ -1,7 +1,6 @@
 import { migrateToLatest, openDatabase } from "~/platform/db.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
-import { clearEvents } from "~/platform/rate-limit.server";
-import { AdminError, createAdmin, deleteAdmin, listAdmins, normalizeEmail, setAdminPassword } from "./admins.server";
+import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "./admins.server";
 import { passwordProblem } from "./password-rules";
 import { isValidEmail } from "~/enquiries/schema";
 
@@ -90,8 +89,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (command === "unlock") {
-      await clearEvents(db, "login-lockout", email);
-      await clearEvents(db, "login-account-failure", email);
+      await liftLockout(db, email);
       say(`Lifted any sign-in lockout of ${email}.`);
       return 0;
     }
@@ -135,18 +133,20 @@ function emailArgument(args: string[]): string {
 
 /** From a terminal: asked twice, hidden. From a pipe: the first line of stdin. */
 async function readNewPassword(io: CliIo, isNew: boolean): Promise<string> {
-  let password: string;
-  if (io.stdin.isTTY) {
-    password = await promptHidden(io, isNew ? "Password for the new admin: " : "New password: ");
+  const assertUsable = (password: string) => {
     const problem = passwordProblem(password);
     if (problem) throw new UsageError(`The password ${problem}.`);
-    if ((await promptHidden(io, "Repeat the password: ")) !== password) throw new UsageError("The passwords do not match.");
-  } else {
-    password = (await readAll(io.stdin)).split(/\r?\n/)[0] ?? "";
+  };
+  if (!io.stdin.isTTY) {
+    const password = (await readAll(io.stdin)).split(/\r?\n/)[0] ?? "";
     if (password === "") throw new UsageError("No password on stdin. Pipe one line, e.g. from your password manager's CLI.");
+    assertUsable(password);
+    return password;
   }
-  const problem = passwordProblem(password);
-  if (problem) throw new UsageError(`The password ${problem}.`);
+  const password = await promptHidden(io, isNew ? "Password for the new admin: " : "New password: ");
+  // Said before the repeat, so nobody types a weak password twice.
+  assertUsable(password);
+  if ((await promptHidden(io, "Repeat the password: ")) !== password) throw new UsageError("The passwords do not match.");
   return password;
 }
 

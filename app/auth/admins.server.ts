@@ -97,9 +97,15 @@ export async function setAdminPassword(
     const deleted = await query.executeTakeFirst();
     return Number(deleted.numDeletedRows);
   });
+  await liftLockout(db, normalized);
+  return { endedSessions: ended };
+}
+
+/** Ends a sign-in lockout of the e-mail and forgets the failures counted towards the next one. */
+export async function liftLockout(db: Db, email: string): Promise<void> {
+  const normalized = normalizeEmail(email);
   await clearEvents(db, "login-lockout", normalized);
   await clearEvents(db, "login-account-failure", normalized);
-  return { endedSessions: ended };
 }
 
 /** Replaces a hash made with older parameters (at sign-in, when the password is known to be right). */

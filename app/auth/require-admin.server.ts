@@ -27,7 +27,7 @@ export function assertSameOrigin(request: Request): void {
 }
 
 /** The signed-in admin, or undefined. Reads only: use requireAdmin to guard a handler. */
-export async function getAdmin(request: Request, context: Context): Promise<AdminSession | undefined> {
+async function getAdmin(request: Request, context: Context): Promise<AdminSession | undefined> {
   const { db, auth } = context.get(servicesContext);
   const token = readSessionToken(request, auth.cookie);
   return token ? findSession(db, token) : undefined;

@@ -1,6 +1,6 @@
 import type { Company } from "~/company/company";
 import { ABOUT_BADGES, ABOUT_CAPTIONS } from "./content";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
 export function About({ company }: { company: Company }) {

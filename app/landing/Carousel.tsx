@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
 import type { RenovationProject } from "~/projects/types";
-import { Icon, type IconName } from "./Icon";
+import { Icon, type IconName } from "~/components/Icon";
 
 /** Below this horizontal distance (px) a touch is a tap or a scroll, not a swipe. */
 const SWIPE_THRESHOLD = 50;

@@ -3,7 +3,7 @@ import type { ContactActionData } from "~/enquiries/schema";
 import { telHref, type Company } from "~/company/company";
 import { BUSINESS_HOURS } from "./content";
 import { ContactForm } from "./ContactForm";
-import { Icon, type IconName } from "./Icon";
+import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
 export function Contact({ company, initialResult }: { company: Company; initialResult: ContactActionData | undefined }) {

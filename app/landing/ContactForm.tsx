@@ -10,7 +10,7 @@ import {
   type ContactActionData,
 } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES } from "./ui";
 
 const ERROR_ID = "contact-form-error";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Company } from "~/company/company";
 import { NAV_ITEMS } from "./content";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { scrollToSection, type SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 

@@ -1,5 +1,5 @@
 import { PRICING_PROMISES, PRICING_TAGLINE } from "./content";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { CONTAINER, ScrollButton } from "./ui";
 
 export function Hero() {

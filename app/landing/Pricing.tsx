@@ -1,5 +1,5 @@
 import { pricingPlans, type PricingPlan } from "./content";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { scrollToSection } from "./scroll";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 

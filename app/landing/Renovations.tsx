@@ -5,7 +5,7 @@ import type { RenovationProject } from "~/projects/types";
 import { ProjectCarousel } from "./Carousel";
 import { RENOVATION_SERVICES } from "./content";
 import { Spinner } from "~/components/Spinner";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { CONTAINER, ScrollButton, SectionHeader } from "./ui";
 
 export function Renovations({ projects }: { projects: Promise<RenovationProject[]> }) {

@@ -1,5 +1,5 @@
 import { ADDITIONAL_SERVICES, CORE_SERVICES, type Service } from "./content";
-import { Icon } from "./Icon";
+import { Icon } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
 export function Services() {

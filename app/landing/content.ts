@@ -1,4 +1,4 @@
-import type { IconName } from "./Icon";
+import type { IconName } from "~/components/Icon";
 import type { SectionId } from "./scroll";
 
 /** The landing page's fixed texts, apart from the company's own details. */

@@ -1,3 +1,4 @@
+import { INBOX_TEXT } from "~/admin/texts";
 import { requireAdmin } from "~/auth/require-admin.server";
 import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
@@ -15,6 +16,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return Response.json(page);
   } catch (error) {
     console.error("Could not load contact submissions:", error);
-    return Response.json({ error: "Error loading contact submissions. Please try again." }, { status: 503 });
+    return Response.json({ error: INBOX_TEXT.loadFailure }, { status: 503 });
   }
 }
