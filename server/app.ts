@@ -14,9 +14,11 @@ import { prepareDecoy } from "~/auth/password.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext, servicesContext, type AppServices } from "~/platform/context";
-import { migrateToLatest, openDatabase, pingDatabase } from "~/platform/db.server";
+import { migrateToLatest, pingDatabase } from "~/platform/db.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { listActiveProjects } from "~/projects/projects.server";
+import { openBackends } from "~/platform/services.server";
+import { serveImage } from "~/storage/serve.server";
 
 export type StartOptions = {
   /** Vite's dev server, when running `npm run dev`. */
@@ -44,9 +46,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw error;
   }
 
-  const database = openDatabase(env);
+  const { database, storage } = openBackends(env);
   const applied = await migrateToLatest(database);
   console.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
+  console.log(`Images: ${storage.description}`);
 
   if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
     console.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
@@ -57,6 +60,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const services: AppServices = {
     db: database.db,
+    storage,
     company: env.company,
     auth: {
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
@@ -178,6 +182,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
   });
 
+  // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
+  app.get("/images/:name", serveImage(storage));
+
   if (options.vite) {
     app.use(options.vite.middlewares);
   } else {
@@ -257,6 +264,8 @@ function normalizeIp(ip: string): string {
 
 // `npm run admin` runs from the same bundle (scripts/admin.js), so it shares the database code.
 export { runAdminCli } from "~/auth/admin-cli.server";
+// `npm run bench` times the image processing alone, beside the upload through the server.
+export { processImage } from "~/images/process.server";
 
 /** /admin…, /api/admin…, however React Router would still match them. */
 function isAdminPath(rawPath: string): boolean {

@@ -1,3 +1,4 @@
+import { isUuid } from "~/platform/ids";
 import type { UserType } from "./schema";
 
 /** A stored contact submission as the admin sees it (SPEC §3 field names). */
@@ -35,7 +36,4 @@ export function parsePage(value: string | null): number {
 }
 
 /** Submission ids are UUIDs; anything else cannot name one. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isSubmissionId(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
+export const isSubmissionId = isUuid;

@@ -1,11 +1,14 @@
 import { createContext } from "react-router";
 import type { CookieSettings } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
+import type { ImageStorage } from "~/storage/storage.server";
 import type { Db } from "./db.server";
 
 /** What every loader and action gets from the server, created once at start-up. */
 export type AppServices = {
   db: Db;
+  /** The images bucket. */
+  storage: ImageStorage;
   company: Company;
   auth: {
     cookie: CookieSettings;

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
 import pg from "pg";
 import { migrations } from "./migrations";
@@ -84,4 +84,9 @@ export async function pingDatabase(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Which backend a Kysely instance (or transaction) talks to, for the few statements that differ. */
+export function dialectOf(db: Db): MigrationDialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }

@@ -14,6 +14,10 @@ export interface RenovationProjectTable {
   budget: string;
   before_image_url: string;
   after_image_url: string;
+  /** Null: "Before: <title>". */
+  before_image_alt: string | null;
+  /** Null: "After: <title>". */
+  after_image_alt: string | null;
   is_active: boolean | number;
   display_order: number;
   created_at: Generated<Date | string>;
@@ -56,10 +60,23 @@ export interface RateLimitEventTable {
   created_at: Date | string;
 }
 
+export interface ImageTable {
+  /** `<timestamp>-<random>.<ext>` in the images bucket. */
+  name: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON array of ImageVariant. */
+  variants: string;
+  created_at: Generated<Date | string>;
+}
+
 export interface DatabaseSchema {
   renovation_projects: RenovationProjectTable;
   contact_submissions: ContactSubmissionTable;
   admin_users: AdminUserTable;
   admin_sessions: AdminSessionTable;
   rate_limit_events: RateLimitEventTable;
+  images: ImageTable;
 }

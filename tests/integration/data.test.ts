@@ -6,7 +6,7 @@ import { toBoolean, toIsoString } from "~/platform/db-values";
 import { createProject, listActiveProjects, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 
-const ALL_MIGRATIONS = ["001-initial", "002-admin-auth"];
+const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images"];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -1,5 +1,6 @@
 import * as initial from "./001-initial";
 import * as adminAuth from "./002-admin-auth";
+import * as galleryImages from "./003-gallery-images";
 import type { AppMigration } from "./types";
 
 /**
@@ -10,4 +11,5 @@ import type { AppMigration } from "./types";
 export const migrations: Record<string, AppMigration> = {
   "001-initial": initial,
   "002-admin-auth": adminAuth,
+  "003-gallery-images": galleryImages,
 };

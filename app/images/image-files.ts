@@ -1,0 +1,115 @@
+/**
+ * Uploaded images as both sides of the site see them: what may be uploaded,
+ * how stored files are named, and the words shown about them. No server code
+ * here: the admin's upload field uses it in the browser.
+ */
+
+/** SPEC §9: 10 MB, checked as "under 10MB" (so 10,485,760 bytes is already too large). */
+export const MAX_IMAGE_BYTES = 10_485_760;
+/** SPEC §9: files over 2 MB are made smaller in the browser before they are sent. */
+export const RESIZE_ABOVE_BYTES = 2 * 1024 * 1024;
+/** SPEC §9: the box a resized image must fit in, keeping its proportions. */
+export const RESIZE_BOX = { width: 1920, height: 1080 } as const;
+/** SPEC §9: the encoder quality of a resized image. */
+export const RESIZE_QUALITY = 0.8;
+
+/** The types the upload accepts (SPEC §5: JPEG, JPG, PNG, GIF, WebP), as MIME types and file extensions. */
+export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/jpg", "image/png", "image/gif", "image/webp"] as const;
+export const ACCEPTED_IMAGE_EXTENSIONS = [".jpeg", ".jpg", ".png", ".gif", ".webp"] as const;
+/** For `<input type="file" accept>`. */
+export const IMAGE_ACCEPT = [...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_IMAGE_EXTENSIONS].join(",");
+
+/** The words of SPEC §5 and §8 about images, and the few it leaves open. */
+export const UPLOAD_TEXT = {
+  invalidType: "Please upload a valid image file (JPEG, PNG, GIF, or WebP).",
+  tooLarge: "File size must be less than 10MB",
+  /** Generic file-drop messages (SPEC §5). */
+  fileType: (types: string) => `File type must be ${types}`,
+  largerThan: (bytes: number) => `File is larger than ${bytes} bytes`,
+  smallerThan: (bytes: number) => `File is smaller than ${bytes} bytes`,
+  tooMany: "Too many files",
+  failed: "Upload failed",
+  failedWith: (reason: string) => `Upload failed: ${reason}`,
+  bothRequired: "Please upload both before and after images.",
+  unreadable: "The file could not be read as an image. It may be damaged or incomplete.",
+  tooManyPixels: "The image is too large in pixels. Please upload a smaller image.",
+  busy: "The server is busy processing other images. Please try again in a moment.",
+} as const;
+
+/** The bucket's files: `<timestamp>-<random>.<ext>` (SPEC §3), and resized copies `<timestamp>-<random>-<width>w.<webp|avif>`. */
+const NAME = /^(\d{13})-([a-z0-9]{12})(?:-(\d{1,4})w)?\.(jpg|png|webp|avif)$/;
+
+export type ImageExtension = "jpg" | "png" | "webp" | "avif";
+
+export const IMAGE_CONTENT_TYPES: Record<ImageExtension, string> = {
+  jpg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  avif: "image/avif",
+};
+
+/** True for a name the bucket can hold: no path separators, no dots but the extension's, nothing else. */
+export function isImageName(name: string): boolean {
+  return NAME.test(name);
+}
+
+/** The parts of a valid name, or undefined. */
+export function parseImageName(name: string) {
+  const match = NAME.exec(name);
+  if (!match) return undefined;
+  return {
+    timestamp: Number(match[1]),
+    stem: `${match[1]}-${match[2]}`,
+    width: match[3] === undefined ? undefined : Number(match[3]),
+    extension: match[4] as ImageExtension,
+  };
+}
+
+export const IMAGE_URL_PREFIX = "/images/";
+
+/** The public URL of a stored file. */
+export function imageUrl(name: string): string {
+  return `${IMAGE_URL_PREFIX}${name}`;
+}
+
+/** The stored file a URL of ours points at (`/images/<name>`), or undefined for any other URL. */
+export function imageNameFromUrl(url: string): string | undefined {
+  if (!url.startsWith(IMAGE_URL_PREFIX)) return undefined;
+  const name = url.slice(IMAGE_URL_PREFIX.length);
+  return isImageName(name) && parseImageName(name)!.width === undefined ? name : undefined;
+}
+
+type SelectedFile = { name: string; type: string; size: number };
+
+function extensionOf(name: string): string {
+  return name.includes(".") ? name.slice(name.lastIndexOf(".")).toLowerCase() : "";
+}
+
+/** What the drop zone accepts, in the words of its generic messages. */
+export const DROP_ZONE_ACCEPT = ["image/*", ...ACCEPTED_IMAGE_EXTENSIONS].join(", ");
+
+/**
+ * The two checks a chosen or dropped file passes before anything is sent
+ * (docs/decisions/010-gallery-uploads.md). First the drop zone's own rules,
+ * with its generic messages: one file, an image type, at most 10 MB, not
+ * empty. Then the upload's stricter rule, with SPEC §5's words: JPEG, PNG,
+ * GIF or WebP only (an image/bmp or image/heic passes the first check, not
+ * this one), and under 10 MB. Returns the first problem, or undefined.
+ */
+export function checkSelectedFiles(files: ArrayLike<SelectedFile>): string | undefined {
+  if (files.length === 0) return undefined;
+  if (files.length > 1) return UPLOAD_TEXT.tooMany;
+  const file = files[0]!;
+  const type = file.type.toLowerCase();
+  const extension = extensionOf(file.name);
+  const extensionOk = (ACCEPTED_IMAGE_EXTENSIONS as readonly string[]).includes(extension);
+  // Some systems send no type for a file they do not know: the extension decides then.
+  if (!(type.startsWith("image/") || (type === "" && extensionOk))) return UPLOAD_TEXT.fileType(DROP_ZONE_ACCEPT);
+  if (file.size > MAX_IMAGE_BYTES) return UPLOAD_TEXT.largerThan(MAX_IMAGE_BYTES);
+  if (file.size < 1) return UPLOAD_TEXT.smallerThan(1);
+  if (!((ACCEPTED_IMAGE_TYPES as readonly string[]).includes(type) || (type === "" && extensionOk))) {
+    return UPLOAD_TEXT.invalidType;
+  }
+  if (file.size >= MAX_IMAGE_BYTES) return UPLOAD_TEXT.tooLarge;
+  return undefined;
+}

@@ -1,0 +1,223 @@
+import { randomInt } from "node:crypto";
+import type { Db } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
+import type { ImageStorage } from "~/storage/storage.server";
+import type { ResponsiveImage } from "~/projects/types";
+import { IMAGE_CONTENT_TYPES, UPLOAD_TEXT, imageNameFromUrl, imageUrl, parseImageName, type ImageExtension } from "./image-files";
+import { ImageError, processImage } from "./process.server";
+
+/**
+ * Uploaded images from bytes to bucket: processed (process.server.ts), every
+ * file stored, then recorded in the `images` table, which is what a project
+ * form may refer to and what the landing page's `srcset` is built from.
+ */
+export type ImageServices = { db: Db; storage: ImageStorage };
+
+export type ImageVariant = { name: string; width: number; height: number; format: "avif" | "webp" };
+
+export type StoredImage = {
+  name: string;
+  url: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+  variants: ImageVariant[];
+  createdAt: string;
+};
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** `<timestamp>-<random>` (SPEC §3): 12 random characters, about 62 bits. */
+export function newImageStem(now = Date.now()): string {
+  let random = "";
+  for (let index = 0; index < 12; index++) random += ALPHABET[randomInt(ALPHABET.length)];
+  return `${String(now).padStart(13, "0")}-${random}`;
+}
+
+// One image at a time: decoding a 24-megapixel photo takes tens of MB, and
+// two at once would only share the same two cores. A few more may wait.
+const MAX_WAITING = 4;
+let waiting = 0;
+let queue: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (waiting >= MAX_WAITING) return Promise.reject(new ImageError(503, UPLOAD_TEXT.busy));
+  waiting++;
+  const run = queue.then(work, work);
+  queue = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run.finally(() => {
+    waiting--;
+  });
+}
+
+/** Processes and stores an upload. Refusals are ImageErrors (4xx); nothing is left behind on failure. */
+export async function saveImage(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
+  const processed = await oneAtATime(() => processImage(bytes));
+  const stem = newImageStem();
+  const name = `${stem}.${processed.main.extension}`;
+  const variants: ImageVariant[] = processed.variants.map((variant) => ({
+    name: `${stem}-${variant.width}w.${variant.extension}`,
+    width: variant.width,
+    height: variant.height,
+    format: variant.extension as "avif" | "webp",
+  }));
+  const files: { name: string; data: Buffer; extension: ImageExtension }[] = [
+    { name, data: processed.main.data, extension: processed.main.extension },
+    ...processed.variants.map((variant, index) => ({ name: variants[index]!.name, data: variant.data, extension: variant.extension })),
+  ];
+  const stored: string[] = [];
+  try {
+    for (const file of files) {
+      await services.storage.put(file.name, file.data, { contentType: IMAGE_CONTENT_TYPES[file.extension] });
+      stored.push(file.name);
+    }
+    const row = {
+      name,
+      content_type: IMAGE_CONTENT_TYPES[processed.main.extension],
+      width: processed.main.width,
+      height: processed.main.height,
+      bytes: processed.main.data.length,
+      variants: JSON.stringify(variants),
+      created_at: new Date().toISOString(),
+    };
+    await services.db.insertInto("images").values(row).execute();
+    return toStoredImage(row);
+  } catch (error) {
+    await Promise.allSettled(stored.map((file) => services.storage.delete(file)));
+    throw error;
+  }
+}
+
+function toStoredImage(row: {
+  name: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  variants: string;
+  created_at: Date | string;
+}): StoredImage {
+  return {
+    name: row.name,
+    url: imageUrl(row.name),
+    contentType: row.content_type,
+    width: Number(row.width),
+    height: Number(row.height),
+    bytes: Number(row.bytes),
+    variants: JSON.parse(row.variants) as ImageVariant[],
+    createdAt: toIsoString(row.created_at),
+  };
+}
+
+/** The recorded images among these URLs (other URLs are ignored), by URL. */
+export async function findImagesByUrl(db: Db, urls: readonly string[]): Promise<Map<string, StoredImage>> {
+  const names = [...new Set(urls.map(imageNameFromUrl).filter((name): name is string => name !== undefined))];
+  const found = new Map<string, StoredImage>();
+  if (names.length === 0) return found;
+  const rows = await db.selectFrom("images").selectAll().where("name", "in", names).execute();
+  for (const row of rows) found.set(imageUrl(row.name), toStoredImage(row));
+  return found;
+}
+
+/** `srcset` lists of an image's copies. */
+export function responsiveImage(image: StoredImage): ResponsiveImage {
+  const srcset = (format: "avif" | "webp") =>
+    image.variants
+      .filter((variant) => variant.format === format)
+      .sort((a, b) => a.width - b.width)
+      .map((variant) => `${imageUrl(variant.name)} ${variant.width}w`)
+      .join(", ");
+  return { width: image.width, height: image.height, avif: srcset("avif"), webp: srcset("webp") };
+}
+
+async function isReferenced(db: Db, url: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("renovation_projects")
+    .select("id")
+    .where((eb) => eb.or([eb("before_image_url", "=", url), eb("after_image_url", "=", url)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Removes an image a project no longer uses (SPEC §7: after a delete, and
+ * after a replaced image's save has committed): its row, then its files.
+ * Never throws: a failure is logged as a warning (SPEC §8), and
+ * `npm run admin -- gc-images` picks up what is left.
+ */
+export async function removeImageIfUnused(services: ImageServices, url: string): Promise<void> {
+  const name = imageNameFromUrl(url);
+  if (!name) return; // the sample's or another site's URL: not ours to remove
+  try {
+    if (await isReferenced(services.db, url)) return;
+    const row = await services.db.selectFrom("images").select("variants").where("name", "=", name).executeTakeFirst();
+    await services.db.deleteFrom("images").where("name", "=", name).execute();
+    const variants = row ? (JSON.parse(row.variants) as ImageVariant[]).map((variant) => variant.name) : [];
+    for (const file of [name, ...variants]) await services.storage.delete(file);
+  } catch (error) {
+    console.warn(`Could not remove the image ${url}:`, error instanceof Error ? error.message : error);
+  }
+}
+
+export type GcReport = { removed: string[]; keptRecent: number; inUse: number };
+
+/**
+ * Removes what no project refers to: recorded images (with their copies) and
+ * stray files. Files younger than `minAgeMs` are left alone: an admin may
+ * have uploaded them into a form that is not saved yet.
+ */
+export async function collectUnusedImages(
+  services: ImageServices,
+  { minAgeMs, now = Date.now() }: { minAgeMs: number; now?: number },
+): Promise<GcReport> {
+  const projects = await services.db.selectFrom("renovation_projects").select(["before_image_url", "after_image_url"]).execute();
+  const usedNames = new Set(
+    projects.flatMap((project) => [project.before_image_url, project.after_image_url]).map(imageNameFromUrl).filter(Boolean),
+  );
+  const usedFiles = new Set<string>();
+  const rows = await services.db.selectFrom("images").select(["name", "variants"]).execute();
+  for (const row of rows) {
+    if (!usedNames.has(row.name)) continue;
+    usedFiles.add(row.name);
+    for (const variant of JSON.parse(row.variants) as ImageVariant[]) usedFiles.add(variant.name);
+  }
+
+  const report: GcReport = { removed: [], keptRecent: 0, inUse: 0 };
+  const unusedStems = new Set<string>();
+  for (let offset = 0; ; offset += 100) {
+    const page = await services.storage.list({ limit: 100, offset, sortBy: { column: "name", order: "asc" } });
+    for (const object of page) {
+      if (usedFiles.has(object.name)) {
+        report.inUse++;
+        continue;
+      }
+      const parsed = parseImageName(object.name)!;
+      if (now - parsed.timestamp < minAgeMs) {
+        report.keptRecent++;
+        continue;
+      }
+      unusedStems.add(parsed.stem);
+      report.removed.push(object.name);
+    }
+    if (page.length < 100) break;
+  }
+  // Rows first (so no form can pick the image up any more), then files.
+  const unusedRows = rows.filter((row) => unusedStems.has(parseImageName(row.name)!.stem)).map((row) => row.name);
+  for (let index = 0; index < unusedRows.length; index += 500) {
+    await services.db.deleteFrom("images").where("name", "in", unusedRows.slice(index, index + 500)).execute();
+  }
+  for (const name of report.removed) await services.storage.delete(name);
+  // Rows whose files are already gone.
+  const orphanRows = rows
+    .filter((row) => !usedNames.has(row.name) && now - parseImageName(row.name)!.timestamp >= minAgeMs)
+    .map((row) => row.name)
+    .filter((name) => !unusedRows.includes(name));
+  for (let index = 0; index < orphanRows.length; index += 500) {
+    await services.db.deleteFrom("images").where("name", "in", orphanRows.slice(index, index + 500)).execute();
+  }
+  return report;
+}

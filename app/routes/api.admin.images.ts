@@ -1,0 +1,46 @@
+import { requireAdmin } from "~/auth/require-admin.server";
+import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
+import { saveImage } from "~/images/images.server";
+import { ImageError } from "~/images/process.server";
+import { servicesContext } from "~/platform/context";
+import { readMultipartForm } from "~/platform/multipart.server";
+import { BodyError, bodyErrorHeaders } from "~/platform/request-body.server";
+import type { Route } from "./+types/api.admin.images";
+
+/**
+ * POST /api/admin/images: one image (multipart field `file`) into the bucket.
+ * Answers 201 `{ url, name, width, height }`, or 4xx `{ error }` in the words
+ * the upload area shows after "Upload failed: ". The admin's upload field
+ * calls it as soon as a file is chosen, with real progress; the project form
+ * then refers to the URL. (Without JavaScript the project form carries the
+ * files itself.)
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { db, storage } = context.get(servicesContext);
+  if (request.method !== "POST") {
+    return Response.json({ error: "Use POST to upload an image." }, { status: 405, headers: { Allow: "POST" } });
+  }
+  try {
+    const { files } = await readMultipartForm(request, {
+      fileFields: ["file"],
+      maxFileBytes: MAX_IMAGE_BYTES,
+      fileTooLarge: UPLOAD_TEXT.tooLarge,
+      maxFieldBytes: 1024,
+    });
+    const file = files.file;
+    if (!file) return Response.json({ error: "Please choose an image to upload." }, { status: 400 });
+    const image = await saveImage({ db, storage }, file.bytes);
+    return Response.json(
+      { url: image.url, name: image.name, width: image.width, height: image.height },
+      { status: 201, headers: { Location: image.url } },
+    );
+  } catch (error) {
+    if (error instanceof BodyError) {
+      return Response.json({ error: error.message }, { status: error.status, headers: bodyErrorHeaders(error) });
+    }
+    if (error instanceof ImageError) return Response.json({ error: error.message }, { status: error.status });
+    console.error("Could not store an uploaded image:", error);
+    return Response.json({ error: "The image could not be stored. Please try again." }, { status: 503 });
+  }
+}

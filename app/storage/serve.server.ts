@@ -1,0 +1,47 @@
+import { pipeline } from "node:stream/promises";
+import type { Request, Response } from "express";
+import type { ImageStorage } from "./storage.server";
+
+/**
+ * GET/HEAD /images/<name>. The name must be one the bucket hands out (no
+ * slashes, no dots but the extension's, no encoded tricks: Express decodes
+ * the parameter before we check it), and the file is opened without
+ * following symlinks. Names are never reused, so responses are immutable.
+ */
+export function serveImage(storage: ImageStorage) {
+  return async (req: Request, res: Response) => {
+    const name = String(req.params.name ?? "");
+    const notFound = () => res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Image not found");
+    let object;
+    try {
+      object = await storage.open(name);
+    } catch (error) {
+      console.error(`Could not open the image ${name}:`, error);
+      res.status(503).set("Cache-Control", "no-store").type("text/plain").send("Image unavailable");
+      return;
+    }
+    if (!object) {
+      notFound();
+      return;
+    }
+    res.set({
+      "Content-Type": object.contentType,
+      "Content-Length": String(object.size),
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "Last-Modified": object.modifiedAt.toUTCString(),
+      // Served as images only, never as a document (a crafted file cannot run script here).
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    });
+    if (req.method === "HEAD") {
+      await object.close();
+      res.end();
+      return;
+    }
+    try {
+      await pipeline(object.stream(), res);
+    } catch {
+      // The client went away; the stream closed the file.
+    }
+  };
+}
