@@ -9,4 +9,5 @@ export default [
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.tsx"),
   route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),
+  route("api/admin/images", "routes/api.admin.images.ts"),
 ] satisfies RouteConfig;

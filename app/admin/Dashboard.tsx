@@ -3,7 +3,7 @@ import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
 import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
 import { DASHBOARD_TEXT } from "./texts";
-import type { AdminTab, InboxActionData, InboxView, ProjectsView } from "./types";
+import type { AdminTab, AdminActionData, InboxView, ProjectsView } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
 export type DashboardProps = {
@@ -14,7 +14,7 @@ export type DashboardProps = {
   projects?: ProjectsView;
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
   unread?: number;
-  actionData?: InboxActionData;
+  actionData?: AdminActionData;
 };
 
 const MAIN_TAB = (selected: boolean) =>
@@ -89,7 +89,7 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, action
               actionData={actionData}
             />
           ) : projects ? (
-            <ProjectsPanel view={projects} />
+            <ProjectsPanel view={projects} actionData={actionData} />
           ) : null}
         </div>
       </main>

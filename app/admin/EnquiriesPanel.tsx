@@ -6,7 +6,7 @@ import { INBOX_FILTERS, type InboxFilter } from "~/enquiries/inbox";
 import { EnquiryCard } from "./EnquiryCard";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
-import type { InboxActionData, InboxView } from "./types";
+import type { AdminActionData, InboxView } from "./types";
 
 const FILTER_TAB = (selected: boolean) =>
   `rounded-lg px-4 py-2 text-sm font-medium transition-colors ${
@@ -32,7 +32,7 @@ export function EnquiriesPanel({
   loading: boolean;
   companyName: string;
   /** The action's answer when the page itself is that answer (no JavaScript). */
-  actionData: InboxActionData | undefined;
+  actionData: AdminActionData | undefined;
 }) {
   const filter = view.filter;
   // A notice belongs to the view it was given in: another filter or page starts clean.
@@ -40,8 +40,8 @@ export function EnquiriesPanel({
   const viewKey = `${filter}:${view.status === "ok" ? view.page : 0}`;
   const currentView = useRef(viewKey);
   currentView.current = viewKey;
-  const [fetched, setFetched] = useState<{ viewKey: string; result: InboxActionData }>();
-  const onResult = useCallback((result: InboxActionData) => setFetched({ viewKey: currentView.current, result }), []);
+  const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
+  const onResult = useCallback((result: AdminActionData) => setFetched({ viewKey: currentView.current, result }), []);
   const notice = (fetched?.viewKey === viewKey ? fetched.result : actionData)?.notice;
   const noticeRef = useRef<HTMLDivElement>(null);
   const counts = view.status === "ok" ? view.counts : undefined;

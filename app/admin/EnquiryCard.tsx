@@ -6,7 +6,7 @@ import { Icon } from "~/components/Icon";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
-import type { InboxActionData, InboxSubmission } from "./types";
+import type { AdminActionData, InboxSubmission } from "./types";
 
 /** SPEC §9: landlord blue, tenant green, investor purple, other neutral. Each pair passes WCAG AA contrast. */
 const BADGE: Record<UserType, string> = {
@@ -32,9 +32,9 @@ export function EnquiryCard({
   confirmingDelete: boolean;
   /** Where "Cancel" goes from that confirmation (the current view). */
   cancelHref: string;
-  onResult: (result: InboxActionData) => void;
+  onResult: (result: AdminActionData) => void;
 }) {
-  const fetcher = useFetcher<InboxActionData>();
+  const fetcher = useFetcher<AdminActionData>();
   const nameId = useId();
   const pending = fetcher.formData?.get("intent");
   // Optimistic: the new read state shows at once; the server's answer settles it.

@@ -1,49 +1,91 @@
-import { PROJECTS_TEXT, DASHBOARD_TEXT } from "./texts";
-import type { ProjectsView } from "./types";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Form, useLocation } from "react-router";
+import { Icon } from "~/components/Icon";
+import { ProjectForm } from "./ProjectForm";
+import { ProjectRow } from "./ProjectRow";
+import { DASHBOARD_TEXT, PROJECTS_TEXT } from "./texts";
+import type { AdminActionData, ProjectsView } from "./types";
 
-/** The Renovation Projects tab: every project in display order, as the homepage will show the active ones. */
-export function ProjectsPanel({ view }: { view: ProjectsView }) {
+/** The Renovation Projects tab: Add Project, the form when open, and every project in display order. */
+export function ProjectsPanel({ view, actionData }: { view: ProjectsView; actionData: AdminActionData | undefined }) {
+  const [fetched, setFetched] = useState<AdminActionData>();
+  const onResult = useCallback((result: AdminActionData) => setFetched(result), []);
+  const location = useLocation();
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const projects = view.status === "ok" ? view.projects : [];
+  const form = view.status === "ok" ? view.form : undefined;
+  // The newest word wins: a row action's answer, else the page's (a save, or no JavaScript).
+  const notice = fetched?.notice ?? actionData?.notice ?? (view.status === "ok" ? view.notice : undefined);
+
+  // A new page (a save, Add, Edit, Cancel) starts without the last row action's notice.
+  useEffect(() => setFetched(undefined), [location.key]);
+
+  // A row that had focus may be gone (deleted): give focus to the notice that says what happened.
+  useEffect(() => {
+    if (notice && (document.activeElement === document.body || document.activeElement === null)) noticeRef.current?.focus();
+  }, [notice, projects]);
+
   return (
     <section aria-labelledby="projects-heading">
-      <h2 id="projects-heading" className="text-2xl font-bold text-slate-900">
-        {DASHBOARD_TEXT.projectsTab}
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="projects-heading" className="text-2xl font-bold text-slate-900">
+          {DASHBOARD_TEXT.projectsTab}
+        </h2>
+        {form?.mode === "add" ? null : (
+          <Form method="get" action="/admin" preventScrollReset>
+            <input type="hidden" name="tab" value="projects" />
+            <input type="hidden" name="form" value="new" />
+            <button
+              type="submit"
+              className="inline-flex items-center gap-2 rounded-lg bg-blue-700 px-4 py-2 font-semibold text-white shadow-sm hover:bg-blue-800"
+            >
+              <Icon name="plus" className="size-5" />
+              {PROJECTS_TEXT.add}
+            </button>
+          </Form>
+        )}
+      </div>
+
+      <div ref={noticeRef} tabIndex={-1} aria-live="polite" className="mt-4 empty:hidden">
+        {notice ? (
+          <p
+            role={notice.kind === "error" ? "alert" : "status"}
+            className={`rounded-lg border px-4 py-3 text-sm ${
+              notice.kind === "error" ? "border-red-300 bg-red-50 text-red-800" : "border-green-300 bg-green-50 text-green-900"
+            }`}
+          >
+            {notice.text}
+          </p>
+        ) : null}
+      </div>
+
+      {form ? (
+        <ProjectForm
+          key={form.mode === "edit" ? form.project.id : "new"}
+          state={form}
+          refused={actionData?.projectForm}
+        />
+      ) : null}
+
       {view.status === "error" ? (
         <p role="alert" className="mt-6 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800">
           {PROJECTS_TEXT.loadFailure}
         </p>
-      ) : view.projects.length === 0 ? (
+      ) : projects.length === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-700">
           {PROJECTS_TEXT.empty}
         </p>
       ) : (
-        <ul className="mt-6 space-y-4">
-          {view.projects.map((project) => (
-            <li key={project.id} className="flex flex-wrap gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-              <div className="flex gap-2">
-                <img src={project.before_image_url} alt={`Before: ${project.title}`} width={96} height={72} loading="lazy" className="h-18 w-24 rounded-md object-cover" />
-                <img src={project.after_image_url} alt={`After: ${project.title}`} width={96} height={72} loading="lazy" className="h-18 w-24 rounded-md object-cover" />
-              </div>
-              <div className="min-w-0 flex-1">
-                <h3 className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
-                  {project.title}
-                  <span
-                    className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
-                      project.is_active ? "bg-green-100 text-green-900 ring-green-300" : "bg-slate-100 text-slate-800 ring-slate-300"
-                    }`}
-                  >
-                    {project.is_active ? PROJECTS_TEXT.active : PROJECTS_TEXT.inactive}
-                  </span>
-                </h3>
-                <p className="text-sm text-slate-600">{project.category}</p>
-                <p className="mt-2 text-slate-800">{project.description}</p>
-                <p className="mt-2 flex flex-wrap gap-x-6 text-sm text-slate-700">
-                  <span>Duration: {project.duration}</span>
-                  <span>Budget: {project.budget}</span>
-                  <span>Order: {project.display_order}</span>
-                </p>
-              </div>
-            </li>
+        <ul aria-label={DASHBOARD_TEXT.projectsTab} className="mt-6 space-y-4">
+          {projects.map((project, index) => (
+            <ProjectRow
+              key={project.id}
+              project={project}
+              isFirst={index === 0}
+              isLast={index === projects.length - 1}
+              confirmingDelete={actionData?.confirmDelete === project.id}
+              onResult={onResult}
+            />
           ))}
         </ul>
       )}

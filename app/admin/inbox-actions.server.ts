@@ -3,10 +3,10 @@ import { isSubmissionId } from "~/enquiries/inbox";
 import { deleteSubmission, setSubmissionRead } from "~/enquiries/inbox.server";
 import type { Db } from "~/platform/db.server";
 import { INBOX_TEXT } from "./texts";
-import type { InboxActionData } from "./types";
+import type { AdminActionData } from "./types";
 
 const notice = (kind: "success" | "error", text: string, status: number) =>
-  data<InboxActionData>({ notice: { kind, text } }, { status });
+  data<AdminActionData>({ notice: { kind, text } }, { status });
 
 /**
  * The Contact Submissions card actions, after requireAdmin: mark read, mark
@@ -29,7 +29,7 @@ export async function handleInboxAction(db: Db, fields: Record<string, string>) 
   if (intent === "delete") {
     if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.deleteFailure, 400);
     // Without JavaScript nothing has asked yet: the page asks, then posts again with confirmed=yes.
-    if (fields.confirmed !== "yes") return data<InboxActionData>({ confirmDelete: id });
+    if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
     try {
       const found = await deleteSubmission(db, id);
       if (!found) return notice("error", INBOX_TEXT.deleteFailure, 404);

@@ -1,4 +1,5 @@
 import type { InboxCounts, InboxFilter, StoredSubmission } from "~/enquiries/inbox";
+import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 
 export const ADMIN_TABS = ["projects", "contacts"] as const;
@@ -15,11 +16,22 @@ export type InboxView =
   | { status: "ok"; filter: InboxFilter; counts: InboxCounts; page: number; hasMore: boolean; submissions: InboxSubmission[] }
   | { status: "error"; filter: InboxFilter };
 
-export type ProjectsView = { status: "ok"; projects: RenovationProject[] } | { status: "error" };
+/** The project form the URL asks for (?form=new or ?edit=<id>). */
+export type ProjectFormState =
+  | { mode: "add"; displayOrder: number }
+  | { mode: "edit"; project: RenovationProject };
 
-/** What an inbox action answers: a notice for the page, or (without JavaScript) a delete to confirm. */
-export type InboxActionData = {
-  notice?: { kind: "success" | "error"; text: string };
+export type ProjectsView =
+  | { status: "ok"; projects: RenovationProject[]; form?: ProjectFormState; notice?: Notice }
+  | { status: "error" };
+
+export type Notice = { kind: "success" | "error"; text: string };
+
+/** What an admin action answers: a notice for the page, or (without JavaScript) a delete to confirm. */
+export type AdminActionData = {
+  notice?: Notice;
   /** Without JavaScript a delete first asks on the page: the id to confirm. */
   confirmDelete?: string;
+  /** A project form the server refused: shown again as the admin left it, with the problems. */
+  projectForm?: { values: ProjectFormValues; errors: ProjectFormErrors };
 };

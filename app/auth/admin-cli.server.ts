@@ -1,4 +1,7 @@
-import { migrateToLatest, openDatabase } from "~/platform/db.server";
+import { collectUnusedImages } from "~/images/images.server";
+import { migrateToLatest } from "~/platform/db.server";
+import { openBackends } from "~/platform/services.server";
+import { seedDemoProjects } from "~/projects/demo.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "./admins.server";
 import { passwordProblem } from "./password-rules";
@@ -24,9 +27,12 @@ Commands:
   list                  List the admins, with their active sessions.
   delete <email>        Delete an admin and end their sessions.
   unlock <email>        Lift a sign-in lockout without changing the password.
+  seed-demo             Add three example renovation projects with their photos (made here, no download).
+  gc-images [--min-age=<hours>]
+                        Remove uploaded images no project uses, older than 24 hours (or <hours>).
   help                  Show this text.
 
-The database is the one the server uses: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
+The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL).
 Passwords: at least 12 characters. Never put one on the command line.`;
 
 class UsageError extends Error {}
@@ -40,7 +46,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     say(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const known = ["create", "set-password", "list", "delete", "unlock"];
+  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images"];
   if (!known.includes(command)) {
     warn(`Unknown command "${command}".\n\n${USAGE}`);
     return 1;
@@ -56,11 +62,29 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
-  const database = openDatabase(env);
+  const { database, storage } = openBackends(env);
   try {
     await migrateToLatest(database);
     warn(`Database: ${database.description}`);
     const db = database.db;
+
+    if (command === "seed-demo") {
+      expectArguments(args, 0);
+      const { created, skipped } = await seedDemoProjects({ db, storage });
+      for (const title of created) say(`Added "${title}".`);
+      for (const title of skipped) say(`"${title}" is already there; left as it is.`);
+      say(created.length > 0 ? "Open / to see them in the gallery, and /admin to edit them." : "Nothing to add.");
+      return 0;
+    }
+    if (command === "gc-images") {
+      const minAgeHours = minAgeArgument(args);
+      const report = await collectUnusedImages({ db, storage }, { minAgeMs: minAgeHours * 3_600_000 });
+      say(
+        `Removed ${report.removed.length} unused file${report.removed.length === 1 ? "" : "s"}; ` +
+          `${report.inUse} in use; ${report.keptRecent} unused but younger than ${minAgeHours} hour${minAgeHours === 1 ? "" : "s"} kept.`,
+      );
+      return 0;
+    }
 
     if (command === "list") {
       expectArguments(args, 0);
@@ -121,6 +145,15 @@ function expectArguments(args: string[], count: number): void {
         : `Unexpected argument${args.length - count > 1 ? "s" : ""}: ${args.slice(count).join(" ")}`,
     );
   }
+}
+
+/** `--min-age=<hours>` (a whole number, 0 or more), 24 when absent. */
+function minAgeArgument(args: string[]): number {
+  expectArguments(args, 1);
+  if (args.length === 0) return 24;
+  const match = /^--min-age=(\d{1,6})$/.exec(args[0]!);
+  if (!match) throw new UsageError(`Expected --min-age=<hours> (a whole number), got "${args[0]}".`);
+  return Number(match[1]);
 }
 
 function emailArgument(args: string[]): string {

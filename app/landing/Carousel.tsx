@@ -1,6 +1,8 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
 import type { RenovationProject } from "~/projects/types";
 import { Icon, type IconName } from "~/components/Icon";
+import { ResponsiveImage } from "~/components/ResponsiveImage";
+import type { ResponsiveImage as Sources } from "~/projects/types";
 
 /** Below this horizontal distance (px) a touch is a tap or a scroll, not a swipe. */
 const SWIPE_THRESHOLD = 50;
@@ -141,14 +143,16 @@ function Slide({
       <div className="grid gap-1 bg-slate-100 sm:grid-cols-2">
         <ProjectImage
           src={project.before_image_url}
-          alt={`Before: ${project.title}`}
+          sources={project.before_image_sources}
+          alt={project.before_image_alt}
           label="BEFORE"
           eager={eager}
           labelClassName="bg-slate-900/85 text-white"
         />
         <ProjectImage
           src={project.after_image_url}
-          alt={`After: ${project.title}`}
+          sources={project.after_image_sources}
+          alt={project.after_image_alt}
           label="AFTER"
           eager={eager}
           labelClassName="bg-blue-700 text-white"
@@ -173,12 +177,14 @@ function Slide({
 
 function ProjectImage({
   src,
+  sources,
   alt,
   label,
   eager,
   labelClassName,
 }: {
   src: string;
+  sources: Sources | null;
   alt: string;
   label: string;
   eager: boolean;
@@ -186,13 +192,15 @@ function ProjectImage({
 }) {
   return (
     <figure className="relative bg-slate-200">
-      <img
+      <ResponsiveImage
         src={src}
+        sources={sources}
         alt={alt}
         width={800}
         height={600}
+        // Two side by side in a container of at most 1280 px from the sm breakpoint; full width below.
+        sizes="(min-width: 1280px) 640px, (min-width: 640px) 50vw, 100vw"
         loading={eager ? "eager" : "lazy"}
-        decoding="async"
         className="aspect-[4/3] h-auto w-full object-cover"
       />
       <figcaption

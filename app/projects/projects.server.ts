@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { Db } from "~/platform/db.server";
+import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
+import { dialectOf, type Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
 import type { RenovationProjectTable } from "~/platform/schema";
-import type { RenovationProject } from "./types";
+import { defaultAlt, type RenovationProject } from "./types";
 
-function toProject(row: Selectable<RenovationProjectTable>): RenovationProject {
+type Row = Selectable<RenovationProjectTable>;
+
+function toProject(row: Row, images: Map<string, StoredImage>): RenovationProject {
+  const before = images.get(row.before_image_url);
+  const after = images.get(row.after_image_url);
   return {
     id: row.id,
     title: row.title,
@@ -15,6 +20,10 @@ function toProject(row: Selectable<RenovationProjectTable>): RenovationProject {
     budget: row.budget,
     before_image_url: row.before_image_url,
     after_image_url: row.after_image_url,
+    before_image_alt: row.before_image_alt ?? defaultAlt("before", row.title),
+    after_image_alt: row.after_image_alt ?? defaultAlt("after", row.title),
+    before_image_sources: before ? responsiveImage(before) : null,
+    after_image_sources: after ? responsiveImage(after) : null,
     is_active: toBoolean(row.is_active),
     display_order: Number(row.display_order),
     created_at: toIsoString(row.created_at),
@@ -22,41 +31,57 @@ function toProject(row: Selectable<RenovationProjectTable>): RenovationProject {
   };
 }
 
-/** The public gallery: active projects, in display order (ties by age, so the order is stable). */
+async function withImages(db: Db, rows: Row[]): Promise<RenovationProject[]> {
+  const images = await findImagesByUrl(
+    db,
+    rows.flatMap((row) => [row.before_image_url, row.after_image_url]),
+  );
+  return rows.map((row) => toProject(row, images));
+}
+
+/** The order everyone sees: display order, then age, then id (so ties are stable). */
+function inDisplayOrder<Q extends { orderBy: (...args: never[]) => Q }>(query: Q): Q;
+function inDisplayOrder(query: any) {
+  return query.orderBy("display_order", "asc").orderBy("created_at", "asc").orderBy("id", "asc");
+}
+
+/** The public gallery: active projects, in display order. */
 export async function listActiveProjects(db: Db): Promise<RenovationProject[]> {
-  const rows = await db
-    .selectFrom("renovation_projects")
-    .selectAll()
-    .where("is_active", "=", true)
-    .orderBy("display_order", "asc")
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
-  return rows.map(toProject);
+  const rows = await inDisplayOrder(db.selectFrom("renovation_projects").selectAll().where("is_active", "=", true)).execute();
+  return withImages(db, rows);
 }
 
 /** The admin's list: every project, active or not, in display order. */
 export async function listAllProjects(db: Db): Promise<RenovationProject[]> {
-  const rows = await db
-    .selectFrom("renovation_projects")
-    .selectAll()
-    .orderBy("display_order", "asc")
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .execute();
-  return rows.map(toProject);
+  const rows = await inDisplayOrder(db.selectFrom("renovation_projects").selectAll()).execute();
+  return withImages(db, rows);
 }
 
-export type NewProject = Pick<
-  RenovationProject,
-  "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"
-> &
-  Partial<Pick<RenovationProject, "is_active" | "display_order">>;
+export async function getProject(db: Db, id: string): Promise<RenovationProject | undefined> {
+  const row = await db.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? (await withImages(db, [row]))[0] : undefined;
+}
 
-/** Adds a project; without a display order it goes to the end (SPEC: order = current count). */
+/** What the project form saves (alt text: null for the default). */
+export type ProjectFields = {
+  title: string;
+  category: string;
+  description: string;
+  duration: string;
+  budget: string;
+  before_image_url: string;
+  after_image_url: string;
+  before_image_alt?: string | null;
+  after_image_alt?: string | null;
+  display_order?: number;
+};
+
+export type NewProject = ProjectFields & { is_active?: boolean };
+
+/** Adds a project: active unless told otherwise; without a display order it goes last (SPEC: order = current count). */
 export async function createProject(db: Db, project: NewProject): Promise<RenovationProject> {
   const now = new Date().toISOString();
-  return db.transaction().execute(async (trx) => {
+  const row = await db.transaction().execute(async (trx) => {
     let displayOrder = project.display_order;
     if (displayOrder === undefined) {
       const { count } = await trx
@@ -65,15 +90,131 @@ export async function createProject(db: Db, project: NewProject): Promise<Renova
         .executeTakeFirstOrThrow();
       displayOrder = Number(count);
     }
-    const row = {
+    const row: Row = {
       id: randomUUID(),
-      ...project,
+      title: project.title,
+      category: project.category,
+      description: project.description,
+      duration: project.duration,
+      budget: project.budget,
+      before_image_url: project.before_image_url,
+      after_image_url: project.after_image_url,
+      before_image_alt: project.before_image_alt ?? null,
+      after_image_alt: project.after_image_alt ?? null,
       is_active: project.is_active ?? true,
       display_order: displayOrder,
       created_at: now,
       updated_at: now,
     };
     await trx.insertInto("renovation_projects").values(row).execute();
-    return toProject(row);
+    return row;
   });
+  return (await withImages(db, [row]))[0]!;
+}
+
+/** Saves an edit. Returns the project before and after, or undefined when it does not exist. */
+export async function updateProject(
+  db: Db,
+  id: string,
+  fields: ProjectFields,
+): Promise<{ previous: RenovationProject; project: RenovationProject } | undefined> {
+  const result = await db.transaction().execute(async (trx) => {
+    const previous = await trx.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!previous) return undefined;
+    const changes = {
+      title: fields.title,
+      category: fields.category,
+      description: fields.description,
+      duration: fields.duration,
+      budget: fields.budget,
+      before_image_url: fields.before_image_url,
+      after_image_url: fields.after_image_url,
+      before_image_alt: fields.before_image_alt ?? null,
+      after_image_alt: fields.after_image_alt ?? null,
+      display_order: fields.display_order ?? Number(previous.display_order),
+      updated_at: new Date().toISOString(),
+    };
+    await trx.updateTable("renovation_projects").set(changes).where("id", "=", id).execute();
+    return { previous, current: { ...previous, ...changes } };
+  });
+  if (!result) return undefined;
+  const [previous, project] = await withImages(db, [result.previous, result.current]);
+  return { previous: previous!, project: project! };
+}
+
+/** Shows or hides a project on the homepage. False when it does not exist. */
+export async function setProjectActive(db: Db, id: string, active: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable("renovation_projects")
+    .set({ is_active: active, updated_at: new Date().toISOString() })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export type MoveResult = "moved" | "not-found" | "at-edge";
+
+/**
+ * Moves a project one place up or down the list (docs/decisions/010-gallery-uploads.md).
+ * It trades places with its neighbour in one transaction, so the order seen
+ * everywhere changes by exactly one place. With distinct display orders the
+ * two swap values (gaps an admin chose are kept); when some share a value,
+ * the whole list is renumbered 0, 1, 2… in its visible order first, since a
+ * swap of equal values would change nothing. The first project cannot move
+ * up, the last cannot move down.
+ */
+export async function moveProject(db: Db, id: string, direction: "up" | "down"): Promise<MoveResult> {
+  return db.transaction().execute(async (trx) => {
+    // PostgreSQL: one reorder at a time, so two admins' moves cannot interleave.
+    // (SQLite runs one write transaction at a time anyway.)
+    if (dialectOf(db) === "postgres") await trx.selectFrom("renovation_projects").select("id").forUpdate().execute();
+    const rows = await inDisplayOrder(trx.selectFrom("renovation_projects").select(["id", "display_order"])).execute();
+    const index = rows.findIndex((row) => row.id === id);
+    if (index === -1) return "not-found";
+    const neighbour = direction === "up" ? index - 1 : index + 1;
+    if (neighbour < 0 || neighbour >= rows.length) return "at-edge";
+
+    const now = new Date().toISOString();
+    const orders = rows.map((row) => Number(row.display_order));
+    const distinct = orders.every((order, position) => position === 0 || order > orders[position - 1]!);
+    const wanted = rows.map((row) => ({ id: row.id, from: Number(row.display_order), to: Number(row.display_order) }));
+    if (distinct) {
+      wanted[index]!.to = orders[neighbour]!;
+      wanted[neighbour]!.to = orders[index]!;
+    } else {
+      const reordered = [...wanted];
+      [reordered[index], reordered[neighbour]] = [reordered[neighbour]!, reordered[index]!];
+      reordered.forEach((entry, position) => {
+        entry.to = position;
+      });
+    }
+    for (const entry of wanted) {
+      if (entry.to === entry.from) continue;
+      await trx
+        .updateTable("renovation_projects")
+        .set({ display_order: entry.to, updated_at: now })
+        .where("id", "=", entry.id)
+        .execute();
+    }
+    return "moved";
+  });
+}
+
+/** Deletes a project; returns it (its image URLs are for the clean-up), or undefined when there was none. */
+export async function deleteProject(db: Db, id: string): Promise<RenovationProject | undefined> {
+  const row = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!existing) return undefined;
+    await trx.deleteFrom("renovation_projects").where("id", "=", id).execute();
+    return existing;
+  });
+  return row ? (await withImages(db, [row]))[0] : undefined;
+}
+
+export async function countProjects(db: Db): Promise<number> {
+  const { count } = await db
+    .selectFrom("renovation_projects")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(count);
 }

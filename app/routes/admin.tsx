@@ -3,12 +3,17 @@ import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { Dashboard } from "~/admin/Dashboard";
 import { formatSubmittedAt } from "~/admin/format";
 import { handleInboxAction } from "~/admin/inbox-actions.server";
-import { parseAdminTab, type InboxActionData, type InboxView, type ProjectsView } from "~/admin/types";
+import { SAVED_NOTICES, handleProjectAction, isProjectIntent } from "~/admin/project-actions.server";
+import { PROJECTS_TEXT } from "~/admin/texts";
+import { parseAdminTab, type AdminActionData, type InboxView, type Notice, type ProjectFormState, type ProjectsView } from "~/admin/types";
 import { requireAdmin } from "~/auth/require-admin.server";
 import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { servicesContext } from "~/platform/context";
-import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
+import { isUuid } from "~/platform/ids";
+import { readMultipartForm, type UploadedFile } from "~/platform/multipart.server";
+import { BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listAllProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/admin";
 
@@ -45,7 +50,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let unread: number | undefined;
   try {
     const [list, counts] = await Promise.all([listAllProjects(db), countSubmissions(db)]);
-    projects = { status: "ok", projects: list };
+    // ?form=new: the Add New Project form; ?edit=<id>: Edit Project; ?notice=…: after a save.
+    let form: ProjectFormState | undefined;
+    let notice: Notice | undefined;
+    const editId = params.get("edit");
+    if (params.get("form") === "new") form = { mode: "add", displayOrder: list.length };
+    else if (editId !== null) {
+      const project = isUuid(editId) ? list.find((candidate) => candidate.id === editId) : undefined;
+      if (project) form = { mode: "edit", project };
+      else notice = { kind: "error", text: PROJECTS_TEXT.notFound };
+    }
+    const saved = params.get("notice");
+    if (saved && saved in SAVED_NOTICES) notice = { kind: "success", text: SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES] };
+    projects = { status: "ok", projects: list, form, notice };
     unread = counts.unread;
   } catch (error) {
     console.error("Could not load renovation projects:", error);
@@ -59,20 +76,39 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
 
-/** The card actions of the Contact Submissions tab (form fields intent and id). */
+/** The admin's text fields: a project's description is the longest. */
+const ADMIN_FIELDS_LIMIT = 64 * 1024;
+
+/**
+ * Every dashboard action, by the form field `intent`: the Contact Submissions
+ * card actions, and the Renovation Projects ones. A project form without
+ * JavaScript is multipart and carries its two images; with JavaScript the
+ * images were uploaded already and the form refers to them.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAdmin(request, context);
-  const { db } = context.get(servicesContext);
+  const { db, storage } = context.get(servicesContext);
   let fields: Record<string, string>;
+  let files: Record<string, UploadedFile> = {};
   try {
-    fields = await readFormFields(request, ADMIN_FORM_LIMIT);
+    if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+      ({ fields, files } = await readMultipartForm(request, {
+        fileFields: ["before_image_file", "after_image_file"],
+        maxFileBytes: MAX_IMAGE_BYTES,
+        fileTooLarge: UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge),
+        maxFieldBytes: ADMIN_FIELDS_LIMIT,
+      }));
+    } else {
+      fields = await readFormFields(request, ADMIN_FIELDS_LIMIT);
+    }
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    return data<InboxActionData>(
+    return data<AdminActionData>(
       { notice: { kind: "error", text: error.message } },
       { status: error.status, headers: bodyErrorHeaders(error) },
     );
   }
+  if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
   return handleInboxAction(db, fields);
 }
 

@@ -6,7 +6,7 @@ import type { NewProject } from "~/projects/projects.server";
  * Each project has its own image URLs (a query string on the bundled samples)
  * so a test can tell one slide's images from another's.
  */
-export type SeedProject = Required<NewProject>;
+export type SeedProject = Required<Omit<NewProject, "before_image_alt" | "after_image_alt">>;
 
 const image = (which: "before" | "after", key: string) => `/samples/kitchen-${which}.svg?e2e=${key}`;
 
