@@ -1,10 +1,12 @@
 /**
  * First benchmark of the public site (issue 2, point 8).
  *
- *   npm run bench                       build, then measure all three cases (10 s each)
- *   npm run bench -- --duration=5       seconds per measured run (default 10)
- *   npm run bench -- --only=contact     one case: home | projects | contact
- *   npm run bench -- --warmup=2         seconds of warm-up before each case (default 2)
+ *   npm run bench                       build, then measure all four cases (10 s each for
+ *                                       the three load cases, then the upload case)
+ *   npm run bench -- --duration=5       seconds per measured load run (default 10)
+ *   npm run bench -- --only=contact     one case: home | projects | contact | upload
+ *   npm run bench -- --warmup=2         seconds of warm-up before each load case (default 2)
+ *   npm run bench -- --uploads=5        timed uploads in the upload case (default 5, after 1 warm-up)
  *   npm run bench -- --encoding=identity  Accept-Encoding for the GET cases
  *                                       (default "gzip, deflate, br", as a browser sends)
  *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
@@ -20,7 +22,8 @@
  *   GET /              50 connections   target ≥ 500 req/s
  *   GET /api/projects  50 connections   target ≥ 3,000 req/s
  *   POST /api/contact  20 connections   target ≥ 500 durable enquiries/s
- * and for every case p99 ≤ 100 ms; for the server peak RSS ≤ 250 MB.
+ * and for every case p99 ≤ 100 ms; for the server peak RSS over these cases ≤ 250 MB.
+ *
  * Only 2xx responses count as successes. After the contact run every enquiry
  * that was acknowledged (2xx with its id) is looked up in contact_submissions:
  * a missing one, or a 2xx count that differs from the acknowledged ids, fails
@@ -29,13 +32,40 @@
  *
  * The child gets CONTACT_RATE_LIMIT = 100000000: every request comes from
  * 127.0.0.1, and a per-IP limit would turn the contact case into a
- * measurement of 429s. (No case signs in, so LOGIN_RATE_LIMIT stays as it is.) (If the env schema ever caps them lower, the server refuses
+ * measurement of 429s. (Only the upload case signs in, once, so LOGIN_RATE_LIMIT
+ * stays as it is.) (If the env schema ever caps them lower, the server refuses
  * to start and the bench says so.)
  *
- * RSS: /proc/<pid>/status VmRSS every 100 ms, and VmHWM at the end.
+ * Then the upload case (issue: "a 10 MB, 24-megapixel JPEG through the server's
+ * processing … beside `sharp` doing the same work alone"): a 6000×4000 JPEG of
+ * 9–10 MiB (under the 10,485,760-byte cap) with EXIF orientation 6 and GPS, made
+ * by bench/upload-image.ts and cached in bench/results/. The bench signs in
+ * (the child gets ADMIN_EMAIL/ADMIN_PASSWORD, only when this case runs) and
+ * POSTs it to /api/admin/images, one at a time: 1 warm-up, then --uploads timed,
+ * each from the request's start to its 201 answer. Every answer must be the
+ * upright 1280×1920 (height > width), else the case fails. Beside it,
+ * bench/sharp-alone.ts, in its own process with the server's Node flags and
+ * GLIBC_TUNABLES, runs the same processImage (imported from the build) the
+ * same number of times, taking turns with the server (upload, processImage,
+ * upload, …: the two never overlap, and background load on the machine weighs
+ * on both alike). Targets:
+ *   upload median ≤ 1.3 × processImage-alone median
+ *   server peak RSS during the upload case ≤ 350 MB
+ * The server's VmHWM is reset (/proc/<pid>/clear_refs) when the case starts, so
+ * its peak is the case's own, not the load cases'; the sampled VmRSS maximum is
+ * reported beside it. After the load cases the server begins this case holding
+ * what they left it (its heap and malloc arenas stay grown), so its peak here
+ * is higher than with --only=upload; the rise over the case's starting RSS is
+ * reported too. Afterwards a 10 MB file of random bytes is posted 3 times
+ * (415 once the multipart body is read in full): the cost of transfer +
+ * multipart + session check, without the image work.
+ *
+ * RSS: /proc/<pid>/status VmRSS every 100 ms, and VmHWM at the end of the load
+ * cases (and of the upload case, after its reset).
  * Results: a table on stdout, JSON in bench/results/latest.json (git-ignored).
  * Exit code 0 even when a target is missed (a measurement, not a test);
- * non-zero when the server does not start or crashes, or enquiries do not add up.
+ * non-zero when the server does not start or crashes, enquiries do not add up, or
+ * an upload is refused or comes back the wrong size or not upright.
  *
  * Caveat: autocannon runs in this process, on the same 2 cores as the server, so
  * the load generator takes CPU from the server. That is typical for a one-machine
@@ -45,18 +75,24 @@
  * nothing imported from app/ (no ~/ aliases at run time).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { createInterface } from "node:readline";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import autocannon, { type Instance, type RequestSpec, type Result } from "autocannon";
+import sharp from "sharp";
+import { ensureUploadImage, type UploadImage } from "./upload-image.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS_DIR = path.join(ROOT, "bench", "results");
-const CASE_NAMES = ["home", "projects", "contact"] as const;
+const CASE_NAMES = ["home", "projects", "contact", "upload"] as const;
 type CaseName = (typeof CASE_NAMES)[number];
+/** The cases autocannon drives (all but upload). */
+type LoadCaseName = Exclude<CaseName, "upload">;
 
 const TARGETS = {
   homeRps: 500,
@@ -64,6 +100,9 @@ const TARGETS = {
   contactDurablePerSecond: 500,
   p99Ms: 100,
   peakRssMb: 250,
+  /** Upload median / processImage-alone median. */
+  uploadRatio: 1.3,
+  uploadPeakRssMb: 350,
 } as const;
 
 // ---------------------------------------------------------------- options
@@ -74,6 +113,7 @@ const { values: flags } = parseArgs({
     warmup: { type: "string", default: "2" },
     only: { type: "string" },
     encoding: { type: "string", default: "gzip, deflate, br" },
+    uploads: { type: "string", default: "5" },
     "cpu-prof": { type: "boolean", default: false },
     "node-args": { type: "string", default: "" },
     help: { type: "boolean", short: "h", default: false },
@@ -106,10 +146,19 @@ if (flags.only !== undefined) {
   cases = [flags.only as CaseName];
 }
 const ACCEPT_ENCODING = flags.encoding;
+const UPLOADS = Number(flags.uploads);
+if (!Number.isInteger(UPLOADS) || UPLOADS < 1) {
+  console.error(`--uploads must be a positive whole number (got ${JSON.stringify(flags.uploads)})`);
+  process.exit(2);
+}
+const loadCases = cases.filter((name): name is LoadCaseName => name !== "upload");
+const runUpload = cases.includes("upload");
 
 // ---------------------------------------------------------------- clean-up, always
 
 let child: ChildProcess | undefined;
+/** bench/sharp-alone.ts while it runs. */
+let helper: ChildProcess | undefined;
 let childExited: Promise<void> = Promise.resolve();
 let dataDir: string | undefined;
 let current: Instance | undefined;
@@ -138,6 +187,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     interrupted = true;
     console.error(`\n${signal}: stopping the load and the server…`);
     current?.stop();
+    helper?.kill("SIGKILL");
     void stopServer().finally(() => {
       removeDataDir();
       process.exit(130);
@@ -147,6 +197,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 // Last resort if something throws past the finally below: never leave the server running.
 process.on("exit", () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  if (helper && helper.exitCode === null && helper.signalCode === null) helper.kill("SIGKILL");
   removeDataDir();
 });
 
@@ -275,7 +326,7 @@ function contactRequest(counter: { next: number }, acknowledged: Acknowledged): 
 }
 
 type CaseSpec = {
-  name: CaseName;
+  name: LoadCaseName;
   label: string;
   connections: number;
   targetRps: number;
@@ -286,7 +337,7 @@ type CaseSpec = {
 const contactCounter = { next: 1 };
 const acknowledged: Acknowledged = { ids: new Set(), badBodies: 0 };
 
-const SPECS: Record<CaseName, CaseSpec> = {
+const SPECS: Record<LoadCaseName, CaseSpec> = {
   home: {
     name: "home",
     label: "GET /",
@@ -342,7 +393,7 @@ async function load(url: string, spec: CaseSpec, seconds: number): Promise<Resul
 }
 
 type CaseResult = {
-  case: CaseName;
+  case: LoadCaseName;
   label: string;
   connections: number;
   durationS: number;
@@ -380,6 +431,321 @@ function countRows(db: DatabaseSync): number {
   return Number(row.n);
 }
 
+// ---------------------------------------------------------------- the upload case
+
+// One sign-in, by the bench: the password only has to satisfy the server's rules.
+const ADMIN = { email: "bench@example.com", password: `bench-${randomBytes(12).toString("hex")}` };
+
+type Spread = { medianMs: number; minMs: number; maxMs: number };
+function spread(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { medianMs: round(median), minMs: round(sorted[0] ?? NaN), maxMs: round(sorted.at(-1) ?? NaN) };
+}
+
+/** The session cookie (`name=value`) of a fresh sign-in. */
+async function signInAsAdmin(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/admin/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl },
+    body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password }).toString(),
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!.trim())
+    .find((pair) => /^(__Host-)?admin_session=./.test(pair));
+  if (response.status !== 302 || !cookie) {
+    throw new Error(`POST /admin/sign-in answered ${response.status}${cookie ? "" : " without a session cookie"}`);
+  }
+  return cookie;
+}
+
+type UploadAnswer = {
+  status: number;
+  ms: number;
+  body: { url?: unknown; name?: unknown; width?: unknown; height?: unknown; error?: unknown };
+};
+
+/** One multipart POST to /api/admin/images, timed from the request's start to the whole answer. */
+async function postImage(baseUrl: string, cookie: string, bytes: Uint8Array<ArrayBuffer>, filename: string): Promise<UploadAnswer> {
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type: "image/jpeg" }), filename);
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/admin/images`, {
+    method: "POST",
+    headers: { origin: baseUrl, cookie, accept: "application/json" },
+    body: form,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  let body: UploadAnswer["body"];
+  try {
+    body = JSON.parse(text) as UploadAnswer["body"];
+  } catch {
+    body = { error: text.slice(0, 200) };
+  }
+  return { status: response.status, ms, body };
+}
+
+/** Resets a process's VmHWM to its current RSS (Linux ≥ 4.0; our own child, so allowed). */
+function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type AloneReport = {
+  timesMs: number[];
+  cpuMsPerRun: number;
+  rssAfterImportMb: number;
+  vmHwmMb: number;
+  vmRssMb: number;
+  output: { width: number; height: number; extension: string; files: number; bytes: number } | null;
+};
+
+/**
+ * bench/sharp-alone.ts in its own process (its RSS is its own), paced: each
+ * step() runs processImage once there and resolves when it is done, so its
+ * runs can alternate with the server's uploads.
+ */
+class SharpAlone {
+  private readonly proc: ChildProcess;
+  private readonly lines: AsyncIterator<string>;
+  private readonly closed: Promise<number | null>;
+  private readonly output: string[] = [];
+  private errors = "";
+
+  constructor(nodeArgs: readonly string[], env: Record<string, string>, image: string, runs: number) {
+    const script = path.join(ROOT, "bench", "sharp-alone.ts");
+    this.proc = spawn(process.execPath, [...nodeArgs, script, `--image=${image}`, `--runs=${runs}`, "--warmup=1", "--paced"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NODE_ENV: "production" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    helper = this.proc;
+    this.proc.stderr?.on("data", (chunk: Buffer) => (this.errors = (this.errors + chunk.toString()).slice(-5000)));
+    this.closed = new Promise((resolve) => this.proc.once("close", (code) => resolve(code)));
+    this.lines = createInterface({ input: this.proc.stdout! })[Symbol.asyncIterator]();
+  }
+
+  private async line(): Promise<string> {
+    const next = await this.lines.next();
+    // Killed by the SIGINT/SIGTERM handler, which ends this process: nothing to report.
+    if (next.done && interrupted) return new Promise<string>(() => {});
+    if (next.done) throw new Error(`bench/sharp-alone.ts stopped early (code ${await this.closed}): ${this.errors}`);
+    this.output.push(next.value);
+    return next.value;
+  }
+
+  /** Loaded (the build imported, the image read). */
+  async ready(): Promise<void> {
+    await this.line();
+  }
+
+  async step(): Promise<void> {
+    this.proc.stdin?.write("go\n");
+    await this.line();
+  }
+
+  /** After the last step: the summary. */
+  async finish(): Promise<AloneReport> {
+    const summary = await this.line();
+    const code = await this.closed;
+    helper = undefined;
+    if (code !== 0) throw new Error(`bench/sharp-alone.ts exited with ${code}: ${this.errors}`);
+    try {
+      return JSON.parse(summary) as AloneReport;
+    } catch {
+      throw new Error(`bench/sharp-alone.ts printed no summary: ${this.output.join("\n").slice(-1000)} ${this.errors}`);
+    }
+  }
+}
+
+type UploadResult = {
+  case: "upload";
+  label: string;
+  image: UploadImage;
+  uploads: number;
+  expected: { width: number; height: number };
+  server: Spread & {
+    timesMs: number[];
+    answers: { width: number; height: number }[];
+    cpuMsPerUpload: number;
+    /** max(sampled VmRSS, VmHWM since the reset) */
+    peakRssMb: number;
+    sampledPeakRssMb: number;
+    /** VmHWM since the reset at the case's start; null when it could not be reset. */
+    vmHwmMb: number | null;
+    rssBeforeMb: number;
+    /** peakRssMb − rssBeforeMb: what the uploads added to what the server held when the case began. */
+    riseMb: number;
+    storedFiles: number;
+    storedFilesExpected: number;
+  };
+  /** A 10 MB non-image (415 after the whole body is read): transfer + multipart + session check. */
+  requestOverhead: Spread & { status: number };
+  sharpAlone: Spread & AloneReport;
+  /** server median / alone median: the target. */
+  ratio: number;
+  /** Server CPU time per upload / alone CPU time per run: less disturbed by other work on the machine. */
+  cpuRatio: number;
+  target: string;
+  ratioOk: boolean;
+  rssOk: boolean;
+  ok: boolean;
+  problem?: string;
+};
+
+type UploadContext = {
+  baseUrl: string;
+  pid: number;
+  sampler: RssSampler;
+  image: UploadImage;
+  dataDir: string;
+  aloneNodeArgs: readonly string[];
+  aloneEnv: Record<string, string>;
+  serverAlive: () => boolean;
+};
+
+async function uploadCase(context: UploadContext): Promise<UploadResult | undefined> {
+  const { baseUrl, pid, sampler, image } = context;
+  const label = "POST /api/admin/images";
+  const problems: string[] = [];
+  const bytes = readFileSync(image.file);
+  // Orientation 6: the stored 6000×4000 turns upright to 4000×6000, then fits 1920.
+  const upright = image.orientation >= 5 ? { width: image.height, height: image.width } : { width: image.width, height: image.height };
+  const scale = Math.min(1, 1920 / Math.max(upright.width, upright.height));
+  const expected = { width: Math.round(upright.width * scale), height: Math.round(upright.height * scale) };
+
+  process.stdout.write(`${label}: signing in… `);
+  const cookie = await signInAsAdmin(baseUrl);
+
+  const imagesDir = path.join(context.dataDir, "images");
+  const countFiles = () => {
+    try {
+      return readdirSync(imagesDir).filter((name) => !name.startsWith(".")).length;
+    } catch {
+      return 0;
+    }
+  };
+  const filesBefore = countFiles();
+  const rssBefore = readProcStatus(pid);
+  const hwmReset = resetPeakRss(pid);
+  sampler.resetCase();
+
+  const answers: { width: number; height: number }[] = [];
+  const times: number[] = [];
+  let lastUrl: string | undefined;
+  const check = (answer: UploadAnswer, which: string) => {
+    const { width, height, url } = answer.body;
+    if (answer.status !== 201 || typeof width !== "number" || typeof height !== "number" || typeof url !== "string") {
+      problems.push(`${which} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+      return false;
+    }
+    lastUrl = url;
+    if (!(height > width)) problems.push(`${which} came back ${width}×${height}: not upright (EXIF orientation ${image.orientation} ignored?)`);
+    else if (width !== expected.width || height !== expected.height) problems.push(`${which} came back ${width}×${height}, expected ${expected.width}×${expected.height}`);
+    return true;
+  };
+
+  // processImage alone, in its own process, takes turns with the server: upload, run, upload, run…
+  // so that other work on the machine weighs on both alike. Idle, each waits without using CPU.
+  const alone = new SharpAlone(context.aloneNodeArgs, context.aloneEnv, image.file, UPLOADS);
+  await alone.ready();
+  process.stdout.write("warm-up (1 upload + 1 alone)… ");
+  const warm = await postImage(baseUrl, cookie, bytes, "IMG_0001.jpg");
+  check(warm, "the warm-up upload");
+  await alone.step();
+  process.stdout.write(`measuring ${UPLOADS} uploads, each followed by a processImage alone… `);
+  let cpuSeconds = 0;
+  for (let index = 0; index < UPLOADS && !interrupted && context.serverAlive(); index++) {
+    const cpuBefore = readCpuSeconds(pid);
+    const answer = await postImage(baseUrl, cookie, bytes, `IMG_${String(index + 2).padStart(4, "0")}.jpg`);
+    cpuSeconds += readCpuSeconds(pid) - cpuBefore;
+    if (check(answer, `upload ${index + 1}`)) {
+      times.push(answer.ms);
+      answers.push({ width: Number(answer.body.width), height: Number(answer.body.height) });
+    }
+    await alone.step();
+  }
+  sampler.sample();
+  const after = readProcStatus(pid);
+  if (interrupted) return undefined;
+  if (!context.serverAlive()) throw new Error(`The server died during ${label}. Its output:\n${serverLog.slice(-5000)}`);
+  const aloneReport = await alone.finish();
+  // The request without the image work, after the peak is read: the same 10 MB, random bytes that no sniffer takes for an image.
+  const noise = randomBytes(image.bytes);
+  noise.fill(0, 0, 1024);
+  const overhead: number[] = [];
+  let overheadStatus = 0;
+  for (let index = 0; index < 3 && !interrupted; index++) {
+    const answer = await postImage(baseUrl, cookie, noise, "noise.jpg");
+    overheadStatus = answer.status;
+    overhead.push(answer.ms);
+  }
+  if (overheadStatus !== 415) problems.push(`the 10 MB non-image answered ${overheadStatus}, expected 415`);
+
+  const server = spread(times);
+  const aloneSpread = spread(aloneReport.timesMs);
+  console.log(`medians ${server.medianMs} ms and ${aloneSpread.medianMs} ms`);
+  if (aloneReport.output && (aloneReport.output.width !== expected.width || aloneReport.output.height !== expected.height)) {
+    problems.push(`processImage alone made ${aloneReport.output.width}×${aloneReport.output.height}, expected ${expected.width}×${expected.height}`);
+  }
+
+  // What was stored: 7 files per upload (the main JPEG, AVIF + WebP at 3 widths), no metadata left.
+  const storedFiles = countFiles() - filesBefore;
+  const storedFilesExpected = (UPLOADS + 1) * 7;
+  if (storedFiles !== storedFilesExpected) problems.push(`${storedFiles} files stored for ${UPLOADS + 1} uploads, expected ${storedFilesExpected}`);
+  if (lastUrl) {
+    const stored = await fetch(new URL(lastUrl, baseUrl));
+    const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
+    if (!stored.ok) problems.push(`GET ${lastUrl} answered ${stored.status}`);
+    else if (meta.exif || meta.orientation || meta.icc || meta.xmp) problems.push(`the stored image still has metadata (${["exif", "orientation", "icc", "xmp"].filter((key) => meta[key as keyof typeof meta]).join(", ")})`);
+  }
+
+  const sampledPeakRssMb = mb(Math.max(sampler.casePeakKb, after?.rssKb ?? 0));
+  const vmHwmMb = hwmReset && after ? mb(after.hwmKb) : null;
+  const peakRssMb = Math.max(sampledPeakRssMb, vmHwmMb ?? 0);
+  const ratio = round(server.medianMs / aloneSpread.medianMs, 2);
+  const ok = problems.length === 0 && times.length === UPLOADS;
+  return {
+    case: "upload",
+    label,
+    image: { ...image, file: path.relative(ROOT, image.file) },
+    uploads: UPLOADS,
+    expected,
+    server: {
+      ...server,
+      timesMs: times.map((ms) => round(ms)),
+      answers,
+      cpuMsPerUpload: round((cpuSeconds * 1000) / Math.max(1, times.length)),
+      peakRssMb,
+      sampledPeakRssMb,
+      vmHwmMb,
+      rssBeforeMb: rssBefore ? mb(rssBefore.rssKb) : NaN,
+      riseMb: rssBefore ? round(peakRssMb - mb(rssBefore.rssKb)) : NaN,
+      storedFiles,
+      storedFilesExpected,
+    },
+    requestOverhead: { ...spread(overhead), status: overheadStatus },
+    sharpAlone: { ...aloneSpread, ...aloneReport },
+    ratio,
+    cpuRatio: round((cpuSeconds * 1000) / Math.max(1, times.length) / aloneReport.cpuMsPerRun, 2),
+    target: `≤ ${TARGETS.uploadRatio}× alone, RSS ≤ ${TARGETS.uploadPeakRssMb} MB`,
+    ratioOk: ratio <= TARGETS.uploadRatio,
+    rssOk: peakRssMb <= TARGETS.uploadPeakRssMb,
+    ok,
+    ...(problems.length ? { problem: problems.join("; ") } : {}),
+  };
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<number> {
@@ -390,6 +756,12 @@ async function main(): Promise<number> {
   } catch {
     console.error(`No production build at ${path.relative(ROOT, buildEntry)}: run \`npm run bench\` (it builds first).`);
     return 1;
+  }
+
+  // The upload case's image first: generating it takes a few seconds of both cores.
+  let uploadImage: UploadImage | undefined;
+  if (runUpload) {
+    uploadImage = await ensureUploadImage(RESULTS_DIR, (line) => console.log(`  making the upload test image: ${line}`));
   }
 
   dataDir = mkdtempSync(path.join(os.tmpdir(), "pm-bench-"));
@@ -421,8 +793,19 @@ async function main(): Promise<number> {
   );
   console.log("  numbers are a lower bound for the server alone. Other work on the machine also shows up here.");
   console.log(`  Node ${process.version}, load average ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, commit ${git("rev-parse", "--short", "HEAD") ?? "?"}${git("status", "--porcelain")?.length ? " (+ uncommitted changes)" : ""}`);
-  console.log(`  DATA_DIR ${dataDir} (${fsType}${fsType === "tmpfs" ? ": fsync is free here, contact numbers are optimistic" : ""}), ${DURATION} s per case after ${WARMUP} s warm-up`);
-  console.log(`  GET requests send Accept-Encoding: ${ACCEPT_ENCODING}`);
+  console.log(
+    `  DATA_DIR ${dataDir} (${fsType}${fsType === "tmpfs" ? ": fsync is free here, contact and upload numbers are optimistic" : ""})` +
+      (loadCases.length ? `, ${DURATION} s per load case after ${WARMUP} s warm-up` : ""),
+  );
+  if (loadCases.includes("home") || loadCases.includes("projects")) console.log(`  GET requests send Accept-Encoding: ${ACCEPT_ENCODING}`);
+  if (uploadImage) {
+    const image = uploadImage;
+    console.log(
+      `  Upload image: ${path.relative(ROOT, image.file)}, ${image.width}×${image.height} JPEG q${image.quality} (noise sigma ${image.sigma.toFixed(2)}), ` +
+        `${image.bytes.toLocaleString("en-GB")} bytes = ${(image.bytes / 1048576).toFixed(2)} MiB (cap 10,485,760), EXIF orientation ${image.orientation} + GPS, ` +
+        (image.cached ? "cached" : `generated in ${((image.generatedInMs ?? 0) / 1000).toFixed(1)} s`),
+    );
+  }
   const envText = Object.entries(startEnv).map(([name, value]) => `${name}=${value} `).join("");
   if (nodeArgs.length) console.log(`  server started with: ${envText}node ${nodeArgs.join(" ")} server.js`);
   console.log("");
@@ -440,6 +823,8 @@ async function main(): Promise<number> {
       DATABASE_URL: "", // always the embedded SQLite database
       // Every request comes from 127.0.0.1: keep per-IP limits out of the measurement.
       CONTACT_RATE_LIMIT: "100000000",
+      // The upload case signs in; without it, no admin (and no password hash at start).
+      ...(runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -529,7 +914,7 @@ async function main(): Promise<number> {
   const results: CaseResult[] = [];
   let failed = false;
 
-  for (const name of cases) {
+  for (const name of loadCases) {
     if (interrupted) break;
     const spec = SPECS[name];
     const url = baseUrl;
@@ -632,16 +1017,35 @@ async function main(): Promise<number> {
     }
   }
 
-  sampler.stop();
-  if (interrupted) {
-    db.close();
-    return 130; // no report from a partial run; the signal handler stops the server
-  }
+  // The load cases' peak, read before the upload case resets VmHWM.
   const final = readProcStatus(pid);
   const sampledPeakMb = mb(Math.max(sampler.peakKb, final?.rssKb ?? 0));
   const hwmMb = final ? mb(final.hwmKb) : NaN;
   // VmHWM is the kernel's own high-water mark (it also sees peaks between samples).
   const peakRssMb = Math.max(sampledPeakMb, Number.isFinite(hwmMb) ? hwmMb : 0);
+
+  let upload: UploadResult | undefined;
+  // After a load case failed its checks the upload case still runs; not after the server died.
+  if (uploadImage && !interrupted && started.exitCode === null && started.signalCode === null) {
+    upload = await uploadCase({
+      baseUrl,
+      pid,
+      sampler,
+      image: uploadImage,
+      dataDir,
+      // processImage alone runs as the server does: npm start's Node flags and environment.
+      aloneNodeArgs: startFlags,
+      aloneEnv: startEnv,
+      serverAlive: () => started.exitCode === null && started.signalCode === null,
+    });
+    if (upload && !upload.ok) failed = true;
+  }
+
+  sampler.stop();
+  if (interrupted) {
+    db.close();
+    return 130; // no report from a partial run; the signal handler stops the server
+  }
   const loadAfter = os.loadavg();
   db.close();
 
@@ -649,63 +1053,90 @@ async function main(): Promise<number> {
   const pad = (text: string, width: number) => text.padEnd(width);
   const lpad = (text: string, width: number) => text.padStart(width);
   const verdict = (ok: boolean) => (ok ? "pass" : "MISS");
-  console.log("");
-  const header = [
-    pad("case", 19),
-    lpad("conns", 5),
-    lpad("req/s mean", 10),
-    lpad("2xx/s", 8),
-    lpad("p50 ms", 7),
-    lpad("p99 ms", 7),
-    lpad("non-2xx", 7),
-    lpad("err/t-o", 7),
-    lpad("srv CPU", 7),
-    lpad("ms CPU/req", 10),
-    "  " + pad("target", 18),
-    pad("rate", 4),
-    " p99≤100",
-  ].join(" ");
-  console.log(header);
-  console.log("-".repeat(header.length));
-  for (const row of results) {
-    const rate = row.durable ? row.durable.durablePerSecond : row.successesPerSecond;
-    console.log(
-      [
-        pad(row.label, 19),
-        lpad(String(row.connections), 5),
-        lpad(row.requestsPerSecondMean.toFixed(1), 10),
-        lpad(rate.toFixed(1), 8),
-        lpad(row.latencyMs.p50.toFixed(1), 7),
-        lpad(row.latencyMs.p99.toFixed(1), 7),
-        lpad(String(row.non2xx), 7),
-        lpad(`${row.errors}/${row.timeouts}`, 7),
-        lpad(`${Math.round(row.serverCpuPercent)}%`, 7),
-        lpad(row.serverCpuMsPerRequest.toFixed(2), 10),
-        "  " + pad(row.target, 18),
-        pad(verdict(row.rateOk), 4),
-        " " + verdict(row.p99Ok),
-      ].join(" "),
-    );
-  }
   const rssOk = peakRssMb <= TARGETS.peakRssMb;
-  console.log("");
-  console.log(
-    `Server peak RSS: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${startRss ? mb(startRss.rssKb) : "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
-  );
-  console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB`).join(", ")}`);
-  console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
-  console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
-  console.log("  response, the figure least disturbed by other work on the machine.");
-  for (const row of results) {
-    if (!row.durable) continue;
-    const d = row.durable;
+  if (results.length) {
+    console.log("");
+    const header = [
+      pad("case", 19),
+      lpad("conns", 5),
+      lpad("req/s mean", 10),
+      lpad("2xx/s", 8),
+      lpad("p50 ms", 7),
+      lpad("p99 ms", 7),
+      lpad("non-2xx", 7),
+      lpad("err/t-o", 7),
+      lpad("srv CPU", 7),
+      lpad("ms CPU/req", 10),
+      "  " + pad("target", 18),
+      pad("rate", 4),
+      " p99≤100",
+    ].join(" ");
+    console.log(header);
+    console.log("-".repeat(header.length));
+    for (const row of results) {
+      const rate = row.durable ? row.durable.durablePerSecond : row.successesPerSecond;
+      console.log(
+        [
+          pad(row.label, 19),
+          lpad(String(row.connections), 5),
+          lpad(row.requestsPerSecondMean.toFixed(1), 10),
+          lpad(rate.toFixed(1), 8),
+          lpad(row.latencyMs.p50.toFixed(1), 7),
+          lpad(row.latencyMs.p99.toFixed(1), 7),
+          lpad(String(row.non2xx), 7),
+          lpad(`${row.errors}/${row.timeouts}`, 7),
+          lpad(`${Math.round(row.serverCpuPercent)}%`, 7),
+          lpad(row.serverCpuMsPerRequest.toFixed(2), 10),
+          "  " + pad(row.target, 18),
+          pad(verdict(row.rateOk), 4),
+          " " + verdict(row.p99Ok),
+        ].join(" "),
+      );
+    }
+    console.log("");
     console.log(
-      `Contact durability: ${d.acknowledgedDuringRun} acknowledged, ${d.storedDuringRun} rows stored (${d.storedNotAcknowledged} in flight when the load stopped), ${d.missingAcknowledged} acknowledged but missing: ${d.ok ? "OK" : `FAILED: ${d.problem}`}`,
+      `Server peak RSS over these cases: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${startRss ? mb(startRss.rssKb) : "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
     );
+    console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB`).join(", ")}`);
+    console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
+    console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
+    console.log("  response, the figure least disturbed by other work on the machine.");
+    for (const row of results) {
+      if (!row.durable) continue;
+      const d = row.durable;
+      console.log(
+        `Contact durability: ${d.acknowledgedDuringRun} acknowledged, ${d.storedDuringRun} rows stored (${d.storedNotAcknowledged} in flight when the load stopped), ${d.missingAcknowledged} acknowledged but missing: ${d.ok ? "OK" : `FAILED: ${d.problem}`}`,
+      );
+    }
+    for (const row of results) {
+      const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
+      if (codes.length) console.log(`${row.label}: non-2xx status codes ${codes.map(([code, n]) => `${code}×${n}`).join(", ")}`);
+    }
   }
-  for (const row of results) {
-    const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
-    if (codes.length) console.log(`${row.label}: non-2xx status codes ${codes.map(([code, n]) => `${code}×${n}`).join(", ")}`);
+  if (upload) {
+    const u = upload;
+    const row = (name: string, runs: number, spreadOf: Spread, cpu: string, rss: string) =>
+      [pad(name, 30), lpad(String(runs), 4), lpad(spreadOf.medianMs.toFixed(1), 10), lpad(spreadOf.minMs.toFixed(1), 9), lpad(spreadOf.maxMs.toFixed(1), 9), lpad(cpu, 11), "  " + rss].join(" ");
+    console.log("");
+    const header = [pad("upload (24 MP JPEG)", 30), lpad("runs", 4), lpad("median ms", 10), lpad("min ms", 9), lpad("max ms", 9), lpad("CPU ms/run", 11), "  peak RSS"].join(" ");
+    console.log(header);
+    console.log("-".repeat(header.length + 50));
+    const hwm = u.server.vmHwmMb === null ? "VmHWM not reset" : `VmHWM ${u.server.vmHwmMb} MB`;
+    console.log(row(u.label, u.server.timesMs.length, u.server, u.server.cpuMsPerUpload.toFixed(0), `${u.server.peakRssMb} MB (sampled ${u.server.sampledPeakRssMb} MB, ${hwm}; ${u.server.rssBeforeMb} MB before, +${u.server.riseMb} MB)`));
+    console.log(row("processImage alone (own proc)", u.sharpAlone.timesMs.length, u.sharpAlone, u.sharpAlone.cpuMsPerRun.toFixed(0), `VmHWM ${u.sharpAlone.vmHwmMb} MB (${u.sharpAlone.rssAfterImportMb} MB after importing the build)`));
+    console.log(row("  10 MB non-image (415)", 3, u.requestOverhead, "", "transfer + multipart + session check, no image work"));
+    console.log("");
+    console.log(`Upload time: ${u.ratio.toFixed(2)}× processImage alone   target ≤ ${TARGETS.uploadRatio}×: ${verdict(u.ratioOk)}`);
+    console.log(`  (CPU time per image: ${u.cpuRatio.toFixed(2)}×, the figure least disturbed by other work on the machine)`);
+    console.log(`Server peak RSS during the upload case: ${u.server.peakRssMb} MB   target ≤ ${TARGETS.uploadPeakRssMb} MB: ${verdict(u.rssOk)}`);
+    if (results.length) {
+      console.log(`  (it began the case holding ${u.server.rssBeforeMb} MB after the load cases; \`--only=upload\` measures it from a fresh start)`);
+    }
+    console.log(
+      `  Each answer ${u.server.answers.length === u.server.timesMs.length && u.server.answers.every((a) => a.width === u.expected.width && a.height === u.expected.height) ? `${u.expected.width}×${u.expected.height} (upright)` : JSON.stringify(u.server.answers)}; ` +
+        `${u.server.storedFiles} files stored for ${u.uploads + 1} uploads; uploads: ${u.server.timesMs.join(", ")} ms; alone: ${u.sharpAlone.timesMs.join(", ")} ms.`,
+    );
+    console.log(`Upload case: ${u.ok ? "OK" : `FAILED: ${u.problem ?? `${u.server.timesMs.length} of ${u.uploads} uploads succeeded`}`}`);
   }
   console.log(`Load average before ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, after ${loadAfter.map((n) => n.toFixed(2)).join(" ")}.`);
   const serverErrors = serverLog.split("\n").filter((line) => /error/i.test(line)).length;
@@ -725,6 +1156,7 @@ async function main(): Promise<number> {
       warmupS: WARMUP,
       only: flags.only ?? null,
       acceptEncoding: ACCEPT_ENCODING,
+      uploads: UPLOADS,
       cpuProf: flags["cpu-prof"],
       serverNodeArgs: nodeArgs,
     },
@@ -732,7 +1164,17 @@ async function main(): Promise<number> {
     warnings,
     targets: TARGETS,
     cases: results,
-    rss: { afterStartMb: startRss ? mb(startRss.rssKb) : null, peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb, samples: sampler.samples, ok: rssOk },
+    // The server's peak over the load cases (home, projects, contact) and its start; the upload case has its own in upload.server.
+    rss: {
+      cases: loadCases,
+      afterStartMb: startRss ? mb(startRss.rssKb) : null,
+      peakMb: peakRssMb,
+      sampledPeakMb,
+      vmHwmMb: hwmMb,
+      samples: sampler.samples,
+      ok: rssOk,
+    },
+    upload: upload ?? null,
     ok: !failed,
   };
   writeFileSync(path.join(RESULTS_DIR, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
