@@ -73,7 +73,8 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, options).metadata();
+    // The header only, with no pixel limit, so a huge image gets its own message; decoding keeps the limit.
+    metadata = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageError(422, UPLOAD_TEXT.unreadable);
   }

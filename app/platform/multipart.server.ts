@@ -38,9 +38,9 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       limits: {
-        // busboy stops a file at fileSize bytes and reports it: one byte less
-        // than the refusal size, so "limit" means "too large".
-        fileSize: limits.maxFileBytes - 1,
+        // busboy reports "limit" once a file reaches fileSize bytes: the
+        // refusal size ("under 10MB": 10,485,760 bytes is too large).
+        fileSize: limits.maxFileBytes,
         files: limits.fileFields.length,
         fields: 50,
         fieldSize: limits.maxFieldBytes,
@@ -68,6 +68,9 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
     if (!(name in fields)) fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
+    // A body cut short (or abandoned after a refusal) ends an open file with an
+    // error; unheard, it would take the process down.
+    stream.on("error", () => fail(new BodyError(400, "Request body is not valid form data")));
     if (!limits.fileFields.includes(name) || name in files) {
       // Not ours, or a second file for one field ("one file only").
       stream.resume();
@@ -103,11 +106,19 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
   });
 
   const reader = request.body.getReader();
+  let received = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (failure) break;
+      received += value.byteLength;
+      if (failure) {
+        // A browser still sending its form would see a reset connection, not
+        // the refusal: read the rest of a body of plausible size, discarding
+        // it, and give up on anything larger.
+        if (received > maxBody) break;
+        continue;
+      }
       // Respect busboy's back-pressure: wait when its buffer is full.
       if (!parser.write(value)) await new Promise<void>((resolve) => {
           parser.once("drain", resolve);
@@ -117,7 +128,7 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
     }
   } finally {
     // Stop reading without cancelling: cancelling would destroy the socket
-    // before the refusal is sent. The refusal asks to close the connection.
+    // before the refusal is sent. A 413 asks to close the connection.
     reader.releaseLock();
   }
   if (failure) {

@@ -165,9 +165,10 @@ export type MoveResult = "moved" | "not-found" | "at-edge";
  */
 export async function moveProject(db: Db, id: string, direction: "up" | "down"): Promise<MoveResult> {
   return db.transaction().execute(async (trx) => {
-    // PostgreSQL: one reorder at a time, so two admins' moves cannot interleave.
+    // PostgreSQL: one reorder at a time, so two admins' moves cannot interleave
+    // (rows locked in one fixed order, so two moves cannot deadlock).
     // (SQLite runs one write transaction at a time anyway.)
-    if (dialectOf(db) === "postgres") await trx.selectFrom("renovation_projects").select("id").forUpdate().execute();
+    if (dialectOf(db) === "postgres") await trx.selectFrom("renovation_projects").select("id").orderBy("id").forUpdate().execute();
     const rows = await inDisplayOrder(trx.selectFrom("renovation_projects").select(["id", "display_order"])).execute();
     const index = rows.findIndex((row) => row.id === id);
     if (index === -1) return "not-found";

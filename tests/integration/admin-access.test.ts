@@ -11,17 +11,22 @@
  * origin) and must then do what it says, so that no refusal here passes only
  * because the request was malformed.
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT } from "~/admin/texts";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
+import { imageNameFromUrl } from "~/images/image-files";
+import { saveImage } from "~/images/images.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
-import { createProject } from "~/projects/projects.server";
+import { createProject, getProject, listAllProjects } from "~/projects/projects.server";
 import routeConfig from "~/routes";
+import { LocalDiskStorage } from "~/storage/storage.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
+import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { assertBuilt, repoRoot, startServer, type SpawnedServer } from "../support/server";
 
 // ---------------------------------------------------------------------------
@@ -38,17 +43,37 @@ type Format = "document" | "data" | "json";
  */
 type Access = "admin" | "sign-in" | "redirect";
 /** What a proper request (signed in, same origin) does; how the last test checks it. */
-type Effect = "read" | "mark-read" | "delete" | "sign-out" | "sign-in" | "redirect";
+type Effect =
+  | "read"
+  | "mark-read"
+  | "delete"
+  | "sign-out"
+  | "sign-in"
+  | "redirect"
+  | "upload"
+  | "create-project"
+  | "update-project"
+  | "toggle-project"
+  | "move-project"
+  | "delete-project";
 
-/** What a request may depend on: the id of an enquiry, and credentials. */
-type Values = { id: string; email: string; password: string };
+/**
+ * What a request may depend on: the id of an enquiry, credentials, the id of
+ * a project, two images uploaded here (URLs a project form may refer to), and
+ * a marker that names what a request creates.
+ */
+type Values = { id: string; email: string; password: string; projectId: string; beforeUrl: string; afterUrl: string; marker: string };
+
+type FileField = { filename: string; type: string; data: Buffer };
 
 type Call = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: (values: Values) => string;
   format: Format;
-  /** Form fields (sent urlencoded); every non-GET request has a body, if only an empty one. */
+  /** Form fields (sent urlencoded, or multipart with files); every non-GET request has a body, if only an empty one. */
   form?: (values: Values) => Record<string, string>;
+  /** Files: the body is multipart/form-data, as a form with a file input sends it. */
+  files?: () => Record<string, FileField>;
   effect: Effect;
 };
 
@@ -61,17 +86,66 @@ type Entry = {
 };
 
 const get = (pathOf: Call["path"], format: Format, effect: Effect = "read"): Call => ({ method: "GET", path: pathOf, format, effect });
-const send = (method: Call["method"], pathOf: Call["path"], format: Format, effect: Effect, form: Call["form"] = () => ({})): Call => ({
+const send = (
+  method: Call["method"],
+  pathOf: Call["path"],
+  format: Format,
+  effect: Effect,
+  form: Call["form"] = () => ({}),
+  files?: Call["files"],
+): Call => ({
   method,
   path: pathOf,
   format,
   form,
+  files,
   effect,
 });
 
 const markRead = ({ id }: Values) => ({ intent: "mark-read", id });
 const deleteIt = ({ id }: Values) => ({ intent: "delete", id, confirmed: "yes" });
 const credentials = ({ email, password }: Values) => ({ email, password });
+
+/** A small JPEG, as an admin's upload. */
+const JPEG = await twoToneJpeg(48, 32);
+const jpegFile = (filename: string): FileField => ({ filename, type: "image/jpeg", data: JPEG });
+
+const projectText = (title: string) => ({
+  title,
+  category: "Kitchen Renovation",
+  description: "A project the access table saves.",
+  duration: "2 weeks",
+  budget: "£8,000",
+  display_order: "",
+  before_image_alt: "",
+  after_image_alt: "",
+});
+/** With JavaScript: the form refers to images uploaded already. */
+const createProjectForm = ({ marker, beforeUrl, afterUrl }: Values) => ({
+  intent: "create-project",
+  ...projectText(`Created ${marker}`),
+  before_image_url: beforeUrl,
+  after_image_url: afterUrl,
+});
+/** Without JavaScript: the form carries the files. */
+const createProjectFields = ({ marker }: Values) => ({
+  intent: "create-project",
+  ...projectText(`Created ${marker}`),
+  before_image_url: "",
+  after_image_url: "",
+});
+const projectFiles = () => ({ before_image_file: jpegFile("before.jpg"), after_image_file: jpegFile("after.jpg") });
+const updateProjectForm = ({ projectId, marker, beforeUrl, afterUrl }: Values) => ({
+  intent: "update-project",
+  id: projectId,
+  ...projectText(`Updated ${marker}`),
+  before_image_url: beforeUrl,
+  after_image_url: afterUrl,
+});
+const toggleProject = ({ projectId }: Values) => ({ intent: "toggle-project", id: projectId, active: "false" });
+const moveProject = ({ projectId }: Values) => ({ intent: "move-project", id: projectId, direction: "down" });
+const deleteProject = ({ projectId }: Values) => ({ intent: "delete-project", id: projectId, confirmed: "yes" });
+const uploadFile = () => ({ file: jpegFile("photo.jpg") });
 
 const TABLE: Entry[] = [
   {
@@ -99,6 +173,21 @@ const TABLE: Entry[] = [
       // React Router runs the action for any mutation method, not only POST.
       send("DELETE", () => "/admin?tab=contacts", "document", "delete", deleteIt),
       send("PATCH", () => "/admin.data", "data", "mark-read", markRead),
+      // The Renovation Projects tab.
+      send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectForm),
+      send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectFields, projectFiles),
+      send("POST", () => "/admin.data?tab=projects", "data", "create-project", createProjectForm),
+      send("POST", () => "/admin.data", "data", "create-project", createProjectFields, projectFiles),
+      send("POST", () => "/admin?tab=projects", "document", "update-project", updateProjectForm),
+      send("POST", () => "/admin.data?tab=projects", "data", "update-project", updateProjectForm),
+      send("POST", () => "/admin?tab=projects", "document", "toggle-project", toggleProject),
+      send("POST", () => "/admin.data?tab=projects", "data", "toggle-project", toggleProject),
+      send("PUT", () => "/admin.data", "data", "toggle-project", toggleProject),
+      send("POST", () => "/admin?tab=projects", "document", "move-project", moveProject),
+      send("POST", () => "/admin.data?tab=projects", "data", "move-project", moveProject),
+      send("POST", () => "/admin?tab=projects", "document", "delete-project", deleteProject),
+      send("POST", () => "/admin.data?tab=projects", "data", "delete-project", deleteProject),
+      send("DELETE", () => "/admin?tab=projects", "document", "delete-project", deleteProject),
     ],
   },
   {
@@ -135,6 +224,12 @@ const TABLE: Entry[] = [
       // A resource route answers single fetch too, though no page of ours asks it to.
       get(() => "/api/admin/enquiries.data", "data"),
     ],
+  },
+  {
+    route: "api/admin/images",
+    handler: "action",
+    access: "admin",
+    calls: [send("POST", () => "/api/admin/images", "json", "upload", () => ({}), uploadFile)],
   },
 ];
 
@@ -206,11 +301,21 @@ const HIDDEN_PROJECT = "Unpublished Quince Row Basement";
 /** Everything that counts as admin data in a response to somebody who is not the admin. */
 const SECRETS = [ENQUIRY.name, ENQUIRY.email, ENQUIRY.phone, ENQUIRY.message, ADMIN.email, HIDDEN_PROJECT];
 
-const PLACEHOLDERS: Values = { id: "<id>", email: "<email>", password: "<password>" };
+const PLACEHOLDERS: Values = {
+  id: "<id>",
+  email: "<email>",
+  password: "<password>",
+  projectId: "<project>",
+  beforeUrl: "<before>",
+  afterUrl: "<after>",
+  marker: "<marker>",
+};
 
 function label(call: Call): string {
   const fields = call.form ? new URLSearchParams(call.form(PLACEHOLDERS)).toString() : "";
-  return `${call.method} ${call.path(PLACEHOLDERS)}${fields ? ` [${decodeURIComponent(fields)}]` : ""}`;
+  const files = call.files ? Object.keys(call.files()).map((name) => `${name}=<file>`) : [];
+  const shown = [decodeURIComponent(fields), ...files].filter(Boolean).join("&");
+  return `${call.method} ${call.path(PLACEHOLDERS)}${shown ? ` [${shown}]` : ""}`;
 }
 
 type Case = { label: string; entry: Entry; call: Call };
@@ -255,17 +360,37 @@ describe.each(backends)("admin access on $name", (backend) => {
   let enquiryId: string;
   /** "__Host-admin_session=<token>" of the admin's session. */
   let session: string;
+  /** The seeded project every refused request aims at, and two uploads a project form may refer to. */
+  let projectId: string;
+  let beforeUrl: string;
+  let afterUrl: string;
+  let imagesDir: string;
+
+  /** What a request aimed at the seeded data sends (the credentials differ by test). */
+  const seeded = (credentials: { email: string; password: string }): Values => ({
+    id: enquiryId,
+    ...credentials,
+    projectId,
+    beforeUrl,
+    afterUrl,
+    marker: "refused",
+  });
 
   /** One request, exactly as given (node:http: no headers of its own but Host and Connection). */
   function request(call: Call, values: Values, headers: Record<string, string> = {}, method: string = call.method): Promise<RawResponse> {
-    const body = method === "GET" || method === "HEAD" ? undefined : new URLSearchParams(call.form?.(values) ?? {}).toString();
+    let body: string | Buffer | undefined;
+    let contentType = "application/x-www-form-urlencoded";
+    if (method === "GET" || method === "HEAD") body = undefined;
+    else if (call.files) {
+      const fields = Object.entries(call.form?.(values) ?? {}).map(([name, value]) => ({ name, value }));
+      const files = Object.entries(call.files()).map(([name, file]) => ({ name, ...file }));
+      ({ contentType, body } = multipartBody([...fields, ...files]));
+    } else body = new URLSearchParams(call.form?.(values) ?? {}).toString();
     return rawRequest(server.port, {
       method,
       path: call.path(values),
       headers: {
-        ...(body === undefined
-          ? {}
-          : { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) }),
+        ...(body === undefined ? {} : { "content-type": contentType, "content-length": String(Buffer.byteLength(body)) }),
         ...headers,
       },
       body,
@@ -286,11 +411,26 @@ describe.each(backends)("admin access on $name", (backend) => {
 
   async function signIn(): Promise<string> {
     const call = TABLE.find((entry) => entry.route === "admin/sign-in")!.calls[0]!;
-    const response = await request(call, { id: "", ...ADMIN }, sameOrigin());
+    const response = await request(call, { ...PLACEHOLDERS, ...ADMIN }, sameOrigin());
     expect(response.status, "sign-in").toBe(302);
     const [cookie] = sessionsSet(response);
     expect(cookie, "a session cookie").toBeTruthy();
     return cookie!.split(";")[0]!;
+  }
+
+  /** Control projects are created last in the list, each below the one before. */
+  let controlOrder = 50_000;
+  function controlProject([before, after]: string[]) {
+    return createProject(reader.db, {
+      title: `Control project ${controlOrder}`,
+      category: "Kitchen Renovation",
+      description: "A project for one request of the table.",
+      duration: "1 week",
+      budget: "£1,000",
+      before_image_url: before!,
+      after_image_url: after!,
+      display_order: controlOrder++,
+    });
   }
 
   async function enquiriesAs(cookie: string) {
@@ -298,15 +438,25 @@ describe.each(backends)("admin access on $name", (backend) => {
     return { status: response.status, body: (await response.json()) as { submissions?: Array<{ id: string; is_read: boolean }> } };
   }
 
-  /** What a refused request must leave as it was: the enquiries, the sessions, the admins. */
+  /** What a refused request must leave as it was: the enquiries, the sessions, the admins, the projects, the images. */
   async function snapshot() {
-    const [enquiries, sessions, admins] = await Promise.all([
+    const [enquiries, sessions, admins, projects, images, files] = await Promise.all([
       reader.db.selectFrom("contact_submissions").select(["id", "name", "email", "phone", "message", "is_read"]).orderBy("id").execute(),
       // last_seen_at is left out: using a session may touch it.
       reader.db.selectFrom("admin_sessions").select(["id", "admin_id", "expires_at"]).orderBy("id").execute(),
       reader.db.selectFrom("admin_users").select(["id", "email", "password_hash"]).orderBy("id").execute(),
+      reader.db.selectFrom("renovation_projects").selectAll().orderBy("id").execute(),
+      reader.db.selectFrom("images").select("name").orderBy("name").execute(),
+      filesIn(imagesDir),
     ]);
-    return { enquiries: enquiries.map((row) => ({ ...row, is_read: toBoolean(row.is_read) })), sessions, admins };
+    return {
+      enquiries: enquiries.map((row) => ({ ...row, is_read: toBoolean(row.is_read) })),
+      sessions,
+      admins,
+      projects: projects.map((row) => ({ ...row, is_active: toBoolean(row.is_active) })),
+      images: images.map((row) => row.name),
+      files,
+    };
   }
 
   /** Nothing changed: as the admin sees it over HTTP, and in the database. */
@@ -321,9 +471,10 @@ describe.each(backends)("admin access on $name", (backend) => {
 
   beforeAll(async () => {
     database = await backend.createDatabase();
+    imagesDir = path.join(database.env.DATA_DIR, "images");
     const seeding = database.open();
     await migrateToLatest(seeding);
-    await createProject(seeding.db, {
+    const hidden = await createProject(seeding.db, {
       title: HIDDEN_PROJECT,
       category: "Basement Conversion",
       description: "Not yet published.",
@@ -333,6 +484,10 @@ describe.each(backends)("admin access on $name", (backend) => {
       after_image_url: "/samples/kitchen-after.svg",
       is_active: false,
     });
+    projectId = hidden.id;
+    const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir) };
+    beforeUrl = (await saveImage(images, JPEG)).url;
+    afterUrl = (await saveImage(images, JPEG)).url;
     await seeding.close();
     server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     reader = database.open();
@@ -350,7 +505,7 @@ describe.each(backends)("admin access on $name", (backend) => {
     // The sign-in is sent with wrong credentials: it is open to anybody, and must then refuse them.
     it.each(allCases)("refuses $label and shows no admin data", async ({ entry, call }) => {
       const before = await snapshot();
-      const values = { id: enquiryId, email: "stranger@example.com", password: "not the password at all" };
+      const values = seeded({ email: "stranger@example.com", password: "not the password at all" });
       const response = await request(call, values, call.method === "GET" ? {} : sameOrigin());
       const what = label(call);
 
@@ -409,7 +564,7 @@ describe.each(backends)("admin access on $name", (backend) => {
     it.each(cases)("refuses $label with 403", async ({ call, foreign, signedIn }) => {
       const before = await snapshot();
       // For the sign-in, the right credentials: only where the request comes from may stop it.
-      const values = { id: enquiryId, ...ADMIN };
+      const values = seeded(ADMIN);
       const response = await request(call, values, { ...foreign.headers(server.url), ...(signedIn ? { cookie: session } : {}) });
       const what = `${label(call)}, ${foreign.label}`;
 
@@ -440,7 +595,7 @@ describe.each(backends)("admin access on $name", (backend) => {
 
     it.each(cases)("$label", async ({ call, method, crossSite }) => {
       const before = await snapshot();
-      const values = { id: enquiryId, ...ADMIN };
+      const values = seeded(ADMIN);
       const query = new URLSearchParams(call.form?.(values) ?? {}).toString();
       const target = call.path(values);
       const asGet: Call = { ...call, path: () => (query ? `${target}${target.includes("?") ? "&" : "?"}${query}` : target) };
@@ -489,7 +644,25 @@ describe.each(backends)("admin access on $name", (backend) => {
     it.each(allCases)("$label", async ({ call }) => {
       const what = label(call);
       const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
-      const values = { id: anotherEnquiry, ...ADMIN };
+      // A project of its own with a neighbour below it (last in the list), and two new uploads for the forms.
+      const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir) };
+      const controlImages = [(await saveImage(images, JPEG)).url, (await saveImage(images, JPEG)).url];
+      const control = await controlProject(controlImages);
+      await controlProject(controlImages);
+      const values: Values = {
+        id: anotherEnquiry,
+        ...ADMIN,
+        projectId: control.id,
+        beforeUrl: (await saveImage(images, JPEG)).url,
+        afterUrl: (await saveImage(images, JPEG)).url,
+        marker: randomBytes(6).toString("hex"),
+      };
+      const properly = () => request(call, values, { ...sameOrigin(), cookie: session });
+      const redirected = call.format === "document" ? 302 : 202;
+      const storedFiles = async (urls: string[]) => {
+        const files = await filesIn(imagesDir);
+        return urls.map(imageNameFromUrl).filter((name) => name !== undefined && files.includes(name));
+      };
 
       switch (call.effect) {
         case "read": {
@@ -529,6 +702,63 @@ describe.each(backends)("admin access on $name", (backend) => {
           const [cookie] = sessionsSet(response);
           expect(cookie, `${what}: a session cookie`).toBeTruthy();
           expect((await enquiriesAs(cookie!.split(";")[0]!)).status, "the new session").toBe(200);
+          break;
+        }
+        case "upload": {
+          const response = await properly();
+          expect(response.status, `${what}: ${response.text}`).toBe(201);
+          expectNoStore(response, what);
+          const { url, name } = JSON.parse(response.text) as { url: string; name: string };
+          expect(url).toBe(`/images/${name}`);
+          expect(await reader.db.selectFrom("images").select("name").where("name", "=", name).executeTakeFirst(), `${what}: recorded`).toBeDefined();
+          expect(await storedFiles([url]), `${what}: stored`).toEqual([name]);
+          break;
+        }
+        case "create-project": {
+          const response = await properly();
+          expect(response.status, `${what}: ${response.text.slice(0, 300)}`).toBe(redirected);
+          const created = (await listAllProjects(reader.db)).find((project) => project.title === `Created ${values.marker}`);
+          expect(created, `${what}: created`).toBeDefined();
+          if (call.files) {
+            // The files of the form, stored as new uploads.
+            expect(created!.before_image_url).toMatch(/^\/images\//);
+            expect(created!.before_image_url).not.toBe(values.beforeUrl);
+            expect(created!.before_image_sources).not.toBeNull();
+          } else {
+            expect(created).toMatchObject({ before_image_url: values.beforeUrl, after_image_url: values.afterUrl });
+          }
+          break;
+        }
+        case "update-project": {
+          const response = await properly();
+          expect(response.status, `${what}: ${response.text.slice(0, 300)}`).toBe(redirected);
+          expect(await getProject(reader.db, control.id), `${what}: saved`).toMatchObject({
+            title: `Updated ${values.marker}`,
+            before_image_url: values.beforeUrl,
+            after_image_url: values.afterUrl,
+          });
+          // The replaced images are still used by the neighbour, so they stay.
+          expect(await storedFiles(controlImages)).toHaveLength(2);
+          break;
+        }
+        case "toggle-project": {
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          expect((await getProject(reader.db, control.id))!.is_active, `${what}: hidden`).toBe(false);
+          break;
+        }
+        case "move-project": {
+          const before = (await listAllProjects(reader.db)).map((project) => project.id);
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          const after = (await listAllProjects(reader.db)).map((project) => project.id);
+          expect(after.indexOf(control.id), `${what}: one place down`).toBe(before.indexOf(control.id) + 1);
+          break;
+        }
+        case "delete-project": {
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          expect(await getProject(reader.db, control.id), `${what}: deleted`).toBeUndefined();
           break;
         }
       }

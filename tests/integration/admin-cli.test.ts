@@ -1,11 +1,17 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findAdminByEmail } from "~/auth/admins.server";
 import { verifyPassword } from "~/auth/password.server";
 import { createSession, findSession } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
+import { saveImage } from "~/images/images.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
+import { createProject } from "~/projects/projects.server";
+import { LocalDiskStorage } from "~/storage/storage.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { assertBuilt, repoRoot } from "../support/server";
 
@@ -139,5 +145,122 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     const again = await admin(env, ["delete", "owner@example.com"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("There is no admin with the e-mail owner@example.com");
+  });
+
+  describe("gc-images", () => {
+    const HOUR = 3_600_000;
+    let imagesDir: string;
+
+    /** An image as stored long ago: a row (unless `row: false`) and files for the main image and two copies (unless `files: false`). */
+    async function oldImage(hoursAgo: number, options: { row?: boolean; files?: boolean } = {}) {
+      const stem = `${Date.now() - hoursAgo * HOUR}-${randomBytes(6).toString("hex")}`;
+      const name = `${stem}.jpg`;
+      const variants = [480, 960].map((width) => ({ name: `${stem}-${width}w.webp`, width, height: width / 2, format: "webp" }));
+      const files = [name, ...variants.map((variant) => variant.name)];
+      if (options.files !== false) {
+        await mkdir(imagesDir, { recursive: true });
+        for (const file of files) await writeFile(path.join(imagesDir, file), `bytes of ${file}`);
+      }
+      if (options.row !== false) {
+        await database.db
+          .insertInto("images")
+          .values({ name, content_type: "image/jpeg", width: 960, height: 480, bytes: 100, variants: JSON.stringify(variants), created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString() })
+          .execute();
+      }
+      return { url: `/images/${name}`, name, files };
+    }
+
+    const project = (title: string, before: string, after: string, isActive = true) =>
+      createProject(database.db, {
+        title,
+        category: "Kitchen Renovation",
+        description: "For the image clean-up.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: before,
+        after_image_url: after,
+        is_active: isActive,
+      });
+
+    const rowNames = async () => (await database.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
+    const filesNow = async () => (await readdir(imagesDir)).sort();
+
+    beforeAll(() => {
+      imagesDir = path.join(testDb.env.DATA_DIR, "images");
+    });
+
+    it("removes old images no project uses, with their copies and rows; keeps used ones, young ones and files not its own", async () => {
+      const usedBefore = await oldImage(100);
+      const usedAfter = await oldImage(50);
+      const usedByHidden = await oldImage(72);
+      await project("Uses Two Old Images", usedBefore.url, usedAfter.url);
+      await project("Hidden But Still Using", usedByHidden.url, usedAfter.url, false);
+      const unusedRecorded = await oldImage(48);
+      const strayFiles = await oldImage(30, { row: false });
+      const rowWithoutFiles = await oldImage(40, { files: false });
+      const justOverMinAge = await oldImage(25);
+      // Young: an upload made a moment ago (through the real pipeline) for a form not saved yet, and a young stray file.
+      const storage = new LocalDiskStorage(imagesDir);
+      const young = await saveImage({ db: database.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer());
+      const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
+      const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;
+      await writeFile(path.join(imagesDir, youngStray), "young stray");
+      // Not bucket names: never touched.
+      await writeFile(path.join(imagesDir, ".upload-0123456789abcdef"), "being written");
+      await writeFile(path.join(imagesDir, "README.txt"), "not an image");
+
+      const used = [...usedBefore.files, ...usedAfter.files, ...usedByHidden.files];
+      const removed = [...unusedRecorded.files, ...strayFiles.files, ...justOverMinAge.files];
+      const kept = [...used, ...youngFiles, youngStray, ".upload-0123456789abcdef", "README.txt"];
+      expect(await filesNow()).toEqual([...kept, ...removed].sort());
+
+      const run = await admin(env, ["gc-images"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        `Removed ${removed.length} unused files; ${used.length} in use; ${youngFiles.length + 1} unused but younger than 24 hours kept.`,
+      );
+      expect(await filesNow()).toEqual([...kept].sort());
+      expect(await rowNames()).toEqual([usedBefore.name, usedAfter.name, usedByHidden.name, young.name].sort());
+      expect(rowWithoutFiles.name).not.toBe(young.name);
+
+      // Nothing left to do at the default age.
+      const again = await admin(env, ["gc-images"]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`Removed 0 unused files; ${used.length} in use;`);
+      expect(await filesNow()).toEqual([...kept].sort());
+
+      // --min-age=0: the young ones go too; what projects use stays.
+      const all = await admin(env, ["gc-images", "--min-age=0"]);
+      expect(all.code, all.stderr).toBe(0);
+      expect(all.stdout).toContain(`Removed ${youngFiles.length + 1} unused files; ${used.length} in use; 0 unused but younger than 0 hours kept.`);
+      expect(await filesNow()).toEqual([...used, ".upload-0123456789abcdef", "README.txt"].sort());
+      expect(await rowNames()).toEqual([usedBefore.name, usedAfter.name, usedByHidden.name].sort());
+    });
+
+    it("--min-age=<hours> keeps what is younger than that many hours", async () => {
+      const threeHours = await oldImage(3);
+      const tenHours = await oldImage(10);
+      const run = await admin(env, ["gc-images", "--min-age=5"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`Removed ${tenHours.files.length} unused files;`);
+      expect(run.stdout).toContain(`${threeHours.files.length} unused but younger than 5 hours kept.`);
+      const files = await filesNow();
+      for (const file of threeHours.files) expect(files).toContain(file);
+      for (const file of tenHours.files) expect(files).not.toContain(file);
+      expect(await rowNames()).toContain(threeHours.name);
+      expect(await rowNames()).not.toContain(tenHours.name);
+    });
+
+    it("refuses a malformed --min-age, removing nothing", async () => {
+      const old = await oldImage(100);
+      for (const args of [["--min-age=soon"], ["--min-age=-1"], ["--min-age"], ["--older-than=5"], ["--min-age=1", "extra"]]) {
+        const run = await admin(env, ["gc-images", ...args]);
+        expect(run.code, args.join(" ")).toBe(1);
+        expect(run.stderr.length, args.join(" ")).toBeGreaterThan(0);
+      }
+      const files = await filesNow();
+      for (const file of old.files) expect(files).toContain(file);
+      expect(await rowNames()).toContain(old.name);
+    });
   });
 });

@@ -89,6 +89,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           "budget",
           "before_image_url",
           "after_image_url",
+          "before_image_alt",
+          "after_image_alt",
           "is_active",
           "display_order",
           "created_at",

@@ -201,6 +201,11 @@ describe.each(backends)("HTTP on $name", (backend) => {
         budget: "£24,000",
         before_image_url: "/samples/kitchen-before.svg",
         after_image_url: "/samples/kitchen-after.svg",
+        before_image_alt: "Before: Seeded Mews House Rewire",
+        after_image_alt: "After: Seeded Mews House Rewire",
+        // Not uploaded here: no resized copies.
+        before_image_sources: null,
+        after_image_sources: null,
         is_active: true,
         display_order: 0,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
