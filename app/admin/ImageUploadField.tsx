@@ -82,15 +82,17 @@ export function ImageUploadField({
   const [url, setUrl] = useState(initialUrl ?? "");
   const [alt, setAlt] = useState(initialAlt ?? "");
   // New values from the form (another project, the answer to a save) replace the current ones.
-  const [seen, setSeen] = useState({ initialUrl, initialAlt });
-  if (seen.initialUrl !== initialUrl || seen.initialAlt !== initialAlt) {
-    setSeen({ initialUrl, initialAlt });
-    if (seen.initialUrl !== initialUrl) setUrl(initialUrl ?? "");
-    if (seen.initialAlt !== initialAlt) setAlt(initialAlt ?? "");
-  }
-
   /** This field's own message (a refused file, a failed upload). */
   const [message, setMessage] = useState<string>();
+  const [seen, setSeen] = useState({ initialUrl, initialAlt, error });
+  if (seen.initialUrl !== initialUrl || seen.initialAlt !== initialAlt || seen.error !== error) {
+    setSeen({ initialUrl, initialAlt, error });
+    if (seen.initialUrl !== initialUrl) setUrl(initialUrl ?? "");
+    if (seen.initialAlt !== initialAlt) setAlt(initialAlt ?? "");
+    // The server's newer word replaces this field's older one.
+    if (seen.error !== error && error) setMessage(undefined);
+  }
+
   /** The server's message, once a new upload has made it stale. */
   const [staleError, setStaleError] = useState<string>();
   const shownMessage = message ?? (error && error !== staleError ? error : undefined);
@@ -257,7 +259,7 @@ export function ImageUploadField({
               <span id={actionId} className="font-medium text-blue-800 underline underline-offset-2">
                 {url ? FIELD_TEXT.replace : FIELD_TEXT.choose}
               </span>{" "}
-              <span className="text-slate-700">{FIELD_TEXT.drag}</span>
+              <span className="text-slate-700 pointer-coarse:hidden">{FIELD_TEXT.drag}</span>
             </span>
           )}
           <span id={hintId} className="text-sm text-slate-600">

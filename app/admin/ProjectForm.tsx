@@ -163,7 +163,7 @@ export function ProjectForm({
               label={side === "before" ? PROJECTS_TEXT.beforeImage : PROJECTS_TEXT.afterImage}
               initialUrl={initial[`${side}_image_url`] || undefined}
               initialAlt={initial[`${side}_image_alt`]}
-              defaultAlt={defaultAlt(side, title.trim() || "<title>")}
+              defaultAlt={defaultAlt(side, title.trim() || "the project's title")}
               error={errors[`${side}_image`] ?? errors[`${side}_image_alt`]}
               onUploadingChange={(busy) => setUploading((current) => ({ ...current, [side]: busy }))}
             />

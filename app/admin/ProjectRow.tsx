@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "react";
-import { Link, useFetcher } from "react-router";
+import { Form, Link, useFetcher } from "react-router";
 import { Icon, type IconName } from "~/components/Icon";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import type { RenovationProject } from "~/projects/types";
@@ -45,7 +45,8 @@ export function ProjectRow({
     const wanted = lastMove.current === "up" ? moveUp.current : moveDown.current;
     const other = lastMove.current === "up" ? moveDown.current : moveUp.current;
     lastMove.current = null;
-    if (document.activeElement === document.body || document.activeElement === null) {
+    const active = document.activeElement;
+    if (active === document.body || active === null || active === wanted || active === other) {
       (wanted && !wanted.disabled ? wanted : other)?.focus();
     }
   }, [fetcher.state, isFirst, isLast]);
@@ -120,17 +121,17 @@ export function ProjectRow({
           ) : null}
 
           <div className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-3">
-            <fetcher.Form method="post" action="/admin?tab=projects">
+            <fetcher.Form method="post" action="/admin?tab=projects" onSubmit={(event) => busy && event.preventDefault()}>
               {hidden("intent", "move-project")}
               {hidden("id", project.id)}
               {hidden("direction", "up")}
-              <ActionButton buttonRef={moveUp} icon="chevronUp" label={PROJECTS_TEXT.moveUp} disabled={isFirst || busy} />
+              <ActionButton buttonRef={moveUp} icon="chevronUp" label={PROJECTS_TEXT.moveUp} disabled={isFirst} busy={busy} />
             </fetcher.Form>
-            <fetcher.Form method="post" action="/admin?tab=projects">
+            <fetcher.Form method="post" action="/admin?tab=projects" onSubmit={(event) => busy && event.preventDefault()}>
               {hidden("intent", "move-project")}
               {hidden("id", project.id)}
               {hidden("direction", "down")}
-              <ActionButton buttonRef={moveDown} icon="chevronDown" label={PROJECTS_TEXT.moveDown} disabled={isLast || busy} />
+              <ActionButton buttonRef={moveDown} icon="chevronDown" label={PROJECTS_TEXT.moveDown} disabled={isLast} busy={busy} />
             </fetcher.Form>
             <fetcher.Form method="post" action="/admin?tab=projects">
               {hidden("intent", "toggle-project")}
@@ -138,11 +139,11 @@ export function ProjectRow({
               {hidden("active", active ? "false" : "true")}
               <ActionButton icon={active ? "eyeSlash" : "eye"} label={active ? PROJECTS_TEXT.hide : PROJECTS_TEXT.show} disabled={deleting} />
             </fetcher.Form>
-            <form method="get" action="/admin">
+            <Form method="get" action="/admin" preventScrollReset>
               {hidden("tab", "projects")}
               {hidden("edit", project.id)}
-              <ActionButton icon="pencil" label={PROJECTS_TEXT.edit} disabled={deleting} />
-            </form>
+              <ActionButton icon="pencil" label={PROJECTS_TEXT.edit} disabled={deleting} dataEditFor={project.id} />
+            </Form>
             <fetcher.Form
               method="post"
               action="/admin?tab=projects"
@@ -167,20 +168,28 @@ function ActionButton({
   icon,
   label,
   disabled,
+  busy,
   danger,
   buttonRef,
+  dataEditFor,
 }: {
   icon: IconName;
   label: string;
   disabled: boolean;
+  /** A request of this row is on its way: unavailable, but still focusable (`disabled` would drop the focus). */
+  busy?: boolean;
   danger?: boolean;
   buttonRef?: React.Ref<HTMLButtonElement>;
+  /** Marks a row's Edit button, so focus can return to it when its form closes. */
+  dataEditFor?: string;
 }) {
   return (
     <button
       ref={buttonRef}
       type="submit"
       disabled={disabled}
+      aria-disabled={busy || undefined}
+      data-edit-for={dataEditFor}
       className={`${ACTION_BUTTON} ${danger ? "text-red-800 ring-red-300 hover:bg-red-50" : "text-slate-800 ring-slate-300 hover:bg-slate-50"}`}
     >
       <Icon name={icon} className="size-4" />

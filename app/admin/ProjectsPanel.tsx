@@ -20,6 +20,19 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
   // A new page (a save, Add, Edit, Cancel) starts without the last row action's notice.
   useEffect(() => setFetched(undefined), [location.key]);
 
+  // A form closed without a word (Cancel): back to the button that opened it.
+  const addButton = useRef<HTMLButtonElement>(null);
+  const formKey = form ? (form.mode === "edit" ? form.project.id : "new") : undefined;
+  const lastForm = useRef(formKey);
+  useEffect(() => {
+    const previous = lastForm.current;
+    lastForm.current = formKey;
+    if (!previous || formKey || notice) return;
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    const opener = previous === "new" ? addButton.current : document.querySelector<HTMLElement>(`[data-edit-for="${previous}"]`);
+    opener?.focus();
+  }, [formKey, notice]);
+
   // A row that had focus may be gone (deleted): give focus to the notice that says what happened.
   useEffect(() => {
     if (notice && (document.activeElement === document.body || document.activeElement === null)) noticeRef.current?.focus();
@@ -31,11 +44,13 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
         <h2 id="projects-heading" className="text-2xl font-bold text-slate-900">
           {DASHBOARD_TEXT.projectsTab}
         </h2>
-        {form?.mode === "add" ? null : (
+        {/* Hidden while a form is open: a second form would throw away what is typed in the first. */}
+        {form ? null : (
           <Form method="get" action="/admin" preventScrollReset>
             <input type="hidden" name="tab" value="projects" />
             <input type="hidden" name="form" value="new" />
             <button
+              ref={addButton}
               type="submit"
               className="inline-flex items-center gap-2 rounded-lg bg-blue-700 px-4 py-2 font-semibold text-white shadow-sm hover:bg-blue-800"
             >

@@ -53,6 +53,8 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
 
   const fields: Record<string, string> = {};
   const files: Record<string, UploadedFile> = {};
+  /** File fields that a named file has arrived for (files[] fills only when a file ends). */
+  const claimed = new Set<string>();
   let fieldBytes = 0;
   let failure: BodyError | undefined;
   const fail = (error: BodyError) => {
@@ -71,12 +73,13 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
     // A body cut short (or abandoned after a refusal) ends an open file with an
     // error; unheard, it would take the process down.
     stream.on("error", () => fail(new BodyError(400, "Request body is not valid form data")));
-    if (!limits.fileFields.includes(name) || name in files) {
+    if (!limits.fileFields.includes(name) || (info.filename && claimed.has(name))) {
       // Not ours, or a second file for one field ("one file only").
       stream.resume();
-      if (info.filename) fail(new BodyError(400, name in files ? "Too many files" : `Unexpected file field "${name}"`));
+      if (info.filename) fail(new BodyError(400, claimed.has(name) ? "Too many files" : `Unexpected file field "${name}"`));
       return;
     }
+    if (info.filename) claimed.add(name);
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
@@ -88,8 +91,9 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
       fail(new BodyError(413, limits.fileTooLarge));
     });
     stream.on("end", () => {
-      // A file input left empty still sends a part, with no name and no bytes.
-      if (failure || (info.filename === "" && size === 0)) return;
+      // A file input left empty still sends a part, with no name and no bytes
+      // (busboy reports its filename="" as undefined).
+      if (failure || (!info.filename && size === 0)) return;
       files[name] = { field: name, filename: info.filename ?? "", declaredType: info.mimeType, bytes: Buffer.concat(chunks, size) };
     });
   });

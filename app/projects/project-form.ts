@@ -66,10 +66,11 @@ export function emptyProjectForm(displayOrder: number): ProjectFormValues {
   };
 }
 
-/** Strips what a browser never sends in a text field (NUL and other control characters but line breaks and tabs). */
+/** Trims, and strips what a browser never sends in a text field (control characters other than line breaks and tabs). */
 function clean(value: string | undefined): string {
   // eslint-disable-next-line no-control-regex
-  return (value ?? "").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
+  // Browsers send line breaks as CRLF: store them as the newline everyone else uses.
+  return (value ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
 }
 
 /**

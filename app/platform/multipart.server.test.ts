@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { readMultipartForm } from "./multipart.server";
+import { BodyError } from "./request-body.server";
+
+const LIMITS = { fileFields: ["before", "after"], maxFileBytes: 1000, fileTooLarge: "File size must be less than 10MB", maxFieldBytes: 4096 };
+
+function formRequest(form: FormData): Request {
+  return new Request("http://localhost/admin", { method: "POST", body: form });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<BodyError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BodyError) return error;
+    throw error;
+  }
+  throw new Error("expected a BodyError");
+}
+
+describe("readMultipartForm", () => {
+  it("returns the fields and the files of the named fields", async () => {
+    const form = new FormData();
+    form.set("title", "Loft");
+    form.set("before", new File([new Uint8Array(10).fill(7)], "a.jpg", { type: "image/jpeg" }));
+    const { fields, files } = await readMultipartForm(formRequest(form), LIMITS);
+    expect(fields).toEqual({ title: "Loft" });
+    expect(files.before?.bytes).toEqual(Buffer.alloc(10, 7));
+    expect(files.before?.filename).toBe("a.jpg");
+  });
+
+  it("ignores a file input left empty (the browser still sends a part for it)", async () => {
+    const form = new FormData();
+    form.set("before_image_url", "/images/x.jpg");
+    form.set("before", new File([], "", { type: "application/octet-stream" }));
+    const { fields, files } = await readMultipartForm(formRequest(form), LIMITS);
+    expect(fields).toEqual({ before_image_url: "/images/x.jpg" });
+    expect(files).toEqual({});
+  });
+
+  it("accepts a file one byte under the cap and refuses one of exactly the cap with 413", async () => {
+    const under = new FormData();
+    under.set("before", new File([new Uint8Array(999)], "a.jpg"));
+    expect((await readMultipartForm(formRequest(under), LIMITS)).files.before?.bytes.length).toBe(999);
+
+    const at = new FormData();
+    at.set("before", new File([new Uint8Array(1000)], "a.jpg"));
+    const error = await refusal(readMultipartForm(formRequest(at), LIMITS));
+    expect([error.status, error.message]).toEqual([413, "File size must be less than 10MB"]);
+  });
+
+  it("refuses a file in a field it was not asked for, and a second file for one field", async () => {
+    const other = new FormData();
+    other.set("avatar", new File([new Uint8Array(5)], "a.jpg"));
+    expect((await refusal(readMultipartForm(formRequest(other), LIMITS))).status).toBe(400);
+
+    const two = new FormData();
+    two.append("before", new File([new Uint8Array(5)], "a.jpg"));
+    two.append("before", new File([new Uint8Array(5)], "b.jpg"));
+    expect((await refusal(readMultipartForm(formRequest(two), LIMITS))).message).toBe("Too many files");
+  });
+
+  it("refuses a body that is not multipart, and a multipart body cut short", async () => {
+    const json = new Request("http://localhost/admin", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect((await refusal(readMultipartForm(json, LIMITS))).status).toBe(415);
+
+    const cut = new Request("http://localhost/admin", {
+      method: "POST",
+      body: '--x\r\nContent-Disposition: form-data; name="before"; filename="a.jpg"\r\n\r\nabc',
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    });
+    expect((await refusal(readMultipartForm(cut, LIMITS))).status).toBe(400);
+  });
+});
