@@ -32,7 +32,8 @@ const FIELD_TEXT = {
   hint: "JPEG, PNG, GIF or WebP, under 10 MB. One file.",
   uploading: "Uploading…",
   uploaded: (label: string) => `${label} uploaded.`,
-  remove: "Remove image",
+  // Visible beside the preview; its accessible name adds the side ("Remove before image"), and starts with these words (WCAG 2.5.3).
+  remove: "Remove",
   removed: (label: string) => `${label} removed.`,
   altLabel: (side: string) => `Alt text for the ${side} image`,
   altHint: (defaultAlt: string) => `Leave empty to use: ${defaultAlt}`,
