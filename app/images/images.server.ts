@@ -1,6 +1,8 @@
 import { randomInt } from "node:crypto";
+import type { Selectable } from "kysely";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
+import type { ImageTable } from "~/platform/schema";
 import type { ImageStorage } from "~/storage/storage.server";
 import type { ResponsiveImage } from "~/projects/types";
 import { IMAGE_CONTENT_TYPES, UPLOAD_TEXT, imageNameFromUrl, imageUrl, parseImageName, type ImageExtension } from "./image-files";
@@ -92,15 +94,7 @@ export async function saveImage(services: ImageServices, bytes: Uint8Array): Pro
   }
 }
 
-function toStoredImage(row: {
-  name: string;
-  content_type: string;
-  width: number;
-  height: number;
-  bytes: number;
-  variants: string;
-  created_at: Date | string;
-}): StoredImage {
+function toStoredImage(row: Selectable<ImageTable>): StoredImage {
   return {
     name: row.name,
     url: imageUrl(row.name),
@@ -186,38 +180,24 @@ export async function collectUnusedImages(
     for (const variant of JSON.parse(row.variants) as ImageVariant[]) usedFiles.add(variant.name);
   }
 
+  const isOld = (name: string) => now - parseImageName(name)!.timestamp >= minAgeMs;
   const report: GcReport = { removed: [], keptRecent: 0, inUse: 0 };
-  const unusedStems = new Set<string>();
   for (let offset = 0; ; offset += 100) {
     const page = await services.storage.list({ limit: 100, offset, sortBy: { column: "name", order: "asc" } });
     for (const object of page) {
-      if (usedFiles.has(object.name)) {
-        report.inUse++;
-        continue;
-      }
-      const parsed = parseImageName(object.name)!;
-      if (now - parsed.timestamp < minAgeMs) {
-        report.keptRecent++;
-        continue;
-      }
-      unusedStems.add(parsed.stem);
-      report.removed.push(object.name);
+      if (usedFiles.has(object.name)) report.inUse++;
+      else if (isOld(object.name)) report.removed.push(object.name);
+      else report.keptRecent++;
     }
     if (page.length < 100) break;
   }
-  // Rows first (so no form can pick the image up any more), then files.
-  const unusedRows = rows.filter((row) => unusedStems.has(parseImageName(row.name)!.stem)).map((row) => row.name);
+  // Rows first (so no form can pick the image up any more), then files. A
+  // row's files carry its timestamp, so an old unused row has only old unused
+  // files (or none left).
+  const unusedRows = rows.filter((row) => !usedNames.has(row.name) && isOld(row.name)).map((row) => row.name);
   for (let index = 0; index < unusedRows.length; index += 500) {
     await services.db.deleteFrom("images").where("name", "in", unusedRows.slice(index, index + 500)).execute();
   }
   for (const name of report.removed) await services.storage.delete(name);
-  // Rows whose files are already gone.
-  const orphanRows = rows
-    .filter((row) => !usedNames.has(row.name) && now - parseImageName(row.name)!.timestamp >= minAgeMs)
-    .map((row) => row.name)
-    .filter((name) => !unusedRows.includes(name));
-  for (let index = 0; index < orphanRows.length; index += 500) {
-    await services.db.deleteFrom("images").where("name", "in", orphanRows.slice(index, index + 500)).execute();
-  }
   return report;
 }

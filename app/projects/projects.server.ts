@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
+import type { SelectQueryBuilder, Selectable } from "kysely";
 import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
 import { dialectOf, type Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { RenovationProjectTable } from "~/platform/schema";
+import type { DatabaseSchema, RenovationProjectTable } from "~/platform/schema";
 import { defaultAlt, type RenovationProject } from "./types";
 
 type Row = Selectable<RenovationProjectTable>;
@@ -40,8 +40,7 @@ async function withImages(db: Db, rows: Row[]): Promise<RenovationProject[]> {
 }
 
 /** The order everyone sees: display order, then age, then id (so ties are stable). */
-function inDisplayOrder<Q extends { orderBy: (...args: never[]) => Q }>(query: Q): Q;
-function inDisplayOrder(query: any) {
+function inDisplayOrder<O>(query: SelectQueryBuilder<DatabaseSchema, "renovation_projects", O>) {
   return query.orderBy("display_order", "asc").orderBy("created_at", "asc").orderBy("id", "asc");
 }
 
@@ -63,18 +62,29 @@ export async function getProject(db: Db, id: string): Promise<RenovationProject 
 }
 
 /** What the project form saves (alt text: null for the default). */
-export type ProjectFields = {
-  title: string;
-  category: string;
-  description: string;
-  duration: string;
-  budget: string;
-  before_image_url: string;
-  after_image_url: string;
+export type ProjectFields = Pick<
+  RenovationProject,
+  "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"
+> & {
   before_image_alt?: string | null;
   after_image_alt?: string | null;
   display_order?: number;
 };
+
+/** The columns a create and an edit both write, from the form's fields. */
+function formColumns(fields: ProjectFields) {
+  return {
+    title: fields.title,
+    category: fields.category,
+    description: fields.description,
+    duration: fields.duration,
+    budget: fields.budget,
+    before_image_url: fields.before_image_url,
+    after_image_url: fields.after_image_url,
+    before_image_alt: fields.before_image_alt ?? null,
+    after_image_alt: fields.after_image_alt ?? null,
+  };
+}
 
 export type NewProject = ProjectFields & { is_active?: boolean };
 
@@ -82,27 +92,11 @@ export type NewProject = ProjectFields & { is_active?: boolean };
 export async function createProject(db: Db, project: NewProject): Promise<RenovationProject> {
   const now = new Date().toISOString();
   const row = await db.transaction().execute(async (trx) => {
-    let displayOrder = project.display_order;
-    if (displayOrder === undefined) {
-      const { count } = await trx
-        .selectFrom("renovation_projects")
-        .select((eb) => eb.fn.countAll<number | string>().as("count"))
-        .executeTakeFirstOrThrow();
-      displayOrder = Number(count);
-    }
     const row: Row = {
       id: randomUUID(),
-      title: project.title,
-      category: project.category,
-      description: project.description,
-      duration: project.duration,
-      budget: project.budget,
-      before_image_url: project.before_image_url,
-      after_image_url: project.after_image_url,
-      before_image_alt: project.before_image_alt ?? null,
-      after_image_alt: project.after_image_alt ?? null,
+      ...formColumns(project),
       is_active: project.is_active ?? true,
-      display_order: displayOrder,
+      display_order: project.display_order ?? (await countProjects(trx)),
       created_at: now,
       updated_at: now,
     };
@@ -122,15 +116,7 @@ export async function updateProject(
     const previous = await trx.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
     if (!previous) return undefined;
     const changes = {
-      title: fields.title,
-      category: fields.category,
-      description: fields.description,
-      duration: fields.duration,
-      budget: fields.budget,
-      before_image_url: fields.before_image_url,
-      after_image_url: fields.after_image_url,
-      before_image_alt: fields.before_image_alt ?? null,
-      after_image_alt: fields.after_image_alt ?? null,
+      ...formColumns(fields),
       display_order: fields.display_order ?? Number(previous.display_order),
       updated_at: new Date().toISOString(),
     };

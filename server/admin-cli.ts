@@ -1,0 +1,219 @@
+import { collectUnusedImages } from "~/images/images.server";
+import { migrateToLatest } from "~/platform/db.server";
+import { openBackends } from "~/platform/services.server";
+import { seedDemoProjects } from "~/projects/demo.server";
+import { EnvError, loadEnv } from "~/platform/env.server";
+import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
+import { passwordProblem } from "~/auth/password-rules";
+import { isValidEmail } from "~/enquiries/schema";
+
+/**
+ * `npm run admin -- <command>`: admin accounts from the command line. There
+ * is no sign-up page; this (or ADMIN_EMAIL + ADMIN_PASSWORD at start) is how
+ * an account comes to exist. Passwords are typed at a hidden prompt or piped
+ * on stdin, never taken from the arguments, which shells keep in history.
+ */
+export type CliIo = {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+};
+
+const USAGE = `Usage: npm run admin -- <command>
+
+Commands:
+  create <email>        Create an admin. Asks for the password (or reads it from stdin).
+  set-password <email>  Set a new password; signs the admin out everywhere and lifts a lockout.
+  list                  List the admins, with their active sessions.
+  delete <email>        Delete an admin and end their sessions.
+  unlock <email>        Lift a sign-in lockout without changing the password.
+  seed-demo             Add three example renovation projects with their photos (made here, no download).
+  gc-images [--min-age=<hours>]
+                        Remove uploaded images no project uses, older than 24 hours (or <hours>).
+  help                  Show this text.
+
+The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL).
+Passwords: at least 12 characters. Never put one on the command line.`;
+
+class UsageError extends Error {}
+
+export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  const say = (text: string) => io.stdout.write(`${text}\n`);
+  const warn = (text: string) => io.stderr.write(`${text}\n`);
+
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    say(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images"];
+  if (!known.includes(command)) {
+    warn(`Unknown command "${command}".\n\n${USAGE}`);
+    return 1;
+  }
+
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      warn(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const { database, storage } = openBackends(env);
+  try {
+    await migrateToLatest(database);
+    warn(`Database: ${database.description}`);
+    const db = database.db;
+
+    if (command === "seed-demo") {
+      expectArguments(args, 0);
+      const { created, skipped } = await seedDemoProjects({ db, storage });
+      for (const title of created) say(`Added "${title}".`);
+      for (const title of skipped) say(`"${title}" is already there; left as it is.`);
+      say(created.length > 0 ? "Open / to see them in the gallery, and /admin to edit them." : "Nothing to add.");
+      return 0;
+    }
+    if (command === "gc-images") {
+      const minAgeHours = minAgeArgument(args);
+      const report = await collectUnusedImages({ db, storage }, { minAgeMs: minAgeHours * 3_600_000 });
+      say(
+        `Removed ${report.removed.length} unused file${report.removed.length === 1 ? "" : "s"}; ` +
+          `${report.inUse} in use; ${report.keptRecent} unused but younger than ${minAgeHours} hour${minAgeHours === 1 ? "" : "s"} kept.`,
+      );
+      return 0;
+    }
+
+    if (command === "list") {
+      expectArguments(args, 0);
+      const admins = await listAdmins(db);
+      if (admins.length === 0) {
+        say("No admin accounts yet. Create one with: npm run admin -- create <email>");
+        return 0;
+      }
+      const when = (iso: string | null) =>
+        iso === null
+          ? "-"
+          : new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/London" }).format(new Date(iso));
+      const rows = [
+        ["EMAIL", "CREATED", "ACTIVE SESSIONS", "LAST SEEN"],
+        ...admins.map((admin) => [admin.email, when(admin.createdAt), String(admin.activeSessions), when(admin.lastSeenAt)]),
+      ];
+      const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+      for (const row of rows) say(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+      return 0;
+    }
+
+    const email = emailArgument(args);
+    if (command === "delete") {
+      await deleteAdmin(db, email);
+      say(`Deleted the admin ${email} and ended their sessions.`);
+      return 0;
+    }
+    if (command === "unlock") {
+      await liftLockout(db, email);
+      say(`Lifted any sign-in lockout of ${email}.`);
+      return 0;
+    }
+    const password = await readNewPassword(io, command === "create");
+    if (command === "create") {
+      await createAdmin(db, email, password);
+      say(`Created the admin ${email}. Sign in at /admin.`);
+    } else {
+      const { endedSessions } = await setAdminPassword(db, email, password);
+      say(`Set a new password for ${email}; ended ${endedSessions} session${endedSessions === 1 ? "" : "s"}.`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof AdminError) {
+      warn(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+function expectArguments(args: string[], count: number): void {
+  if (args.length > count) {
+    throw new UsageError(
+      args.length === 2 && count === 1
+        ? "Passwords are not taken from the command line (shells keep it in their history). Type it at the prompt, or pipe it on stdin."
+        : `Unexpected argument${args.length - count > 1 ? "s" : ""}: ${args.slice(count).join(" ")}`,
+    );
+  }
+}
+
+/** `--min-age=<hours>` (a whole number, 0 or more), 24 when absent. */
+function minAgeArgument(args: string[]): number {
+  expectArguments(args, 1);
+  if (args.length === 0) return 24;
+  const match = /^--min-age=(\d{1,6})$/.exec(args[0]!);
+  if (!match) throw new UsageError(`Expected --min-age=<hours> (a whole number), got "${args[0]}".`);
+  return Number(match[1]);
+}
+
+function emailArgument(args: string[]): string {
+  if (args.length === 0) throw new UsageError("Give the admin's e-mail address, e.g. npm run admin -- create you@example.com");
+  expectArguments(args, 1);
+  const email = normalizeEmail(args[0]!);
+  if (!isValidEmail(email)) throw new UsageError(`"${args[0]}" is not an e-mail address.`);
+  return email;
+}
+
+/** From a terminal: asked twice, hidden. From a pipe: the first line of stdin. */
+async function readNewPassword(io: CliIo, isNew: boolean): Promise<string> {
+  const assertUsable = (password: string) => {
+    const problem = passwordProblem(password);
+    if (problem) throw new UsageError(`The password ${problem}.`);
+  };
+  if (!io.stdin.isTTY) {
+    const password = (await readAll(io.stdin)).split(/\r?\n/)[0] ?? "";
+    if (password === "") throw new UsageError("No password on stdin. Pipe one line, e.g. from your password manager's CLI.");
+    assertUsable(password);
+    return password;
+  }
+  const password = await promptHidden(io, isNew ? "Password for the new admin: " : "New password: ");
+  // Said before the repeat, so nobody types a weak password twice.
+  assertUsable(password);
+  if ((await promptHidden(io, "Repeat the password: ")) !== password) throw new UsageError("The passwords do not match.");
+  return password;
+}
+
+async function readAll(stream: NodeJS.ReadStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(io: CliIo, question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { stdin } = io;
+    io.stderr.write(question);
+    let value = "";
+    stdin.setRawMode(true);
+    stdin.setEncoding("utf8");
+    stdin.resume();
+    const done = (result: () => void) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off("data", onData);
+      io.stderr.write("\n");
+      result();
+    };
+    const onData = (chunk: string) => {
+      for (const character of chunk) {
+        if (character === "\r" || character === "\n") return done(() => resolve(value));
+        if (character === "\u0003") return done(() => reject(new UsageError("Cancelled.")));
+        if (character === "\u007f" || character === "\b") value = [...value].slice(0, -1).join("");
+        else if (character >= " ") value += character;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
