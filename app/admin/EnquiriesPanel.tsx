@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, type InboxFilter } from "~/enquiries/inbox";
 import { EnquiryCard } from "./EnquiryCard";
+import { NoticeRegion } from "./NoticeRegion";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData, InboxView } from "./types";
@@ -43,17 +44,8 @@ export function EnquiriesPanel({
   const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
   const onResult = useCallback((result: AdminActionData) => setFetched({ viewKey: currentView.current, result }), []);
   const notice = (fetched?.viewKey === viewKey ? fetched.result : actionData)?.notice;
-  const noticeRef = useRef<HTMLDivElement>(null);
   const counts = view.status === "ok" ? view.counts : undefined;
   const submissions = view.status === "ok" ? view.submissions : [];
-
-  // A card that had focus may be gone (deleted, or moved out of this filter):
-  // give focus to the notice that says what happened, not to the page's start.
-  useEffect(() => {
-    if (notice && (document.activeElement === document.body || document.activeElement === null)) {
-      noticeRef.current?.focus();
-    }
-  }, [notice, submissions]);
 
   return (
     <section aria-labelledby="inbox-heading">
@@ -91,18 +83,7 @@ export function EnquiriesPanel({
       />
 
       <div id="inbox-list" role="tabpanel" aria-labelledby={`inbox-filter-${filter}`} aria-busy={loading} className="mt-6">
-        <div ref={noticeRef} tabIndex={-1} aria-live="polite" className="empty:hidden">
-          {notice ? (
-            <p
-              role={notice.kind === "error" ? "alert" : "status"}
-              className={`mb-4 rounded-lg border px-4 py-3 text-sm ${
-                notice.kind === "error" ? "border-red-300 bg-red-50 text-red-800" : "border-green-300 bg-green-50 text-green-900"
-              }`}
-            >
-              {notice.text}
-            </p>
-          ) : null}
-        </div>
+        <NoticeRegion notice={notice} watch={submissions} className="mb-4" />
 
         {loading ? (
           <p role="status" className="flex items-center gap-3 py-12 text-slate-700">

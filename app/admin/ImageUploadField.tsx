@@ -208,6 +208,16 @@ export function ImageUploadField({
       ? "cursor-copy border-blue-600 bg-blue-50"
       : "cursor-pointer border-slate-300 bg-white hover:border-blue-500 hover:bg-slate-50";
 
+  // The same input before and after hydration; only its look and its handler differ.
+  const fileInput = {
+    ref: inputRef,
+    id: fileId,
+    side,
+    labelledBy: `${legendId} ${actionId}`,
+    describedBy,
+    invalid: Boolean(shownMessage),
+  };
+
   return (
     <fieldset className="min-w-0 rounded-xl border border-slate-200 p-4">
       <legend id={legendId} className="px-1 text-sm font-semibold text-slate-900">
@@ -267,12 +277,7 @@ export function ImageUploadField({
             {FIELD_TEXT.hint}
           </span>
           <FileInput
-            ref={inputRef}
-            id={fileId}
-            side={side}
-            labelledBy={`${legendId} ${actionId}`}
-            describedBy={describedBy}
-            invalid={Boolean(shownMessage)}
+            {...fileInput}
             uploading={uploading}
             className="sr-only"
             onFiles={(files) => void start(files)}
@@ -287,12 +292,7 @@ export function ImageUploadField({
             {FIELD_TEXT.hint}
           </span>
           <FileInput
-            ref={inputRef}
-            id={fileId}
-            side={side}
-            labelledBy={`${legendId} ${actionId}`}
-            describedBy={describedBy}
-            invalid={Boolean(shownMessage)}
+            {...fileInput}
             uploading={false}
             className="mt-2 block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:cursor-pointer file:rounded-lg file:border-0 file:bg-blue-700 file:px-4 file:py-2 file:font-medium file:text-white hover:file:bg-blue-800"
           />

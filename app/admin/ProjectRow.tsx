@@ -5,6 +5,7 @@ import { ResponsiveImage } from "~/components/ResponsiveImage";
 import type { RenovationProject } from "~/projects/types";
 import { PROJECTS_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
+import { isFocusFallback } from "./NoticeRegion";
 import { useHydrated } from "./use-hydrated";
 
 const ACTION_BUTTON =
@@ -46,7 +47,7 @@ export function ProjectRow({
     const other = lastMove.current === "up" ? moveDown.current : moveUp.current;
     lastMove.current = null;
     const active = document.activeElement;
-    if (active === document.body || active === null || active === wanted || active === other) {
+    if (isFocusFallback(active) || active === wanted || active === other) {
       (wanted && !wanted.disabled ? wanted : other)?.focus();
     }
   }, [fetcher.state, isFirst, isLast]);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Form, useLocation } from "react-router";
 import { Icon } from "~/components/Icon";
+import { NoticeRegion } from "./NoticeRegion";
 import { ProjectForm } from "./ProjectForm";
 import { ProjectRow } from "./ProjectRow";
 import { DASHBOARD_TEXT, PROJECTS_TEXT } from "./texts";
@@ -11,7 +12,6 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
   const [fetched, setFetched] = useState<AdminActionData>();
   const onResult = useCallback((result: AdminActionData) => setFetched(result), []);
   const location = useLocation();
-  const noticeRef = useRef<HTMLDivElement>(null);
   const projects = view.status === "ok" ? view.projects : [];
   const form = view.status === "ok" ? view.form : undefined;
   // The newest word wins: a row action's answer, else the page's (a save, or no JavaScript).
@@ -33,10 +33,6 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
     opener?.focus();
   }, [formKey, notice]);
 
-  // A row that had focus may be gone (deleted): give focus to the notice that says what happened.
-  useEffect(() => {
-    if (notice && (document.activeElement === document.body || document.activeElement === null)) noticeRef.current?.focus();
-  }, [notice, projects]);
 
   return (
     <section aria-labelledby="projects-heading">
@@ -61,18 +57,7 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
         )}
       </div>
 
-      <div ref={noticeRef} tabIndex={-1} aria-live="polite" className="mt-4 empty:hidden">
-        {notice ? (
-          <p
-            role={notice.kind === "error" ? "alert" : "status"}
-            className={`rounded-lg border px-4 py-3 text-sm ${
-              notice.kind === "error" ? "border-red-300 bg-red-50 text-red-800" : "border-green-300 bg-green-50 text-green-900"
-            }`}
-          >
-            {notice.text}
-          </p>
-        ) : null}
-      </div>
+      <NoticeRegion notice={notice} watch={projects} className="mt-4" />
 
       {form ? (
         <ProjectForm
