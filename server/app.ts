@@ -263,7 +263,7 @@ function normalizeIp(ip: string): string {
 }
 
 // `npm run admin` runs from the same bundle (scripts/admin.js), so it shares the database code.
-export { runAdminCli } from "~/auth/admin-cli.server";
+export { runAdminCli } from "./admin-cli";
 // `npm run bench` times the image processing alone, beside the upload through the server.
 export { processImage } from "~/images/process.server";
 
