@@ -5,18 +5,17 @@
  * the public sees (/api/projects, the homepage, /images/…).
  */
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
-import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
+import { startSignedInServer, uploadImage } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg, twoTonePng } from "../support/images";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, type SpawnedServer } from "../support/server";
 
 type Answer = { status: number; location: string | null; text: string };
 type FileField = { data: Buffer; filename: string; type: string };
@@ -34,14 +33,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
   let imagesDir: string;
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-    reader = database.open();
-    cookie = await signInOverHttp(server);
-    imagesDir = path.join(database.env.DATA_DIR, "images");
+    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
   });
 
   afterAll(async () => {

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT, parseImageName } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { TEST_ADMIN_ENV, signInOverHttp, uploadImage, type UploadAnswer } from "../support/admin-http";
+import type { Database } from "~/platform/db.server";
+import { TEST_ADMIN_ENV, startSignedInServer, uploadImage, type UploadAnswer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import {
@@ -26,7 +26,7 @@ import {
   multipartBody,
   phonePhotoJpeg,
   pixelAt,
-  residentBytes,
+  withRssGrowth,
   twoToneJpeg,
   twoTonePng,
   zipArchive,
@@ -58,14 +58,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
   let imagesDir: string;
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-    reader = database.open();
-    cookie = await signInOverHttp(server);
-    imagesDir = path.join(database.env.DATA_DIR, "images");
+    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
   });
 
   afterAll(async () => {
@@ -496,52 +489,26 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
     it("refuses a declared 1 GB upload with 413 after a few MB, without the server's memory growing or anything written", async () => {
       const before = await storedState();
-      const pid = server.child.pid!;
-      const baseline = await residentBytes(pid);
-      let peak = baseline;
-      const sampler = setInterval(() => {
-        residentBytes(pid).then(
-          (bytes) => (peak = Math.max(peak, bytes)),
-          () => undefined,
-        );
-      }, 10);
-      let result;
-      try {
-        result = await hugeUpload(server.port, { origin: server.url, cookie }, 1024 * MB, 6 * MB);
-      } finally {
-        clearInterval(sampler);
-      }
-      peak = Math.max(peak, await residentBytes(pid));
+      const { result, grewBy, from, to } = await withRssGrowth(server.child.pid!, () =>
+        hugeUpload(server.port, { origin: server.url, cookie }, 1024 * MB, 6 * MB),
+      );
       expect(result.status).toBe(413);
       expect(result.text).toContain(UPLOAD_TEXT.tooLarge);
-      expect(peak - baseline, `RSS grew from ${baseline} to ${peak}`).toBeLessThan(30 * MB);
+      expect(grewBy, `RSS grew from ${from} to ${to}`).toBeLessThan(30 * MB);
       expect(await storedState()).toEqual(before);
       await expectServerHealthy();
     });
 
     it("cuts off an endless chunked upload at 10 MB with 413, its memory bounded and nothing written", async () => {
       const before = await storedState();
-      const pid = server.child.pid!;
-      const baseline = await residentBytes(pid);
-      let peak = baseline;
-      const sampler = setInterval(() => {
-        residentBytes(pid).then(
-          (bytes) => (peak = Math.max(peak, bytes)),
-          () => undefined,
-        );
-      }, 10);
-      let result;
-      try {
-        result = await hugeUpload(server.port, { origin: server.url, cookie }, "chunked", 40 * MB);
-      } finally {
-        clearInterval(sampler);
-      }
+      const { result, grewBy, from, to } = await withRssGrowth(server.child.pid!, () =>
+        hugeUpload(server.port, { origin: server.url, cookie }, "chunked", 40 * MB),
+      );
       await expectServerHealthy();
-      peak = Math.max(peak, await residentBytes(pid));
       expect(result.status).toBe(413);
       expect(result.text).toContain(UPLOAD_TEXT.tooLarge);
       // The first 10 MB are held while they arrive; no more.
-      expect(peak - baseline, `RSS grew from ${baseline} to ${peak}`).toBeLessThan(30 * MB);
+      expect(grewBy, `RSS grew from ${from} to ${to}`).toBeLessThan(30 * MB);
       expect(await storedState()).toEqual(before);
     });
   });

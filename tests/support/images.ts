@@ -154,6 +154,26 @@ export async function residentBytes(pid: number): Promise<number> {
   return Number(kb[1]) * 1024;
 }
 
+/** Runs `work` while sampling a process's RSS every 10 ms; returns its result and how far RSS rose above where it began. */
+export async function withRssGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; grewBy: number; from: number; to: number }> {
+  const baseline = await residentBytes(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    residentBytes(pid).then(
+      (bytes) => (peak = Math.max(peak, bytes)),
+      () => undefined,
+    );
+  }, 10);
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  peak = Math.max(peak, await residentBytes(pid));
+  return { result, grewBy: peak - baseline, from: baseline, to: peak };
+}
+
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
