@@ -62,6 +62,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db: database.db,
     storage,
     company: env.company,
+    mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
+    contact: { rateLimit: env.contactRateLimit, retentionDays: env.enquiryRetentionDays },
     auth: {
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
       cookie: { secure: env.mode === "production" },

@@ -16,6 +16,21 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
+/** "name@example.com" or "Name <name@example.com>", the address passing the contact form's strict check. */
+export function parseMailbox(value: string): { name?: string; address: string } | undefined {
+  const text = value.trim();
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(text);
+  const name = named?.[1]?.trim().replace(/^"(.*)"$/, "$1");
+  const address = (named ? named[2]! : text).trim();
+  if (!isValidEmail(address) || /[\u0000-\u001f\u007f"<>]/.test(name ?? "")) return undefined;
+  return name ? { name, address } : { address };
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce
@@ -41,12 +56,34 @@ const envSchema = z.object({
     .refine((value) => value === undefined || passwordProblem(value) === undefined, {
       error: (issue) => passwordProblem(String(issue.input)) ?? "is not a usable password",
     }),
-  LOGIN_RATE_LIMIT: z.coerce
-    .number({ error: "must be a whole number from 1 to 1000" })
-    .int("must be a whole number from 1 to 1000")
-    .min(1, "must be a whole number from 1 to 1000")
-    .max(1000, "must be a whole number from 1 to 1000")
-    .default(5),
+  LOGIN_RATE_LIMIT: wholeNumber(1, 1000).default(5),
+  CONTACT_RATE_LIMIT: wholeNumber(1, 10_000).default(5),
+  ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => /^smtps?:\/\/[^/]/.test(value) && URL.canParse(value), "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587")
+      .optional(),
+  ),
+  MAIL_FROM: optionalText.pipe(
+    z.string().refine((value) => parseMailbox(value) !== undefined, 'must be an e-mail address, or "Name <address>"').optional(),
+  ),
+  CONTACT_NOTIFY_TO: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => value.split(",").every((part) => isValidEmail(part.trim())),
+        "must be an e-mail address, or several separated by commas",
+      )
+      .optional(),
+  ),
+  CONTACT_ACKNOWLEDGE: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => /^(true|false|yes|no|on|off|1|0)$/i.test(value), "must be true or false")
+      .transform((value) => /^(true|yes|on|1)$/i.test(value))
+      .optional(),
+  ),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -64,7 +101,7 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL"]);
 
 /** What Express's "trust proxy" setting takes. */
 export type TrustProxy = boolean | number | string[];
@@ -105,8 +142,25 @@ export type Env = {
   initialAdmin: { email: string; password: string } | undefined;
   /** Failed sign-ins allowed per client IP and e-mail in 15 minutes. */
   loginRateLimit: number;
+  /** Enquiries accepted per client IP per hour (spam included). */
+  contactRateLimit: number;
+  /** Enquiries older than this many days are deleted daily; undefined keeps them. */
+  enquiryRetentionDays: number | undefined;
+  /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
+  mail: MailSettings | undefined;
   trustProxy: TrustProxy;
   company: Company;
+};
+
+export type MailSettings = {
+  /** SMTP_URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
+  smtpUrl: string;
+  /** MAIL_FROM, as given: "address" or "Name <address>". */
+  from: string;
+  /** CONTACT_NOTIFY_TO: who is told of each enquiry. */
+  notifyTo: string[];
+  /** CONTACT_ACKNOWLEDGE: also e-mail the visitor a short receipt (off by default). */
+  acknowledge: boolean;
 };
 
 export class EnvError extends Error {
@@ -135,6 +189,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment variables:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both (to create that admin at start) or neither",
     );
   }
+  if (env.SMTP_URL !== undefined && (env.MAIL_FROM === undefined || env.CONTACT_NOTIFY_TO === undefined)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  MAIL_FROM, CONTACT_NOTIFY_TO: set both when SMTP_URL is set (who sends, and who is told of each enquiry)",
+    );
+  }
   return {
     mode: env.NODE_ENV,
     port: env.PORT,
@@ -146,6 +205,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
         : undefined,
     loginRateLimit: env.LOGIN_RATE_LIMIT,
+    contactRateLimit: env.CONTACT_RATE_LIMIT,
+    enquiryRetentionDays: env.ENQUIRY_RETENTION_DAYS,
+    mail:
+      env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined && env.CONTACT_NOTIFY_TO !== undefined
+        ? {
+            smtpUrl: env.SMTP_URL,
+            from: env.MAIL_FROM,
+            notifyTo: env.CONTACT_NOTIFY_TO.split(",").map((address) => address.trim()),
+            acknowledge: env.CONTACT_ACKNOWLEDGE ?? false,
+          }
+        : undefined,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
     company: {
       name: env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.name,

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Table types as Kysely sees them. SQLite hands booleans back as 0/1 and
@@ -32,6 +32,35 @@ export interface ContactSubmissionTable {
   user_type: "landlord" | "tenant" | "investor" | "other";
   message: string;
   is_read: boolean | number;
+  created_at: Generated<Date | string>;
+  /** Null: a real enquiry. Otherwise why it was caught as spam (see app/enquiries/spam.server.ts). */
+  spam_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OutboxKind = "notification" | "acknowledgement";
+export type OutboxStatus = "queued" | "sending" | "sent" | "failed";
+
+export interface EmailOutboxTable {
+  id: string;
+  submission_id: string | null;
+  kind: OutboxKind;
+  /** JSON of OutgoingEmail. */
+  message: string;
+  status: Generated<OutboxStatus>;
+  attempts: Generated<number>;
+  /** When the worker may (next) try; null once sent or given up. */
+  next_attempt_at: Date | string | null;
+  lease_token: string | null;
+  lease_until: Date | string | null;
+  last_error: string | null;
+  sent_at: Date | string | null;
+  created_at: Generated<Date | string>;
+  updated_at: Generated<Date | string>;
+}
+
+export interface AppSecretTable {
+  name: string;
+  value: string;
   created_at: Generated<Date | string>;
 }
 
@@ -79,4 +108,6 @@ export interface DatabaseSchema {
   admin_sessions: AdminSessionTable;
   rate_limit_events: RateLimitEventTable;
   images: ImageTable;
+  email_outbox: EmailOutboxTable;
+  app_secrets: AppSecretTable;
 }

@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  const result = await submitEnquiry(context.get(servicesContext).db, body);
+  const result = await submitEnquiry(context.get(servicesContext), body);
   if (!result.ok) return Response.json({ error: result.error, fields: result.fields }, { status: result.status });
   return Response.json({ ok: true, id: result.enquiry.id, message: SUCCESS_MESSAGE }, { status: 201 });
 }

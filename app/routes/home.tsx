@@ -58,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     userType: fields.userType ?? "",
     message: fields.message ?? "",
   };
-  const result = await submitEnquiry(context.get(servicesContext).db, values);
+  const result = await submitEnquiry(context.get(servicesContext), values);
   if (!result.ok) {
     return data<ContactActionData>(
       { status: "error", error: result.error, fields: result.fields, values },

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { NO_MAIL } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { openDatabase, type Db } from "~/platform/db.server";
@@ -72,7 +73,7 @@ export async function resetInbox(enquiries: SeedEnquiry[] = []): Promise<string[
     const ids: string[] = [];
     for (const enquiry of enquiries) {
       const { name, email, phone, userType, message } = enquiry;
-      const { id } = await saveEnquiry(db, { name, email, phone, userType, message });
+      const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, NO_MAIL);
       if (enquiry.createdAt) {
         await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
       }

@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { NO_MAIL } from "../support/enquiries";
 import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
 import { createProject, listActiveProjects, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 
-const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images"];
+const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images", "004-enquiry-delivery"];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -98,7 +99,7 @@ describe.each(backends)("data layer on $name", (backend) => {
         ].sort(),
       );
       expect(columns("contact_submissions")).toEqual(
-        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at"].sort(),
+        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason"].sort(),
       );
     });
 
@@ -159,7 +160,7 @@ describe.each(backends)("data layer on $name", (backend) => {
         phone: "020 7946 0001",
         userType: "investor",
         message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
-      });
+      }, NO_MAIL);
       expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(stored.createdAt).toMatch(ISO_8601_UTC);
       expect(Date.parse(stored.createdAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -178,14 +179,15 @@ describe.each(backends)("data layer on $name", (backend) => {
         message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
         is_read: false,
         created_at: stored.createdAt,
+        spam_reason: null,
       });
     });
 
     it("stores a missing phone as null and gives every enquiry its own id", async () => {
       const database = await migratedDatabase();
       const enquiry = { name: "Bo", email: "bo@example.com", phone: undefined, userType: "tenant" as const, message: "Hi" };
-      const first = await saveEnquiry(database.db, enquiry);
-      const second = await saveEnquiry(database.db, enquiry);
+      const first = await saveEnquiry(database.db, enquiry, NO_MAIL);
+      const second = await saveEnquiry(database.db, enquiry, NO_MAIL);
       expect(first.id).not.toBe(second.id);
       const rows = await database.db.selectFrom("contact_submissions").select(["id", "phone"]).execute();
       expect(rows).toHaveLength(2);

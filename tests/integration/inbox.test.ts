@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatSubmittedAt, replyHref } from "~/admin/format";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { NO_MAIL } from "../support/enquiries";
 import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions, setSubmissionRead } from "~/enquiries/inbox.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
@@ -26,7 +27,7 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
         phone: undefined,
         userType: "tenant",
         message: `Message from ${name}`,
-      });
+      }, NO_MAIL);
       ids.push(id);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { Database } from "~/platform/db.server";
 
 /** A valid enquiry, as the contact form sends it. */
@@ -33,3 +34,6 @@ export async function countEnquiries(database: Database): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(count);
 }
+
+/** saveEnquiry's options for an enquiry stored with e-mail off, as on a site without SMTP_URL. */
+export const NO_MAIL = { mail: undefined, company: PLACEHOLDER_COMPANY } as const;

@@ -1,6 +1,7 @@
 import * as initial from "./001-initial";
 import * as adminAuth from "./002-admin-auth";
 import * as galleryImages from "./003-gallery-images";
+import * as enquiryDelivery from "./004-enquiry-delivery";
 import type { AppMigration } from "./types";
 
 /**
@@ -12,4 +13,5 @@ export const migrations: Record<string, AppMigration> = {
   "001-initial": initial,
   "002-admin-auth": adminAuth,
   "003-gallery-images": galleryImages,
+  "004-enquiry-delivery": enquiryDelivery,
 };
