@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import { EnvError, parseEnv } from "./env.server";
+import { EnvError, parseEnv, parseMailbox } from "./env.server";
 
 function envErrorOf(source: Record<string, string | undefined>): EnvError {
   try {
@@ -23,6 +23,9 @@ describe("parseEnv", () => {
       databaseUrl: undefined,
       initialAdmin: undefined,
       loginRateLimit: 5,
+      contactRateLimit: 5,
+      enquiryRetentionDays: undefined,
+      mail: undefined,
       trustProxy: false,
       company: PLACEHOLDER_COMPANY,
     });
@@ -254,5 +257,101 @@ describe("parseEnv", () => {
         expect(message).toContain(JSON.stringify(value));
       },
     );
+  });
+
+  describe("e-mail: SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO, CONTACT_ACKNOWLEDGE", () => {
+    const mail = {
+      SMTP_URL: "smtp://mailer:s3cret-smtp-pw@mail.example.com:587",
+      MAIL_FROM: "Acme Lettings <enquiries@acme.example>",
+      CONTACT_NOTIFY_TO: "office@acme.example, boss@acme.example",
+    };
+
+    it("is off without SMTP_URL, even when the addresses are set", () => {
+      const { SMTP_URL: _unused, ...addresses } = mail;
+      expect(parseEnv(addresses).mail).toBeUndefined();
+    });
+
+    it("reads the server, the sender and every recipient; acknowledgements off by default", () => {
+      expect(parseEnv(mail).mail).toEqual({
+        smtpUrl: mail.SMTP_URL,
+        from: "Acme Lettings <enquiries@acme.example>",
+        notifyTo: ["office@acme.example", "boss@acme.example"],
+        acknowledge: false,
+      });
+    });
+
+    it.each([
+      ["true", true],
+      ["TRUE", true],
+      ["yes", true],
+      ["1", true],
+      ["false", false],
+      ["off", false],
+      ["0", false],
+    ] as const)("reads CONTACT_ACKNOWLEDGE=%s", (value, expected) => {
+      expect(parseEnv({ ...mail, CONTACT_ACKNOWLEDGE: value }).mail?.acknowledge).toBe(expected);
+    });
+
+    it.each([
+      ["MAIL_FROM", { MAIL_FROM: undefined }],
+      ["CONTACT_NOTIFY_TO", { CONTACT_NOTIFY_TO: undefined }],
+    ])("refuses SMTP_URL without %s, naming both, never showing the URL", (_name, change) => {
+      const { message } = envErrorOf({ ...mail, ...change });
+      expect(message).toMatch(/\bMAIL_FROM\b/);
+      expect(message).toMatch(/\bCONTACT_NOTIFY_TO\b/);
+      expect(message).not.toContain("s3cret-smtp-pw");
+    });
+
+    it.each(["http://mail.example.com", "mail.example.com:587", "smtp://", "smtp:///x"])(
+      "refuses SMTP_URL=%s without echoing it",
+      (value) => {
+        const { message } = envErrorOf({ ...mail, SMTP_URL: value });
+        expect(message).toMatch(/\bSMTP_URL\b/);
+        expect(message).not.toContain(JSON.stringify(value));
+      },
+    );
+
+    it.each([
+      ["MAIL_FROM", "not an address"],
+      ["MAIL_FROM", "Acme <a@b.example>, other@c.example"],
+      ["MAIL_FROM", "Acme\r\nBcc: x@evil.example <a@b.example>"],
+      ["CONTACT_NOTIFY_TO", "office@acme.example; boss@acme.example"],
+      ["CONTACT_NOTIFY_TO", "office@acme.example,"],
+      ["CONTACT_NOTIFY_TO", "Office <office@acme.example>"],
+    ])("refuses %s=%j with a message naming it", (name, value) => {
+      expect(envErrorOf({ ...mail, [name]: value }).message).toMatch(new RegExp(`\\b${name}\\b`));
+    });
+
+    it("parses mailboxes as an address or a name and address", () => {
+      expect(parseMailbox("enquiries@acme.example")).toEqual({ address: "enquiries@acme.example" });
+      expect(parseMailbox(' "Acme Lettings" <enquiries@acme.example> ')).toEqual({
+        name: "Acme Lettings",
+        address: "enquiries@acme.example",
+      });
+      expect(parseMailbox("<enquiries@acme.example>")).toEqual({ address: "enquiries@acme.example" });
+      expect(parseMailbox("Acme <not-an-address>")).toBeUndefined();
+    });
+  });
+
+  describe("CONTACT_RATE_LIMIT and ENQUIRY_RETENTION_DAYS", () => {
+    it("read whole numbers", () => {
+      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", ENQUIRY_RETENTION_DAYS: "365" })).toMatchObject({
+        contactRateLimit: 20,
+        enquiryRetentionDays: 365,
+      });
+    });
+
+    it.each([
+      ["CONTACT_RATE_LIMIT", "0"],
+      ["CONTACT_RATE_LIMIT", "ten"],
+      ["CONTACT_RATE_LIMIT", "1.5"],
+      ["ENQUIRY_RETENTION_DAYS", "0"],
+      ["ENQUIRY_RETENTION_DAYS", "-30"],
+      ["ENQUIRY_RETENTION_DAYS", "a year"],
+    ])("refuse %s=%s with a message naming it", (name, value) => {
+      const { message } = envErrorOf({ [name]: value });
+      expect(message).toMatch(new RegExp(`\\b${name}\\b`));
+      expect(message).toContain(JSON.stringify(value));
+    });
   });
 });

@@ -57,7 +57,7 @@ const envSchema = z.object({
       error: (issue) => passwordProblem(String(issue.input)) ?? "is not a usable password",
     }),
   LOGIN_RATE_LIMIT: wholeNumber(1, 1000).default(5),
-  CONTACT_RATE_LIMIT: wholeNumber(1, 10_000).default(5),
+  CONTACT_RATE_LIMIT: wholeNumber(1, 1_000_000).default(5),
   ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
   SMTP_URL: optionalText.pipe(
     z
