@@ -10,6 +10,8 @@ import helmet from "helmet";
 import { RouterContextProvider } from "react-router";
 import type { ViteDevServer } from "vite";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
+import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { prepareDecoy } from "~/auth/password.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
@@ -46,10 +48,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw error;
   }
 
-  const { database, storage } = openBackends(env);
+  const { database, storage, mailer } = openBackends(env);
   const applied = await migrateToLatest(database);
   console.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
   console.log(`Images: ${storage.description}`);
+  // Jobs left from before a restart go out as soon as the worker starts.
+  const outboxWorker = mailer && startOutboxWorker({ db: database.db, mailer });
+  console.log(
+    mailer && env.mail
+      ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
+      : "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only",
+  );
+  // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
+  const retention = startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log: console });
 
   if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
     console.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
@@ -235,6 +246,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // An e-mail being sent records its outcome before the database closes.
+      retention.stop();
+      await outboxWorker?.stop();
+      mailer?.close();
       await database.close();
     })());
 

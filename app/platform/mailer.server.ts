@@ -39,7 +39,7 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
         text: email.text,
         html: email.html,
         messageId: email.messageId,
-        // Not a bulk or auto-submitted message: nothing for the receiver to suppress.
+        // The message is finished text: nodemailer must never read a file or fetch a URL named in it.
         disableFileAccess: true,
         disableUrlAccess: true,
       });

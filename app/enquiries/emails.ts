@@ -1,0 +1,134 @@
+import { formatSubmittedAt } from "~/admin/format";
+import type { Company } from "~/company/company";
+import type { AppServices } from "~/platform/context";
+import type { OutgoingEmail } from "~/platform/mailer.server";
+import { USER_TYPE_LABELS, type Enquiry } from "./schema";
+
+/**
+ * The e-mails an enquiry produces, rendered once when it is stored (the outbox
+ * keeps the result). Only the subject and Reply-To headers carry anything a
+ * visitor typed; nodemailer encodes both, and the schema has already refused
+ * line breaks in the name and any address that is not a single plain mailbox.
+ */
+
+export type MailSettings = NonNullable<AppServices["mail"]>;
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+/** The address part of "Name <address>" or of a bare address. */
+function addressOf(mailbox: string): string {
+  return mailbox.match(/<([^<>]+)>\s*$/)?.[1]?.trim() ?? mailbox.trim();
+}
+
+/** `<job-id@domain of MAIL_FROM>`: the outbox job's id, so every retry of one e-mail carries the same Message-ID. */
+export function messageIdFor(jobId: string, from: string): string {
+  const address = addressOf(from);
+  return `<${jobId}@${address.slice(address.lastIndexOf("@") + 1)}>`;
+}
+
+export type NotificationInput = {
+  enquiry: Enquiry;
+  /** ISO time the enquiry was stored. */
+  receivedAt: string;
+  mail: MailSettings;
+  messageId: string;
+};
+
+/** To the company: every field, Reply-To the visitor so that replying answers them. */
+export function notificationEmail({ enquiry, receivedAt, mail, messageId }: NotificationInput): OutgoingEmail {
+  const userType = USER_TYPE_LABELS[enquiry.userType];
+  const fields: [label: string, value: string][] = [
+    ["Name", enquiry.name],
+    ["Email", enquiry.email],
+    ["Phone", enquiry.phone ?? "not given"],
+    ["I am a", userType],
+    ["Received", formatSubmittedAt(receivedAt)],
+  ];
+  const subject = `New enquiry from ${enquiry.name} (${userType})`;
+  const footer = `Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
+
+  const text = [
+    subject,
+    "",
+    ...fields.map(([label, value]) => `${label}: ${value}`),
+    "",
+    "Message:",
+    enquiry.message,
+    "",
+    "--",
+    footer,
+    "",
+  ].join("\n");
+
+  const cell = "padding:4px 12px 4px 0;vertical-align:top;";
+  const html = `<!doctype html>
+<html lang="en-GB">
+<body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1f2937;background:#ffffff;">
+<h1 style="margin:0 0 16px;font-size:18px;">${escapeHtml(subject)}</h1>
+<table style="border-collapse:collapse;margin:0 0 16px;">
+${fields
+  .map(
+    ([label, value]) =>
+      `<tr><th scope="row" style="${cell}text-align:left;font-weight:bold;">${escapeHtml(label)}</th><td style="${cell}">${escapeHtml(value)}</td></tr>`,
+  )
+  .join("\n")}
+</table>
+<h2 style="margin:0 0 8px;font-size:16px;">Message</h2>
+<div style="white-space:pre-wrap;margin:0 0 16px;padding:12px;border-left:4px solid #d1d5db;background:#f9fafb;">${escapeHtml(enquiry.message)}</div>
+<p style="margin:0;font-size:13px;color:#4b5563;">${escapeHtml(footer)}</p>
+</body>
+</html>
+`;
+
+  return { from: mail.from, to: mail.notifyTo, replyTo: enquiry.email, subject, text, html, messageId };
+}
+
+export type AcknowledgementInput = {
+  enquiry: Enquiry;
+  mail: MailSettings;
+  company: Company;
+  messageId: string;
+};
+
+/**
+ * A name that reads like a web address ("Cheap pills at example.com") would
+ * turn the receipt into an advertisement sent to any address a stranger types.
+ */
+const LINK_LIKE = /:\/\/|www\.|[a-z0-9-]\.[a-z]{2,}/i;
+
+/**
+ * To the visitor: a short receipt. It repeats nothing they typed except a
+ * plain name, so the form cannot relay a message to someone else's inbox.
+ */
+export function acknowledgementEmail({ enquiry, mail, company, messageId }: AcknowledgementInput): OutgoingEmail {
+  const greeting = LINK_LIKE.test(enquiry.name) ? "Hello," : `Dear ${enquiry.name},`;
+  const paragraphs = [
+    greeting,
+    `Thank you for contacting ${company.name}. We have received your message.`,
+    "We'll get back to you within 24 hours.",
+    `If it is urgent, please call us on ${company.phone}.`,
+    `Kind regards,\n${company.name}`,
+  ];
+  const text = `${paragraphs.join("\n\n")}\n`;
+  const html = `<!doctype html>
+<html lang="en-GB">
+<body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1f2937;background:#ffffff;">
+${paragraphs.map((paragraph) => `<p style="margin:0 0 12px;white-space:pre-line;">${escapeHtml(paragraph)}</p>`).join("\n")}
+</body>
+</html>
+`;
+  return {
+    from: mail.from,
+    to: [enquiry.email],
+    // Replies reach a person at the company, not the sending address.
+    replyTo: mail.notifyTo[0],
+    subject: `We received your message – ${company.name}`,
+    text,
+    html,
+    messageId,
+  };
+}

@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import type { ExpressionBuilder } from "kysely";
+import type { Db } from "~/platform/db.server";
+import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
+import type { DatabaseSchema } from "~/platform/schema";
+import { onOutboxDue } from "./outbox.server";
+
+/**
+ * Sends what the outbox holds, one job at a time. Several instances may run
+ * on one database: a job is claimed with a conditional UPDATE that only one of
+ * them can win, and only the lease holder may record the outcome. A worker
+ * that dies mid-send leaves a lease that expires, and another takes the job
+ * over (the e-mail keeps its Message-ID, so a receiver can tell a duplicate).
+ */
+
+/** Waits after the 1st, 2nd, … failed attempt; after the last, the job gives up. */
+export const RETRY_DELAYS_MS = [
+  10_000,
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  60 * 60_000,
+  3 * 60 * 60_000,
+  6 * 60 * 60_000,
+  12 * 60 * 60_000,
+  24 * 60 * 60_000,
+] as const;
+
+/** Longer than an SMTP conversation may take (mailer.server.ts times out well before). */
+export const LEASE_MS = 2 * 60_000;
+/** How long stop() waits for an e-mail being sent before letting the database close. */
+const STOP_WAIT_MS = 10_000;
+const MAX_ERROR_LENGTH = 300;
+
+export type OutboxWorkerOptions = {
+  db: Db;
+  mailer: Mailer;
+  /** How often to look for due jobs without being woken; default 5 s. */
+  pollMs?: number;
+  /** The clock, for tests. */
+  now?: () => Date;
+};
+
+export type OutboxWorker = {
+  /** Stops polling; waits (bounded) for an e-mail being sent. */
+  stop(): Promise<void>;
+  /** Looks for due jobs now, e.g. right after an enquiry was stored. */
+  wake(): void;
+};
+
+type Eb = ExpressionBuilder<DatabaseSchema, "email_outbox">;
+
+/** Due: waiting for its (next) attempt, or claimed by a worker whose lease ran out. */
+function isDue(eb: Eb, at: string) {
+  return eb.or([
+    eb.and([eb("status", "in", ["queued", "failed"]), eb("next_attempt_at", "<=", at)]),
+    eb.and([eb("status", "=", "sending"), eb("lease_until", "<=", at)]),
+  ]);
+}
+
+export function startOutboxWorker({ db, mailer, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+  let stopped = false;
+  let woken = false;
+  let interrupt: (() => void) | undefined;
+  let lastLoopError: string | undefined;
+
+  const wake = () => {
+    woken = true;
+    interrupt?.();
+  };
+  const unsubscribe = onOutboxDue(wake);
+
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pollMs);
+      function done() {
+        clearTimeout(timer);
+        interrupt = undefined;
+        resolve();
+      }
+      interrupt = done;
+    });
+
+  /** Claims and sends one due job; false when none was due. */
+  async function sendNextDue(): Promise<boolean> {
+    const candidates = await db
+      .selectFrom("email_outbox")
+      .select("id")
+      .where((eb) => isDue(eb, now().toISOString()))
+      .orderBy("next_attempt_at")
+      .orderBy("id")
+      .limit(10)
+      .execute();
+    for (const { id } of candidates) {
+      const job = await claim(id);
+      if (!job) continue; // Another worker won it.
+      await attempt(job);
+      return true;
+    }
+    return false;
+  }
+
+  async function claim(id: string) {
+    const at = now();
+    const leaseToken = randomBytes(16).toString("hex");
+    const result = await db
+      .updateTable("email_outbox")
+      .set((eb) => ({
+        status: "sending",
+        lease_token: leaseToken,
+        lease_until: new Date(at.getTime() + LEASE_MS).toISOString(),
+        attempts: eb("attempts", "+", 1),
+        updated_at: at.toISOString(),
+      }))
+      .where("id", "=", id)
+      .where((eb) => isDue(eb, at.toISOString()))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    const row = await db
+      .selectFrom("email_outbox")
+      .select(["message", "attempts"])
+      .where("id", "=", id)
+      .where("lease_token", "=", leaseToken)
+      .executeTakeFirst();
+    return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
+  }
+
+  async function attempt(job: { id: string; leaseToken: string; attempts: number; message: string }) {
+    let failure: unknown;
+    try {
+      await mailer.send(JSON.parse(job.message) as OutgoingEmail);
+    } catch (error) {
+      failure = error ?? new Error("unknown error");
+    }
+    const at = now();
+    const finish = db.updateTable("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken);
+    if (failure === undefined) {
+      await finish
+        .set({
+          status: "sent",
+          sent_at: at.toISOString(),
+          next_attempt_at: null,
+          last_error: null,
+          lease_token: null,
+          lease_until: null,
+          updated_at: at.toISOString(),
+        })
+        .execute();
+      return;
+    }
+    const delay = RETRY_DELAYS_MS[job.attempts - 1];
+    const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay).toISOString();
+    await finish
+      .set({
+        status: "failed",
+        last_error: failureReason(failure),
+        next_attempt_at: nextAttemptAt,
+        lease_token: null,
+        lease_until: null,
+        updated_at: at.toISOString(),
+      })
+      .execute();
+    // Only the job id and the error's codes: the SMTP reply may quote an address.
+    const { code, responseCode } = failure as { code?: unknown; responseCode?: unknown };
+    const codes = [code, responseCode].filter((part) => typeof part === "string" || typeof part === "number").join(" ");
+    console.error(
+      `E-mail ${job.id}: attempt ${job.attempts} failed${codes ? ` (${codes})` : ""}; ` +
+        (nextAttemptAt ? `next try at ${nextAttemptAt}` : "gave up (an admin can retry it)"),
+    );
+  }
+
+  async function run() {
+    while (!stopped) {
+      woken = false;
+      try {
+        while (!stopped && (await sendNextDue()));
+        lastLoopError = undefined;
+      } catch (error) {
+        // The database is unreachable or closing: try again at the next poll, without flooding the log.
+        const reason = error instanceof Error ? error.message : String(error);
+        if (reason !== lastLoopError) console.error("E-mail outbox: could not read or update jobs:", reason);
+        lastLoopError = reason;
+      }
+      if (!stopped && !woken) await pause();
+    }
+  }
+
+  const running = run();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      interrupt?.();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * A short reason for the admin: the SMTP server's reply, or the error's code
+ * and message. Never the SMTP_URL: anything URL-shaped is cut out, in case a
+ * library quotes it with its password.
+ */
+export function failureReason(error: unknown): string {
+  const { code, response, message } = (typeof error === "object" && error !== null ? error : {}) as {
+    code?: unknown;
+    response?: unknown;
+    message?: unknown;
+  };
+  const detail = typeof response === "string" && response ? response : typeof message === "string" ? message : String(error);
+  const reason = `${typeof code === "string" && code ? `${code}: ` : ""}${detail}`
+    .replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, "[url]")
+    .replace(/\s+/g, " ")
+    .trim();
+  return reason.length > MAX_ERROR_LENGTH ? `${reason.slice(0, MAX_ERROR_LENGTH - 1)}…` : reason || "unknown error";
+}

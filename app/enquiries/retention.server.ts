@@ -1,0 +1,83 @@
+import type { Db } from "~/platform/db.server";
+
+/**
+ * ENQUIRY_RETENTION_DAYS: enquiries (spam included) older than that many days
+ * are deleted with their e-mail jobs, once shortly after start and then daily.
+ * Off unless set: nothing is deleted that the admin did not ask to delete.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes the enquiries stored before `now` minus `retentionDays` days, and
+ * their e-mail jobs, in one transaction; answers how many enquiries went.
+ * Safe to run from several instances at once: each row goes once, and a run
+ * that finds it gone counts nothing for it. (Nothing stored from now on is old
+ * enough to match, so no job can be left without its enquiry.)
+ */
+export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+  return db.transaction().execute(async (trx) => {
+    const expired = trx.selectFrom("contact_submissions").select("id").where("created_at", "<", cutoff);
+    await trx.deleteFrom("email_outbox").where("submission_id", "in", expired).execute();
+    const result = await trx.deleteFrom("contact_submissions").where("created_at", "<", cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}
+
+export type RetentionLog = Pick<Console, "log" | "error">;
+
+export type RetentionOptions = {
+  db: Db;
+  /** ENQUIRY_RETENTION_DAYS; undefined: the schedule does nothing. */
+  retentionDays: number | undefined;
+  log?: RetentionLog;
+  /** Until the first run: long enough for start-up to finish first. */
+  firstRunAfterMs?: number;
+  /** Between runs. */
+  everyMs?: number;
+  now?: () => Date;
+};
+
+/**
+ * Runs deleteExpiredEnquiries shortly after start and then every 24 hours,
+ * on timers that never keep the process alive. A failed run is logged and
+ * tried again at the next. The log says how many went, never whose.
+ */
+export function startRetentionSchedule({
+  db,
+  retentionDays,
+  log = console,
+  firstRunAfterMs = 60_000,
+  everyMs = DAY_MS,
+  now = () => new Date(),
+}: RetentionOptions): { stop(): void } {
+  if (retentionDays === undefined) return { stop() {} };
+  const days = retentionDays;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(run, delay);
+    timer.unref();
+  };
+  async function run() {
+    try {
+      const deleted = await deleteExpiredEnquiries(db, days, now());
+      if (deleted > 0) log.log(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
+    } catch (error) {
+      log.error("Retention: could not delete old enquiries:", error instanceof Error ? error.message : error);
+    }
+    schedule(everyMs);
+  }
+
+  log.log(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
+  schedule(firstRunAfterMs);
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

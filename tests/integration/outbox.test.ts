@@ -1,0 +1,387 @@
+/**
+ * The e-mail outbox and its worker at module level, on each backend, with an
+ * injected clock: what is queued with an enquiry, when it is (re)tried, and
+ * that several workers on one database send each e-mail once.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { PLACEHOLDER_COMPANY } from "~/company/company";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { RETRY_DELAYS_MS, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
+import { enqueueEmail, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
+import type { Enquiry } from "~/enquiries/schema";
+import { migrateToLatest, type Database } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
+import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
+import { backends, type TestDatabase } from "../support/backends";
+import { NO_MAIL } from "../support/enquiries";
+import { waitFor } from "../support/wait";
+
+const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
+const WITH_MAIL = { mail: MAIL, company: PLACEHOLDER_COMPANY };
+
+const enquiry: Enquiry = {
+  name: "Ada Lovelace",
+  email: "ada@example.org",
+  phone: undefined,
+  userType: "investor",
+  message: "Two flats in Leeds need a managing agent.",
+};
+
+/** A mailer that records what it sends, or fails while `failure` is set (for every e-mail, or those it returns an error for). */
+function testMailer() {
+  const sent: OutgoingEmail[] = [];
+  const mailer = {
+    description: "test mailer",
+    sent,
+    failure: undefined as Error | ((email: OutgoingEmail) => Error | undefined) | undefined,
+    /** Set to hold each send until the promise resolves. */
+    gate: undefined as Promise<void> | undefined,
+    async send(email: OutgoingEmail) {
+      if (mailer.gate) await mailer.gate;
+      const failure = typeof mailer.failure === "function" ? mailer.failure(email) : mailer.failure;
+      if (failure) throw failure;
+      sent.push(email);
+    },
+    close() {},
+  } satisfies Mailer & Record<string, unknown>;
+  return mailer;
+}
+
+function smtpError(message: string, extra: Record<string, unknown>): Error {
+  return Object.assign(new Error(message), extra);
+}
+
+describe.each(backends)("the e-mail outbox on $name", (backend) => {
+  let testDb: TestDatabase;
+  let database: Database;
+  const workers: OutboxWorker[] = [];
+  /** The injected clock: ahead of the real one, so jobs queued just now are due. */
+  let clock: Date;
+  const now = () => clock;
+  /** The worker's log of failures, kept out of the test output. */
+  let errorLog: MockInstance<typeof console.error>;
+
+  function start(mailer: Mailer, db = database.db): OutboxWorker {
+    // A long poll: the tests drive the worker by waking it.
+    const worker = startOutboxWorker({ db, mailer, pollMs: 3_600_000, now });
+    workers.push(worker);
+    return worker;
+  }
+
+  function advance(ms: number) {
+    clock = new Date(clock.getTime() + ms);
+  }
+
+  async function jobsOf(submissionId: string) {
+    const rows = await database.db
+      .selectFrom("email_outbox")
+      .selectAll()
+      .where("submission_id", "=", submissionId)
+      .orderBy("kind", "desc")
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      attempts: Number(row.attempts),
+      message: JSON.parse(row.message) as OutgoingEmail,
+      next_attempt_at: row.next_attempt_at === null ? null : toIsoString(row.next_attempt_at),
+      sent_at: row.sent_at === null ? null : toIsoString(row.sent_at),
+      lease_until: row.lease_until === null ? null : toIsoString(row.lease_until),
+    }));
+  }
+
+  async function onlyJob(submissionId: string) {
+    const jobs = await jobsOf(submissionId);
+    expect(jobs).toHaveLength(1);
+    return jobs[0]!;
+  }
+
+  /**
+   * Queues a job due at the clock's time, wakes the worker and waits until it
+   * has been tried. A worker tries everything due in one pass, so any other
+   * job it left alone was not due.
+   */
+  async function settle(worker: OutboxWorker) {
+    const id = `sentinel-${randomUUID()}`;
+    const message = { from: MAIL.from, to: ["sentinel@example.com"], subject: "sentinel", text: "-", html: "-" };
+    await enqueueEmail(database.db, { id, submissionId: id, kind: "notification", message }, clock);
+    worker.wake();
+    await waitFor("the sentinel job to be tried", async () => {
+      const row = await database.db.selectFrom("email_outbox").select("status").where("id", "=", id).executeTakeFirst();
+      return row?.status === "sent" || row?.status === "failed";
+    });
+    await database.db.deleteFrom("email_outbox").where("id", "=", id).execute();
+  }
+
+  beforeAll(async () => {
+    testDb = await backend.createDatabase();
+    database = testDb.open();
+    await migrateToLatest(database);
+  });
+  afterAll(() => testDb.cleanup());
+
+  beforeEach(async () => {
+    clock = new Date(Date.now() + 60_000);
+    errorLog = vi.spyOn(console, "error").mockImplementation(() => {});
+    await database.db.deleteFrom("email_outbox").execute();
+    await database.db.deleteFrom("contact_submissions").execute();
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+    errorLog.mockRestore();
+  });
+
+  it("queues one notification with the enquiry, and the worker sends it once", async () => {
+    const mailer = testMailer();
+    start(mailer);
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the notification to be sent", async () => (await onlyJob(id)).status === "sent");
+
+    const job = await onlyJob(id);
+    expect(job).toMatchObject({
+      kind: "notification",
+      attempts: 1,
+      last_error: null,
+      next_attempt_at: null,
+      lease_token: null,
+      sent_at: clock.toISOString(),
+    });
+    expect(job.message).toMatchObject({
+      from: MAIL.from,
+      to: ["office@example.com"],
+      replyTo: "ada@example.org",
+      subject: "New enquiry from Ada Lovelace (Property Investor)",
+      messageId: `<${job.id}@mail.example.com>`,
+    });
+    expect(mailer.sent).toEqual([job.message]);
+    expect(await notificationStates(database.db, [id, randomUUID()])).toEqual({
+      [id]: { status: "sent", attempts: 1, lastError: null, nextAttemptAt: null, sentAt: clock.toISOString() },
+    });
+  });
+
+  it("queues an acknowledgement to the visitor too when CONTACT_ACKNOWLEDGE is on", async () => {
+    const { id } = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+    const jobs = await jobsOf(id);
+    expect(jobs.map((job) => job.kind)).toEqual(["notification", "acknowledgement"]);
+    expect(jobs[1]!.message).toMatchObject({ to: ["ada@example.org"], replyTo: "office@example.com" });
+    expect(jobs[1]!.message.text).not.toContain(enquiry.message);
+    expect(jobs[1]!.message.messageId).toBe(`<${jobs[1]!.id}@mail.example.com>`);
+    // The admin's card shows the notification only.
+    expect(Object.keys(await notificationStates(database.db, [id]))).toEqual([id]);
+  });
+
+  it("queues nothing for spam, nor when e-mail is off", async () => {
+    const spam = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, spamReason: "honeypot" });
+    const off = await saveEnquiry(database.db, enquiry, NO_MAIL);
+    expect(await jobsOf(spam.id)).toEqual([]);
+    expect(await jobsOf(off.id)).toEqual([]);
+    const stored = await database.db.selectFrom("contact_submissions").select(["id", "spam_reason"]).orderBy("spam_reason").execute();
+    expect(stored).toHaveLength(2);
+    expect(await notificationStates(database.db, [spam.id, off.id])).toEqual({});
+  });
+
+  it("retries with backoff (10 s, 1 min, 5 min, … 24 h), then gives up until an admin retries", async () => {
+    const mailer = testMailer();
+    mailer.failure = smtpError("Connection refused", { code: "ECONNECTION" });
+    const worker = start(mailer);
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
+
+    const delays = RETRY_DELAYS_MS.map((ms) => ms / 1000);
+    expect(delays).toEqual([10, 60, 300, 900, 3600, 10800, 21600, 43200, 86400]);
+    for (const [index, delay] of RETRY_DELAYS_MS.entries()) {
+      const job = await onlyJob(id);
+      expect(job).toMatchObject({ status: "failed", attempts: index + 1, last_error: "ECONNECTION: Connection refused" });
+      expect(job.next_attempt_at).toBe(new Date(clock.getTime() + delay).toISOString());
+
+      // A moment early: not tried.
+      advance(delay - 1);
+      await settle(worker);
+      expect((await onlyJob(id)).attempts).toBe(index + 1);
+
+      advance(1);
+      worker.wake();
+      await waitFor(`attempt ${index + 2}`, async () => {
+        const next = await onlyJob(id);
+        return next.attempts === index + 2 && next.status === "failed";
+      });
+    }
+
+    const gaveUp = await onlyJob(id);
+    expect(gaveUp).toMatchObject({ status: "failed", attempts: RETRY_DELAYS_MS.length + 1, next_attempt_at: null });
+    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 1, lastError: "ECONNECTION: Connection refused" });
+    expect((await notificationStates(database.db, [id]))[id]).toEqual({
+      status: "failed",
+      attempts: RETRY_DELAYS_MS.length + 1,
+      lastError: "ECONNECTION: Connection refused",
+      nextAttemptAt: null,
+      sentAt: null,
+    });
+
+    // Given up: a day later, still not tried.
+    advance(7 * 24 * 3_600_000);
+    await settle(worker);
+    expect((await onlyJob(id)).attempts).toBe(RETRY_DELAYS_MS.length + 1);
+
+    // The SMTP server is fixed and the admin retries: it goes at once.
+    mailer.failure = undefined;
+    expect(await retryNotification(database.db, id, clock)).toBe(true);
+    await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
+    expect(await onlyJob(id)).toMatchObject({ attempts: RETRY_DELAYS_MS.length + 2, last_error: null, next_attempt_at: null });
+    expect(mailer.sent.filter((email) => email.subject.startsWith("New enquiry"))).toHaveLength(1);
+    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+  });
+
+  it("makes a failed notification due now on retry, and refuses when there is nothing to retry", async () => {
+    const mailer = testMailer();
+    mailer.failure = smtpError("Greeting never received", { code: "ETIMEDOUT" });
+    start(mailer);
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
+    expect((await onlyJob(id)).next_attempt_at).toBe(new Date(clock.getTime() + 10_000).toISOString());
+
+    mailer.failure = undefined;
+    expect(await retryNotification(database.db, id, clock)).toBe(true);
+    await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
+    expect(mailer.sent).toHaveLength(1);
+
+    expect(await retryNotification(database.db, id)).toBe(false); // already sent
+    expect(await retryNotification(database.db, randomUUID())).toBe(false); // no such enquiry
+    const off = await saveEnquiry(database.db, enquiry, NO_MAIL);
+    expect(await retryNotification(database.db, off.id)).toBe(false); // no e-mail for it
+  });
+
+  it("records the SMTP server's reply as the last error, never the SMTP_URL or its password", async () => {
+    const mailer = testMailer();
+    mailer.failure = smtpError("Message failed: 451 4.3.0 Mailbox temporarily unavailable", {
+      code: "EMESSAGE",
+      response: "451 4.3.0 Mailbox temporarily unavailable",
+      responseCode: 451,
+    });
+    start(mailer);
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
+    const job = await onlyJob(id);
+    expect(job.last_error).toBe("EMESSAGE: 451 4.3.0 Mailbox temporarily unavailable");
+    // Logged once, by job id and error codes: an SMTP reply may quote an address.
+    expect(errorLog.mock.calls).toEqual([[`E-mail ${job.id}: attempt 1 failed (EMESSAGE 451); next try at ${job.next_attempt_at}`]]);
+
+    const leaky = failureReason(new Error("Cannot connect to smtp://mailer:s3cret@smtp.example.com:587 (refused)"));
+    expect(leaky).not.toContain("s3cret");
+    expect(leaky).toBe("Cannot connect to [url] (refused)");
+    expect(failureReason(new Error("x".repeat(1000))).length).toBeLessThanOrEqual(300);
+  });
+
+  it("takes over a job whose worker died mid-send once its lease has run out", async () => {
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    // What a crashed worker leaves behind: claimed, with a lease a minute from now.
+    const leaseUntil = new Date(clock.getTime() + 60_000).toISOString();
+    await database.db
+      .updateTable("email_outbox")
+      .set({ status: "sending", lease_token: "dead-worker", lease_until: leaseUntil, attempts: 1 })
+      .where("submission_id", "=", id)
+      .execute();
+
+    const mailer = testMailer();
+    const worker = start(mailer);
+    await settle(worker);
+    expect(await onlyJob(id)).toMatchObject({ status: "sending", attempts: 1, lease_token: "dead-worker" });
+
+    advance(60_000);
+    worker.wake();
+    await waitFor("the job to be taken over and sent", async () => (await onlyJob(id)).status === "sent");
+    expect(await onlyJob(id)).toMatchObject({ attempts: 2, lease_token: null });
+    expect(mailer.sent.filter((email) => email.to.includes("office@example.com"))).toHaveLength(1);
+  });
+
+  it("sends each of 20 jobs exactly once with two workers on two connections", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await saveEnquiry(database.db, { ...enquiry, name: `Sender ${i}` }, WITH_MAIL)).id);
+
+    const second = testDb.open();
+    const mailers = [testMailer(), testMailer()];
+    // Each send yields to the event loop, so the two workers interleave.
+    for (const mailer of mailers) mailer.gate = Promise.resolve();
+    start(mailers[0]!, database.db);
+    start(mailers[1]!, second.db);
+
+    const allSent = async () => {
+      const rows = await database.db.selectFrom("email_outbox").select("status").execute();
+      return rows.length === 20 && rows.every((row) => row.status === "sent");
+    };
+    await waitFor("all 20 notifications to be sent", allSent, 30_000);
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+
+    const delivered = mailers.flatMap((mailer) => mailer.sent.map((email) => email.messageId));
+    expect(delivered).toHaveLength(20);
+    expect(new Set(delivered).size).toBe(20);
+    const attempts = await database.db.selectFrom("email_outbox").select("attempts").execute();
+    expect(attempts.every((row) => Number(row.attempts) === 1)).toBe(true);
+    expect(Object.keys(await notificationStates(database.db, ids)).sort()).toEqual([...ids].sort());
+  });
+
+  it("lets stop() wait for an e-mail being sent, so its outcome is recorded before the database closes", async () => {
+    const mailer = testMailer();
+    let release!: () => void;
+    mailer.gate = new Promise<void>((resolve) => (release = resolve));
+    const worker = start(mailer);
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the send to begin", async () => (await onlyJob(id)).status === "sending");
+
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(await onlyJob(id)).toMatchObject({ status: "sent", attempts: 1 });
+  });
+
+  it("never stores an enquiry without its notification: a failed outbox insert rolls the enquiry back", async () => {
+    await sql`alter table email_outbox rename to email_outbox_away`.execute(database.db);
+    try {
+      await expect(saveEnquiry(database.db, enquiry, WITH_MAIL)).rejects.toThrow();
+      const { count } = await database.db
+        .selectFrom("contact_submissions")
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .executeTakeFirstOrThrow();
+      expect(Number(count)).toBe(0);
+    } finally {
+      await sql`alter table email_outbox_away rename to email_outbox`.execute(database.db);
+    }
+    // And with the outbox back, the same enquiry is stored with its job.
+    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    expect(await jobsOf(id)).toHaveLength(1);
+  });
+
+  it("reports mail health: disabled, and how many notifications are failing with the latest error", async () => {
+    expect(await mailHealth(database.db, false)).toEqual({ enabled: false, failing: 0, lastError: null });
+
+    const mailer = testMailer();
+    mailer.failure = smtpError("first", { code: "EAUTH" });
+    const worker = start(mailer);
+    const first = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the first failure", async () => (await onlyJob(first.id)).status === "failed");
+    advance(1_000);
+    mailer.failure = smtpError("second", { code: "ECONNECTION" });
+    const second = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    await waitFor("the second failure", async () => (await onlyJob(second.id)).status === "failed");
+    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+
+    // A failing acknowledgement does not count: the banner is about the company's own notifications.
+    advance(1_000);
+    mailer.failure = (email) => (email.to.includes(enquiry.email) ? smtpError("visitor", { code: "EENVELOPE" }) : undefined);
+    const third = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+    await settle(worker);
+    expect((await jobsOf(third.id)).map((job) => [job.kind, job.status])).toEqual([
+      ["notification", "sent"],
+      ["acknowledgement", "failed"],
+    ]);
+    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+
+    // Once the failing ones are sent, the banner has nothing to say.
+    mailer.failure = undefined;
+    await retryNotification(database.db, first.id, clock);
+    await retryNotification(database.db, second.id, clock);
+    await settle(worker);
+    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+  });
+});
