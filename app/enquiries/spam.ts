@@ -15,6 +15,9 @@ export const SPAM_REASON_LABELS = {
 
 export type SpamReason = keyof typeof SPAM_REASON_LABELS;
 
+/** The honeypot's field name in the form and the API: a text input people and screen readers never see. */
+export const HONEYPOT_FIELD = "website";
+
 export function spamReasonLabel(code: string): string {
   return (SPAM_REASON_LABELS as Record<string, string>)[code] ?? code;
 }

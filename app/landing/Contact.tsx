@@ -6,7 +6,17 @@ import { ContactForm } from "./ContactForm";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
-export function Contact({ company, initialResult }: { company: Company; initialResult: ContactActionData | undefined }) {
+export function Contact({
+  company,
+  initialResult,
+  formToken,
+  retentionDays,
+}: {
+  company: Company;
+  initialResult: ContactActionData | undefined;
+  formToken: string;
+  retentionDays: number | undefined;
+}) {
   return (
     <section id="contact" tabIndex={-1} aria-labelledby="contact-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
@@ -56,7 +66,7 @@ export function Contact({ company, initialResult }: { company: Company; initialR
           </div>
 
           <div className="lg:col-span-3">
-            <ContactForm initialResult={initialResult} />
+            <ContactForm initialResult={initialResult} formToken={formToken} retentionDays={retentionDays} />
           </div>
         </div>
       </div>

@@ -11,6 +11,7 @@ import {
 } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
 import { Icon } from "~/components/Icon";
+import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { BUTTON_STYLES } from "./ui";
 
 const ERROR_ID = "contact-form-error";
@@ -21,8 +22,18 @@ type Notice = { kind: "success" | "error"; text: string };
  * The enquiry form. Without JavaScript it is a plain POST to the index route's
  * action and the page comes back with `initialResult`. With JavaScript the
  * shared schema checks it first and the fetcher sends it without a reload.
+ * Spam defence needs no cookie and no third party: a honeypot field and the
+ * signed time-trap token travel with the form (see app/enquiries/spam.server.ts).
  */
-export function ContactForm({ initialResult }: { initialResult: ContactActionData | undefined }) {
+export function ContactForm({
+  initialResult,
+  formToken,
+  retentionDays,
+}: {
+  initialResult: ContactActionData | undefined;
+  formToken: string;
+  retentionDays: number | undefined;
+}) {
   const fetcher = useFetcher<ContactActionData>();
   const [clientProblem, setClientProblem] = useState<{ error: string; fields: string[] } | null>(null);
   // A new key after each success gives a fresh, empty form.
@@ -96,6 +107,19 @@ export function ContactForm({ initialResult }: { initialResult: ContactActionDat
         onSubmit={handleSubmit}
         className="mt-8 grid gap-6 sm:grid-cols-2"
       >
+        <input type="hidden" name="formToken" value={formToken} />
+        {/* The honeypot: off-screen rather than display:none (some bots skip those), out of the accessibility tree and the tab order. */}
+        <div aria-hidden="true" className="absolute -left-[10000px] size-px overflow-hidden">
+          <label htmlFor={`contact-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+          <input
+            id={`contact-${HONEYPOT_FIELD}`}
+            name={HONEYPOT_FIELD}
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
+        </div>
         <Field label="Full Name" htmlFor="contact-name" required>
           <input {...fieldProps("name")} type="text" autoComplete="name" maxLength={LIMITS.name} aria-required="true" className={INPUT} />
         </Field>
@@ -147,7 +171,25 @@ export function ContactForm({ initialResult }: { initialResult: ContactActionDat
           </button>
         </div>
       </fetcher.Form>
+
+      <PrivacyNotice retentionDays={retentionDays} />
     </div>
+  );
+}
+
+/** What happens to what is typed above, said where it is typed (UK GDPR, at the point of collection). */
+function PrivacyNotice({ retentionDays }: { retentionDays: number | undefined }) {
+  const kept =
+    retentionDays === undefined
+      ? "They are kept only as long as needed to deal with your enquiry, and deleted on request."
+      : `They are deleted after ${retentionDays} ${retentionDays === 1 ? "day" : "days"}.`;
+  return (
+    <p className="mt-8 border-t border-slate-200 pt-6 text-sm leading-6 text-slate-600">
+      We store your name, e-mail address, phone number (if you give one) and message only to answer your enquiry; we
+      never sell them or share them with third parties for marketing. {kept} See our{" "}
+      {/* A placeholder until the document exists, like the footer's policy links. */}
+      <a className="font-semibold text-slate-700">Privacy Policy</a>.
+    </p>
   );
 }
 

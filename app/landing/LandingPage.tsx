@@ -14,10 +14,14 @@ export type LandingPageProps = {
   company: Company;
   projects: Promise<RenovationProject[]>;
   contactResult: ContactActionData | undefined;
+  /** The contact form's time-trap token (form-token.server.ts). */
+  formToken: string;
+  /** ENQUIRY_RETENTION_DAYS, for the privacy notice under the form. */
+  retentionDays: number | undefined;
 };
 
 /** The public one-page site (SPEC §2): header, six sections, footer. */
-export function LandingPage({ company, projects, contactResult }: LandingPageProps) {
+export function LandingPage({ company, projects, contactResult, formToken, retentionDays }: LandingPageProps) {
   return (
     <>
       <a
@@ -33,7 +37,7 @@ export function LandingPage({ company, projects, contactResult }: LandingPagePro
         <Renovations projects={projects} />
         <Pricing />
         <About company={company} />
-        <Contact company={company} initialResult={contactResult} />
+        <Contact company={company} initialResult={contactResult} formToken={formToken} retentionDays={retentionDays} />
       </main>
       <Footer company={company} />
     </>

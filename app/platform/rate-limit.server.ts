@@ -7,7 +7,7 @@ import type { Db } from "./db.server";
  * failed sign-in, a lockout); a limit is "at most N events of a bucket for a
  * subject within a window".
  */
-export type RateLimitBucket = "login-failure" | "login-account-failure" | "login-lockout";
+export type RateLimitBucket = "login-failure" | "login-account-failure" | "login-lockout" | "contact-submission";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
@@ -62,4 +62,42 @@ export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
     .deleteFrom("rate_limit_events")
     .where("created_at", "<", iso(new Date(now.getTime() - KEEP_EVENTS_MS)))
     .execute();
+}
+
+export type Slot =
+  | { ok: true; /** Gives the place back, for an attempt that did not count after all. */ release(): Promise<void> }
+  | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Takes one of `limit` places the subject has in the window, or says how long
+ * until the oldest one frees up. The event is recorded first and counted
+ * after, so concurrent callers, on any instance, never get more than `limit`
+ * places between them; in a burst over the limit one may be refused that
+ * would just have fitted.
+ */
+export async function takeSlot(
+  db: Db,
+  bucket: RateLimitBucket,
+  subject: string,
+  { limit, windowMs, now = new Date() }: { limit: number; windowMs: number; now?: Date },
+): Promise<Slot> {
+  const id = randomUUID();
+  await db.insertInto("rate_limit_events").values({ id, bucket, subject, created_at: iso(now) }).execute();
+  const release = async () => {
+    await db.deleteFrom("rate_limit_events").where("id", "=", id).execute();
+  };
+  if ((await countEvents(db, bucket, subject, windowMs, now)) <= limit) return { ok: true, release };
+
+  await release();
+  const oldest = await db
+    .selectFrom("rate_limit_events")
+    .select("created_at")
+    .where("bucket", "=", bucket)
+    .where("subject", "=", subject)
+    .where("created_at", ">", iso(new Date(now.getTime() - windowMs)))
+    .orderBy("created_at", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  const freesAt = oldest ? new Date(oldest.created_at).getTime() + windowMs : now.getTime();
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000)) };
 }

@@ -1,6 +1,6 @@
 import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
-import { servicesContext } from "~/platform/context";
+import { requestContext, servicesContext } from "~/platform/context";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readJsonObject } from "~/platform/request-body.server";
 import type { Route } from "./+types/api.contact";
 
@@ -11,7 +11,10 @@ export function loader() {
   return methodNotAllowed();
 }
 
-/** POST /api/contact: JSON {name, email, phone?, userType, message} → 201 {ok, id, message} or 4xx {error}. */
+/**
+ * POST /api/contact: JSON {name, email, phone?, userType, message} → 201 {ok, id, message} or 4xx {error}.
+ * Also honoured: `website` (the honeypot) and `formToken` (the time trap, checked when sent).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   let body: Record<string, unknown>;
@@ -23,7 +26,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  const result = await submitEnquiry(context.get(servicesContext), body);
+  const result = await submitEnquiry(context.get(servicesContext), {
+    input: body,
+    clientIp: context.get(requestContext).clientIp,
+    tokenRequired: false,
+  });
+  if (!result.ok && result.status === 429) {
+    return Response.json(
+      { error: result.error },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
+  }
   if (!result.ok) return Response.json({ error: result.error, fields: result.fields }, { status: result.status });
   return Response.json({ ok: true, id: result.enquiry.id, message: SUCCESS_MESSAGE }, { status: 201 });
 }

@@ -1,8 +1,11 @@
 import { data } from "react-router";
+import { issueFormToken } from "~/enquiries/form-token.server";
 import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
+import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { servicesContext } from "~/platform/context";
+import { requestContext, servicesContext } from "~/platform/context";
+import type { Db } from "~/platform/db.server";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/home";
@@ -23,7 +26,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export const handle = { cacheDocument: true };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db, company } = context.get(servicesContext);
+  const { db, company, contact } = context.get(servicesContext);
   // Not awaited: the gallery shows its loading state while the projects are on
   // their way during client-side navigation. The server waits for it before
   // sending a document, so the projects are always in the HTML.
@@ -31,7 +34,20 @@ export async function loader({ context }: Route.LoaderArgs) {
     console.error("Could not load renovation projects:", error);
     throw error;
   });
-  return { company, projects };
+  return { company, projects, formToken: await formTokenFor(db), retentionDays: contact.retentionDays };
+}
+
+/**
+ * The time-trap token the form sends back. Without its key (database down)
+ * the page still renders; an enquiry sent from it is kept, under Spam.
+ */
+async function formTokenFor(db: Db): Promise<string> {
+  try {
+    return await issueFormToken(db);
+  } catch (error) {
+    console.error("Could not issue a contact form token:", error);
+    return "";
+  }
 }
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
@@ -58,11 +74,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     userType: fields.userType ?? "",
     message: fields.message ?? "",
   };
-  const result = await submitEnquiry(context.get(servicesContext), values);
+  const result = await submitEnquiry(context.get(servicesContext), {
+    input: { ...values, [HONEYPOT_FIELD]: fields[HONEYPOT_FIELD], formToken: fields.formToken },
+    clientIp: context.get(requestContext).clientIp,
+    tokenRequired: true,
+  });
   if (!result.ok) {
     return data<ContactActionData>(
       { status: "error", error: result.error, fields: result.fields, values },
-      { status: result.status },
+      {
+        status: result.status,
+        headers: result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+      },
     );
   }
   return data<ContactActionData>({ status: "success", message: SUCCESS_MESSAGE });
@@ -83,5 +106,13 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs): Pr
 }
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
-  return <LandingPage company={loaderData.company} projects={loaderData.projects} contactResult={actionData} />;
+  return (
+    <LandingPage
+      company={loaderData.company}
+      projects={loaderData.projects}
+      contactResult={actionData}
+      formToken={loaderData.formToken}
+      retentionDays={loaderData.retentionDays}
+    />
+  );
 }

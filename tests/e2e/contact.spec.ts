@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request, type Route } from "@playwright/test";
-import { MESSAGES, colours, dominated, enquiriesFrom, gotoLanding, section, uniqueEmail } from "./fixtures";
+import { MESSAGES, colours, dominated, enquiriesFrom, gotoLanding, section, uniqueEmail, type StoredEnquiryRow } from "./fixtures";
 
 const form = (page: Page) => section(page, "contact").locator("form");
 const fields = (page: Page) => {
@@ -45,6 +45,23 @@ async function expectValues(page: Page, values: Values): Promise<void> {
   await expect(f.phone).toHaveValue(values.phone);
   await expect(f.userType).toHaveValue(values.userType);
   await expect(f.message).toHaveValue(values.message);
+}
+
+/**
+ * A person takes more than 3 s to fill in the form; the server's time trap
+ * counts from the page's token (issued-at rounded up to the second), so wait
+ * until 3.5 s after that before sending, or the enquiry is kept as spam.
+ */
+async function waitOutTimeTrap(page: Page): Promise<void> {
+  const token = await form(page).locator('input[name="formToken"]').inputValue();
+  const issuedAt = Number(token.split(".")[0]) * 1000;
+  expect(issuedAt, "the form's time-trap token").toBeGreaterThan(0);
+  await page.waitForTimeout(Math.max(0, issuedAt + 3_500 - Date.now()));
+}
+
+/** Why a stored enquiry was caught as spam; null for a real one. */
+function spamReason(row: StoredEnquiryRow | undefined): string | null | undefined {
+  return (row as (StoredEnquiryRow & { spam_reason: string | null }) | undefined)?.spam_reason;
 }
 
 async function expectCleared(page: Page): Promise<void> {
@@ -150,6 +167,7 @@ test.describe("contact form (JavaScript on)", () => {
       await route.continue();
     });
 
+    await waitOutTimeTrap(page);
     await fields(page).submit.click();
     await requested;
     await expect(fields(page).submit).toHaveText("Sending...");
@@ -174,17 +192,20 @@ test.describe("contact form (JavaScript on)", () => {
       user_type: values.userType,
       is_read: 0,
     });
+    expect(spamReason(stored[0])).toBeNull();
     expect(lineFeeds(stored[0]!.message)).toBe(values.message);
   });
 
   test("the phone is optional", async ({ page }) => {
     const values = { ...validValues("no-phone"), phone: "" };
     await fill(page, values);
+    await waitOutTimeTrap(page);
     await fields(page).submit.click();
     await expect(notice(page, MESSAGES.success)).toBeVisible();
     const stored = enquiriesFrom(values.email);
     expect(stored).toHaveLength(1);
     expect(stored[0]!.phone).toBeNull();
+    expect(spamReason(stored[0])).toBeNull();
   });
 
   test("shows the server's error text when the server refuses, and keeps the form", async ({ page }) => {
@@ -242,10 +263,34 @@ test.describe("contact form (JavaScript on)", () => {
     await fields(page).submit.click();
     await expect(notice(page, MESSAGES.invalidEmail)).toBeVisible();
     await fields(page).email.fill(values.email);
+    await waitOutTimeTrap(page);
     await fields(page).submit.click();
     await expect(notice(page, MESSAGES.success)).toBeVisible();
     await expect(notice(page, MESSAGES.invalidEmail)).toHaveCount(0);
     expect(enquiriesFrom(values.email)).toHaveLength(1);
+    expect(spamReason(enquiriesFrom(values.email)[0])).toBeNull();
+  });
+
+  test("the honeypot field is out of sight, out of the accessibility tree and out of the tab order", async ({ page }) => {
+    const honeypot = form(page).locator('input[name="website"]');
+    await expect(honeypot).toHaveCount(1);
+    await expect(honeypot).not.toBeInViewport();
+    await expect(honeypot).toHaveAttribute("tabindex", "-1");
+    await expect(form(page).getByRole("textbox", { name: "Leave this field empty" })).toHaveCount(0);
+    // It comes just before the name in the page; Shift+Tab from the name skips it.
+    await fields(page).name.focus();
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.tagName)).not.toBe(
+      "website",
+    );
+  });
+
+  test("the privacy notice under the form says what is kept, why and for how long, and names the Privacy Policy", async ({ page }) => {
+    const privacy = section(page, "contact").getByText(/only to answer your enquiry/);
+    await expect(privacy).toBeVisible();
+    await expect(privacy).toContainText("never sell them or share them with third parties for marketing");
+    await expect(privacy).toContainText("kept only as long as needed to deal with your enquiry, and deleted on request");
+    await expect(privacy.getByText("Privacy Policy", { exact: true })).toBeVisible();
   });
 });
 
@@ -276,13 +321,29 @@ test.describe("contact form without JavaScript", () => {
     await page.goto("/");
     const values = validValues("nojs-success");
     await fill(page, values);
+    await waitOutTimeTrap(page);
     await fields(page).submit.click();
     await expect(notice(page, MESSAGES.success)).toBeVisible();
     await expectCleared(page);
     const stored = enquiriesFrom(values.email);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ name: values.name, user_type: values.userType, phone: values.phone });
+    expect(spamReason(stored[0])).toBeNull();
     // A plain form post sends line breaks as CR LF.
     expect(lineFeeds(stored[0]!.message)).toBe(values.message);
+  });
+
+  test("a bot that fills in every field it finds, at once, is told it worked, and its enquiry is kept as spam", async ({ page }) => {
+    await page.goto("/");
+    const values = validValues("nojs-bot");
+    await fill(page, values);
+    // People never see this field; a script filling in the form's inputs does.
+    await form(page).locator('input[name="website"]').fill("https://cheap-seo.example");
+    await fields(page).submit.click();
+    await expect(notice(page, MESSAGES.success)).toBeVisible();
+    await expectCleared(page);
+    const stored = enquiriesFrom(values.email);
+    expect(stored).toHaveLength(1);
+    expect(spamReason(stored[0])).toBe("honeypot");
   });
 });
