@@ -2,7 +2,9 @@ import { Form, Link, useNavigation } from "react-router";
 import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
 import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
-import { DASHBOARD_TEXT } from "./texts";
+import type { MailHealth } from "~/enquiries/delivery";
+import { Icon } from "~/components/Icon";
+import { DASHBOARD_TEXT, MAIL_TEXT } from "./texts";
 import type { AdminTab, AdminActionData, InboxView, ProjectsView } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
@@ -14,6 +16,10 @@ export type DashboardProps = {
   projects?: ProjectsView;
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
   unread?: number;
+  /** How notification e-mail stands; undefined when it could not be read. */
+  mail?: MailHealth;
+  /** ENQUIRY_RETENTION_DAYS, when set (Contact Submissions tab). */
+  retentionDays?: number;
   actionData?: AdminActionData;
 };
 
@@ -22,7 +28,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, company, tab, inbox, projects, unread, actionData }: DashboardProps) {
+export function Dashboard({ email, company, tab, inbox, projects, unread, mail, retentionDays, actionData }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -70,6 +76,7 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, action
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
+        {mail ? <MailBanner mail={mail} /> : null}
         <TabLinks
           label={DASHBOARD_TEXT.title}
           panelId="dashboard-panel"
@@ -83,9 +90,10 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, action
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
           {shownTab === "contacts" ? (
             <EnquiriesPanel
-              view={inbox ?? { status: "error", filter: "all" }}
+              view={inbox ?? { status: "error", filter: "all", search: "" }}
               loading={loadingContacts}
               companyName={company.name}
+              retentionDays={retentionDays}
               actionData={actionData}
             />
           ) : projects ? (
@@ -95,4 +103,38 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, action
       </main>
     </div>
   );
+}
+
+/**
+ * E-mail that fails must be impossible to miss (issue 5): a red alert on
+ * both tabs while notifications are failing. E-mail turned off is a choice,
+ * so it gets a quiet note.
+ */
+function MailBanner({ mail }: { mail: MailHealth }) {
+  if (mail.enabled && mail.failing > 0) {
+    const error = mail.lastError?.trim();
+    return (
+      <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
+        <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />
+        <p className="min-w-0 [overflow-wrap:anywhere]">
+          <strong className="font-semibold">{MAIL_TEXT.failingTitle}:</strong> {MAIL_TEXT.failing(mail.failing)}{" "}
+          {error ? `${MAIL_TEXT.lastError(error)}${/[.!?]$/.test(error) ? "" : "."} ` : null}
+          {MAIL_TEXT.stillHere(mail.failing)}{" "}
+          <Link to={inboxHref("all")} className="font-semibold underline underline-offset-2 hover:text-red-800">
+            {DASHBOARD_TEXT.contactsTab}
+          </Link>
+          {MAIL_TEXT.retried}
+        </p>
+      </div>
+    );
+  }
+  if (!mail.enabled) {
+    return (
+      <p className="mb-6 flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
+        <Icon name="envelope" className="size-4 shrink-0 text-slate-500" />
+        {MAIL_TEXT.off}
+      </p>
+    );
+  }
+  return null;
 }

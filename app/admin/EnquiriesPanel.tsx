@@ -1,8 +1,9 @@
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
-import { INBOX_FILTERS, type InboxFilter } from "~/enquiries/inbox";
+import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/inbox";
+import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion } from "./NoticeRegion";
 import { TabLinks } from "./Tabs";
@@ -14,38 +15,96 @@ const FILTER_TAB = (selected: boolean) =>
     selected ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-700 hover:bg-white/70 hover:text-slate-900"
   }`;
 
-export function inboxHref(filter: InboxFilter, page = 1): string {
+const LINK = "text-blue-800 underline underline-offset-2 hover:text-blue-950";
+const SECONDARY_BUTTON =
+  "inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50";
+
+const BULK_FORM_ID = "inbox-bulk";
+
+/** A view of the inbox as a URL: the filter, the search and the page are all in it, so each can be linked and reloaded. */
+export function inboxHref(filter: InboxFilter, page = 1, search = "", extra: Record<string, string> = {}): string {
   const params = new URLSearchParams({ tab: "contacts" });
   if (filter !== "all") params.set("filter", filter);
+  if (search !== "") params.set("q", search);
   if (page > 1) params.set("page", String(page));
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
   return `/admin?${params}`;
 }
 
-/** The Contact Submissions tab: heading, Refresh, filter tabs with counts, the cards. */
+/** The CSV of the current filter and search (built at /admin/enquiries.csv). */
+function exportHref(filter: InboxFilter, search: string): string {
+  const params = new URLSearchParams({ filter });
+  if (search !== "") params.set("q", search);
+  return `/admin/enquiries.csv?${params}`;
+}
+
+/**
+ * The Contact Submissions tab: heading, Refresh, search, export, the filter
+ * tabs with counts, the bulk bar and the cards.
+ */
 export function EnquiriesPanel({
   view,
   loading,
   companyName,
+  retentionDays,
   actionData,
 }: {
   view: InboxView;
   /** A navigation to this tab (another filter, Refresh) is under way. */
   loading: boolean;
   companyName: string;
+  /** ENQUIRY_RETENTION_DAYS, when set. */
+  retentionDays?: number;
   /** The action's answer when the page itself is that answer (no JavaScript). */
   actionData: AdminActionData | undefined;
 }) {
-  const filter = view.filter;
-  // A notice belongs to the view it was given in: another filter or page starts clean.
+  const { filter, search } = view;
+  const page = view.status === "ok" ? view.page : 1;
+  const counts = view.status === "ok" ? view.counts : undefined;
+  const submissions = view.status === "ok" ? view.submissions : [];
+  const pageIds = submissions.map((submission) => submission.id);
+
+  // A notice belongs to the view it was given in: another filter, search or page starts clean.
   // (The panel itself stays mounted, so the focused filter tab keeps focus.)
-  const viewKey = `${filter}:${view.status === "ok" ? view.page : 0}`;
+  const viewKey = `${filter}:${search}:${page}`;
   const currentView = useRef(viewKey);
   currentView.current = viewKey;
   const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
   const onResult = useCallback((result: AdminActionData) => setFetched({ viewKey: currentView.current, result }), []);
   const notice = (fetched?.viewKey === viewKey ? fetched.result : actionData)?.notice;
-  const counts = view.status === "ok" ? view.counts : undefined;
-  const submissions = view.status === "ok" ? view.submissions : [];
+
+  // The ticked cards, per view; the server may tick them first (?select=all, or a bulk delete to confirm).
+  const initialPicks = view.status === "ok" && view.selectAll ? pageIds : (actionData?.confirmBulkDelete ?? []);
+  const [picks, setPicks] = useState<{ viewKey: string; ids: ReadonlySet<string> }>(() => ({ viewKey, ids: new Set(initialPicks) }));
+  const picked = picks.viewKey === viewKey ? picks.ids : new Set(initialPicks);
+  const selectedCount = pageIds.filter((id) => picked.has(id)).length;
+  const pick = (ids: string[], selected: boolean) => {
+    const next = new Set(picked);
+    for (const id of ids) {
+      if (selected) next.add(id);
+      else next.delete(id);
+    }
+    setPicks({ viewKey, ids: next });
+  };
+
+  const onBulkResult = useCallback((result: AdminActionData, intent: string | undefined) => {
+    if (intent === "bulk-delete" && result.notice?.kind === "success") {
+      setPicks({ viewKey: currentView.current, ids: new Set() });
+      // The bar stays but what it acted on is gone: let the notice take focus and say what happened.
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && focused.closest(`#${BULK_FORM_ID}`)) focused.blur();
+    }
+    setFetched({ viewKey: currentView.current, result });
+  }, []);
+
+  const here = inboxHref(filter, page, search);
+
+  // Another view's search (a tab, Clear search, Back) shows its own words; the
+  // box is not remounted for it, so a search sent with Enter keeps its focus.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (searchBox.current && searchBox.current.value !== search) searchBox.current.value = search;
+  }, [search]);
 
   return (
     <section aria-labelledby="inbox-heading">
@@ -59,15 +118,48 @@ export function EnquiriesPanel({
         <Form method="get" action="/admin" preventScrollReset>
           <input type="hidden" name="tab" value="contacts" />
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
-          <button
-            type="submit"
-            className="inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
-          >
+          {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
+          <button type="submit" className={SECONDARY_BUTTON}>
             <Icon name="refresh" className={`size-4 ${loading ? "animate-spin motion-reduce:animate-none" : ""}`} />
             {INBOX_TEXT.refresh}
           </button>
         </Form>
       </div>
+
+      <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
+        <Form method="get" action="/admin" role="search" preventScrollReset className="flex w-full max-w-md flex-wrap items-end gap-2">
+          <input type="hidden" name="tab" value="contacts" />
+          {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
+          <div className="min-w-0 flex-1">
+            <label htmlFor="inbox-search" className="block text-sm font-medium text-slate-800">
+              {INBOX_TEXT.search.label}
+            </label>
+            <input
+              ref={searchBox}
+              id="inbox-search"
+              type="search"
+              name="q"
+              defaultValue={search}
+              maxLength={MAX_SEARCH_LENGTH}
+              placeholder={INBOX_TEXT.search.hint}
+              className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600"
+            />
+          </div>
+          <button type="submit" className={SECONDARY_BUTTON}>
+            {INBOX_TEXT.search.submit}
+          </button>
+        </Form>
+        <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          {/* A file to save, not a page: a plain link, so the router does not try to render it. */}
+          <a href={exportHref(filter, search)} download className={LINK}>
+            {INBOX_TEXT.exportCsv}
+          </a>
+          <Link to="/admin/data-requests" className={LINK}>
+            {INBOX_TEXT.dataRequests}
+          </Link>
+        </p>
+      </div>
+      {retentionDays !== undefined ? <p className="mt-3 text-sm text-slate-600">{INBOX_TEXT.retention(retentionDays)}</p> : null}
 
       <TabLinks
         label="Filter submissions"
@@ -77,10 +169,18 @@ export function EnquiriesPanel({
         items={INBOX_FILTERS.map((value) => ({
           id: `inbox-filter-${value}`,
           label: `${INBOX_TEXT.filters[value]} (${counts?.[value] ?? "–"})`,
-          to: inboxHref(value),
+          to: inboxHref(value, 1, search),
           selected: value === filter,
         }))}
       />
+      {search !== "" && submissions.length > 0 ? (
+        <p className="mt-3 text-sm text-slate-700">
+          {INBOX_TEXT.search.showing(search)}{" "}
+          <Link to={inboxHref(filter)} className={LINK}>
+            {INBOX_TEXT.search.clear}
+          </Link>
+        </p>
+      ) : null}
 
       <div id="inbox-list" role="tabpanel" aria-labelledby={`inbox-filter-${filter}`} aria-busy={loading} className="mt-6">
         <NoticeRegion notice={notice} watch={submissions} className="mb-4" />
@@ -95,9 +195,19 @@ export function EnquiriesPanel({
             {INBOX_TEXT.loadFailure}
           </p>
         ) : submissions.length === 0 ? (
-          <EmptyInbox filter={filter} page={view.page} />
+          <EmptyInbox filter={filter} page={page} search={search} />
         ) : (
           <>
+            <BulkBar
+              formId={BULK_FORM_ID}
+              spam={filter === "spam"}
+              selectedCount={selectedCount}
+              pageCount={pageIds.length}
+              onSelectAll={(selected) => pick(pageIds, selected)}
+              selectAllHref={inboxHref(filter, page, search, { select: "all" })}
+              onResult={onBulkResult}
+            />
+            {actionData?.confirmBulkDelete ? <BulkDeleteConfirmation ids={actionData.confirmBulkDelete} cancelHref={here} /> : null}
             <ul className="space-y-4">
               {submissions.map((submission) => (
                 <EnquiryCard
@@ -105,22 +215,25 @@ export function EnquiriesPanel({
                   submission={submission}
                   companyName={companyName}
                   confirmingDelete={actionData?.confirmDelete === submission.id}
-                  cancelHref={inboxHref(filter, view.page)}
+                  cancelHref={here}
                   onResult={onResult}
+                  bulkFormId={BULK_FORM_ID}
+                  selected={picked.has(submission.id)}
+                  onSelectedChange={(selected) => pick([submission.id], selected)}
                 />
               ))}
             </ul>
-            {view.page > 1 || view.hasMore ? (
+            {page > 1 || view.hasMore ? (
               <nav aria-label="Pages of submissions" className="mt-6 flex justify-between gap-4">
-                {view.page > 1 ? (
-                  <Link to={inboxHref(filter, view.page - 1)} className="text-blue-800 underline underline-offset-2">
+                {page > 1 ? (
+                  <Link to={inboxHref(filter, page - 1, search)} className={LINK}>
                     ← {INBOX_TEXT.newer}
                   </Link>
                 ) : (
                   <span />
                 )}
                 {view.hasMore ? (
-                  <Link to={inboxHref(filter, view.page + 1)} className="text-blue-800 underline underline-offset-2">
+                  <Link to={inboxHref(filter, page + 1, search)} className={LINK}>
                     {INBOX_TEXT.older} →
                   </Link>
                 ) : null}
@@ -133,18 +246,61 @@ export function EnquiriesPanel({
   );
 }
 
-function EmptyInbox({ filter, page }: { filter: InboxFilter; page: number }) {
+/** Without JavaScript, a bulk delete asks on the page first, as a card's Delete does (decision 009). */
+function BulkDeleteConfirmation({ ids, cancelHref }: { ids: string[]; cancelHref: string }) {
+  return (
+    <div role="alert" className="mb-4 rounded-lg border border-red-300 bg-red-50 p-4">
+      <p className="text-sm text-red-900">{INBOX_TEXT.bulk.confirm(ids.length)}</p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <form method="post">
+          <input type="hidden" name="intent" value="bulk-delete" />
+          {ids.map((id) => (
+            <input key={id} type="hidden" name="ids" value={id} />
+          ))}
+          <input type="hidden" name="confirmed" value="yes" />
+          <button
+            type="submit"
+            className="inline-flex items-center gap-1.5 rounded-lg bg-red-700 px-3 py-2 text-sm font-medium text-white ring-1 ring-red-700 hover:bg-red-800"
+          >
+            {INBOX_TEXT.bulk.delete}
+          </button>
+        </form>
+        <Link
+          to={cancelHref}
+          className="inline-flex items-center gap-1.5 rounded-lg bg-white px-3 py-2 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50"
+        >
+          Cancel
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function EmptyInbox({ filter, page, search }: { filter: InboxFilter; page: number; search: string }) {
+  if (search !== "") {
+    return (
+      <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+        <p className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">{INBOX_TEXT.search.noMatch(search)}</p>
+        <p className="mt-2 text-slate-600">{INBOX_TEXT.search.noMatchHint}</p>
+        <p className="mt-2">
+          <Link to={inboxHref(filter)} className={LINK}>
+            {INBOX_TEXT.search.clear}
+          </Link>
+        </p>
+      </div>
+    );
+  }
   const text = INBOX_TEXT.empty[filter];
   return (
     <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
       <p className="text-lg font-semibold text-slate-900">{text.title}</p>
       <p className="mt-2 text-slate-600">
-        {filter === "all" ? (
+        {filter === "all" || filter === "spam" ? (
           text.hint
         ) : (
           <>
             {text.hint}{" "}
-            <Link to={inboxHref("all")} className="text-blue-800 underline underline-offset-2">
+            <Link to={inboxHref("all")} className={LINK}>
               Show all submissions
             </Link>
           </>
@@ -152,7 +308,7 @@ function EmptyInbox({ filter, page }: { filter: InboxFilter; page: number }) {
       </p>
       {page > 1 ? (
         <p className="mt-2">
-          <Link to={inboxHref(filter)} className="text-blue-800 underline underline-offset-2">
+          <Link to={inboxHref(filter)} className={LINK}>
             Back to the newest
           </Link>
         </p>

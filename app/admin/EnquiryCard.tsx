@@ -25,6 +25,9 @@ export function EnquiryCard({
   confirmingDelete,
   cancelHref,
   onResult,
+  bulkFormId,
+  selected,
+  onSelectedChange,
 }: {
   submission: InboxSubmission;
   companyName: string;
@@ -33,14 +36,20 @@ export function EnquiryCard({
   /** Where "Cancel" goes from that confirmation (the current view). */
   cancelHref: string;
   onResult: (result: AdminActionData) => void;
+  /** The bulk bar's form, which the card's checkbox joins (forms cannot nest, and the card has forms of its own). */
+  bulkFormId: string;
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
 }) {
   const fetcher = useFetcher<AdminActionData>();
   const nameId = useId();
   const pending = fetcher.formData?.get("intent");
+  const spam = submission.spam_reason !== null;
   // Optimistic: the new read state shows at once; the server's answer settles it.
   const isRead = pending === "mark-read" ? true : pending === "mark-unread" ? false : submission.is_read;
   const deleting = pending === "delete";
   const hydrated = useHydrated();
+  const notification = submission.notification;
 
   useEffect(() => {
     if (fetcher.data) onResult(fetcher.data);
@@ -52,29 +61,45 @@ export function EnquiryCard({
         aria-labelledby={nameId}
         aria-busy={deleting || undefined}
         className={`rounded-xl border bg-white p-5 shadow-sm transition-opacity sm:p-6 ${
-          isRead ? "border-slate-200" : "border-blue-300 ring-1 ring-blue-200"
+          isRead || spam ? "border-slate-200" : "border-blue-300 ring-1 ring-blue-200"
         } ${deleting ? "opacity-60" : ""}`}
       >
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <div className="min-w-0">
-            <div className="flex flex-wrap items-center gap-2">
-              <h3 id={nameId} className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">
-                {submission.name}
-              </h3>
-              {isRead ? null : (
-                <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">Unread</span>
-              )}
-            </div>
-            <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
-              <a href={mailtoHref(submission.email)} className="break-all text-blue-800 underline underline-offset-2 hover:text-blue-950">
-                {submission.email}
-              </a>
-              {submission.phone ? (
-                <a href={telHref(submission.phone)} className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
-                  {submission.phone}
+          <div className="flex min-w-0 items-start gap-3">
+            <input
+              type="checkbox"
+              name="ids"
+              value={submission.id}
+              form={bulkFormId}
+              checked={selected}
+              onChange={(event) => onSelectedChange(event.currentTarget.checked)}
+              aria-label={INBOX_TEXT.bulk.select(submission.name)}
+              className="mt-1.5 size-5 shrink-0 accent-blue-700"
+            />
+            <div className="min-w-0">
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 id={nameId} className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">
+                  {submission.name}
+                </h3>
+                {spam ? (
+                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950 ring-1 ring-amber-300 ring-inset">
+                    {INBOX_TEXT.spam.badge}
+                  </span>
+                ) : isRead ? null : (
+                  <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">Unread</span>
+                )}
+              </div>
+              <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+                <a href={mailtoHref(submission.email)} className="break-all text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                  {submission.email}
                 </a>
-              ) : null}
-            </p>
+                {submission.phone ? (
+                  <a href={telHref(submission.phone)} className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                    {submission.phone}
+                  </a>
+                ) : null}
+              </p>
+            </div>
           </div>
           <div className="flex flex-row flex-wrap items-center gap-2 sm:flex-col sm:items-end sm:gap-1 sm:text-right">
             <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE[submission.user_type]}`}>
@@ -87,6 +112,24 @@ export function EnquiryCard({
         </div>
 
         <p className="mt-4 text-slate-800 [overflow-wrap:anywhere] whitespace-pre-line">{submission.message}</p>
+
+        {spam ? (
+          <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
+            <span className="font-semibold">{INBOX_TEXT.spam.reason}</span> {submission.spam_label}
+          </p>
+        ) : notification ? (
+          <p
+            className={`mt-4 flex items-start gap-1.5 text-sm [overflow-wrap:anywhere] ${
+              notification.failed ? "rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200 ring-inset" : "text-slate-700"
+            }`}
+          >
+            <Icon name={notification.failed ? "exclamation" : "envelope"} className="mt-0.5 size-4 shrink-0" />
+            <span className="min-w-0">
+              {INBOX_TEXT.notification.label} <span className="font-semibold">{notification.status}</span>
+              {notification.next ? `; ${notification.next}` : null}
+            </span>
+          </p>
+        ) : null}
 
         {confirmingDelete ? (
           <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
@@ -115,13 +158,35 @@ export function EnquiryCard({
             <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>
-          <fetcher.Form method="post">
-            <input type="hidden" name="intent" value={isRead ? "mark-unread" : "mark-read"} />
-            <input type="hidden" name="id" value={submission.id} />
-            <button type="submit" disabled={deleting} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-              {isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead}
-            </button>
-          </fetcher.Form>
+          {spam ? (
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value="not-spam" />
+              <input type="hidden" name="id" value={submission.id} />
+              <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                <Icon name="check" className="size-4" />
+                {INBOX_TEXT.spam.notSpam}
+              </button>
+            </fetcher.Form>
+          ) : (
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value={isRead ? "mark-unread" : "mark-read"} />
+              <input type="hidden" name="id" value={submission.id} />
+              <button type="submit" disabled={deleting} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                {isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead}
+              </button>
+            </fetcher.Form>
+          )}
+          {notification?.failed ? (
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value="retry-notification" />
+              <input type="hidden" name="id" value={submission.id} />
+              {/* Not disabled while it runs: the card stays, and focus should stay on the button. */}
+              <button type="submit" className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                <Icon name="refresh" className="size-4" />
+                {INBOX_TEXT.notification.retry}
+              </button>
+            </fetcher.Form>
+          ) : null}
           <fetcher.Form
             method="post"
             onSubmit={(event) => {

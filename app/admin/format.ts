@@ -17,6 +17,20 @@ export function formatSubmittedAt(iso: string): string {
   return SUBMITTED_AT.format(new Date(iso));
 }
 
+const TIME_OF_DAY = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
+const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "Europe/London" });
+const LONDON_DATE = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" });
+
+/**
+ * When something happens next, as a clock in UK time: "14:05" on the same UK
+ * day as `now`, "09:00 on 23 Nov" on another.
+ */
+export function formatUpcomingTime(iso: string, now: Date): string {
+  const at = new Date(iso);
+  const time = TIME_OF_DAY.format(at);
+  return LONDON_DATE.format(at) === LONDON_DATE.format(now) ? time : `${time} on ${DAY.format(at)}`;
+}
+
 /** An address for a mailto: link. Only the characters that mean something in a URL are escaped; "@" stays. */
 function mailtoAddress(email: string): string {
   return encodeURIComponent(email).replace(/%40/g, "@");

@@ -1,6 +1,7 @@
 import { data } from "react-router";
-import { isSubmissionId } from "~/enquiries/inbox";
-import { deleteSubmission, setSubmissionRead } from "~/enquiries/inbox.server";
+import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
+import { deleteSubmission, deleteSubmissions, markNotSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
+import { retryNotification } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db.server";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
@@ -8,36 +9,107 @@ import type { AdminActionData } from "./types";
 const notice = (kind: "success" | "error", text: string, status: number) =>
   data<AdminActionData>({ notice: { kind, text } }, { status });
 
+const BULK = INBOX_TEXT.bulk;
+
+/** The form's repeated `ids`, checked: at least one, at most MAX_BULK_IDS, every one a submission id. */
+function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal: ReturnType<typeof notice> } {
+  if (ids === undefined) return { refusal: notice("error", BULK.plainFormOnly, 415) };
+  if (ids.length === 0) return { refusal: notice("error", BULK.noneSelected, 400) };
+  if (ids.length > MAX_BULK_IDS) return { refusal: notice("error", BULK.tooMany(MAX_BULK_IDS), 400) };
+  if (!ids.every(isSubmissionId)) return { refusal: notice("error", BULK.invalid, 400) };
+  return { ids: [...new Set(ids)] };
+}
+
 /**
- * The Contact Submissions card actions, after requireAdmin: mark read, mark
- * unread, delete. Bad input and unknown ids answer 4xx with the
- * specification's message and change nothing; a database failure answers 503.
+ * The Contact Submissions actions, after requireAdmin: a card's mark read,
+ * mark unread, delete, Not spam and Retry now; the bulk bar's mark and
+ * delete of the ticked cards (`ids`, repeated; undefined when the body could
+ * not carry repeats). Bad input and unknown ids answer 4xx and change
+ * nothing; a database failure answers 503.
  */
-export async function handleInboxAction(db: Db, fields: Record<string, string>) {
+export async function handleInboxAction(db: Db, fields: Record<string, string>, ids: string[] | undefined) {
   const { intent, id } = fields;
-  if (intent === "mark-read" || intent === "mark-unread") {
-    if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
-    try {
-      const found = await setSubmissionRead(db, id, intent === "mark-read");
-      if (!found) return notice("error", INBOX_TEXT.readFailure, 404);
-    } catch (error) {
-      console.error("Could not update a contact submission:", error);
-      return notice("error", INBOX_TEXT.readFailure, 503);
+  switch (intent) {
+    case "mark-read":
+    case "mark-unread": {
+      if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
+      try {
+        const found = await setSubmissionRead(db, id, intent === "mark-read");
+        if (!found) return notice("error", INBOX_TEXT.readFailure, 404);
+      } catch (error) {
+        console.error("Could not update a contact submission:", error);
+        return notice("error", INBOX_TEXT.readFailure, 503);
+      }
+      return notice("success", intent === "mark-read" ? INBOX_TEXT.markedRead : INBOX_TEXT.markedUnread, 200);
     }
-    return notice("success", intent === "mark-read" ? INBOX_TEXT.markedRead : INBOX_TEXT.markedUnread, 200);
-  }
-  if (intent === "delete") {
-    if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.deleteFailure, 400);
-    // Without JavaScript nothing has asked yet: the page asks, then posts again with confirmed=yes.
-    if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
-    try {
-      const found = await deleteSubmission(db, id);
-      if (!found) return notice("error", INBOX_TEXT.deleteFailure, 404);
-    } catch (error) {
-      console.error("Could not delete a contact submission:", error);
-      return notice("error", INBOX_TEXT.deleteFailure, 503);
+
+    case "delete": {
+      if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.deleteFailure, 400);
+      // Without JavaScript nothing has asked yet: the page asks, then posts again with confirmed=yes.
+      if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
+      try {
+        const found = await deleteSubmission(db, id);
+        if (!found) return notice("error", INBOX_TEXT.deleteFailure, 404);
+      } catch (error) {
+        console.error("Could not delete a contact submission:", error);
+        return notice("error", INBOX_TEXT.deleteFailure, 503);
+      }
+      return notice("success", INBOX_TEXT.deleteSuccess, 200);
     }
-    return notice("success", INBOX_TEXT.deleteSuccess, 200);
+
+    case "not-spam": {
+      if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
+      try {
+        if (!(await markNotSpam(db, id))) return notice("error", INBOX_TEXT.spam.notFound, 404);
+      } catch (error) {
+        console.error("Could not move a submission out of Spam:", error);
+        return notice("error", INBOX_TEXT.readFailure, 503);
+      }
+      return notice("success", INBOX_TEXT.spam.moved, 200);
+    }
+
+    case "retry-notification": {
+      const text = INBOX_TEXT.notification;
+      if (!isSubmissionId(id)) return notice("error", text.retryFailure, 400);
+      try {
+        if (!(await retryNotification(db, id))) return notice("error", text.notFound, 404);
+      } catch (error) {
+        console.error("Could not retry a notification e-mail:", error);
+        return notice("error", text.retryFailure, 503);
+      }
+      return notice("success", text.retried, 200);
+    }
+
+    case "bulk-mark-read":
+    case "bulk-mark-unread": {
+      const parsed = parseBulkIds(ids);
+      if ("refusal" in parsed) return parsed.refusal;
+      let count;
+      try {
+        count = await setSubmissionsRead(db, parsed.ids, intent === "bulk-mark-read");
+      } catch (error) {
+        console.error("Could not update contact submissions:", error);
+        return notice("error", INBOX_TEXT.readFailure, 503);
+      }
+      if (count === 0) return notice("error", BULK.noneFound, 404);
+      return notice("success", intent === "bulk-mark-read" ? BULK.markedRead(count) : BULK.markedUnread(count), 200);
+    }
+
+    case "bulk-delete": {
+      const parsed = parseBulkIds(ids);
+      if ("refusal" in parsed) return parsed.refusal;
+      // As for one card: without JavaScript the page asks first.
+      if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmBulkDelete: parsed.ids });
+      let count;
+      try {
+        count = await deleteSubmissions(db, parsed.ids);
+      } catch (error) {
+        console.error("Could not delete contact submissions:", error);
+        return notice("error", INBOX_TEXT.deleteFailure, 503);
+      }
+      if (count === 0) return notice("error", BULK.noneFound, 404);
+      return notice("success", BULK.deleted(count), 200);
+    }
   }
   return notice("error", "Unknown action.", 400);
 }

@@ -41,14 +41,90 @@ export const INBOX_TEXT = {
   markedUnread: "Submission marked as unread.",
   delete: "Delete submission",
   reply: "Reply via Email",
-  filters: { all: "All", unread: "Unread", read: "Read" },
+  filters: { all: "All", unread: "Unread", read: "Read", spam: "Spam" },
   empty: {
     all: { title: "No contact submissions yet", hint: "Contact form submissions will appear here." },
     unread: { title: "No unread submissions", hint: "Switch to All to see every submission." },
     read: { title: "No read submissions", hint: "Switch to All to see every submission." },
+    spam: {
+      title: "No spam caught",
+      hint: "Submissions the spam rules catch are kept here, out of your inbox, so you can check that none is real.",
+    },
   },
   newer: "Newer submissions",
   older: "Older submissions",
+  search: {
+    label: "Search submissions",
+    hint: "Name, e-mail or message",
+    submit: "Search",
+    clear: "Clear search",
+    showing: (search: string) => `Showing submissions that match “${search}”.`,
+    noMatch: (search: string) => `No submissions match “${search}”`,
+    noMatchHint: "Try part of a name, an e-mail address or a word from the message, or another filter.",
+  },
+  exportCsv: "Export CSV",
+  dataRequests: "Data requests (GDPR)",
+  retention: (days: number) => `Enquiries older than ${days} ${days === 1 ? "day is" : "days are"} deleted automatically.`,
+  spam: {
+    badge: "Spam",
+    reason: "Caught as spam:",
+    notSpam: "Not spam",
+    moved: "Moved to the inbox as unread.",
+    notFound: "This submission is no longer under Spam. The list has been refreshed.",
+  },
+  notification: {
+    label: "Notification e-mail:",
+    queued: "queued",
+    sending: "sending",
+    sent: (when: string) => `sent ${when}`,
+    failed: "failed",
+    failedWith: (error: string) => `failed — ${error}`,
+    retrying: (when: string) => `retrying at ${when}`,
+    retryingNow: "retrying now",
+    gaveUp: (attempts: number) => `gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}`,
+    retry: "Retry now",
+    retried: "The notification e-mail will be sent again now.",
+    notFound: "There is no failed notification e-mail to retry for this submission. The list has been refreshed.",
+    retryFailure: "Error retrying the notification e-mail. Please try again.",
+  },
+  bulk: {
+    label: "Bulk actions",
+    selectAll: "Select all on this page",
+    select: (name: string) => `Select ${name}`,
+    selected: (count: number) => (count === 0 ? "No submissions selected" : `${count} selected`),
+    markRead: "Mark as read",
+    markUnread: "Mark as unread",
+    delete: "Delete selected",
+    confirm: (count: number) => `Are you sure you want to delete ${submissions(count)}?`,
+    markedRead: (count: number) => `${capitalised(submissions(count))} marked as read.`,
+    markedUnread: (count: number) => `${capitalised(submissions(count))} marked as unread.`,
+    deleted: (count: number) => `${capitalised(submissions(count))} deleted.`,
+    noneSelected: "Select at least one submission first.",
+    tooMany: (max: number) => `Select at most ${max} submissions at a time.`,
+    invalid: "The selection was not understood. Please reload the page and try again.",
+    noneFound: "The selected submissions no longer exist. The list has been refreshed.",
+    plainFormOnly: "Send bulk actions as an ordinary form (application/x-www-form-urlencoded).",
+  },
+} as const;
+
+/** "1 submission", "3 submissions". */
+function submissions(count: number): string {
+  return `${count} ${count === 1 ? "submission" : "submissions"}`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */
+export const MAIL_TEXT = {
+  failingTitle: "Notification e-mails are failing",
+  failing: (count: number) =>
+    count === 1 ? "1 enquiry has not been e-mailed to you." : `${count} enquiries have not been e-mailed to you.`,
+  lastError: (error: string) => `Last error: ${error}`,
+  stillHere: (count: number) => (count === 1 ? "It is here in" : "They are all here in"),
+  retried: ", and sending is retried automatically.",
+  off: "E-mail notifications are off: new enquiries are only shown here.",
 } as const;
 
 export const PROJECTS_TEXT = {

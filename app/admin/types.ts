@@ -1,4 +1,5 @@
 import type { InboxCounts, InboxFilter, StoredSubmission } from "~/enquiries/inbox";
+import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 
@@ -9,12 +10,29 @@ export function parseAdminTab(value: string | null): AdminTab {
   return value === "contacts" ? "contacts" : "projects";
 }
 
-/** A submission with its date already formatted on the server. */
-export type InboxSubmission = StoredSubmission & { submitted_label: string };
+/** A submission with its words already made on the server (dates in UK time). */
+export type InboxSubmission = StoredSubmission & {
+  submitted_label: string;
+  /** Spam only: why it was caught, in words. */
+  spam_label?: string;
+  /** Real enquiries with an e-mail job only. */
+  notification?: NotificationLine;
+};
 
 export type InboxView =
-  | { status: "ok"; filter: InboxFilter; counts: InboxCounts; page: number; hasMore: boolean; submissions: InboxSubmission[] }
-  | { status: "error"; filter: InboxFilter };
+  | {
+      status: "ok";
+      filter: InboxFilter;
+      /** What the search box holds (parsed); empty: no search. */
+      search: string;
+      counts: InboxCounts;
+      page: number;
+      hasMore: boolean;
+      submissions: InboxSubmission[];
+      /** Without JavaScript, "Select all on this page" is a link (?select=all) that comes back with every box ticked. */
+      selectAll: boolean;
+    }
+  | { status: "error"; filter: InboxFilter; search: string };
 
 /** The project form the URL asks for (?form=new or ?edit=<id>). */
 export type ProjectFormState =
@@ -32,6 +50,8 @@ export type AdminActionData = {
   notice?: Notice;
   /** Without JavaScript a delete first asks on the page: the id to confirm. */
   confirmDelete?: string;
+  /** The same for a bulk delete: the ids to confirm. */
+  confirmBulkDelete?: string[];
   /** A project form the server refused: shown again as the admin left it, with the problems. */
   projectForm?: { values: ProjectFormValues; errors: ProjectFormErrors };
 };

@@ -1,13 +1,15 @@
-import type { Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
 import type { Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { ContactSubmissionTable } from "~/platform/schema";
-import type { InboxCounts, InboxFilter, InboxPage, StoredSubmission } from "./inbox";
+import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
+import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 
-/** The admin's inbox of contact submissions: newest first, filtered by read state. */
+/** The admin's inbox of contact submissions: newest first, filtered by read state or spam, searched. */
 export const INBOX_PAGE_SIZE = 50;
 
-function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSubmission {
+type Where = ExpressionBuilder<DatabaseSchema, "contact_submissions">;
+
+export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSubmission {
   return {
     id: row.id,
     name: row.name,
@@ -17,36 +19,69 @@ function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSubmission
     message: row.message,
     is_read: toBoolean(row.is_read),
     created_at: toIsoString(row.created_at),
+    spam_reason: row.spam_reason,
   };
 }
 
-export async function countSubmissions(db: Db): Promise<InboxCounts> {
-  const rows = await db
-    .selectFrom("contact_submissions")
-    .select((eb) => ["is_read", eb.fn.countAll<number | string>().as("count")])
-    .groupBy("is_read")
-    .execute();
-  const counts = { all: 0, unread: 0, read: 0 };
-  for (const row of rows) {
-    const count = Number(row.count);
-    counts.all += count;
-    counts[toBoolean(row.is_read) ? "read" : "unread"] += count;
-  }
-  return counts;
+/** Spam only under Spam; everywhere else real enquiries, then by read state. */
+function inFilter(eb: Where, filter: InboxFilter) {
+  if (filter === "spam") return eb("spam_reason", "is not", null);
+  const real = eb("spam_reason", "is", null);
+  return filter === "all" ? real : eb.and([real, eb("is_read", "=", filter === "read")]);
 }
 
-/** One page of the inbox (1-based), with the counts for the filter tabs. */
-export async function listSubmissions(db: Db, filter: InboxFilter, page = 1): Promise<InboxPage> {
-  let query = db.selectFrom("contact_submissions").selectAll();
-  if (filter !== "all") query = query.where("is_read", "=", filter === "read");
+/**
+ * A case-insensitive substring of the name, e-mail or message. The search is
+ * a LIKE pattern with its own wildcards escaped, so "%" and "_" find
+ * themselves; lower() on both sides because PostgreSQL's LIKE is
+ * case-sensitive (SQLite's lower() folds ASCII letters only).
+ */
+function matchesSearch(eb: Where, search: string) {
+  const pattern = `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+  return eb.or(
+    (["name", "email", "message"] as const).map(
+      (column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`,
+    ),
+  );
+}
+
+/**
+ * Every submission the admin's filter and search select, newest first: the
+ * one definition of "what this view holds", shared by the inbox pages and the
+ * CSV export. `search` should come through parseSearch (inbox.ts); empty
+ * means no search.
+ */
+export function submissionsQuery(db: Db, { filter, search = "" }: InboxQuery) {
+  return db
+    .selectFrom("contact_submissions")
+    .selectAll()
+    .where((eb) => (search === "" ? inFilter(eb, filter) : eb.and([inFilter(eb, filter), matchesSearch(eb, search)])))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc");
+}
+
+/** How many submissions each filter tab holds, of those the search matches (all of them without one). */
+export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
+  // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
+  let query = db.selectFrom("contact_submissions").select([
+    sql<number | string | null>`sum(case when spam_reason is null then 1 else 0 end)`.as("all"),
+    sql<number | string | null>`sum(case when spam_reason is null and not is_read then 1 else 0 end)`.as("unread"),
+    sql<number | string | null>`sum(case when spam_reason is null and is_read then 1 else 0 end)`.as("read"),
+    sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
+  ]);
+  if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
+  const row = await query.executeTakeFirstOrThrow();
+  return { all: Number(row.all ?? 0), unread: Number(row.unread ?? 0), read: Number(row.read ?? 0), spam: Number(row.spam ?? 0) };
+}
+
+/** One page of a view (1-based), with the counts for the filter tabs. */
+export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Promise<InboxPage> {
   const [rows, counts] = await Promise.all([
-    query
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
+    submissionsQuery(db, query)
       .limit(INBOX_PAGE_SIZE + 1)
       .offset((page - 1) * INBOX_PAGE_SIZE)
       .execute(),
-    countSubmissions(db),
+    countSubmissions(db, query.search),
   ]);
   return {
     submissions: rows.slice(0, INBOX_PAGE_SIZE).map(toSubmission),
@@ -58,12 +93,42 @@ export async function listSubmissions(db: Db, filter: InboxFilter, page = 1): Pr
 
 /** Marks a submission read or unread; false when there is no such submission. */
 export async function setSubmissionRead(db: Db, id: string, isRead: boolean): Promise<boolean> {
-  const result = await db.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "=", id).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await setSubmissionsRead(db, [id], isRead)) > 0;
 }
 
-/** Deletes a submission; false when there was no such submission. */
+/** Marks these submissions read or unread; answers how many exist (and so were marked). */
+export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes a submission and its e-mail jobs; false when there was no such submission. */
 export async function deleteSubmission(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("contact_submissions").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await deleteSubmissions(db, [id])) > 0;
+}
+
+/**
+ * Deletes these submissions and their e-mail jobs in one transaction (a job
+ * must not outlive its enquiry: it holds the visitor's words); answers how
+ * many submissions there were.
+ */
+export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("email_outbox").where("submission_id", "in", ids).execute();
+    const result = await trx.deleteFrom("contact_submissions").where("id", "in", ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}
+
+/** Not spam: moves a caught submission to the inbox, unread. False when there is no such submission under Spam. */
+export async function markNotSpam(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable("contact_submissions")
+    .set({ spam_reason: null, is_read: false })
+    .where("id", "=", id)
+    .where("spam_reason", "is not", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -11,15 +11,22 @@ export type StoredSubmission = {
   message: string;
   is_read: boolean;
   created_at: string;
+  /** Null for a real enquiry; otherwise the spam rule that caught it (a code of spam.ts). */
+  spam_reason: string | null;
 };
 
-export const INBOX_FILTERS = ["all", "unread", "read"] as const;
+/** All, Unread and Read hold real enquiries only; Spam holds what the spam rules caught. */
+export const INBOX_FILTERS = ["all", "unread", "read", "spam"] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 export type InboxCounts = Record<InboxFilter, number>;
 
+/** What the admin asked to see: a filter, and words to find in the name, e-mail or message. */
+export type InboxQuery = { filter: InboxFilter; search?: string };
+
 export type InboxPage = {
   submissions: StoredSubmission[];
+  /** Per filter, of the submissions that match the search. */
   counts: InboxCounts;
   /** 1-based. */
   page: number;
@@ -35,5 +42,25 @@ export function parsePage(value: string | null): number {
   return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
 
+/** Longer searches are cut to this many characters: nobody types more, and a LIKE over a huge pattern is wasted work. */
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The search box's text (`q=`) as the query uses it: control characters
+ * (NUL, which PostgreSQL refuses in text) become spaces, runs of white space
+ * one space, ends trimmed, at most MAX_SEARCH_LENGTH characters. Empty: no search.
+ */
+export function parseSearch(value: string | null): string {
+  const cleaned = (value ?? "")
+    .replace(/[\p{Cc}\p{Cs}]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  // By code point, so a cut never splits a character in two.
+  return Array.from(cleaned).slice(0, MAX_SEARCH_LENGTH).join("").trimEnd();
+}
+
 /** Submission ids are UUIDs; anything else cannot name one. */
 export const isSubmissionId = isUuid;
+
+/** The most submissions one bulk action may name: four pages' worth. */
+export const MAX_BULK_IDS = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BodyError, readFormFields, readJsonObject } from "./request-body.server";
+import { BodyError, readFormEntries, readFormFields, readJsonObject } from "./request-body.server";
 
 const LIMIT = 1024;
 
@@ -135,5 +135,34 @@ describe("readFormFields", () => {
   it("refuses a form over the limit with 413", async () => {
     const request = post(`message=${"x".repeat(LIMIT)}`, { "content-type": "application/x-www-form-urlencoded" });
     expect((await bodyErrorOf(readFormFields(request, LIMIT))).status).toBe(413);
+  });
+});
+
+describe("readFormEntries", () => {
+  it("keeps every value of a repeated field, in order (checkboxes of one name)", async () => {
+    const request = post("intent=bulk-delete&ids=a&ids=b&ids=a", { "content-type": "application/x-www-form-urlencoded" });
+    expect(await readFormEntries(request, LIMIT)).toEqual([
+      ["intent", "bulk-delete"],
+      ["ids", "a"],
+      ["ids", "b"],
+      ["ids", "a"],
+    ]);
+  });
+
+  it("reads repeats from a multipart form too, and leaves files out", async () => {
+    const form = new FormData();
+    form.append("ids", "a");
+    form.append("ids", "b");
+    form.append("attachment", new Blob(["%PDF"], { type: "application/pdf" }), "cv.pdf");
+    expect(await readFormEntries(new Request("http://localhost/", { method: "POST", body: form }), LIMIT)).toEqual([
+      ["ids", "a"],
+      ["ids", "b"],
+    ]);
+  });
+
+  it("refuses what readFormFields refuses", async () => {
+    expect((await bodyErrorOf(readFormEntries(post("ids=a", { "content-type": "text/plain" }), LIMIT))).status).toBe(415);
+    const request = post(`ids=${"x".repeat(LIMIT)}`, { "content-type": "application/x-www-form-urlencoded" });
+    expect((await bodyErrorOf(readFormEntries(request, LIMIT))).status).toBe(413);
   });
 });

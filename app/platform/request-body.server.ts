@@ -83,8 +83,20 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   return value as Record<string, unknown>;
 }
 
-/** An HTML form body (urlencoded or multipart), as plain string fields. */
+/**
+ * An HTML form body (urlencoded or multipart), as plain string fields; a
+ * field sent more than once keeps its first value (see readFormEntries).
+ */
 export async function readFormFields(request: Request, limit: number): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of await readFormEntries(request, limit)) {
+    if (!(name in fields)) fields[name] = value;
+  }
+  return fields;
+}
+
+/** An HTML form body's string fields in order, repeats included (checkboxes of one name); files are left out. */
+export async function readFormEntries(request: Request, limit: number): Promise<Array<[string, string]>> {
   const type = mediaType(request);
   const bytes = await readBytes(request, limit);
   let entries: Iterable<[string, FormDataEntryValue]>;
@@ -104,9 +116,9 @@ export async function readFormFields(request: Request, limit: number): Promise<R
   } else {
     throw new BodyError(415, "Content-Type must be application/x-www-form-urlencoded or multipart/form-data");
   }
-  const fields: Record<string, string> = {};
+  const fields: Array<[string, string]> = [];
   for (const [name, value] of entries) {
-    if (typeof value === "string" && !(name in fields)) fields[name] = value;
+    if (typeof value === "string") fields.push([name, value]);
   }
   return fields;
 }

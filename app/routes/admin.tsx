@@ -5,15 +5,28 @@ import { formatSubmittedAt } from "~/admin/format";
 import { handleInboxAction } from "~/admin/inbox-actions.server";
 import { SAVED_NOTICES, handleProjectAction, isProjectIntent } from "~/admin/project-actions.server";
 import { PROJECTS_TEXT } from "~/admin/texts";
-import { parseAdminTab, type AdminActionData, type InboxView, type Notice, type ProjectFormState, type ProjectsView } from "~/admin/types";
+import { describeNotification } from "~/admin/notification-status";
+import {
+  parseAdminTab,
+  type AdminActionData,
+  type InboxSubmission,
+  type InboxView,
+  type Notice,
+  type ProjectFormState,
+  type ProjectsView,
+} from "~/admin/types";
 import { requireAdmin } from "~/auth/require-admin.server";
-import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
+import type { MailHealth } from "~/enquiries/delivery";
+import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
+import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
+import { spamReasonLabel } from "~/enquiries/spam";
 import { servicesContext } from "~/platform/context";
+import type { Db } from "~/platform/db.server";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
 import { readMultipartForm, type UploadedFile } from "~/platform/multipart.server";
-import { BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import { BodyError, bodyErrorHeaders, readFormEntries } from "~/platform/request-body.server";
 import { listAllProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/admin";
 
@@ -24,26 +37,46 @@ export function meta({ error }: Route.MetaArgs) {
 /** The dashboard: who is signed in, and the data of the tab in the URL (?tab=projects|contacts). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context);
-  const { db, company } = context.get(servicesContext);
+  const services = context.get(servicesContext);
+  const { db, company } = services;
   const params = new URL(request.url).searchParams;
   const tab = parseAdminTab(params.get("tab"));
-  const base = { email: admin.email, company: { name: company.name, logoUrl: company.logoUrl }, tab };
+  const base = {
+    email: admin.email,
+    company: { name: company.name, logoUrl: company.logoUrl },
+    tab,
+    mail: await readMailHealth(db, services.mail !== undefined),
+  };
 
   if (tab === "contacts") {
     const filter = parseInboxFilter(params.get("filter"));
+    const search = parseSearch(params.get("q"));
     let inbox: InboxView;
+    let unread: number | undefined;
     try {
-      const page = await listSubmissions(db, filter, parsePage(params.get("page")));
-      const submissions = page.submissions.map((submission) => ({
-        ...submission,
-        submitted_label: formatSubmittedAt(submission.created_at),
-      }));
-      inbox = { status: "ok", filter, ...page, submissions };
+      const page = await listSubmissions(db, { filter, search }, parsePage(params.get("page")));
+      const now = new Date();
+      const states = await notificationStates(
+        db,
+        page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
+      );
+      const submissions = page.submissions.map((submission): InboxSubmission => {
+        const state = states[submission.id];
+        return {
+          ...submission,
+          submitted_label: formatSubmittedAt(submission.created_at),
+          ...(submission.spam_reason === null ? {} : { spam_label: spamReasonLabel(submission.spam_reason) }),
+          ...(state ? { notification: describeNotification(state, now) } : {}),
+        };
+      });
+      inbox = { status: "ok", filter, search, ...page, submissions, selectAll: params.get("select") === "all" };
+      // The header counts the whole inbox, whatever the search.
+      unread = search === "" ? page.counts.unread : (await countSubmissions(db)).unread;
     } catch (error) {
       console.error("Could not load contact submissions:", error);
-      inbox = { status: "error", filter };
+      inbox = { status: "error", filter, search };
     }
-    return { ...base, inbox, unread: inbox.status === "ok" ? inbox.counts.unread : undefined };
+    return { ...base, inbox, unread, retentionDays: services.contact.retentionDays };
   }
 
   let projects: ProjectsView;
@@ -71,6 +104,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...base, projects, unread };
 }
 
+/** For the banner; a failure to read it only hides the banner (the tab's own load says what is wrong). */
+async function readMailHealth(db: Db, enabled: boolean): Promise<MailHealth | undefined> {
+  try {
+    return await mailHealth(db, enabled);
+  } catch (error) {
+    console.error("Could not read the e-mail outbox:", error);
+    return undefined;
+  }
+}
+
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
@@ -90,6 +133,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, storage } = context.get(servicesContext);
   let fields: Record<string, string>;
   let files: Record<string, UploadedFile> = {};
+  /** The bulk bar's ticked submissions; undefined from a multipart body, which keeps one value per name. */
+  let ids: string[] | undefined;
   try {
     if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
       ({ fields, files } = await readMultipartForm(request, {
@@ -99,7 +144,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         maxFieldBytes: ADMIN_FIELDS_LIMIT,
       }));
     } else {
-      fields = await readFormFields(request, ADMIN_FIELDS_LIMIT);
+      const entries = await readFormEntries(request, ADMIN_FIELDS_LIMIT);
+      // The first value of each name, as readFormFields keeps it.
+      fields = Object.fromEntries(entries.toReversed());
+      ids = entries.filter(([name]) => name === "ids").map(([, value]) => value);
     }
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
@@ -109,7 +157,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
-  return handleInboxAction(db, fields);
+  return handleInboxAction(db, fields, ids);
 }
 
 export default function AdminRoute({ loaderData, actionData }: Route.ComponentProps) {

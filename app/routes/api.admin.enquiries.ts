@@ -1,17 +1,22 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { requireAdmin } from "~/auth/require-admin.server";
-import { parseInboxFilter, parsePage } from "~/enquiries/inbox";
+import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { servicesContext } from "~/platform/context";
 import type { Route } from "./+types/api.admin.enquiries";
 
-/** The inbox as JSON (?filter=all|unread|read&page=n): for scripts and integrations of the admin's own. */
+/**
+ * The inbox as JSON (?filter=all|unread|read|spam&q=<search>&page=n): for
+ * scripts and integrations of the admin's own. As on the page, all, unread
+ * and read hold real enquiries only; spam is under filter=spam.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const { db } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {
-    const page = await listSubmissions(db, parseInboxFilter(params.get("filter")), parsePage(params.get("page")));
+    const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")) };
+    const page = await listSubmissions(db, query, parsePage(params.get("page")));
     // Express marks every admin response no-store.
     return Response.json(page);
   } catch (error) {

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { openDatabase, type Db } from "~/platform/db.server";
+import type { OutboxStatus } from "~/platform/schema";
 import { waitForHydration } from "./fixtures";
 
 /**
@@ -41,6 +43,12 @@ export const INBOX = {
   emptyAll: "No contact submissions yet",
   emptyUnread: "No unread submissions",
   emptyRead: "No read submissions",
+  emptySpam: "No spam caught",
+  notSpamDone: "Moved to the inbox as unread.",
+  retried: "The notification e-mail will be sent again now.",
+  bulkConfirm: (count: number) => `Are you sure you want to delete ${count} submissions?`,
+  bulkMarkedRead: (count: number) => `${count} submissions marked as read.`,
+  bulkDeleted: (count: number) => `${count} submissions deleted.`,
 } as const;
 
 // ---- the admin server's database, through the app's own data layer ----
@@ -64,16 +72,19 @@ export type SeedEnquiry = {
   /** ISO time of submission (the inbox lists newest first); now when left out. */
   createdAt?: string;
   read?: boolean;
+  /** Caught as spam, for this reason (a code of app/enquiries/spam.ts). */
+  spam?: string;
 };
 
 /** Empties the inbox and stores these enquiries, as the contact form would. Returns their ids in order. */
 export async function resetInbox(enquiries: SeedEnquiry[] = []): Promise<string[]> {
   return withAdminDb(async (db) => {
+    await db.deleteFrom("email_outbox").execute();
     await db.deleteFrom("contact_submissions").execute();
     const ids: string[] = [];
     for (const enquiry of enquiries) {
       const { name, email, phone, userType, message } = enquiry;
-      const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, NO_MAIL);
+      const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, spamReason: enquiry.spam });
       if (enquiry.createdAt) {
         await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
       }
@@ -84,17 +95,49 @@ export async function resetInbox(enquiries: SeedEnquiry[] = []): Promise<string[
   });
 }
 
-export type StoredInboxRow = { id: string; name: string; read: boolean };
+export type NotificationJob = { status: OutboxStatus; attempts: number; lastError?: string; nextAttemptAt?: string; sentAt?: string };
+
+/** Writes the notification e-mail job of an enquiry as the outbox would hold it (the admin server has e-mail off). */
+export async function seedNotification(submissionId: string, job: NotificationJob): Promise<void> {
+  await withAdminDb(async (db) => {
+    const now = new Date().toISOString();
+    await db
+      .insertInto("email_outbox")
+      .values({
+        id: randomUUID(),
+        submission_id: submissionId,
+        kind: "notification",
+        message: "{}",
+        status: job.status,
+        attempts: job.attempts,
+        last_error: job.lastError ?? null,
+        next_attempt_at: job.nextAttemptAt ?? null,
+        sent_at: job.sentAt ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+}
+
+/** The notification job of an enquiry, as stored. */
+export async function storedNotification(submissionId: string) {
+  return withAdminDb((db) =>
+    db.selectFrom("email_outbox").select(["status", "attempts", "next_attempt_at"]).where("submission_id", "=", submissionId).executeTakeFirst(),
+  );
+}
+
+export type StoredInboxRow = { id: string; name: string; read: boolean; spam: string | null };
 
 /** What the admin server has stored, newest first. */
 export async function storedInbox(): Promise<StoredInboxRow[]> {
   return withAdminDb(async (db) => {
     const rows = await db
       .selectFrom("contact_submissions")
-      .select(["id", "name", "is_read"])
+      .select(["id", "name", "is_read", "spam_reason"])
       .orderBy("created_at", "desc")
       .execute();
-    return rows.map((row) => ({ id: row.id, name: row.name, read: row.is_read === true || row.is_read === 1 }));
+    return rows.map((row) => ({ id: row.id, name: row.name, read: row.is_read === true || row.is_read === 1, spam: row.spam_reason }));
   });
 }
 
@@ -137,7 +180,7 @@ export async function signIn(page: Page): Promise<void> {
 }
 
 /** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
-export async function openInbox(page: Page, filter: "all" | "unread" | "read" = "all"): Promise<void> {
+export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
   await signIn(page);
   await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
@@ -150,16 +193,17 @@ export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submi
 }
 
 /** A filter tab of the inbox, whatever its count: "All (3)" is filterTab(page, "All"). */
-export function filterTab(page: Page, label: "All" | "Unread" | "Read"): Locator {
+export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Spam"): Locator {
   return page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { name: new RegExp(`^${label} \\(`) });
 }
 
-/** Asserts the three filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 }. */
-export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number }): Promise<void> {
+/** Asserts the four filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 } (spam 0 unless given). */
+export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; spam?: number }): Promise<void> {
   await expect(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab")).toHaveText([
     `All (${counts.all})`,
     `Unread (${counts.unread})`,
     `Read (${counts.read})`,
+    `Spam (${counts.spam ?? 0})`,
   ]);
 }
 

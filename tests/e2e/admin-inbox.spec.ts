@@ -13,12 +13,14 @@ import {
   notice,
   openInbox,
   resetInbox,
+  seedNotification,
   storedInbox,
+  storedNotification,
   submitSignIn,
   welcome,
   type SeedEnquiry,
 } from "./admin-fixtures";
-import { colours } from "./fixtures";
+import { colours, waitForHydration } from "./fixtures";
 
 /**
  * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
@@ -226,7 +228,7 @@ test("Delete asks with confirm(): dismissed, nothing is deleted; accepted, the c
   await expect(notice(page, INBOX.deleted)).toBeVisible();
   await expect(doomed).toHaveCount(0);
   // The focused button went with its card: focus moves to the notice, not to the top of the page.
-  await expect(page.locator("#inbox-list [aria-live]")).toBeFocused();
+  await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
   await expect(card(page, "Kim Keep")).toBeVisible();
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
   expect(dialogs).toHaveLength(2);
@@ -430,6 +432,250 @@ test("HTML and script in an enquiry's fields show as literal text and never run"
   expect(problems).toEqual([]);
 });
 
+/** The bulk bar: a form named "Bulk actions" above the cards. */
+const bulkBar = (page: Page) => page.getByRole("form", { name: "Bulk actions" });
+/** A card's checkbox, labelled with the sender's name. */
+const tick = (page: Page, name: string) => page.getByRole("checkbox", { name: `Select ${name}`, exact: true });
+
+/** Presses Tab (or Shift+Tab) until the target has focus (at most 40 times), as a keyboard user would. */
+async function tabUntilFocused(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<void> {
+  for (let presses = 0; presses < 40; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  await expect(target, `reached with ${key}`).toBeFocused();
+}
+
+test("search by name, e-mail or message: keeps the filter, the counts follow, an empty result offers 'Clear search'", async ({ page }) => {
+  await resetInbox([
+    { name: "Agatha Boiler", email: "agatha@example.com", userType: "landlord", message: "Hello.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Bertie Wooster", email: "bertie@example.com", userType: "tenant", message: "My BOILER is noisy.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
+    { name: "Cora Crawley", email: "boiler.fan@example.org", userType: "investor", message: "Gutters.", createdAt: "2026-11-03T09:00:00.000Z" },
+    { name: "Dan Else", email: "dan@example.com", userType: "other", message: "Windows.", createdAt: "2026-11-04T09:00:00.000Z" },
+    { name: "Spam Boiler", email: "spam@example.com", userType: "other", message: "Cheap boilers.", spam: "links" },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 4, unread: 3, read: 1, spam: 1 });
+  const search = page.getByRole("searchbox", { name: "Search submissions" });
+  await search.fill("Boiler");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Boiler$/);
+  await expect.poll(() => cardNames(page)).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+  await expectCounts(page, { all: 3, unread: 2, read: 1, spam: 1 });
+  // Sent with Enter, the search box keeps focus and its words.
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue("Boiler");
+  // The header counts the whole inbox, whatever the search.
+  await expect(page.getByRole("banner").getByRole("link", { name: "3 unread enquiries" })).toBeVisible();
+
+  // Another filter keeps the search, and the search box keeps the filter.
+  await filterTab(page, "Read").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=Boiler$/);
+  await expect.poll(() => cardNames(page)).toEqual(["Bertie Wooster"]);
+  await expect(search).toHaveValue("Boiler");
+  await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/admin/enquiries.csv?filter=read&q=Boiler");
+  await search.fill("zebra_%");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=zebra_%25$/);
+  await expect(page.getByText("No submissions match “zebra_%”", { exact: true })).toBeVisible();
+  await expectCounts(page, { all: 0, unread: 0, read: 0, spam: 0 });
+  await page.getByRole("link", { name: "Clear search", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(search).toHaveValue("");
+  await expectCounts(page, { all: 4, unread: 3, read: 1, spam: 1 });
+});
+
+test("Spam (n) lists caught submissions with their reason; Not spam moves one to the inbox as unread", async ({ page }) => {
+  const [, honey] = await resetInbox([
+    { name: "Real Rachel", email: "rachel@example.com", userType: "landlord", message: "Two flats.", createdAt: "2026-11-01T09:00:00.000Z", read: true },
+    { name: "Bot Honey", email: "honey@example.com", userType: "other", message: "Buy now.", createdAt: "2026-11-02T09:00:00.000Z", spam: "honeypot" },
+    { name: "Bot Links", email: "links@example.com", userType: "other", message: "http://a http://b", createdAt: "2026-11-03T09:00:00.000Z", spam: "links" },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 0, read: 1, spam: 2 });
+  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+  await expect(page.getByRole("banner").getByRole("link", { name: /unread enquir/ })).toHaveCount(0);
+
+  await filterTab(page, "Spam").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expect(filterTab(page, "Spam")).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => cardNames(page)).toEqual(["Bot Links", "Bot Honey"]);
+  await expect(card(page, "Bot Honey")).toContainText("Caught as spam: Filled in the hidden field that only bots see");
+  await expect(card(page, "Bot Links")).toContainText("Caught as spam: Too many links in the message");
+  await expect(card(page, "Bot Honey").getByText(/Notification e-mail/)).toHaveCount(0);
+
+  await button(card(page, "Bot Honey"), "Not spam").click();
+  await expect(notice(page, INBOX.notSpamDone)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Bot Links"]);
+  await expectCounts(page, { all: 2, unread: 1, read: 1, spam: 1 });
+  expect((await storedInbox()).find((row) => row.id === honey)).toMatchObject({ spam: null, read: false });
+  await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
+
+  await filterTab(page, "All").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Bot Honey", "Real Rachel"]);
+  await expect(unreadBadge(card(page, "Bot Honey"))).toBeVisible();
+
+  await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
+  await page.goto("/admin?tab=contacts&filter=spam");
+  await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
+});
+
+test("select two and bulk mark read; the bar says how many are selected; 'Select all on this page'", async ({ page }) => {
+  await resetInbox([
+    { name: "Ann Able", email: "ann@example.com", userType: "tenant", message: "One.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Ben Baker", email: "ben@example.com", userType: "tenant", message: "Two.", createdAt: "2026-11-02T09:00:00.000Z" },
+    { name: "Cal Cole", email: "cal@example.com", userType: "tenant", message: "Three.", createdAt: "2026-11-03T09:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  const bar = bulkBar(page);
+  await expect(bar.getByText("No submissions selected")).toBeVisible();
+  await tick(page, "Ann Able").check();
+  await tick(page, "Cal Cole").check();
+  await expect(bar.getByText("2 selected", { exact: true })).toBeVisible();
+  await expect(bar.getByRole("checkbox", { name: "Select all on this page" })).not.toBeChecked();
+
+  await button(bar, "Mark as read").click();
+  await expect(notice(page, INBOX.bulkMarkedRead(2))).toBeVisible();
+  await expectCounts(page, { all: 3, unread: 1, read: 2 });
+  expect((await storedInbox()).map((row) => [row.name, row.read])).toEqual([
+    ["Cal Cole", true],
+    ["Ben Baker", false],
+    ["Ann Able", true],
+  ]);
+  await expect(unreadBadge(card(page, "Ann Able"))).toHaveCount(0);
+
+  const all = bar.getByRole("checkbox", { name: "Select all on this page" });
+  await all.check();
+  await expect(bar.getByText("3 selected", { exact: true })).toBeVisible();
+  await expect(tick(page, "Ben Baker")).toBeChecked();
+  await all.uncheck();
+  await expect(bar.getByText("No submissions selected")).toBeVisible();
+  await expect(tick(page, "Ann Able")).not.toBeChecked();
+});
+
+test("bulk delete asks with confirm(): dismissed, nothing is deleted; accepted, they go and focus moves to the notice", async ({ page }) => {
+  await resetInbox([
+    { name: "Kept Kay", email: "kay@example.com", userType: "tenant", message: "Keep.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Gone Gil", email: "gil@example.com", userType: "tenant", message: "Go.", createdAt: "2026-11-02T09:00:00.000Z" },
+    { name: "Gone Gwen", email: "gwen@example.com", userType: "tenant", message: "Go too.", createdAt: "2026-11-03T09:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  await tick(page, "Gone Gil").check();
+  await tick(page, "Gone Gwen").check();
+  const posts = recordPosts(page);
+  const dialogs: string[] = [];
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await button(bulkBar(page), "Delete selected").click();
+  await expect.poll(() => dialogs).toEqual([INBOX.bulkConfirm(2)]);
+  expect(posts).toEqual([]);
+  await expect.poll(() => cardNames(page)).toEqual(["Gone Gwen", "Gone Gil", "Kept Kay"]);
+  expect((await storedInbox()).length).toBe(3);
+
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  await button(bulkBar(page), "Delete selected").click();
+  await expect(notice(page, INBOX.bulkDeleted(2))).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Kept Kay"]);
+  await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
+  expect(dialogs).toEqual([INBOX.bulkConfirm(2), INBOX.bulkConfirm(2)]);
+  expect((await storedInbox()).map((row) => row.name)).toEqual(["Kept Kay"]);
+  await expect(bulkBar(page).getByText("No submissions selected")).toBeVisible();
+});
+
+test("keyboard only: tick with Space, act from the bulk bar with Enter", async ({ page }) => {
+  await resetInbox([
+    { name: "Key One", email: "one@example.com", userType: "tenant", message: "One.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Key Two", email: "two@example.com", userType: "tenant", message: "Two.", createdAt: "2026-11-02T09:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  const bar = bulkBar(page);
+  await tabUntilFocused(page, bar.getByRole("checkbox", { name: "Select all on this page" }));
+  await page.keyboard.press("Space");
+  await expect(bar.getByText("2 selected", { exact: true })).toBeVisible();
+  await tabUntilFocused(page, button(bar, "Mark as read"));
+  await page.keyboard.press("Enter");
+  await expect(notice(page, INBOX.bulkMarkedRead(2))).toBeVisible();
+  await expectCounts(page, { all: 2, unread: 0, read: 2 });
+
+  // Untick one card from the keyboard, then go back up to the bar and delete the other.
+  await tabUntilFocused(page, tick(page, "Key One"));
+  await page.keyboard.press("Space");
+  await expect(bar.getByText("1 selected", { exact: true })).toBeVisible();
+  await tabUntilFocused(page, button(bar, "Delete selected"), "Shift+Tab");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Enter");
+  await expect(notice(page, "1 submission deleted.")).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Key One"]);
+  await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
+});
+
+test("each real card says where its notification e-mail is; a failed one has 'Retry now'", async ({ page }) => {
+  const [failed, sent, queued, spam] = await resetInbox([
+    { name: "Failed Fay", email: "fay@example.com", userType: "landlord", message: "One.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Sent Sid", email: "sid@example.com", userType: "tenant", message: "Two.", createdAt: "2026-11-02T09:00:00.000Z" },
+    { name: "Queued Quin", email: "quin@example.com", userType: "investor", message: "Three.", createdAt: "2026-11-03T09:00:00.000Z" },
+    { name: "Spam Stan", email: "stan@example.com", userType: "other", message: "Four.", spam: "too-fast" },
+  ]);
+  await seedNotification(failed!, { status: "failed", attempts: 8, lastError: "Connection refused by smtp.example.com" });
+  await seedNotification(sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
+  await seedNotification(queued!, { status: "queued", attempts: 0, nextAttemptAt: new Date().toISOString() });
+  await seedNotification(spam!, { status: "failed", attempts: 1, lastError: "not shown" });
+  await openInbox(page);
+  await expect(card(page, "Failed Fay")).toContainText(
+    "Notification e-mail: failed — Connection refused by smtp.example.com; gave up after 8 attempts",
+  );
+  await expect(card(page, "Sent Sid")).toContainText("Notification e-mail: sent 1 Jul 2026, 09:30");
+  await expect(card(page, "Queued Quin")).toContainText("Notification e-mail: queued");
+  await expect(button(card(page, "Sent Sid"), "Retry now")).toHaveCount(0);
+  await expect(button(card(page, "Queued Quin"), "Retry now")).toHaveCount(0);
+
+  await button(card(page, "Failed Fay"), "Retry now").click();
+  await expect(notice(page, INBOX.retried)).toBeVisible();
+  await expect(card(page, "Failed Fay")).toContainText(/Notification e-mail: failed — Connection refused by smtp\.example\.com; retrying (now|at \d\d:\d\d)/);
+  expect((await storedNotification(failed!))?.next_attempt_at).not.toBeNull();
+
+  await filterTab(page, "Spam").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Spam Stan"]);
+  await expect(card(page, "Spam Stan").getByText(/Notification e-mail/)).toHaveCount(0);
+  await expect(button(card(page, "Spam Stan"), "Retry now")).toHaveCount(0);
+});
+
+test.describe("on a 375 px wide phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("search, tabs, bulk bar, spam reasons and status lines fit without sideways scrolling", async ({ page }) => {
+    const long = "averyveryverylongnamewithoutanyspacesatallthatkeepsgoing";
+    const [first] = await resetInbox([
+      { name: `${long} Landlord`, email: `${long}@example-lettings-company.co.uk`, phone: "020 7946 0999", userType: "landlord", message: `${long} ${long}` },
+      { name: "Spam Sam", email: "sam@example.com", userType: "other", message: `${long}${long}`, spam: "link-in-name" },
+    ]);
+    await seedNotification(first!, { status: "failed", attempts: 3, lastError: `${long}: ${long}`, nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() });
+    for (const filter of ["all", "spam"] as const) {
+      await (filter === "all" ? openInbox(page) : page.goto("/admin?tab=contacts&filter=spam"));
+      await waitForHydration(page);
+      await expect(bulkBar(page)).toBeVisible();
+      await expect(page.getByRole("searchbox", { name: "Search submissions" })).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${filter}: sideways overflow in px`).toBeLessThanOrEqual(0);
+    }
+  });
+});
+
+test("the dashboard says quietly, on both tabs, that e-mail notifications are off", async ({ page }) => {
+  await resetInbox();
+  await openInbox(page);
+  const note = page.getByText("E-mail notifications are off: new enquiries are only shown here.", { exact: true });
+  await expect(note).toBeVisible();
+  await mainTab(page, "Renovation Projects").click();
+  await expect(note).toBeVisible();
+  await expect(page.getByText(/Notification e-mails are failing/)).toHaveCount(0);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -485,5 +731,67 @@ test.describe("without JavaScript", () => {
     await filterTab(page, "Read").click();
     await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
     await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
+  });
+
+  test("search, Spam and Not spam, bulk mark read, and bulk delete after the on-page confirmation, all as plain forms and links", async ({ page }) => {
+    await resetInbox([
+      { name: "Plain Ada", email: "ada@example.com", userType: "tenant", message: "About the boiler.", createdAt: "2026-11-01T12:00:00.000Z" },
+      { name: "Plain Bea", email: "bea@example.com", userType: "tenant", message: "Gutters.", createdAt: "2026-11-02T12:00:00.000Z" },
+      { name: "Plain Cy", email: "cy@example.com", userType: "tenant", message: "Boiler again.", createdAt: "2026-11-03T12:00:00.000Z" },
+      { name: "Plain Bot", email: "bot@example.com", userType: "other", message: "Spam.", createdAt: "2026-11-04T12:00:00.000Z", spam: "no-token" },
+    ]);
+    await page.goto("/admin");
+    await submitSignIn(page);
+    await expect(welcome(page)).toBeVisible();
+    await page.goto("/admin?tab=contacts");
+    await expectCounts(page, { all: 3, unread: 3, read: 0, spam: 1 });
+
+    // Search: a GET form.
+    await page.getByRole("searchbox", { name: "Search submissions" }).fill("boiler");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&q=boiler$/);
+    expect(await cardNames(page)).toEqual(["Plain Cy", "Plain Ada"]);
+    await page.getByRole("link", { name: "Clear search", exact: true }).click();
+
+    // Spam and Not spam.
+    await filterTab(page, "Spam").click();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(card(page, "Plain Bot")).toContainText("Caught as spam: Sent without the form's timing token");
+    await button(card(page, "Plain Bot"), "Not spam").click();
+    await expect(notice(page, INBOX.notSpamDone)).toBeVisible();
+    await expectCounts(page, { all: 4, unread: 4, read: 0, spam: 0 });
+    await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
+
+    // Bulk mark read: the ticked boxes join the bar's form.
+    await filterTab(page, "All").click();
+    await tick(page, "Plain Ada").check();
+    await tick(page, "Plain Bea").check();
+    await button(bulkBar(page), "Mark as read").click();
+    await expect(notice(page, INBOX.bulkMarkedRead(2))).toBeVisible();
+    await expectCounts(page, { all: 4, unread: 2, read: 2 });
+
+    // "Select all on this page" is a link that comes back with every box ticked.
+    await bulkBar(page).getByRole("link", { name: "Select all on this page" }).click();
+    await expect(page).toHaveURL(/select=all/);
+    for (const name of ["Plain Bot", "Plain Cy", "Plain Bea", "Plain Ada"]) await expect(tick(page, name)).toBeChecked();
+    await tick(page, "Plain Bot").uncheck();
+    await tick(page, "Plain Cy").uncheck();
+
+    // Bulk delete: the page asks first; Cancel keeps them; confirmed, they go.
+    await button(bulkBar(page), "Delete selected").click();
+    const confirmation = page.locator("#inbox-list").getByRole("alert");
+    await expect(confirmation).toContainText(INBOX.bulkConfirm(2));
+    expect((await storedInbox()).length, "nothing is deleted before the confirmation").toBe(4);
+    await confirmation.getByRole("link", { name: "Cancel", exact: true }).click();
+    await expect(page.locator("#inbox-list").getByRole("alert")).toHaveCount(0);
+    expect((await storedInbox()).length).toBe(4);
+
+    await tick(page, "Plain Ada").check();
+    await tick(page, "Plain Bea").check();
+    await button(bulkBar(page), "Delete selected").click();
+    await button(page.locator("#inbox-list").getByRole("alert"), "Delete selected").click();
+    await expect(notice(page, INBOX.bulkDeleted(2))).toBeVisible();
+    expect(await cardNames(page)).toEqual(["Plain Bot", "Plain Cy"]);
+    expect((await storedInbox()).map((row) => row.name)).toEqual(["Plain Bot", "Plain Cy"]);
   });
 });

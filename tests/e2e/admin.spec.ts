@@ -290,8 +290,8 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
     await expect(filterTab(page, "All")).toBeFocused();
     await page.keyboard.press("ArrowLeft");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
-    await expect(filterTab(page, "Read")).toBeFocused();
+    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(filterTab(page, "Spam")).toBeFocused();
   });
 
   test("'Loading contact submissions...' shows while the Contact Submissions tab loads slowly", async ({ page }) => {

@@ -35,9 +35,9 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
   }
 
   it("is empty with zero counts before anything arrives", async () => {
-    expect(await listSubmissions(database.db, "all")).toEqual({
+    expect(await listSubmissions(database.db, { filter: "all" })).toEqual({
       submissions: [],
-      counts: { all: 0, unread: 0, read: 0 },
+      counts: { all: 0, unread: 0, read: 0, spam: 0 },
       page: 1,
       hasMore: false,
     });
@@ -45,23 +45,23 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
 
   it("lists newest first, filters by read state and keeps the counts live", async () => {
     const [ada, ben, cy] = await store(["Ada", "Ben", "Cy"]);
-    let all = await listSubmissions(database.db, "all");
+    let all = await listSubmissions(database.db, { filter: "all" });
     expect(all.submissions.map((s) => s.name)).toEqual(["Cy", "Ben", "Ada"]);
-    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0 });
+    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
     expect(all.submissions[0]).toMatchObject({ email: "cy@example.com", phone: null, user_type: "tenant", is_read: false });
 
     expect(await setSubmissionRead(database.db, ben!, true)).toBe(true);
-    all = await listSubmissions(database.db, "all");
-    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1 });
-    expect((await listSubmissions(database.db, "read")).submissions.map((s) => s.name)).toEqual(["Ben"]);
-    expect((await listSubmissions(database.db, "unread")).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
+    all = await listSubmissions(database.db, { filter: "all" });
+    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, spam: 0 });
+    expect((await listSubmissions(database.db, { filter: "read" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
+    expect((await listSubmissions(database.db, { filter: "unread" })).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
 
     expect(await setSubmissionRead(database.db, ben!, false)).toBe(true);
-    expect(await countSubmissions(database.db)).toEqual({ all: 3, unread: 3, read: 0 });
+    expect(await countSubmissions(database.db)).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
 
     expect(await deleteSubmission(database.db, ada!)).toBe(true);
     expect(await deleteSubmission(database.db, cy!)).toBe(true);
-    expect((await listSubmissions(database.db, "all")).submissions.map((s) => s.name)).toEqual(["Ben"]);
+    expect((await listSubmissions(database.db, { filter: "all" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
     await deleteSubmission(database.db, ben!);
   });
 
@@ -70,15 +70,15 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
     const missing = "00000000-0000-4000-8000-000000000000";
     expect(await setSubmissionRead(database.db, missing, true)).toBe(false);
     expect(await deleteSubmission(database.db, missing)).toBe(false);
-    expect(await countSubmissions(database.db)).toEqual({ all: 1, unread: 1, read: 0 });
+    expect(await countSubmissions(database.db)).toEqual({ all: 1, unread: 1, read: 0, spam: 0 });
     await deleteSubmission(database.db, kept!);
   });
 
   it("pages through a long inbox without losing or repeating one", async () => {
     const names = Array.from({ length: INBOX_PAGE_SIZE + 3 }, (_, i) => `Sender${String(i).padStart(3, "0")}`);
     await store(names);
-    const first = await listSubmissions(database.db, "all", 1);
-    const second = await listSubmissions(database.db, "all", 2);
+    const first = await listSubmissions(database.db, { filter: "all" }, 1);
+    const second = await listSubmissions(database.db, { filter: "all" }, 2);
     expect(first.submissions).toHaveLength(INBOX_PAGE_SIZE);
     expect(first.hasMore).toBe(true);
     expect(second.submissions).toHaveLength(3);

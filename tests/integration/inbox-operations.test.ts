@@ -1,0 +1,632 @@
+/**
+ * The inbox's operations (issue 5): search, spam kept apart with Not spam,
+ * bulk mark and delete, the notification status on a card and the mail
+ * banner. First the data layer on each backend, then the same through the
+ * built server as the signed-in admin's browser sends it, with and without
+ * JavaScript.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { parseSearch, type InboxFilter } from "~/enquiries/inbox";
+import {
+  countSubmissions,
+  deleteSubmission,
+  deleteSubmissions,
+  listSubmissions,
+  markNotSpam,
+  setSubmissionsRead,
+  submissionsQuery,
+} from "~/enquiries/inbox.server";
+import type { UserType } from "~/enquiries/schema";
+import { spamReasonLabel } from "~/enquiries/spam";
+import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
+import { toBoolean } from "~/platform/db-values";
+import type { OutboxStatus } from "~/platform/schema";
+import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
+import { backends, type TestDatabase } from "../support/backends";
+import { NO_MAIL } from "../support/enquiries";
+import { assertBuilt, freePort, startServer, type SpawnedServer } from "../support/server";
+
+type Seed = {
+  name: string;
+  email?: string;
+  message?: string;
+  userType?: UserType;
+  spam?: string;
+  read?: boolean;
+  /** ISO time; the seeds of a test are given oldest first. */
+  createdAt?: string;
+};
+
+/** Stores enquiries as the contact form would, then sets what the form cannot (time, read state). Ids in order. */
+async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
+  const ids: string[] = [];
+  let minute = 0;
+  for (const item of seeds) {
+    const { id } = await saveEnquiry(
+      db,
+      {
+        name: item.name,
+        email: item.email ?? `${item.name.toLowerCase().replace(/\W+/g, ".")}@example.com`,
+        phone: undefined,
+        userType: item.userType ?? "tenant",
+        message: item.message ?? `A message from ${item.name}.`,
+      },
+      { ...NO_MAIL, spamReason: item.spam },
+    );
+    const createdAt = item.createdAt ?? new Date(Date.UTC(2026, 10, 1, 9, minute++)).toISOString();
+    await db.updateTable("contact_submissions").set({ created_at: createdAt, is_read: item.read ?? false }).where("id", "=", id).execute();
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** An e-mail job as the outbox holds it, written directly. */
+async function seedJob(
+  db: Db,
+  submissionId: string,
+  job: { status: OutboxStatus; attempts?: number; lastError?: string | null; nextAttemptAt?: string | null; sentAt?: string | null },
+): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("email_outbox")
+    .values({
+      id,
+      submission_id: submissionId,
+      kind: "notification",
+      message: JSON.stringify({ to: "office@example.com", subject: "New enquiry", text: "…", html: "<p>…</p>" }),
+      status: job.status,
+      attempts: job.attempts ?? 0,
+      next_attempt_at: job.nextAttemptAt ?? null,
+      last_error: job.lastError ?? null,
+      sent_at: job.sentAt ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+async function jobsOf(db: Db, submissionIds: string[]): Promise<number> {
+  const rows = await db.selectFrom("email_outbox").select("id").where("submission_id", "in", submissionIds).execute();
+  return rows.length;
+}
+
+async function names(db: Db, filter: InboxFilter, search?: string): Promise<string[]> {
+  return (await listSubmissions(db, { filter, search })).submissions.map((submission) => submission.name);
+}
+
+describe("parseSearch: the search box's text as the query uses it", () => {
+  it("trims, folds white space and control characters, and cuts at 200 characters without splitting one", () => {
+    expect(parseSearch(null)).toBe("");
+    expect(parseSearch("   ")).toBe("");
+    expect(parseSearch("  boiler\t\n repair ")).toBe("boiler repair");
+    expect(parseSearch("a\u0000b")).toBe("a b");
+    expect(parseSearch("x".repeat(500))).toHaveLength(200);
+    // 199 letters then an emoji (two UTF-16 units): kept whole, or not at all.
+    const cut = parseSearch(`${"y".repeat(199)}😀😀`);
+    expect(Array.from(cut)).toHaveLength(200);
+    expect(cut.endsWith("😀")).toBe(true);
+  });
+});
+
+describe.each(backends)("inbox operations in the data layer on $name", (backend) => {
+  let testDb: TestDatabase;
+  let database: Database;
+  let db: Db;
+
+  beforeAll(async () => {
+    testDb = await backend.createDatabase();
+    database = testDb.open();
+    await migrateToLatest(database);
+    db = database.db;
+  });
+  afterAll(() => testDb.cleanup());
+  beforeEach(async () => {
+    await db.deleteFrom("email_outbox").execute();
+    await db.deleteFrom("contact_submissions").execute();
+  });
+
+  it("searches name, e-mail and message, case-insensitively, combined with the filter; the counts follow the search", async () => {
+    await seed(db, [
+      { name: "Agatha Boiler", email: "agatha@example.com", message: "Hello there." },
+      { name: "Bertie Wooster", email: "BOILER.fan@example.org", message: "Nothing to see.", read: true },
+      { name: "Cora Crawley", email: "cora@example.com", message: "The BoIlEr in flat 2 is broken." },
+      { name: "Dan Nobody", email: "dan@example.com", message: "Gutters, please." },
+      { name: "Spammy Boiler", spam: "links", message: "boiler boiler http://x http://y http://z" },
+    ]);
+    expect(await names(db, "all", "boiler")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(db, "all", "BOILER")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
+    expect(await names(db, "read", "boiler")).toEqual(["Bertie Wooster"]);
+    expect(await names(db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
+    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
+    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
+    // Part of a word, of an address, of a message.
+    expect(await names(db, "all", "woos")).toEqual(["Bertie Wooster"]);
+    expect(await names(db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
+    expect(await names(db, "all", "flat 2")).toEqual(["Cora Crawley"]);
+    expect(await names(db, "all", "no such words")).toEqual([]);
+    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, spam: 0 });
+    // No search: everything.
+    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, spam: 1 });
+    expect(await names(db, "all", "")).toHaveLength(4);
+  });
+
+  it("takes %, _ and \\ in a search literally", async () => {
+    await seed(db, [
+      { name: "Percent", message: "Rent up 5% this year" },
+      { name: "Fifty", message: "Rent up 50 pounds" },
+      { name: "Under", email: "first_last@example.com" },
+      { name: "Plain", email: "firstxlast@example.com" },
+      { name: "Slash", message: "C:\\boiler\\manual.pdf" },
+      { name: "Quote", message: "It's O'Neil's flat; DROP TABLE enquiries; --" },
+    ]);
+    expect(await names(db, "all", "5%")).toEqual(["Percent"]);
+    expect(await names(db, "all", "%")).toEqual(["Percent"]);
+    expect(await names(db, "all", "first_last")).toEqual(["Under"]);
+    expect(await names(db, "all", "_")).toEqual(["Under"]);
+    expect(await names(db, "all", ":\\boiler\\")).toEqual(["Slash"]);
+    expect(await names(db, "all", "\\")).toEqual(["Slash"]);
+    expect(await names(db, "all", "O'Neil's flat; DROP")).toEqual(["Quote"]);
+    expect(await countSubmissions(db)).toMatchObject({ all: 6 });
+  });
+
+  it("submissionsQuery selects every row of a view, newest first, beyond one page", async () => {
+    await seed(
+      db,
+      Array.from({ length: 60 }, (_, index) => ({ name: `Sender ${index}`, message: index % 2 ? "odd boiler" : "even" })),
+    );
+    const rows = await submissionsQuery(db, { filter: "all", search: "boiler" }).execute();
+    expect(rows).toHaveLength(30);
+    expect(rows[0]!.name).toBe("Sender 59");
+    expect(rows.at(-1)!.name).toBe("Sender 1");
+  });
+
+  it("keeps spam out of All, Unread and Read, lists it under Spam newest first, and Not spam moves one to the inbox unread", async () => {
+    const [real, honeypot, links] = await seed(db, [
+      { name: "Real Person", read: true },
+      { name: "Bot One", spam: "honeypot" },
+      { name: "Bot Two", spam: "links", read: true },
+    ]);
+    expect(await names(db, "all")).toEqual(["Real Person"]);
+    expect(await names(db, "unread")).toEqual([]);
+    expect(await names(db, "read")).toEqual(["Real Person"]);
+    const spam = await listSubmissions(db, { filter: "spam" });
+    expect(spam.submissions.map((s) => [s.name, s.spam_reason])).toEqual([
+      ["Bot Two", "links"],
+      ["Bot One", "honeypot"],
+    ]);
+    expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, spam: 2 });
+    expect(spamReasonLabel("links")).toBe("Too many links in the message");
+
+    expect(await markNotSpam(db, links!)).toBe(true);
+    expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
+    expect(await names(db, "unread")).toEqual(["Bot Two"]);
+    expect(await names(db, "spam")).toEqual(["Bot One"]);
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    // Only what is under Spam: not a real one, not one twice, not one that does not exist.
+    expect(await markNotSpam(db, real!)).toBe(false);
+    expect(await markNotSpam(db, links!)).toBe(false);
+    expect(await markNotSpam(db, randomUUID())).toBe(false);
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    expect(honeypot).toBeDefined();
+  });
+
+  it("bulk marks read and unread the ones named, and answers how many there were", async () => {
+    const [a, b, c] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
+    expect(await setSubmissionsRead(db, [a!, c!, randomUUID()], true)).toBe(2);
+    expect(await names(db, "read")).toEqual(["C", "A"]);
+    expect(await names(db, "unread")).toEqual(["B"]);
+    expect(await setSubmissionsRead(db, [a!, b!], false)).toBe(2);
+    expect(await names(db, "unread")).toEqual(["B", "A"]);
+    expect(await setSubmissionsRead(db, [], true)).toBe(0);
+  });
+
+  it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
+    const [a, b, c, d] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
+    await seedJob(db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
+    await seedJob(db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
+    await seedJob(db, c!, { status: "queued" });
+    await seedJob(db, d!, { status: "queued" });
+    expect(await deleteSubmissions(db, [a!, b!, randomUUID()])).toBe(2);
+    expect(await names(db, "all")).toEqual(["D", "C"]);
+    expect(await jobsOf(db, [a!, b!])).toBe(0);
+    expect(await jobsOf(db, [c!, d!])).toBe(2);
+    expect(await deleteSubmission(db, c!)).toBe(true);
+    expect(await jobsOf(db, [c!])).toBe(0);
+    expect(await jobsOf(db, [d!])).toBe(1);
+    expect(await deleteSubmission(db, c!)).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Over HTTP, as the signed-in admin's browser sends it
+// ---------------------------------------------------------------------------
+
+/** What a person reads on the page: no scripts, no tags, entities decoded, white space folded. */
+function pageText(html: string): string {
+  return html
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&(?:#x([0-9a-f]+)|#(\d+)|(amp|lt|gt|quot));/gi, (_, hex: string, dec: string, name: string) =>
+      hex ? String.fromCodePoint(parseInt(hex, 16)) : dec ? String.fromCodePoint(Number(dec)) : { amp: "&", lt: "<", gt: ">", quot: '"' }[name.toLowerCase()]!,
+    )
+    .replace(/\s+/g, " ")
+    .replace(/ ([.,;:)])/g, "$1");
+}
+
+type Element = { attrs: Record<string, string>; text: string };
+
+/** The elements of one kind on a page (attributes in any order), with their text. */
+function elementsIn(html: string, tag: "a" | "button" | "input" | "form" | "label"): Element[] {
+  const pattern = tag === "input" ? /<input\b([^>]*?)\/?>/g : new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}>`, "g");
+  return [...html.matchAll(pattern)].map((match) => ({
+    attrs: Object.fromEntries([...match[1]!.matchAll(/([\w:-]+)(?:="([^"]*)")?/g)].map((attr) => [attr[1]!, pageText(attr[2] ?? "")])),
+    text: pageText(match[2] ?? "").trim(),
+  }));
+}
+
+/** The first element of a kind whose text and attributes are these; undefined when there is none. */
+function find(html: string, tag: Parameters<typeof elementsIn>[1], want: { text?: string; attrs?: Record<string, string> }): Element | undefined {
+  return elementsIn(html, tag).find(
+    (element) =>
+      (want.text === undefined || element.text === want.text) &&
+      Object.entries(want.attrs ?? {}).every(([name, value]) => element.attrs[name] === value),
+  );
+}
+
+/** The names on the cards of a page, top to bottom. */
+function cardNamesIn(html: string): string[] {
+  return [...html.matchAll(/<h3 id="[^"]*"[^>]*>([^<]*)<\/h3>/g)].map((match) => pageText(match[1]!).trim());
+}
+
+type Answer = { status: number; text: string; html: string };
+
+/** Minutes ago, as ISO: the HTTP tests' enquiries are recent, so no retention rule can touch them. */
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
+  let database: TestDatabase;
+  let server: SpawnedServer;
+  let reader: Database;
+  let cookie: string;
+
+  beforeAll(async () => {
+    ({ database, server, reader, cookie } = await startSignedInServer(backend));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+  beforeEach(async () => {
+    await reader.db.deleteFrom("email_outbox").execute();
+    await reader.db.deleteFrom("contact_submissions").execute();
+  });
+
+  const seedRecent = (seeds: Seed[]) =>
+    seed(
+      reader.db,
+      seeds.map((item, index) => ({ ...item, createdAt: item.createdAt ?? minutesAgo(seeds.length - index) })),
+    );
+
+  async function getPage(path: string): Promise<Answer> {
+    const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+    const html = await response.text();
+    return { status: response.status, html, text: pageText(html) };
+  }
+
+  /** A POST of the dashboard's form, urlencoded (repeated fields as given), as a page without JavaScript sends it. */
+  async function post(fields: Array<[string, string]>, path = "/admin?tab=contacts"): Promise<Answer> {
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: server.url, cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const html = await response.text();
+    return { status: response.status, html, text: pageText(html) };
+  }
+
+  const bulk = (intent: string, ids: string[], extra: Array<[string, string]> = []) =>
+    post([["intent", intent], ...ids.map((id): [string, string] => ["ids", id]), ...extra]);
+
+  /** Everything an action could change. */
+  async function snapshot() {
+    const [submissions, jobs] = await Promise.all([
+      reader.db.selectFrom("contact_submissions").select(["id", "is_read", "spam_reason"]).orderBy("id").execute(),
+      reader.db.selectFrom("email_outbox").select(["id", "submission_id", "status", "next_attempt_at"]).orderBy("id").execute(),
+    ]);
+    return { submissions: submissions.map((row) => ({ ...row, is_read: toBoolean(row.is_read) })), jobs };
+  }
+
+  async function readState(ids: string[]): Promise<Record<string, boolean | "gone">> {
+    const rows = await reader.db.selectFrom("contact_submissions").select(["id", "is_read"]).where("id", "in", ids).execute();
+    return Object.fromEntries(ids.map((id) => [id, rows.find((row) => row.id === id) ? toBoolean(rows.find((row) => row.id === id)!.is_read) : "gone"]));
+  }
+
+  it("searches from the page's GET form: tabs count the matches, the header still counts the whole inbox, odd input never fails", async () => {
+    await seedRecent([
+      { name: "Agatha Boiler" },
+      { name: "Bertie Wooster", message: "My BOILER is noisy.", read: true },
+      { name: "Cora Crawley", message: "Gutters." },
+      { name: "Spam Boiler", spam: "links" },
+    ]);
+    const found = await getPage("/admin?tab=contacts&q=boiler");
+    expect(found.status).toBe(200);
+    expect(cardNamesIn(found.html)).toEqual(["Bertie Wooster", "Agatha Boiler"]);
+    expect(found.text).toContain("All (2) Unread (1) Read (1) Spam (1)");
+    expect(found.text).toContain("2 unread enquiries");
+    expect(found.text).toContain("Showing submissions that match “boiler”.");
+    // The search box: labelled, type=search, keeps its words; the form keeps the tab and filter.
+    expect(find(found.html, "label", { text: "Search submissions", attrs: { for: "inbox-search" } })).toBeDefined();
+    expect(find(found.html, "input", { attrs: { id: "inbox-search", type: "search", name: "q", value: "boiler" } })).toBeDefined();
+    // Tabs, export and the GDPR page keep the search where it belongs.
+    expect(find(found.html, "a", { text: "Unread (1)" })?.attrs.href).toBe("/admin?tab=contacts&filter=unread&q=boiler");
+    expect(find(found.html, "a", { text: "Export CSV" })?.attrs).toMatchObject({ href: "/admin/enquiries.csv?filter=all&q=boiler", download: "" });
+    expect(find(found.html, "a", { text: "Data requests (GDPR)" })?.attrs.href).toBe("/admin/data-requests");
+
+    const unreadOnly = await getPage("/admin?tab=contacts&filter=unread&q=BOILER");
+    expect(cardNamesIn(unreadOnly.html)).toEqual(["Agatha Boiler"]);
+    // The search form keeps the filter; the export carries both.
+    expect(find(unreadOnly.html, "input", { attrs: { type: "hidden", name: "filter", value: "unread" } })).toBeDefined();
+    expect(find(unreadOnly.html, "a", { text: "Export CSV" })?.attrs.href).toBe("/admin/enquiries.csv?filter=unread&q=BOILER");
+
+    const none = await getPage("/admin?tab=contacts&q=zebra%25");
+    expect(cardNamesIn(none.html)).toEqual([]);
+    expect(none.text).toContain("No submissions match “zebra%”");
+    expect(none.text).toContain("All (0) Unread (0) Read (0) Spam (0)");
+    expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin?tab=contacts");
+
+    for (const odd of ["%00", "%25%5F%5C", "%E0%A4%A", "x".repeat(5_000), "%F0%9F%98%80".repeat(300), "'%20OR%201=1--", "%0D%0A%09"]) {
+      for (const path of [`/admin?tab=contacts&q=${odd}`, `/admin.data?tab=contacts&q=${odd}`, `/api/admin/enquiries?q=${odd}`]) {
+        const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+        expect(response.status, path.slice(0, 80)).toBe(200);
+      }
+    }
+  });
+
+  it("keeps spam out of All, Unread, Read, the header and the API; Spam (n) lists it with its reason and Not spam", async () => {
+    const [, bot] = await seedRecent([{ name: "Real Reader" }, { name: "Bot Linker", spam: "links" }, { name: "Bot Honey", spam: "honeypot" }]);
+    const all = await getPage("/admin?tab=contacts");
+    expect(cardNamesIn(all.html)).toEqual(["Real Reader"]);
+    expect(all.text).toContain("All (1) Unread (1) Read (0) Spam (2)");
+    expect(all.text).toContain("1 unread enquiry");
+    expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin?tab=contacts&filter=spam", role: "tab" });
+
+    const spam = await getPage("/admin?tab=contacts&filter=spam");
+    expect(cardNamesIn(spam.html)).toEqual(["Bot Honey", "Bot Linker"]);
+    expect(spam.text).toContain(`Caught as spam: ${spamReasonLabel("links")}`);
+    expect(spam.text).toContain(`Caught as spam: ${spamReasonLabel("honeypot")}`);
+    expect(elementsIn(spam.html, "button").filter((button) => button.text === "Not spam")).toHaveLength(2);
+    expect(spam.text).not.toContain("Notification e-mail:");
+    expect(spam.text).not.toContain("Mark as unread");
+
+    const api = (await (await fetch(`${server.url}/api/admin/enquiries`, { headers: { cookie } })).json()) as {
+      submissions: Array<{ name: string }>;
+      counts: Record<string, number>;
+    };
+    expect(api.submissions.map((s) => s.name)).toEqual(["Real Reader"]);
+    expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, spam: 2 });
+
+    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin?tab=contacts&filter=spam");
+    expect(moved.status).toBe(200);
+    expect(moved.text).toContain("Moved to the inbox as unread.");
+    expect(cardNamesIn(moved.html)).toEqual(["Bot Honey"]);
+    expect(moved.text).toContain("All (2) Unread (2) Read (0) Spam (1)");
+    const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", bot!).executeTakeFirstOrThrow();
+    expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }).toEqual({ spam: null, read: false });
+
+    const before = await snapshot();
+    expect((await post([["intent", "not-spam"], ["id", bot!]])).status).toBe(404);
+    expect((await post([["intent", "not-spam"], ["id", "not-an-id"]])).status).toBe(400);
+    expect((await post([["intent", "not-spam"]])).status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+
+    const empty = await getPage("/admin?tab=contacts&filter=spam&q=nothing-like-this");
+    expect(empty.text).toContain("No submissions match “nothing-like-this”");
+    await reader.db.deleteFrom("contact_submissions").where("spam_reason", "is not", null).execute();
+    expect((await getPage("/admin?tab=contacts&filter=spam")).text).toContain("No spam caught");
+  });
+
+  it("bulk marks read and unread the ticked submissions (repeated ids), with a notice that counts them", async () => {
+    const [a, b, c] = await seedRecent([{ name: "Ann" }, { name: "Bob" }, { name: "Cat" }]);
+    const page = await getPage("/admin?tab=contacts");
+    // Each card's checkbox joins the bulk bar's form, labelled with the sender's name.
+    expect(find(page.html, "input", { attrs: { type: "checkbox", name: "ids", value: a!, form: "inbox-bulk", "aria-label": "Select Ann" } })).toBeDefined();
+    expect(find(page.html, "form", { attrs: { id: "inbox-bulk", method: "post" } })).toBeDefined();
+    expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin?tab=contacts&select=all");
+    for (const [intent, label] of [["bulk-mark-read", "Mark as read"], ["bulk-mark-unread", "Mark as unread"], ["bulk-delete", "Delete selected"]]) {
+      expect(find(page.html, "button", { text: label, attrs: { type: "submit", name: "intent", value: intent! } }), label).toBeDefined();
+    }
+
+    const read = await bulk("bulk-mark-read", [a!, c!]);
+    expect(read.status).toBe(200);
+    expect(read.text).toContain("2 submissions marked as read.");
+    expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: true });
+    expect(read.text).toContain("All (3) Unread (1) Read (2) Spam (0)");
+
+    const unread = await bulk("bulk-mark-unread", [c!, c!]);
+    expect(unread.text).toContain("1 submission marked as unread.");
+    expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: false });
+
+    // Without JavaScript, "Select all on this page" is a link that comes back with every box ticked.
+    const all = await getPage("/admin?tab=contacts&select=all");
+    const boxes = elementsIn(all.html, "input").filter((input) => input.attrs.form === "inbox-bulk");
+    expect(boxes.map((box) => "checked" in box.attrs)).toEqual([true, true, true]);
+    expect(elementsIn(page.html, "input").filter((input) => input.attrs.form === "inbox-bulk" && "checked" in input.attrs)).toEqual([]);
+  });
+
+  it("bulk delete: without JavaScript the page asks first; confirmed, the submissions and their e-mail jobs go", async () => {
+    const [keep, gone1, gone2] = await seedRecent([{ name: "Keeper" }, { name: "Goner One" }, { name: "Goner Two" }]);
+    await seedJob(reader.db, keep!, { status: "sent", attempts: 1, sentAt: minutesAgo(1) });
+    await seedJob(reader.db, gone1!, { status: "failed", attempts: 5, lastError: "Connection refused" });
+    await seedJob(reader.db, gone2!, { status: "queued" });
+    const before = await snapshot();
+
+    const asked = await bulk("bulk-delete", [gone1!, gone2!]);
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain("Are you sure you want to delete 2 submissions?");
+    expect(await snapshot(), "nothing is deleted before the confirmation").toEqual(before);
+    // The confirmation is a form of its own with the same ids, and a Cancel link back to the view.
+    const start = asked.html.indexOf("Are you sure you want to delete 2 submissions?");
+    const confirmation = asked.html.slice(start, asked.html.indexOf("</form>", start));
+    const fields = elementsIn(confirmation, "input").map((input): [string, string] => [input.attrs.name!, input.attrs.value!]);
+    expect(new Set(fields.map(([name, value]) => `${name}=${value}`))).toEqual(
+      new Set(["intent=bulk-delete", `ids=${gone1}`, `ids=${gone2}`, "confirmed=yes"]),
+    );
+    expect(find(asked.html.slice(start), "a", { text: "Cancel" })?.attrs.href).toBe("/admin?tab=contacts");
+
+    const done = await post(fields);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain("2 submissions deleted.");
+    expect(cardNamesIn(done.html)).toEqual(["Keeper"]);
+    expect(await readState([keep!, gone1!, gone2!])).toEqual({ [keep!]: false, [gone1!]: "gone", [gone2!]: "gone" });
+    expect(await jobsOf(reader.db, [gone1!, gone2!])).toBe(0);
+    expect(await jobsOf(reader.db, [keep!])).toBe(1);
+
+    // The card's own Delete takes its e-mail job with it too.
+    expect((await post([["intent", "delete"], ["id", keep!], ["confirmed", "yes"]])).text).toContain("Contact submission deleted successfully.");
+    expect(await jobsOf(reader.db, [keep!])).toBe(0);
+  });
+
+  it("refuses bad bulk input with a 4xx and a clear message, changing nothing", async () => {
+    const ids = await seedRecent([{ name: "Stays One" }, { name: "Stays Two" }]);
+    const before = await snapshot();
+    const many = Array.from({ length: 201 }, () => randomUUID());
+    const cases: Array<{ what: string; answer: () => Promise<Answer>; status: number; message: string }> = [
+      { what: "no ids", answer: () => bulk("bulk-mark-read", []), status: 400, message: "Select at least one submission first." },
+      { what: "no ids, delete", answer: () => bulk("bulk-delete", [], [["confirmed", "yes"]]), status: 400, message: "Select at least one submission first." },
+      { what: "201 ids", answer: () => bulk("bulk-delete", [...ids, ...many.slice(2)], [["confirmed", "yes"]]), status: 400, message: "Select at most 200 submissions at a time." },
+      { what: "a bad id among good ones", answer: () => bulk("bulk-delete", [ids[0]!, "1; DROP TABLE x", ids[1]!], [["confirmed", "yes"]]), status: 400, message: "The selection was not understood." },
+      { what: "an empty id", answer: () => bulk("bulk-mark-unread", [ids[0]!, ""]), status: 400, message: "The selection was not understood." },
+      { what: "ids that exist no more", answer: () => bulk("bulk-mark-read", [randomUUID(), randomUUID()]), status: 404, message: "The selected submissions no longer exist." },
+      { what: "an unknown intent", answer: () => bulk("bulk-archive", ids), status: 400, message: "Unknown action." },
+      { what: "retry without a failed job", answer: () => post([["intent", "retry-notification"], ["id", ids[0]!]]), status: 404, message: "There is no failed notification e-mail to retry" },
+      { what: "retry with a bad id", answer: () => post([["intent", "retry-notification"], ["id", "x"]]), status: 400, message: "Error retrying the notification e-mail." },
+    ];
+    for (const { what, answer, status, message } of cases) {
+      const response = await answer();
+      expect(response.status, what).toBe(status);
+      expect(response.text, what).toContain(message);
+    }
+    // Multipart keeps one value per field: a bulk action sent so is refused, not applied to the first id only.
+    const form = new FormData();
+    form.append("intent", "bulk-mark-read");
+    for (const id of ids) form.append("ids", id);
+    const multipart = await fetch(`${server.url}/admin?tab=contacts`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
+    expect(multipart.status).toBe(415);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("shows each real enquiry's notification status, and Retry now makes a failed one due again", async () => {
+    const [queued, sent, retrying, gaveUp, none, spam] = await seedRecent([
+      { name: "Queued Quinn" },
+      { name: "Sent Sam" },
+      { name: "Retrying Rita" },
+      { name: "Gave-up Gus" },
+      { name: "No-job Nell" },
+      { name: "Spam Spencer", spam: "too-fast" },
+    ]);
+    const retryAt = new Date(Date.now() + 90 * 60_000).toISOString();
+    await seedJob(reader.db, queued!, { status: "queued", nextAttemptAt: minutesAgo(0) });
+    await seedJob(reader.db, sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
+    await seedJob(reader.db, retrying!, { status: "failed", attempts: 2, lastError: "Connection refused <&>", nextAttemptAt: retryAt });
+    const gaveUpJob = await seedJob(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
+    await seedJob(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
+
+    const page = await getPage("/admin?tab=contacts");
+    expect(page.text).toContain("Notification e-mail: queued");
+    expect(page.text).toContain("Notification e-mail: sent 1 Jul 2026, 09:30");
+    const at = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" }).format(new Date(retryAt));
+    expect(page.text).toMatch(new RegExp(`Notification e-mail: failed — Connection refused <&>; retrying at ${at}( on \\d+ \\w+)?`));
+    expect(page.text).toContain("Notification e-mail: failed — 550 Mailbox unavailable; gave up after 8 attempts");
+    expect(page.html).not.toContain("Connection refused <&>");
+    expect(page.html.match(/Notification e-mail:/g), "only cards with a job").toHaveLength(4);
+    expect(elementsIn(page.html, "button").filter((button) => button.text === "Retry now"), "only failed ones").toHaveLength(2);
+    expect(none).toBeDefined();
+
+    const retried = await post([["intent", "retry-notification"], ["id", gaveUp!]]);
+    expect(retried.status).toBe(200);
+    expect(retried.text).toContain("The notification e-mail will be sent again now.");
+    const job = await reader.db.selectFrom("email_outbox").select(["next_attempt_at"]).where("id", "=", gaveUpJob).executeTakeFirstOrThrow();
+    expect(job.next_attempt_at, "due again").not.toBeNull();
+    expect(retried.text).toMatch(/Notification e-mail: failed — 550 Mailbox unavailable; retrying (now|at \d\d:\d\d)/);
+  });
+
+  it("says quietly that e-mail is off when SMTP_URL is not set, and nothing about retention when it is off", async () => {
+    for (const tab of ["projects", "contacts"]) {
+      const page = await getPage(`/admin?tab=${tab}`);
+      expect(page.text).toContain("E-mail notifications are off: new enquiries are only shown here.");
+      expect(page.text).not.toContain("Notification e-mails are failing");
+      expect(page.text).not.toContain("deleted automatically");
+    }
+  });
+});
+
+describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
+  let database: TestDatabase;
+  let server: SpawnedServer;
+  let reader: Database;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await backend.createDatabase();
+    const migrating = database.open();
+    await migrateToLatest(migrating);
+    await migrating.close();
+    // E-mail on, towards a port where nothing listens: every attempt fails, as with an SMTP server down.
+    server = await startServer({
+      ...database.env,
+      ...TEST_ADMIN_ENV,
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+      MAIL_FROM: "Lettings <enquiries@example.com>",
+      CONTACT_NOTIFY_TO: "office@example.com",
+      ENQUIRY_RETENTION_DAYS: "3650",
+    });
+    reader = database.open();
+    cookie = await signInOverHttp(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.cleanup();
+  });
+
+  async function pageOf(tab: string): Promise<string> {
+    const response = await fetch(`${server.url}/admin?tab=${tab}`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    return pageText(await response.text());
+  }
+
+  it("shows no banner while e-mail works, and on both tabs a prominent alert once notifications fail", async () => {
+    for (const tab of ["projects", "contacts"]) {
+      const text = await pageOf(tab);
+      expect(text).not.toContain("Notification e-mails are failing");
+      expect(text).not.toContain("E-mail notifications are off");
+    }
+    expect(await pageOf("contacts")).toContain("Enquiries older than 3650 days are deleted automatically.");
+    expect(await pageOf("projects")).not.toContain("deleted automatically");
+
+    const [first, second] = await seed(reader.db, [{ name: "Unlucky One" }, { name: "Unlucky Two" }]);
+    // Given up (no next attempt), so the worker leaves them as they are.
+    await seedJob(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
+    for (const tab of ["projects", "contacts"]) {
+      expect(await pageOf(tab)).toContain(
+        "Notification e-mails are failing: 1 enquiry has not been e-mailed to you. Last error: Greeting never received. It is here in Contact Submissions, and sending is retried automatically.",
+      );
+    }
+    await seedJob(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
+    const response = await fetch(`${server.url}/admin?tab=projects`, { headers: { cookie } });
+    const html = await response.text();
+    expect(pageText(html)).toMatch(
+      /Notification e-mails are failing: 2 enquiries have not been e-mailed to you\. Last error: (Connection refused|Greeting never received)\. They are all here in Contact Submissions, and sending is retried automatically\./,
+    );
+    const banner = html.slice(html.indexOf('<div role="alert"'));
+    expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin?tab=contacts");
+  });
+});
