@@ -8,6 +8,8 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   route("admin/sign-out", "routes/admin.sign-out.tsx"),
+  route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
+  route("admin/data-requests", "routes/admin.data-requests.tsx"),
   route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),
   route("api/admin/images", "routes/api.admin.images.ts"),
 ] satisfies RouteConfig;

@@ -15,6 +15,9 @@ const INPUT =
  * it, a fetcher, so the page stays put and the button says "Signing in...".
  * `result` is the action's answer when the page itself is that answer (no JavaScript).
  */
+/** Admin pages a signed-out admin may be sent back to after signing in (the sign-in action checks it again). */
+const RETURN_PAGES = new Set(["/admin", "/admin/data-requests"]);
+
 export function LoginScreen({ result }: { result?: SignInFailure }) {
   const fetcher = useFetcher<SignInFailure>();
   const failure = fetcher.data ?? result;
@@ -23,7 +26,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
   const errorId = useId();
   // Signed out mid-task (the session ended): come back to the same view after signing in.
   const location = useLocation();
-  const returnTo = location.pathname === "/admin" ? `${location.pathname}${location.search}` : "/admin";
+  const returnTo = RETURN_PAGES.has(location.pathname) ? `${location.pathname}${location.search}` : "/admin";
 
   // After a failure the password is cleared, ready for another try.
   useEffect(() => {

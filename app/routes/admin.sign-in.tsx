@@ -66,9 +66,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(returnTo(fields.returnTo), { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) } });
 }
 
-/** Back to the dashboard view the form was shown on; only ever a view of /admin (no open redirect). */
+/** Back to the admin view the form was shown on; only ever /admin or /admin/data-requests (no open redirect). */
 function returnTo(value: string | undefined): string {
-  return value !== undefined && /^\/admin(?:\?[\w=&%.-]*)?$/.test(value) ? value : "/admin";
+  return value !== undefined && /^\/admin(?:\/data-requests)?(?:\?[\w=&%.@+-]*)?$/.test(value) ? value : "/admin";
 }
 
 /**

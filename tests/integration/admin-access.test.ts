@@ -11,7 +11,7 @@
  * origin) and must then do what it says, so that no refusal here passes only
  * because the request was malformed.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,8 +34,8 @@ import { assertBuilt, repoRoot, startServer, type SpawnedServer } from "../suppo
 // ---------------------------------------------------------------------------
 
 type Handler = "loader" | "action";
-/** How the answer is encoded: an HTML document, React Router's single-fetch stream (`.data`), or JSON. */
-type Format = "document" | "data" | "json";
+/** How the answer is encoded: an HTML document, React Router's single-fetch stream (`.data`), JSON, or a file to download. */
+type Format = "document" | "data" | "json" | "file";
 /**
  * Who may use the handler. admin: nobody without a session. sign-in: anybody
  * (it is how one gets a session) but never from another site. redirect: a
@@ -46,7 +46,12 @@ type Access = "admin" | "sign-in" | "redirect";
 type Effect =
   | "read"
   | "mark-read"
+  | "mark-unread"
   | "delete"
+  | "not-spam"
+  | "retry-notification"
+  | "download"
+  | "erase"
   | "sign-out"
   | "sign-in"
   | "redirect"
@@ -104,6 +109,20 @@ const send = (
 
 const markRead = ({ id }: Values) => ({ intent: "mark-read", id });
 const deleteIt = ({ id }: Values) => ({ intent: "delete", id, confirmed: "yes" });
+// The bulk bar sends `ids` once per ticked card; one is enough to be a bulk action.
+const bulkMarkRead = ({ id }: Values) => ({ intent: "bulk-mark-read", ids: id });
+const bulkMarkUnread = ({ id }: Values) => ({ intent: "bulk-mark-unread", ids: id });
+const bulkDelete = ({ id }: Values) => ({ intent: "bulk-delete", ids: id, confirmed: "yes" });
+const notSpam = ({ id }: Values) => ({ intent: "not-spam", id });
+const retryNotification = ({ id }: Values) => ({ intent: "retry-notification", id });
+/** Refused requests aim at the seeded enquiry's address (an erase would show); the proper one at the control enquiries'. */
+const eraseAddress = ({ marker }: Values) => ({
+  intent: "erase",
+  email: marker === "refused" ? ENQUIRY.email : "control@example.com",
+  confirmed: "yes",
+});
+/** What the data-requests page and its JSON file are asked about: the seeded enquiry's address. */
+const dataRequest = (query = "") => () => `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
 const credentials = ({ email, password }: Values) => ({ email, password });
 
 /** A small JPEG, as an admin's upload. */
@@ -156,6 +175,7 @@ const TABLE: Entry[] = [
       get(() => "/admin", "document"),
       get(() => "/admin?tab=contacts", "document"),
       get(() => "/admin?tab=contacts&filter=unread&page=1", "document"),
+      get(() => "/admin?tab=contacts&filter=spam&q=quarterman&select=all", "document"),
       get(() => "/admin.data", "data"),
       get(() => "/admin.data?tab=contacts", "data"),
       get(() => "/admin.data?tab=contacts&_routes=routes%2Fadmin", "data"),
@@ -173,6 +193,14 @@ const TABLE: Entry[] = [
       // React Router runs the action for any mutation method, not only POST.
       send("DELETE", () => "/admin?tab=contacts", "document", "delete", deleteIt),
       send("PATCH", () => "/admin.data", "data", "mark-read", markRead),
+      send("POST", () => "/admin?tab=contacts", "document", "mark-read", bulkMarkRead),
+      send("POST", () => "/admin.data?tab=contacts", "data", "mark-unread", bulkMarkUnread),
+      send("POST", () => "/admin?tab=contacts&q=control", "document", "delete", bulkDelete),
+      send("POST", () => "/admin.data?tab=contacts", "data", "delete", bulkDelete),
+      send("POST", () => "/admin?tab=contacts&filter=spam", "document", "not-spam", notSpam),
+      send("POST", () => "/admin.data?tab=contacts&filter=spam", "data", "not-spam", notSpam),
+      send("POST", () => "/admin?tab=contacts", "document", "retry-notification", retryNotification),
+      send("POST", () => "/admin.data", "data", "retry-notification", retryNotification),
       // The Renovation Projects tab.
       send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectForm),
       send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectFields, projectFiles),
@@ -215,12 +243,45 @@ const TABLE: Entry[] = [
     ],
   },
   {
+    route: "admin/enquiries.csv",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin/enquiries.csv", "file", "download"),
+      get(() => "/admin/enquiries.csv?filter=unread&q=quarterman", "file", "download"),
+      get(() => "/admin/enquiries.csv.data", "data", "download"),
+    ],
+  },
+  {
+    route: "admin/data-requests",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin/data-requests", "document"),
+      get(dataRequest(), "document"),
+      // The JSON file is answered by the route's middleware, before the loader; requireAdmin first there too.
+      get(dataRequest("&format=json"), "document", "download"),
+      get(() => "/admin/data-requests.data", "data"),
+      get(() => `/admin/data-requests.data?email=${encodeURIComponent(ENQUIRY.email)}`, "data"),
+    ],
+  },
+  {
+    route: "admin/data-requests",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", dataRequest(), "document", "erase", eraseAddress),
+      send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress),
+    ],
+  },
+  {
     route: "api/admin/enquiries",
     handler: "loader",
     access: "admin",
     calls: [
       get(() => "/api/admin/enquiries", "json"),
       get(() => "/api/admin/enquiries?filter=unread&page=1", "json"),
+      get(() => "/api/admin/enquiries?filter=all&q=CONTROL", "json"),
       // A resource route answers single fetch too, though no page of ours asks it to.
       get(() => "/api/admin/enquiries.data", "data"),
     ],
@@ -489,7 +550,7 @@ describe.each(backends)("admin access on $name", (backend) => {
     beforeUrl = (await saveImage(images, JPEG)).url;
     afterUrl = (await saveImage(images, JPEG)).url;
     await seeding.close();
-    server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "1000" });
     reader = database.open();
     enquiryId = await seedEnquiry();
     session = await signIn();
@@ -536,6 +597,10 @@ describe.each(backends)("admin access on $name", (backend) => {
         } else if (call.format === "json") {
           expect(header(response, "content-type")).toMatch(/^application\/json/);
           expect(JSON.parse(response.text)).toEqual({ error: "Sign in required." });
+        } else if (call.format === "file") {
+          // No file is handed out: a bare refusal, with nothing to save.
+          expect(header(response, "content-disposition"), what).toBe("");
+          expect(header(response, "content-type"), what).not.toMatch(/^text\/csv/);
         } else {
           // Single fetch answers a thrown 401 with status 401 and the error, turbo-stream encoded
           // (["ErrorResponse", …, 401, "Sign in required", …]) in place of any loader data:
@@ -677,6 +742,54 @@ describe.each(backends)("admin access on $name", (backend) => {
           const response = await request(call, values, { cookie: session });
           expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
           expect((await enquiriesAs(session)).status, "the session survives").toBe(200);
+          break;
+        }
+        case "mark-unread": {
+          await reader.db.updateTable("contact_submissions").set({ is_read: true }).where("id", "=", anotherEnquiry).execute();
+          const response = await request(call, values, { ...sameOrigin(), cookie: session });
+          expect(response.status, what).toBe(200);
+          const row = await reader.db.selectFrom("contact_submissions").select("is_read").where("id", "=", anotherEnquiry).executeTakeFirstOrThrow();
+          expect(toBoolean(row.is_read), `${what}: unread`).toBe(false);
+          break;
+        }
+        case "not-spam": {
+          await reader.db.updateTable("contact_submissions").set({ spam_reason: "links", is_read: true }).where("id", "=", anotherEnquiry).execute();
+          const response = await request(call, values, { ...sameOrigin(), cookie: session });
+          expect(response.status, what).toBe(200);
+          const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", anotherEnquiry).executeTakeFirstOrThrow();
+          expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }, `${what}: in the inbox, unread`).toEqual({ spam: null, read: false });
+          break;
+        }
+        case "retry-notification": {
+          // A notification that gave up (no next attempt); Retry now makes it due again.
+          const at = new Date().toISOString();
+          const job = randomUUID();
+          await reader.db
+            .insertInto("email_outbox")
+            .values({ id: job, submission_id: anotherEnquiry, kind: "notification", message: "{}", status: "failed", attempts: 8, next_attempt_at: null, last_error: "Connection refused", created_at: at, updated_at: at })
+            .execute();
+          const response = await request(call, values, { ...sameOrigin(), cookie: session });
+          expect(response.status, what).toBe(200);
+          const row = await reader.db.selectFrom("email_outbox").select("next_attempt_at").where("id", "=", job).executeTakeFirstOrThrow();
+          expect(row.next_attempt_at, `${what}: due again`).not.toBeNull();
+          break;
+        }
+        case "download": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          if (call.format !== "data") expect(header(response, "content-disposition"), what).toMatch(/^attachment; filename="/);
+          // The file (or its single-fetch form) holds the seeded enquiry: the loader ran for the admin.
+          expect(response.text, what).toContain(ENQUIRY.email);
+          break;
+        }
+        case "erase": {
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          const left = await reader.db.selectFrom("contact_submissions").select("id").where("email", "=", "control@example.com").execute();
+          expect(left, `${what}: erased`).toEqual([]);
+          const seededEnquiry = await reader.db.selectFrom("contact_submissions").select("id").where("id", "=", enquiryId).executeTakeFirst();
+          expect(seededEnquiry, `${what}: another address's enquiry stays`).toBeDefined();
           break;
         }
         case "mark-read":

@@ -524,6 +524,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     it("returns to the dashboard view the form was on, and never to another site", async () => {
       const cases: Array<[returnTo: string, location: string]> = [
         ["/admin?tab=contacts&filter=unread", "/admin?tab=contacts&filter=unread"],
+        ["/admin/data-requests?email=ada%40example.com", "/admin/data-requests?email=ada%40example.com"],
+        ["/admin/data-requestsx", "/admin"],
+        ["/admin/sign-out", "/admin"],
         ["//evil.example/admin", "/admin"],
         ["https://evil.example/admin", "/admin"],
         ["/admin/../../evil", "/admin"],

@@ -1,0 +1,113 @@
+import type { InboxFilter, StoredSubmission } from "./inbox";
+import { USER_TYPE_LABELS } from "./schema";
+import { spamReasonLabel } from "./spam";
+
+/**
+ * The inbox as a CSV file for spreadsheets (RFC 4180): every field quoted,
+ * inner quotes doubled, records ended by CRLF, line breaks inside a message
+ * kept inside its quoted field, UTF-8 with a byte-order mark so that Excel
+ * reads "£" and "é" as such.
+ *
+ * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a field that
+ * begins with "=", "+", "-" or "@" (and some do after a tab or a carriage
+ * return) as a formula, and anybody can type one into the contact form. Such
+ * a field is prefixed with "'", which spreadsheets show as text. The price: a
+ * phone number "+44 20 …" or a message starting "- " shows the "'" too. Text
+ * that looks harmless is never changed.
+ *
+ * Dates are ISO 8601 in UTC ("2026-07-01T08:30:00.000Z"): one unambiguous
+ * value that sorts as text and that other programs read back, where the
+ * inbox's "1 Jul 2026, 09:30" (UK time) repeats an hour each October.
+ */
+export const CSV_BOM = "\uFEFF";
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** The field as a spreadsheet should show it: text, never a formula. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** One field: neutralised, always quoted, inner quotes doubled. */
+export function csvField(value: string): string {
+  return `"${neutraliseFormula(value).replaceAll('"', '""')}"`;
+}
+
+/** One record, ended by CRLF. */
+export function csvRecord(values: string[]): string {
+  return `${values.map(csvField).join(",")}\r\n`;
+}
+
+/** The columns; "Spam reason" only for the Spam filter, where every row has one. */
+export function enquiryCsvHeader(filter: InboxFilter): string {
+  const columns = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
+  return csvRecord(filter === "spam" ? [...columns, "Spam reason"] : columns);
+}
+
+export function enquiryCsvRecord(submission: StoredSubmission, filter: InboxFilter): string {
+  const values = [
+    submission.created_at,
+    submission.name,
+    submission.email,
+    submission.phone ?? "",
+    USER_TYPE_LABELS[submission.user_type],
+    submission.message,
+    submission.is_read ? "Yes" : "No",
+  ];
+  if (filter === "spam") values.push(submission.spam_reason === null ? "" : spamReasonLabel(submission.spam_reason));
+  return csvRecord(values);
+}
+
+/** A whole file: byte-order mark, header, one record per submission. */
+export function enquiriesCsv(submissions: StoredSubmission[], filter: InboxFilter): string {
+  return CSV_BOM + enquiryCsvHeader(filter) + submissions.map((submission) => enquiryCsvRecord(submission, filter)).join("");
+}
+
+/** Submissions fetched per query while a CSV streams out. */
+export const CSV_BATCH_SIZE = 500;
+
+/**
+ * The file as a stream of UTF-8: the submissions of `ids` (in that order),
+ * fetched CSV_BATCH_SIZE at a time through `load`, so a large inbox never
+ * sits in memory whole. A submission deleted meanwhile is left out. If
+ * `load` fails, the stream errors (the download stops short) and `onError`
+ * hears why.
+ */
+export function enquiriesCsvStream(
+  ids: string[],
+  filter: InboxFilter,
+  load: (ids: string[]) => Promise<StoredSubmission[]>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(CSV_BOM + enquiryCsvHeader(filter)));
+    },
+    async pull(controller) {
+      if (next >= ids.length) {
+        controller.close();
+        return;
+      }
+      const batch = ids.slice(next, next + CSV_BATCH_SIZE);
+      next += batch.length;
+      try {
+        const byId = new Map((await load(batch)).map((submission) => [submission.id, submission]));
+        const records = batch.flatMap((id) => {
+          const submission = byId.get(id);
+          return submission ? [enquiryCsvRecord(submission, filter)] : [];
+        });
+        controller.enqueue(encoder.encode(records.join("")));
+      } catch (error) {
+        onError(error);
+        controller.error(error);
+      }
+    },
+  });
+}
+
+/** The UK calendar day, YYYY-MM-DD, for the name of a downloaded file. */
+export function downloadDate(now: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}

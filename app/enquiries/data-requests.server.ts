@@ -1,0 +1,182 @@
+import { sql, type SqlBool } from "kysely";
+import type { Db } from "~/platform/db.server";
+import { toBoolean, toIsoString } from "~/platform/db-values";
+import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import { LIMITS, isValidEmail } from "./schema";
+
+/**
+ * UK GDPR requests about one e-mail address: what is held (the right of
+ * access: every enquiry sent with it, spam included, and the e-mails the site
+ * wrote about them) and erasing it (the right to erasure). Addresses match
+ * whatever their case, as people type them differently from one time to the next.
+ */
+
+/** The address asked about, trimmed; undefined when it cannot be an address the contact form took. */
+export function parseRequestEmail(value: string | null | undefined): string | undefined {
+  const email = (value ?? "").trim();
+  // Every stored address passed this check (app/enquiries/schema.ts), so nothing held is out of reach.
+  return email !== "" && email.length <= LIMITS.email && isValidEmail(email) ? email : undefined;
+}
+
+/** lower() on both sides, in the database: one case folding for both, and the lower(email) index. */
+function ofAddress(email: string) {
+  return sql<SqlBool>`lower(${sql.ref("contact_submissions.email")}) = lower(${email})`;
+}
+
+export type DataHeld = {
+  /** Every enquiry sent with the address, spam included. */
+  submissions: number;
+  /** Of those, caught as spam. */
+  spam: number;
+  /** E-mail jobs (notifications, acknowledgements) about those enquiries. */
+  emailJobs: number;
+};
+
+export async function summariseDataHeld(db: Db, email: string): Promise<DataHeld> {
+  const submissions = db.selectFrom("contact_submissions").where(ofAddress(email));
+  const [counts, jobs] = await Promise.all([
+    submissions
+      .select([
+        (eb) => eb.fn.countAll<number | string>().as("submissions"),
+        sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("email_outbox")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("submission_id", "in", submissions.select("id"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { submissions: Number(counts.submissions), spam: Number(counts.spam ?? 0), emailJobs: Number(jobs.count) };
+}
+
+/** An e-mail the site wrote about an enquiry, as the export shows it. */
+export type ExportedEmailJob = {
+  id: string;
+  kind: OutboxKind;
+  status: OutboxStatus;
+  attempts: number;
+  created_at: string;
+  /** The last change: the latest attempt, for a job that has been tried. */
+  updated_at: string;
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  /** What the e-mail said; its addresses are the company's and the enquiry's own. */
+  content: { subject: string; text: string; html: string } | { stored: string };
+};
+
+export type ExportedSubmission = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  user_type: string;
+  message: string;
+  is_read: boolean;
+  created_at: string;
+  /** Null: a real enquiry; otherwise the spam rule that caught it. */
+  spam_reason: string | null;
+  email_jobs: ExportedEmailJob[];
+};
+
+export type DataExport = {
+  /** The address asked about, as typed (trimmed). */
+  email: string;
+  exported_at: string;
+  about: string;
+  submissions: ExportedSubmission[];
+};
+
+const ABOUT =
+  "Everything this website holds about this e-mail address: each enquiry sent with it through the contact form " +
+  "(including any its spam rules caught), and the e-mails the website wrote about those enquiries, with their delivery status.";
+
+const orNull = (value: Date | string | null) => (value === null ? null : toIsoString(value));
+
+/**
+ * The e-mail's words. Its headers are left out: the sender and recipient are
+ * the company's own mailboxes (or the enquiry's address, already exported), and
+ * the Message-ID is ours.
+ */
+function emailContent(stored: string): ExportedEmailJob["content"] {
+  try {
+    const { subject, text, html } = JSON.parse(stored) as { subject: string; text: string; html: string };
+    return { subject, text, html };
+  } catch {
+    return { stored };
+  }
+}
+
+/** Everything held about the address, newest enquiry first, for the person it belongs to. */
+export async function exportDataHeld(db: Db, email: string, now: Date): Promise<DataExport> {
+  const rows = await db
+    .selectFrom("contact_submissions")
+    .selectAll()
+    .where(ofAddress(email))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  const jobs = await db
+    .selectFrom("email_outbox")
+    .select(["id", "submission_id", "kind", "status", "attempts", "created_at", "updated_at", "next_attempt_at", "sent_at", "message"])
+    .where("submission_id", "in", db.selectFrom("contact_submissions").select("id").where(ofAddress(email)))
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .execute();
+  const jobsBySubmission = new Map<string, ExportedEmailJob[]>();
+  for (const job of jobs) {
+    if (job.submission_id === null) continue;
+    const list = jobsBySubmission.get(job.submission_id) ?? [];
+    list.push({
+      id: job.id,
+      kind: job.kind,
+      status: job.status,
+      attempts: Number(job.attempts),
+      created_at: toIsoString(job.created_at),
+      updated_at: toIsoString(job.updated_at),
+      next_attempt_at: orNull(job.next_attempt_at),
+      sent_at: orNull(job.sent_at),
+      content: emailContent(job.message),
+    });
+    jobsBySubmission.set(job.submission_id, list);
+  }
+  return {
+    email,
+    exported_at: now.toISOString(),
+    about: ABOUT,
+    submissions: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      user_type: row.user_type,
+      message: row.message,
+      is_read: toBoolean(row.is_read),
+      created_at: toIsoString(row.created_at),
+      spam_reason: row.spam_reason,
+      email_jobs: jobsBySubmission.get(row.id) ?? [],
+    })),
+  };
+}
+
+/** Ids per statement: well under SQLite's and PostgreSQL's limits on bound parameters. */
+const ID_BATCH = 500;
+
+/**
+ * Deletes every enquiry sent with the address and its e-mail jobs, in one
+ * transaction; answers how many enquiries there were. The enquiries go first
+ * and the jobs of exactly those after, so an enquiry arriving meanwhile keeps
+ * its own job.
+ */
+export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number }> {
+  return db.transaction().execute(async (trx) => {
+    const erased = await trx.deleteFrom("contact_submissions").where(ofAddress(email)).returning("id").execute();
+    const ids = erased.map((row) => row.id);
+    let emailJobs = 0;
+    for (let start = 0; start < ids.length; start += ID_BATCH) {
+      const result = await trx.deleteFrom("email_outbox").where("submission_id", "in", ids.slice(start, start + ID_BATCH)).executeTakeFirst();
+      emailJobs += Number(result.numDeletedRows);
+    }
+    return { submissions: ids.length, emailJobs };
+  });
+}

@@ -1,0 +1,129 @@
+import { data } from "react-router";
+import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import {
+  DATA_REQUESTS_TEXT,
+  DataRequestsPage,
+  type DataRequestActionData,
+  type DataRequestLookup,
+} from "~/admin/DataRequestsPage";
+import { requireAdmin } from "~/auth/require-admin.server";
+import { downloadDate } from "~/enquiries/csv";
+import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
+import { LIMITS } from "~/enquiries/schema";
+import { servicesContext } from "~/platform/context";
+import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import type { Route } from "./+types/admin.data-requests";
+
+export function meta({ error }: Route.MetaArgs) {
+  return [{ title: error ? "Admin Login" : DATA_REQUESTS_TEXT.title }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+/**
+ * ?email=…&format=json: the JSON file of everything held about the address.
+ * A file, not a page, so it is answered here, before the page's loader would
+ * turn it into page data; requireAdmin first, as in every admin handler (a
+ * refusal renders the sign-in form, as the page's would). Anything else, and
+ * an address that is not valid, goes on to the page, which says what is wrong.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context }, next) => {
+    const params = new URL(request.url).searchParams;
+    if (params.get("format") !== "json" || (request.method !== "GET" && request.method !== "HEAD")) return next();
+    await requireAdmin(request, context);
+    const email = parseRequestEmail(params.get("email"));
+    if (email === undefined) return next();
+    const { db } = context.get(servicesContext);
+    const now = new Date();
+    try {
+      const body = JSON.stringify(await exportDataHeld(db, email, now), null, 2);
+      // Express marks every admin response no-store.
+      return new Response(body, {
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Disposition": `attachment; filename="data-request-${downloadDate(now)}.json"`,
+        },
+      });
+    } catch (error) {
+      console.error("Could not export the data held for an address:", error);
+      return new Response(DATA_REQUESTS_TEXT.loadFailure, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    }
+  },
+];
+
+/** The page: the address asked about (?email=) and what is held for it. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request, context);
+  const { db, company } = context.get(servicesContext);
+  const params = new URL(request.url).searchParams;
+  const base = { adminEmail: admin.email, company: { name: company.name, logoUrl: company.logoUrl } };
+  const input = params.get("email");
+  if (input === null) {
+    const lookup: DataRequestLookup = { status: "none" };
+    return { ...base, lookup };
+  }
+
+  const email = parseRequestEmail(input);
+  if (email === undefined) {
+    // Cut: the page shows it back in the field, and nothing longer can be an address.
+    const lookup: DataRequestLookup = { status: "invalid", input: input.trim().slice(0, LIMITS.email) };
+    return data({ ...base, lookup }, { status: 400 });
+  }
+  try {
+    const lookup: DataRequestLookup = { status: "found", email, held: await summariseDataHeld(db, email) };
+    return { ...base, lookup };
+  } catch (error) {
+    console.error("Could not look up the data held for an address:", error);
+    const lookup: DataRequestLookup = { status: "error", email };
+    return data({ ...base, lookup }, { status: 503 });
+  }
+}
+
+/** Headers an action sets (Connection: close on a 413) reach the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
+const answer = (result: DataRequestActionData, status = 200, init: ResponseInit = {}) => data(result, { ...init, status });
+
+/**
+ * intent=erase, email: deletes every enquiry sent with the address and the
+ * e-mails about them. Without confirmed=yes (no JavaScript, so no confirm()
+ * has asked) it only asks, on the page. The log says how many, never whose.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdmin(request, context);
+  const { db } = context.get(servicesContext);
+  let fields: Record<string, string>;
+  try {
+    fields = await readFormFields(request, ADMIN_FORM_LIMIT);
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error;
+    return answer({ notice: { kind: "error", text: error.message } }, error.status, { headers: bodyErrorHeaders(error) });
+  }
+  if (fields.intent !== "erase") return answer({ notice: { kind: "error", text: "Unknown action." } }, 400);
+  const email = parseRequestEmail(fields.email);
+  if (email === undefined) return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.invalid } }, 400);
+
+  try {
+    if (fields.confirmed !== "yes") {
+      const held = await summariseDataHeld(db, email);
+      // Nothing to erase: nothing to ask either.
+      if (held.submissions === 0) return answer({ notice: { kind: "success", text: DATA_REQUESTS_TEXT.held(email, held) } });
+      return answer({ confirmErase: { email, submissions: held.submissions } });
+    }
+    const erased = await eraseDataHeld(db, email);
+    console.log(`Data request: erased ${erased.submissions} submissions and ${erased.emailJobs} e-mail jobs for one address`);
+    return answer({ notice: { kind: "success", text: DATA_REQUESTS_TEXT.erased(email, erased.submissions) } });
+  } catch (error) {
+    console.error("Could not erase the data held for an address:", error);
+    return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.eraseFailure } }, 503);
+  }
+}
+
+export default function DataRequestsRoute({ loaderData, actionData }: Route.ComponentProps) {
+  return <DataRequestsPage {...loaderData} actionData={actionData} />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

@@ -1,0 +1,188 @@
+import { readFile } from "node:fs/promises";
+import { expect, test, type Page } from "@playwright/test";
+import { ensureAdmin } from "~/auth/admins.server";
+import type { DataExport } from "~/enquiries/data-requests.server";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { openDatabase, type Db } from "~/platform/db.server";
+import { NO_MAIL } from "../support/enquiries";
+import { loginFields, loginHeading } from "./admin-fixtures";
+import { uniqueEmail, waitForHydration } from "./fixtures";
+
+/**
+ * Data requests (UK GDPR) at /admin/data-requests. These run on the "site"
+ * server of playwright.config.ts, with an admin of their own made here, not
+ * on the "admin" server: the inbox tests there empty and count its enquiries,
+ * and the enquiries seeded here would upset their counts (and vanish under
+ * them). Every test uses addresses no other test uses.
+ */
+const ADMIN = { email: "gdpr.admin@example.com", password: "e2e-gdpr-correct-horse" };
+
+async function withSiteDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the tests through playwright.config.ts");
+  const database = openDatabase({ dataDir, databaseUrl: undefined });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+test.beforeAll(async () => {
+  await withSiteDb((db) => ensureAdmin(db, ADMIN.email, ADMIN.password));
+});
+
+/** Two enquiries from the person (one caught as spam) and one from somebody else. */
+async function seedPerson(label: string): Promise<{ email: string; other: string }> {
+  const email = uniqueEmail(label);
+  const other = uniqueEmail(`${label}-other`);
+  await withSiteDb(async (db) => {
+    await saveEnquiry(db, { name: "Petra Request", email, phone: "020 7946 0555", userType: "landlord", message: "Two flats in Hackney." }, NO_MAIL);
+    await saveEnquiry(db, { name: "Petra R", email: email.toUpperCase(), phone: undefined, userType: "other", message: "A second note." }, { ...NO_MAIL, spamReason: "links" });
+    await saveEnquiry(db, { name: "Oscar Other", email: other, phone: undefined, userType: "tenant", message: "Not Petra's business." }, NO_MAIL);
+  });
+  return { email, other };
+}
+
+async function storedFor(email: string): Promise<number> {
+  return withSiteDb(async (db) => {
+    const rows = await db.selectFrom("contact_submissions").select("id").where("email", "in", [email, email.toUpperCase()]).execute();
+    return rows.length;
+  });
+}
+
+async function signInTo(page: Page, path = "/admin/data-requests"): Promise<void> {
+  await page.goto(path);
+  await expect(loginHeading(page)).toBeVisible();
+  const fields = loginFields(page);
+  await fields.email.fill(ADMIN.email);
+  await fields.password.fill(ADMIN.password);
+  await fields.submit.click();
+  await expect(page.getByText(`Welcome, ${ADMIN.email}`, { exact: true })).toBeVisible();
+  if (!new URL(page.url()).pathname.startsWith(path)) await page.goto(path);
+  await expect(page.getByRole("heading", { name: "Data requests (UK GDPR)", level: 1 })).toBeVisible();
+}
+
+const emailField = (page: Page) => page.getByLabel("Email address", { exact: true });
+const heldText = (email: string) => `2 submissions (1 of them spam) and 0 e-mail jobs are held for ${email}.`;
+const confirmText = (email: string) => `Erase 2 submissions for ${email}, and the e-mails about them? This action cannot be undone.`;
+
+test("finds what is held for an address, downloads it as JSON, and erases it after confirm()", async ({ page }) => {
+  const { email, other } = await seedPerson("gdpr");
+  await signInTo(page);
+  await waitForHydration(page);
+
+  const typed = `  ${email.toUpperCase()} `;
+  await emailField(page).fill(typed);
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  const result = page.getByText(heldText(email.toUpperCase()), { exact: true });
+  await expect(result).toBeVisible();
+  // Focus goes to what was found, so a screen reader says it at once.
+  await expect(result).toBeFocused();
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download as JSON", exact: true }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^data-request-\d{4}-\d{2}-\d{2}\.json$/);
+  const text = await readFile(await download.path(), "utf8");
+  const file = JSON.parse(text) as DataExport;
+  expect(file.submissions.map((submission) => submission.name).sort()).toEqual(["Petra R", "Petra Request"]);
+  expect(file.submissions.find((submission) => submission.name === "Petra R")?.spam_reason).toBe("links");
+  expect(text).not.toContain(other);
+  expect(text).not.toContain("Oscar Other");
+
+  // The browser's own dialog asks; dismissed, nothing goes.
+  const dialogs: string[] = [];
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("button", { name: "Erase", exact: true }).click();
+  await expect.poll(() => dialogs).toEqual([confirmText(email.toUpperCase())]);
+  expect(await storedFor(email)).toBe(2);
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Erase", exact: true }).click();
+  const erased = page.getByRole("status").filter({ hasText: `Erased 2 submissions for ${email.toUpperCase()}.` });
+  await expect(erased).toBeVisible();
+  await expect(page.getByText(`Nothing is held for ${email.toUpperCase()}.`, { exact: true })).toBeVisible();
+  // The Erase button went with the data: focus moved to the message that says what happened.
+  await expect(page.locator("[data-focus-fallback]")).toBeFocused();
+  expect(await storedFor(email)).toBe(0);
+  expect(await storedFor(other), "somebody else's enquiry stays").toBe(1);
+});
+
+test("works from the keyboard alone, with a visible focus ring on each control", async ({ page }) => {
+  const { email } = await seedPerson("gdpr-keys");
+  await signInTo(page);
+  await waitForHydration(page);
+
+  await emailField(page).focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(heldText(email), { exact: true })).toBeFocused();
+
+  await page.keyboard.press("Tab");
+  const download = page.getByRole("link", { name: "Download as JSON", exact: true });
+  await expect(download).toBeFocused();
+  expect(await download.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
+  await page.keyboard.press("Tab");
+  const erase = page.getByRole("button", { name: "Erase", exact: true });
+  await expect(erase).toBeFocused();
+  expect(await erase.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: `Erased 2 submissions for ${email}.` })).toBeVisible();
+  await expect(page.locator("[data-focus-fallback]")).toBeFocused();
+  expect(await storedFor(email)).toBe(0);
+});
+
+test("says clearly when the address is not valid, and changes nothing", async ({ page }) => {
+  const { email } = await seedPerson("gdpr-invalid");
+  await signInTo(page);
+  await waitForHydration(page);
+  await emailField(page).fill(`${email}, someone@example.com`);
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  const message = page.getByRole("alert").filter({ hasText: "Please enter a valid email address" });
+  await expect(message).toBeFocused();
+  await expect(emailField(page)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("button", { name: "Erase", exact: true })).toHaveCount(0);
+  expect(await storedFor(email)).toBe(2);
+});
+
+test.describe("on a 375 px wide phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("a long address and the result fit without sideways scrolling", async ({ page }) => {
+    const { email } = await seedPerson("gdpr-a-very-long-label-for-an-address-that-keeps-going-without-spaces");
+    await signInTo(page, `/admin/data-requests?email=${encodeURIComponent(email)}`);
+    await expect(page.getByText(heldText(email), { exact: true })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, "sideways overflow in px").toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("finds, then erases only after the on-page confirmation (Cancel keeps everything)", async ({ page }) => {
+    const { email, other } = await seedPerson("gdpr-nojs");
+    await signInTo(page);
+    await emailField(page).fill(email);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await expect(page.getByText(heldText(email), { exact: true })).toBeVisible();
+
+    await page.getByRole("button", { name: "Erase", exact: true }).click();
+    const confirmation = page.getByRole("alert").filter({ hasText: confirmText(email) });
+    await expect(confirmation).toBeVisible();
+    expect(await storedFor(email), "nothing is erased before the confirmation").toBe(2);
+    await confirmation.getByRole("link", { name: "Cancel", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    expect(await storedFor(email)).toBe(2);
+
+    await page.getByRole("button", { name: "Erase", exact: true }).click();
+    await page.getByRole("alert").getByRole("button", { name: "Erase", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Erased 2 submissions for ${email}.` })).toBeVisible();
+    expect(await storedFor(email)).toBe(0);
+    expect(await storedFor(other)).toBe(1);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * GET /admin/enquiries.csv (issue 5): the inbox view the admin is looking at
+ * (filter and search), every row of it, as a CSV file a spreadsheet opens
+ * safely. Through the built server, signed in, on each backend.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CSV_BATCH_SIZE } from "~/enquiries/csv";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import type { UserType } from "~/enquiries/schema";
+import { startSignedInServer, type SignedInServer } from "../support/admin-http";
+import { backends } from "../support/backends";
+import { NO_MAIL, postJson } from "../support/enquiries";
+import { assertBuilt } from "../support/server";
+
+/** RFC 4180 as a spreadsheet reads it: quoted fields, "" for a quote, CRLF between records. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      record.push(field);
+      field = "";
+    } else if (char === "\r" && text[i + 1] === "\n") {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = "";
+      i++;
+    } else field += char;
+  }
+  expect(field === "" && record.length === 0, "the file ends with a complete record").toBe(true);
+  return records;
+}
+
+const HEADER = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
+
+type Seed = { name: string; email: string; phone?: string; userType: UserType; message: string; read?: boolean; spam?: string; createdAt: string };
+
+/** Oldest first; the file lists newest first. */
+const SEEDS: Seed[] = [
+  {
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    userType: "investor",
+    message: 'Two flats in Camden,\r\none "garden" flat.\r\n\r\nCall after 5pm — £ € ✓',
+    read: true,
+    createdAt: "2026-11-01T09:00:00.000Z",
+  },
+  { name: "Ben Okri", email: "ben@example.com", phone: "020 7946 0001", userType: "landlord", message: "A house in Leeds.", createdAt: "2026-11-01T09:01:00.000Z" },
+  { name: "Cara Spam", email: "cara@example.com", userType: "other", message: "Cheap cheap cheap.", spam: "links", createdAt: "2026-11-01T09:02:00.000Z" },
+  { name: "Dee Marsh", email: "dee@example.com", userType: "tenant", message: "Looking for an agent on Quince Row.", createdAt: "2026-07-01T08:30:00.000Z" },
+];
+
+const row = (seed: Seed) => [seed.createdAt, seed.name, seed.email, seed.phone ?? "", { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType], seed.message, seed.read ? "Yes" : "No"];
+const [ada, ben, cara, dee] = SEEDS as [Seed, Seed, Seed, Seed];
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("the CSV export on $name", (backend) => {
+  let signedIn: SignedInServer;
+
+  beforeAll(async () => {
+    signedIn = await startSignedInServer(backend);
+  });
+  afterAll(async () => {
+    await signedIn?.server.stop();
+    await signedIn?.database.cleanup();
+  });
+
+  beforeEach(async () => {
+    const { db } = signedIn.reader;
+    await db.deleteFrom("email_outbox").execute();
+    await db.deleteFrom("contact_submissions").execute();
+    // The contact API's per-IP limit: each test starts with its allowance.
+    await db.deleteFrom("rate_limit_events").execute();
+    for (const seed of SEEDS) {
+      const { id } = await saveEnquiry(
+        db,
+        { name: seed.name, email: seed.email, phone: seed.phone, userType: seed.userType, message: seed.message },
+        { ...NO_MAIL, spamReason: seed.spam },
+      );
+      await db.updateTable("contact_submissions").set({ created_at: seed.createdAt, is_read: seed.read ?? false }).where("id", "=", id).execute();
+    }
+  });
+
+  async function download(query: string, { signedOut = false } = {}) {
+    const headers: Record<string, string> = signedOut ? {} : { cookie: signedIn.cookie };
+    const response = await fetch(`${signedIn.server.url}/admin/enquiries.csv${query}`, { headers });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { response, bytes, records: () => parseCsv(new TextDecoder().decode(bytes)) };
+  }
+
+  it("is a UTF-8 CSV attachment with a byte-order mark, named by filter and day, never stored", async () => {
+    const { response, bytes } = await download("?filter=unread");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="enquiries-unread-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers.get("cache-control")).toMatch(/\bno-store\b/);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // CRLF after every record; the line breaks inside Ada's message stay inside her quoted field.
+    expect(new TextDecoder().decode(bytes).endsWith('"No"\r\n')).toBe(true);
+  });
+
+  it("holds every real enquiry for All, newest first, with line breaks and quotes kept in their field", async () => {
+    const { records } = await download("");
+    expect(records()).toEqual([HEADER, row(ben), row(ada), row(dee)]);
+  });
+
+  it("holds what the Unread and Read filters show", async () => {
+    expect((await download("?filter=unread")).records()).toEqual([HEADER, row(ben), row(dee)]);
+    expect((await download("?filter=read")).records()).toEqual([HEADER, row(ada)]);
+  });
+
+  it("adds the spam reason for the Spam filter, and only there", async () => {
+    const { response, records } = await download("?filter=spam");
+    expect(response.headers.get("content-disposition")).toContain('filename="enquiries-spam-');
+    expect(records()).toEqual([
+      [...HEADER, "Spam reason"],
+      [...row(cara), "Too many links in the message"],
+    ]);
+  });
+
+  it("holds what a search finds in the name, e-mail or message, within the filter", async () => {
+    expect((await download("?q=QUINCE")).records()).toEqual([HEADER, row(dee)]);
+    expect((await download("?q=example.com&filter=read")).records()).toEqual([HEADER, row(ada)]);
+    expect((await download("?q=nobody-has-this")).records()).toEqual([HEADER]);
+  });
+
+  it("falls back as the inbox does for filters and searches it does not know, never failing", async () => {
+    const odd = new URLSearchParams({ filter: "../../etc", q: `  \u0000${"x".repeat(5_000)}` }).toString();
+    const { response, records } = await download(`?${odd}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain('filename="enquiries-all-');
+    expect(records()).toEqual([HEADER]);
+    const spaced = await download("?filter=&q=%20%20");
+    expect(spaced.records()).toEqual([HEADER, row(ben), row(ada), row(dee)]);
+  });
+
+  it("holds every row, however many pages the inbox would take", async () => {
+    const count = CSV_BATCH_SIZE + 20;
+    const start = Date.UTC(2026, 0, 1);
+    const many = Array.from({ length: count }, (_, i) => ({
+      id: randomUUID(),
+      name: `Sender ${String(i).padStart(4, "0")}`,
+      email: `sender${i}@example.org`,
+      phone: null,
+      user_type: "tenant" as const,
+      message: `Message ${i}`,
+      is_read: false,
+      created_at: new Date(start + i * 60_000).toISOString(),
+      spam_reason: null,
+    }));
+    await signedIn.reader.db.insertInto("contact_submissions").values(many).execute();
+    const names = (await download("?q=example.org")).records().slice(1).map((record) => record[1]);
+    expect(names).toEqual(many.map((seed) => seed.name).reverse());
+  });
+
+  it("neutralises formulas that visitors typed into the contact form", async () => {
+    const payloads = [
+      { name: "@SUM(A1)", email: "-2+3@example.com", phone: "+44 20 7946 0000", userType: "landlord", message: '=HYPERLINK("http://evil","x")' },
+      { name: "+1+1", email: "=1+1@example.com", phone: "-1", userType: "tenant", message: "-2+3 is what I owe" },
+    ];
+    for (const payload of payloads) {
+      const response = await postJson(signedIn.server.url, payload, { origin: signedIn.server.url });
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    const records = (await download("?q=%2B1%2B1")).records().concat((await download("?q=SUM")).records().slice(1));
+    expect(records.map((record) => record.slice(1, 4).concat(record[5]!))).toEqual([
+      ["Name", "Email", "Phone", "Message"],
+      ["'+1+1", "'=1+1@example.com", "'-1", "'-2+3 is what I owe"],
+      ["'@SUM(A1)", "'-2+3@example.com", "'+44 20 7946 0000", `'=HYPERLINK("http://evil","x")`],
+    ]);
+  });
+
+  it("is refused with 401 without a session, and holds no enquiry", async () => {
+    const { response, bytes } = await download("?filter=all", { signedOut: true });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-disposition")).toBeNull();
+    const text = new TextDecoder().decode(bytes);
+    for (const seed of SEEDS) expect(text).not.toContain(seed.email);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * UK GDPR requests about one e-mail address (issue 5): what is held, as the
+ * admin's page counts it and as the JSON file hands it over, and erasing it,
+ * with and without JavaScript. Through the built server, signed in, on each
+ * backend; the enquiries and their e-mail jobs are stored as the contact form
+ * stores them, with e-mail on.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
+import { PLACEHOLDER_COMPANY } from "~/company/company";
+import type { DataExport } from "~/enquiries/data-requests.server";
+import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
+import type { Enquiry } from "~/enquiries/schema";
+import { toBoolean, toIsoString } from "~/platform/db-values";
+import { startSignedInServer, type SignedInServer } from "../support/admin-http";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+
+/** E-mail on, with the acknowledgement: a real enquiry gets two e-mail jobs, spam none. */
+const MAIL: SaveEnquiryOptions = {
+  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"], acknowledge: true },
+  company: PLACEHOLDER_COMPANY,
+};
+
+const ADDRESS = "ottoline.quarterman@example.net";
+/** How the admin types it: other case, spaces around. */
+const TYPED = "  Ottoline.QUARTERMAN@Example.net ";
+const TYPED_TRIMMED = TYPED.trim();
+
+const HERS: Enquiry[] = [
+  { name: "Ottoline Quarterman", email: "Ottoline.Quarterman@Example.NET", phone: "020 7946 0777", userType: "landlord", message: "Four flats on Quince Row." },
+];
+const HER_SPAM: Enquiry = { name: "Ottoline Q", email: ADDRESS, phone: undefined, userType: "other", message: "Cheap links, cheap links." };
+/** Other people, one with an address that contains hers. */
+const OTHERS: Enquiry[] = [
+  { name: "Barnaby Rudge", email: "barnaby.rudge@example.com", phone: undefined, userType: "tenant", message: "A leaking roof in Chigwell." },
+  { name: "Look Alike", email: `x${ADDRESS}`, phone: undefined, userType: "investor", message: "Similar address, different person." },
+];
+
+beforeAll(() => assertBuilt());
+
+describe.each(backends)("UK GDPR data requests on $name", (backend) => {
+  let signedIn: SignedInServer;
+  let hers: string[];
+  let herSpam: string;
+  let others: string[];
+
+  beforeAll(async () => {
+    signedIn = await startSignedInServer(backend);
+  });
+  afterAll(async () => {
+    await signedIn?.server.stop();
+    await signedIn?.database.cleanup();
+  });
+
+  beforeEach(async () => {
+    const { db } = signedIn.reader;
+    await db.deleteFrom("email_outbox").execute();
+    await db.deleteFrom("contact_submissions").execute();
+    hers = [];
+    for (const enquiry of HERS) hers.push((await saveEnquiry(db, enquiry, MAIL)).id);
+    herSpam = (await saveEnquiry(db, HER_SPAM, { ...MAIL, spamReason: "links" })).id;
+    others = [];
+    for (const enquiry of OTHERS) others.push((await saveEnquiry(db, enquiry, MAIL)).id);
+  });
+
+  const page = (query: Record<string, string>) =>
+    fetch(`${signedIn.server.url}/admin/data-requests?${new URLSearchParams(query)}`, { headers: { cookie: signedIn.cookie } });
+
+  /** The form's POST, as a browser without JavaScript sends it (to the page's URL). */
+  const post = (fields: Record<string, string>, query: Record<string, string> = { email: fields.email ?? "" }) =>
+    fetch(`${signedIn.server.url}/admin/data-requests?${new URLSearchParams(query)}`, {
+      method: "POST",
+      headers: { cookie: signedIn.cookie, origin: signedIn.server.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  /** Everything stored, to prove that a refused request changed nothing. */
+  async function snapshot() {
+    const { db } = signedIn.reader;
+    return {
+      submissions: await db.selectFrom("contact_submissions").select(["id", "email"]).orderBy("id").execute(),
+      jobs: await db.selectFrom("email_outbox").select(["id", "submission_id"]).orderBy("id").execute(),
+    };
+  }
+
+  it("counts what is held for an address, whatever its case and spaces, spam included", async () => {
+    const response = await page({ email: TYPED });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(DATA_REQUESTS_TEXT.title);
+    expect(html).toContain(`2 submissions (1 of them spam) and 2 e-mail jobs are held for ${TYPED_TRIMMED}.`);
+    expect(html).toContain(DATA_REQUESTS_TEXT.download);
+    // The others are not named, nor counted.
+    for (const other of OTHERS) expect(html).not.toContain(other.name);
+
+    const nobody = await (await page({ email: "nobody@example.org" })).text();
+    expect(nobody).toContain("Nothing is held for nobody@example.org.");
+    expect(nobody).not.toContain(`>${DATA_REQUESTS_TEXT.erase}<`);
+  });
+
+  it("hands over everything held about the address as a JSON file, and nothing about anybody else", async () => {
+    const response = await page({ email: TYPED, format: "json" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="data-request-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(response.headers.get("cache-control")).toMatch(/\bno-store\b/);
+    const text = await response.text();
+    const file = JSON.parse(text) as DataExport;
+
+    expect(file.email).toBe(TYPED_TRIMMED);
+    expect(Date.parse(file.exported_at)).not.toBeNaN();
+    const stored = await signedIn.reader.db.selectFrom("contact_submissions").selectAll().where("id", "in", [...hers, herSpam]).execute();
+    // Every field of each submission, as stored, newest first.
+    expect(file.submissions.map(({ email_jobs: _, ...submission }) => submission)).toEqual(
+      stored
+        .map((row) => ({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }))
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)),
+    );
+
+    const real = file.submissions.find((submission) => submission.id === hers[0])!;
+    expect(real.email_jobs.map((job) => job.kind).sort()).toEqual(["acknowledgement", "notification"]);
+    for (const job of real.email_jobs) {
+      expect(job).toMatchObject({ status: "queued", attempts: 0, sent_at: null });
+      expect(Date.parse(job.created_at)).not.toBeNaN();
+      expect(Date.parse(job.next_attempt_at!)).not.toBeNaN();
+      // The e-mail's words are personal data too: they are handed over.
+      expect(job.content).toMatchObject({ subject: expect.any(String) as string, text: expect.stringContaining(HERS[0]!.name) as string });
+    }
+    const notification = real.email_jobs.find((job) => job.kind === "notification")!;
+    expect(notification.content).toMatchObject({ text: expect.stringContaining(HERS[0]!.message) as string });
+    expect(file.submissions.find((submission) => submission.id === herSpam)!.email_jobs).toEqual([]);
+
+    for (const other of OTHERS) {
+      expect(text).not.toContain(other.name);
+      expect(text).not.toContain(other.message);
+    }
+    for (const id of others) expect(text).not.toContain(id);
+  });
+
+  it("without JavaScript, asks on the page before erasing, and changes nothing until confirmed", async () => {
+    const before = await snapshot();
+    const response = await post({ intent: "erase", email: TYPED });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(DATA_REQUESTS_TEXT.eraseConfirm(TYPED_TRIMMED, 2));
+    // The confirming form carries confirmed=yes, and there is a way back.
+    expect(html).toMatch(/<input type="hidden" name="confirmed" value="yes"\/>/);
+    expect(html).toContain(`>${DATA_REQUESTS_TEXT.cancel}</a>`);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("erases exactly that address's submissions and their e-mail jobs, and says so without naming anybody in the log", async () => {
+    const response = await post({ intent: "erase", email: TYPED, confirmed: "yes" });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`Erased 2 submissions for ${TYPED_TRIMMED}.`);
+    expect(html).toContain("Nothing is held for");
+
+    const after = await snapshot();
+    expect(after.submissions.map((row) => row.id).sort()).toEqual([...others].sort());
+    // Only the others' jobs are left: two each.
+    expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others, ...others].sort());
+    expect(signedIn.server.stdout() + signedIn.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
+  });
+
+  it.each([
+    ["not an address", "not-an-address"],
+    ["empty", ""],
+    ["two addresses", `${ADDRESS}, barnaby.rudge@example.com`],
+    ["a header injection", `${ADDRESS}\r\nBcc: barnaby.rudge@example.com`],
+  ])("refuses an e-mail that is %s with 400 and a clear message, changing nothing", async (_, email) => {
+    const before = await snapshot();
+    const shown = await page({ email });
+    expect(shown.status).toBe(400);
+    expect(await shown.text()).toContain(DATA_REQUESTS_TEXT.invalid);
+
+    for (const confirmed of ["", "yes"]) {
+      const response = await post({ intent: "erase", email, confirmed });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(DATA_REQUESTS_TEXT.invalid);
+    }
+    // The JSON file is not handed out for it either: the page says what is wrong.
+    const file = await page({ email, format: "json" });
+    expect(file.status).toBe(400);
+    expect(file.headers.get("content-disposition")).toBeNull();
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses an unknown intent with 400, changing nothing", async () => {
+    const before = await snapshot();
+    const response = await post({ intent: "erase-everything", email: ADDRESS, confirmed: "yes" });
+    expect(response.status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+});
