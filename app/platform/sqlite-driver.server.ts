@@ -35,7 +35,11 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
       if (raw.isOpen) raw.close();
     },
     prepare: (sql: string): SqliteStatement => {
-      const { statement, reader } = prepare(sql);
+      // Kysely opens transactions with a plain (deferred) "begin": one that reads
+      // first and writes later fails at once with "database is locked" if another
+      // connection (the admin CLI, a test fixture) committed in between. BEGIN
+      // IMMEDIATE takes the write lock up front, so busy_timeout waits instead.
+      const { statement, reader } = prepare(sql === "begin" ? "begin immediate" : sql);
       return {
         reader,
         all: (parameters) => statement.all(...toSqliteValues(parameters)),
