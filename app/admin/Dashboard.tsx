@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
+import { AdminHeader } from "./AdminHeader";
 import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
 import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
@@ -38,41 +39,17 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, mail, 
 
   return (
     <div className="min-h-dvh bg-slate-100">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4 sm:px-6">
-          <div className="flex items-center gap-3">
-            <img src={company.logoUrl} alt="" width={40} height={40} className="size-10" />
-            <div>
-              <p className="text-lg font-bold text-slate-900">{DASHBOARD_TEXT.title}</p>
-              <p className="text-sm text-slate-600">
-                Welcome, <span className="font-medium text-slate-800">{email}</span>
-              </p>
-            </div>
-          </div>
-          <div className="flex flex-wrap items-center gap-3">
-            {unread ? (
-              <Link
-                to={inboxHref("unread")}
-                className="inline-flex items-center gap-2 rounded-full bg-blue-50 px-3 py-1 text-sm font-medium text-blue-900 ring-1 ring-blue-200 hover:bg-blue-100"
-              >
-                <span aria-hidden="true" className="size-2 rounded-full bg-blue-700" />
-                {unread} unread {unread === 1 ? "enquiry" : "enquiries"}
-              </Link>
-            ) : null}
-            <Link to="/" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
-              {DASHBOARD_TEXT.viewSite}
-            </Link>
-            <Form method="post" action="/admin/sign-out">
-              <button
-                type="submit"
-                className="rounded-lg bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
-              >
-                {DASHBOARD_TEXT.signOut}
-              </button>
-            </Form>
-          </div>
-        </div>
-      </header>
+      <AdminHeader email={email} logoUrl={company.logoUrl}>
+        {unread ? (
+          <Link
+            to={inboxHref("unread")}
+            className="inline-flex items-center gap-2 rounded-full bg-blue-50 px-3 py-1 text-sm font-medium text-blue-900 ring-1 ring-blue-200 hover:bg-blue-100"
+          >
+            <span aria-hidden="true" className="size-2 rounded-full bg-blue-700" />
+            {unread} unread {unread === 1 ? "enquiry" : "enquiries"}
+          </Link>
+        ) : null}
+      </AdminHeader>
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>

@@ -3,8 +3,8 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import type { DataHeld } from "~/enquiries/data-requests.server";
 import { INVALID_EMAIL_MESSAGE } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
+import { AdminHeader } from "./AdminHeader";
 import { NoticeRegion } from "./NoticeRegion";
-import { DASHBOARD_TEXT } from "./texts";
 import type { Notice } from "./types";
 import { useHydrated } from "./use-hydrated";
 
@@ -91,29 +91,7 @@ export function DataRequestsPage({
 
   return (
     <div className="min-h-dvh bg-slate-100">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4 sm:px-6">
-          <div className="flex min-w-0 items-center gap-3">
-            <img src={company.logoUrl} alt="" width={40} height={40} className="size-10" />
-            <div className="min-w-0">
-              <p className="text-lg font-bold text-slate-900">{DASHBOARD_TEXT.title}</p>
-              <p className="text-sm [overflow-wrap:anywhere] text-slate-600">
-                Welcome, <span className="font-medium text-slate-800">{adminEmail}</span>
-              </p>
-            </div>
-          </div>
-          <div className="flex flex-wrap items-center gap-3">
-            <Link to="/" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
-              {DASHBOARD_TEXT.viewSite}
-            </Link>
-            <Form method="post" action="/admin/sign-out">
-              <button type="submit" className={`${BUTTON} bg-white text-slate-800 shadow-sm ring-slate-300 hover:bg-slate-50`}>
-                {DASHBOARD_TEXT.signOut}
-              </button>
-            </Form>
-          </div>
-        </div>
-      </header>
+      <AdminHeader email={adminEmail} logoUrl={company.logoUrl} />
 
       <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
         <p>

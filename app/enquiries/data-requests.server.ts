@@ -1,7 +1,9 @@
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
+import { toIsoString } from "~/platform/db-values";
 import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import type { StoredSubmission } from "./inbox";
+import { toSubmission } from "./inbox.server";
 import { LIMITS, isValidEmail } from "./schema";
 
 /**
@@ -65,19 +67,8 @@ export type ExportedEmailJob = {
   content: { subject: string; text: string; html: string } | { stored: string };
 };
 
-export type ExportedSubmission = {
-  id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  user_type: string;
-  message: string;
-  is_read: boolean;
-  created_at: string;
-  /** Null: a real enquiry; otherwise the spam rule that caught it. */
-  spam_reason: string | null;
-  email_jobs: ExportedEmailJob[];
-};
+/** A submission as the inbox shows it (spam_reason null for a real enquiry), with the e-mails about it. */
+export type ExportedSubmission = StoredSubmission & { email_jobs: ExportedEmailJob[] };
 
 export type DataExport = {
   /** The address asked about, as typed (trimmed). */
@@ -144,18 +135,7 @@ export async function exportDataHeld(db: Db, email: string, now: Date): Promise<
     email,
     exported_at: now.toISOString(),
     about: ABOUT,
-    submissions: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      phone: row.phone,
-      user_type: row.user_type,
-      message: row.message,
-      is_read: toBoolean(row.is_read),
-      created_at: toIsoString(row.created_at),
-      spam_reason: row.spam_reason,
-      email_jobs: jobsBySubmission.get(row.id) ?? [],
-    })),
+    submissions: rows.map((row) => ({ ...toSubmission(row), email_jobs: jobsBySubmission.get(row.id) ?? [] })),
   };
 }
 

@@ -70,9 +70,14 @@ describe.each(backends)("cached public responses on $name", (backend) => {
       for (const tag of scripts) expect(tag).toContain(`nonce="${page.nonce}"`);
       expect(page.html).toContain("Cached Terrace Kitchen");
     }
-    // Apart from the nonce, byte for byte the same document.
-    expect(second.html.replaceAll(second.nonce, "N")).toBe(first.html.replaceAll(first.nonce, "N"));
-    expect(plain.html.replaceAll(plain.nonce, "N")).toBe(first.html.replaceAll(first.nonce, "N"));
+    // Apart from the nonce, byte for byte the same document; the contact form's
+    // time-trap token is issued per whole second (decision 012), so it may differ
+    // when the requests straddle one.
+    const normalised = (page: { html: string; nonce: string }) =>
+      page.html.replaceAll(page.nonce, "N").replace(/\b\d{10,12}\.[A-Za-z0-9_-]{43}\b/g, "T");
+    expect(first.html).toMatch(/name="formToken" value="\d{10,12}\.[A-Za-z0-9_-]{43}"/);
+    expect(normalised(second)).toBe(normalised(first));
+    expect(normalised(plain)).toBe(normalised(first));
   });
 
   it("shows a project added by another writer on the very next request", async () => {
