@@ -1,6 +1,6 @@
 import type { AppServices } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
-import { pruneEvents, takeSlot } from "~/platform/rate-limit.server";
+import { ipLimitSubject, pruneEvents, takeSlot } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
 import { verifyFormToken } from "./form-token.server";
 import { FAILURE_MESSAGE, rateLimitedMessage, validateEnquiry, type Enquiry, type EnquiryField } from "./schema";
@@ -41,7 +41,7 @@ export async function submitEnquiry(services: AppServices, submission: Submissio
   }
   try {
     // Stored submissions count, spam included; refused ones give their place back.
-    const slot = await takeSlot(services.db, "contact-submission", clientIp, {
+    const slot = await takeSlot(services.db, "contact-submission", ipLimitSubject(clientIp), {
       limit: services.contact.rateLimit,
       windowMs: CONTACT_WINDOW_MS,
       now,

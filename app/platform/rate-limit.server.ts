@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
 import type { Db } from "./db.server";
 
 /**
@@ -100,4 +101,20 @@ export async function takeSlot(
     .executeTakeFirst();
   const freesAt = oldest ? new Date(oldest.created_at).getTime() + windowMs : now.getTime();
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000)) };
+}
+
+/**
+ * Who a per-IP limit counts: an IPv4 address as it is, an IPv6 address by its
+ * /64 network. One home or office line gets a whole /64, so counting single
+ * IPv6 addresses would let one sender rotate through 2^64 of them.
+ */
+export function ipLimitSubject(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head = "", tail] = ip.toLowerCase().split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  // An address ending in dotted IPv4 (::ffff:192.0.2.1 and kin) is rare here: count it whole.
+  if ([...left, ...right].some((group) => group.includes("."))) return ip;
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

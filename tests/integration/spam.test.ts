@@ -357,4 +357,31 @@ describe.each(backends)("spam defence on $name", (backend) => {
       expect(section).not.toContain("kept only as long as needed");
     });
   });
+
+  describe("the per-IP limit over IPv6 (CONTACT_RATE_LIMIT=2, behind a proxy)", () => {
+    let proxied: SpawnedServer;
+    let proxiedDatabase: TestDatabase;
+
+    beforeAll(async () => {
+      proxiedDatabase = await backend.createDatabase();
+      proxied = await startServer({ ...proxiedDatabase.env, CONTACT_RATE_LIMIT: "2", TRUST_PROXY: "loopback" });
+    });
+
+    afterAll(async () => {
+      await proxied?.stop();
+      await proxiedDatabase?.cleanup();
+    });
+
+    const from = (ip: string, message: string) =>
+      postJson(proxied.url, { ...validEnquiry, message }, { "x-forwarded-for": ip });
+
+    it("counts a whole /64 as one sender, so rotating addresses in it does not help", async () => {
+      expect((await from("2001:db8:1:2::1", "First from the /64")).status).toBe(201);
+      expect((await from("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "Second from the /64")).status).toBe(201);
+      expect((await from("2001:db8:1:2::3", "Third from the /64")).status).toBe(429);
+      // Another network, and an IPv4 sender, have their own count.
+      expect((await from("2001:db8:1:3::1", "From the next /64")).status).toBe(201);
+      expect((await from("198.51.100.7", "From IPv4")).status).toBe(201);
+    });
+  });
 });
