@@ -3,6 +3,9 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("api/contact", "routes/api.contact.ts"),
+  route("robots.txt", "routes/robots.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("site.webmanifest", "routes/manifest.ts"),
   // Admin: every loader and action here starts with requireAdmin (sign-in excepted, by nature),
   // and tests/integration/admin-access.test.ts fails for one it does not know.
   route("admin", "routes/admin.tsx"),

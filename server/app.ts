@@ -73,6 +73,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db: database.db,
     storage,
     company: env.company,
+    publicUrl: env.publicUrl,
     mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
     contact: { rateLimit: env.contactRateLimit, retentionDays: env.enquiryRetentionDays },
     auth: {

@@ -11,6 +11,8 @@ export type AppServices = {
   /** The images bucket. */
   storage: ImageStorage;
   company: Company;
+  /** PUBLIC_URL without its trailing slash; undefined: use the request's own origin (see siteUrl). */
+  publicUrl: string | undefined;
   /** Who is e-mailed about enquiries; undefined when e-mail is off (no SMTP_URL). */
   mail: Omit<MailSettings, "smtpUrl"> | undefined;
   contact: {
@@ -27,6 +29,17 @@ export type AppServices = {
 };
 
 export const servicesContext = createContext<AppServices>();
+
+/**
+ * The site's absolute address without a trailing slash, for canonical links,
+ * Open Graph tags, robots.txt and the sitemap: PUBLIC_URL, or else the
+ * origin the request came to (Express applies TRUST_PROXY to its host and
+ * protocol). The same for every request to one origin, so pages that cache
+ * their document per loader data stay cacheable.
+ */
+export function siteUrl(services: Pick<AppServices, "publicUrl">, request: Request): string {
+  return services.publicUrl ?? new URL(request.url).origin;
+}
 
 /** Facts about the request that only Express knows. */
 export type RequestInfo = {

@@ -27,6 +27,7 @@ describe("parseEnv", () => {
       enquiryRetentionDays: undefined,
       mail: undefined,
       trustProxy: false,
+      publicUrl: undefined,
       company: PLACEHOLDER_COMPANY,
     });
   });
@@ -257,6 +258,38 @@ describe("parseEnv", () => {
         expect(message).toContain(JSON.stringify(value));
       },
     );
+  });
+
+  describe("PUBLIC_URL", () => {
+    it.each([
+      ["https://www.example-lettings.co.uk", "https://www.example-lettings.co.uk"],
+      ["https://www.example-lettings.co.uk/", "https://www.example-lettings.co.uk"],
+      [" HTTPS://WWW.Example-Lettings.co.uk// ", "https://www.example-lettings.co.uk"],
+      ["http://localhost:3000", "http://localhost:3000"],
+      ["https://example.com:443/", "https://example.com"],
+    ] as const)("reads PUBLIC_URL=%j as %s", (value, expected) => {
+      expect(parseEnv({ PUBLIC_URL: value }).publicUrl).toBe(expected);
+    });
+
+    it("is undefined when unset or blank", () => {
+      expect(parseEnv({ PUBLIC_URL: "  " }).publicUrl).toBeUndefined();
+    });
+
+    it.each([
+      "www.example.com",
+      "ftp://example.com",
+      "https://",
+      "https:///path",
+      "https://example.com/lettings",
+      "https://example.com/?utm=1",
+      "https://example.com/#top",
+      "https://user:pw@example.com",
+      "https://exa mple.com",
+    ])("refuses PUBLIC_URL=%s with a message naming it", (value) => {
+      const { message } = envErrorOf({ PUBLIC_URL: value });
+      expect(message).toMatch(/\bPUBLIC_URL\b/);
+      expect(message).toContain(JSON.stringify(value));
+    });
   });
 
   describe("e-mail: SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO, CONTACT_ACKNOWLEDGE", () => {

@@ -93,6 +93,16 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => publicUrlOf(value) !== undefined,
+        "must be the site's public address, an http:// or https:// URL without a path, ? or #, e.g. https://www.example-lettings.co.uk",
+      )
+      .transform((value) => publicUrlOf(value)!)
+      .optional(),
+  ),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -102,6 +112,21 @@ const envSchema = z.object({
 });
 
 const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL"]);
+
+/**
+ * PUBLIC_URL → the origin pages are found at, without a trailing slash
+ * ("https://www.example.co.uk"). Undefined for what is not an absolute
+ * http(s) URL, or has credentials, a query, a fragment or a path: the site
+ * is served from the root of its host, and none of those belong in a
+ * canonical address.
+ */
+export function publicUrlOf(value: string): string | undefined {
+  const text = value.trim();
+  if (!/^https?:\/\/[^/?#]/i.test(text) || /[?#]/.test(text) || !URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.username !== "" || url.password !== "" || !/^\/*$/.test(url.pathname)) return undefined;
+  return url.origin;
+}
 
 /** What Express's "trust proxy" setting takes. */
 export type TrustProxy = boolean | number | string[];
@@ -149,6 +174,8 @@ export type Env = {
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
   mail: MailSettings | undefined;
   trustProxy: TrustProxy;
+  /** PUBLIC_URL without its trailing slash; undefined: each request's own origin. */
+  publicUrl: string | undefined;
   company: Company;
 };
 
@@ -217,6 +244,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           }
         : undefined,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
+    publicUrl: env.PUBLIC_URL,
     company: {
       name: env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.name,
       shortName: env.COMPANY_SHORT_NAME ?? env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.shortName,

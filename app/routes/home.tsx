@@ -1,32 +1,120 @@
-import { data } from "react-router";
+import { useContext } from "react";
+import { UNSAFE_FrameworkContext, data } from "react-router";
+import { OPENING_HOURS, PLAN_PRICES_GBP, type Company } from "~/company/company";
 import { issueFormToken } from "~/enquiries/form-token.server";
 import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { requestContext, servicesContext } from "~/platform/context";
+import { requestContext, servicesContext, siteUrl } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/home";
 
+const DESCRIPTION =
+  "Property management for landlords, property investors and tenants: rent collection, maintenance, tenant relations, legal compliance and renovations. No VAT added, no hidden fees.";
+
+/** The social-card picture in public/ (made from hero-property.svg and the logo). */
+const SHARE_IMAGE = {
+  path: "/og-image.png",
+  width: 1200,
+  height: 630,
+  alt: "Illustration of a Victorian terraced town house beside the company logo",
+};
+
 export function meta({ loaderData }: Route.MetaArgs) {
-  const name = loaderData?.company.name ?? "Property Management";
+  if (!loaderData) return [{ title: "Property Management" }, { name: "description", content: DESCRIPTION }];
+  const { company, siteUrl } = loaderData;
+  const title = `${company.name} | Professional Property Management Services`;
+  const pageUrl = `${siteUrl}/`;
+  const image = `${siteUrl}${SHARE_IMAGE.path}`;
   return [
-    { title: `${name} | Professional Property Management Services` },
-    {
-      name: "description",
-      content:
-        "Property management for landlords, property investors and tenants: rent collection, maintenance, tenant relations, legal compliance and renovations. No VAT added, no hidden fees.",
-    },
+    { title },
+    { name: "description", content: DESCRIPTION },
+    { tagName: "link", rel: "canonical", href: pageUrl },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: company.name },
+    { property: "og:locale", content: "en_GB" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: DESCRIPTION },
+    { property: "og:url", content: pageUrl },
+    { property: "og:image", content: image },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:width", content: String(SHARE_IMAGE.width) },
+    { property: "og:image:height", content: String(SHARE_IMAGE.height) },
+    { property: "og:image:alt", content: SHARE_IMAGE.alt },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: DESCRIPTION },
+    { name: "twitter:image", content: image },
+    { name: "twitter:image:alt", content: SHARE_IMAGE.alt },
   ];
+}
+
+/**
+ * JSON-LD is data, not code, so the CSP does not apply to it; it still carries
+ * the nonce (from where React Router's own <Scripts> takes it) so that every
+ * script element of the page does, which keeps that rule simple to check.
+ * React Router's meta `script:ld+json` cannot take a nonce, hence this element.
+ */
+function StructuredData({ value }: { value: object }) {
+  const nonce = useContext(UNSAFE_FrameworkContext)?.nonce;
+  // "<", ">" and "&" as \u escapes: no value (a company name) can end the element.
+  const json = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: json }} />;
+}
+
+/** schema.org structured data: the company as a local business, from its configuration. */
+function localBusiness(company: Company, siteUrl: string) {
+  return {
+    "@context": "https://schema.org",
+    // A LocalBusiness subtype for agencies that let and manage property.
+    "@type": "RealEstateAgent",
+    "@id": `${siteUrl}/#business`,
+    name: company.name,
+    alternateName: company.shortName === company.name ? undefined : company.shortName,
+    description: DESCRIPTION,
+    url: `${siteUrl}/`,
+    telephone: company.phone,
+    email: company.email,
+    address: postalAddress(company.address),
+    // COMPANY_LOGO_URL is free text: one that is no URL must not break the page.
+    logo: URL.canParse(company.logoUrl, `${siteUrl}/`) ? new URL(company.logoUrl, `${siteUrl}/`).href : `${siteUrl}/icon-512.png`,
+    image: `${siteUrl}${SHARE_IMAGE.path}`,
+    priceRange: `£${PLAN_PRICES_GBP.gold}–£${PLAN_PRICES_GBP.platinum}`,
+    areaServed: { "@type": "Country", name: "United Kingdom" },
+    openingHoursSpecification: OPENING_HOURS.map(({ days, opens, closes }) => ({
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: days.map((day) => `https://schema.org/${day}`),
+      opens,
+      closes,
+    })),
+  };
+}
+
+/**
+ * COMPANY_ADDRESS is one line. "1 Example Street, London EC1A 1AA" (or
+ * "…, London, EC1A 1AA") splits into street, town and postcode; anything
+ * else is kept whole as the street address.
+ */
+function postalAddress(address: string) {
+  const parts = /^(.+?),\s*([^,]+?)(?:,\s*|\s+)([A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})$/i.exec(address.trim());
+  return {
+    "@type": "PostalAddress",
+    ...(parts
+      ? { streetAddress: parts[1], addressLocality: parts[2], postalCode: parts[3]!.toUpperCase() }
+      : { streetAddress: address }),
+    addressCountry: "GB",
+  };
 }
 
 /** The page depends only on its loader data: rendered once per version of it (see document-cache.server.ts). */
 export const handle = { cacheDocument: true };
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { db, company, contact } = context.get(servicesContext);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const { db, company, contact } = services;
   // Not awaited: the gallery shows its loading state while the projects are on
   // their way during client-side navigation. The server waits for it before
   // sending a document, so the projects are always in the HTML.
@@ -34,7 +122,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     console.error("Could not load renovation projects:", error);
     throw error;
   });
-  return { company, projects, formToken: await formTokenFor(db), retentionDays: contact.retentionDays };
+  return {
+    company,
+    // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
+    siteUrl: siteUrl(services, request),
+    projects,
+    formToken: await formTokenFor(db),
+    retentionDays: contact.retentionDays,
+  };
 }
 
 /**
@@ -107,12 +202,15 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs): Pr
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <LandingPage
-      company={loaderData.company}
-      projects={loaderData.projects}
-      contactResult={actionData}
-      formToken={loaderData.formToken}
-      retentionDays={loaderData.retentionDays}
-    />
+    <>
+      <LandingPage
+        company={loaderData.company}
+        projects={loaderData.projects}
+        contactResult={actionData}
+        formToken={loaderData.formToken}
+        retentionDays={loaderData.retentionDays}
+      />
+      <StructuredData value={localBusiness(loaderData.company, loaderData.siteUrl)} />
+    </>
   );
 }

@@ -1,0 +1,29 @@
+import { servicesContext } from "~/platform/context";
+import type { Route } from "./+types/manifest";
+
+/** The web app manifest, named after the configured company (a static file could not be). */
+export function loader({ context }: Route.LoaderArgs) {
+  const { company } = context.get(servicesContext);
+  const manifest = {
+    name: company.name,
+    short_name: company.shortName,
+    description: "Professional property management for landlords, property investors and tenants.",
+    lang: "en-GB",
+    start_url: "/",
+    scope: "/",
+    display: "browser",
+    background_color: "#ffffff",
+    theme_color: THEME_COLOR,
+    icons: [
+      { src: "/icon-192.png", sizes: "192x192", type: "image/png" },
+      { src: "/icon-512.png", sizes: "512x512", type: "image/png" },
+      { src: "/favicon.svg", sizes: "any", type: "image/svg+xml" },
+    ],
+  };
+  return new Response(JSON.stringify(manifest), {
+    headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}
+
+/** The logo's blue (public/logo.svg). */
+const THEME_COLOR = "#1d4ed8";

@@ -1,0 +1,18 @@
+import { servicesContext, siteUrl } from "~/platform/context";
+import type { Route } from "./+types/robots";
+
+/** robots.txt: the public page may be crawled; the admin and its API may not. */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const site = siteUrl(context.get(servicesContext), request);
+  const body = [
+    "User-agent: *",
+    "Disallow: /admin",
+    "Disallow: /api/",
+    "",
+    `Sitemap: ${site}/sitemap.xml`,
+    "",
+  ].join("\n");
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}
