@@ -1,12 +1,17 @@
 /**
- * First benchmark of the public site (issue 2, point 8).
+ * Benchmark of the public site (issue 2, point 8; issue 6, points 6 and 7).
  *
- *   npm run bench                       build, then measure all four cases (10 s each for
- *                                       the three load cases, then the upload case)
+ *   npm run bench                       build, then measure every case: the three load cases and
+ *                                       static / (10 s each), the upload case, the footprint
  *   npm run bench -- --duration=5       seconds per measured load run (default 10)
- *   npm run bench -- --only=contact     one case: home | projects | contact | upload
+ *   npm run bench -- --only=contact     some cases, comma-separated: home | static | projects |
+ *                                       contact | upload | footprint; `static` runs the pair
+ *                                       GET / + static /, `footprint` the cold starts and idle RSS
+ *                                       (e.g. --only=home,projects,contact,footprint for the idle
+ *                                       RSS after load without the upload case)
  *   npm run bench -- --warmup=2         seconds of warm-up before each load case (default 2)
  *   npm run bench -- --uploads=5        timed uploads in the upload case (default 5, after 1 warm-up)
+ *   npm run bench -- --starts=5         fresh cold starts in the footprint case (default 5)
  *   npm run bench -- --encoding=identity  Accept-Encoding for the GET cases
  *                                       (default "gzip, deflate, br", as a browser sends)
  *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
@@ -22,7 +27,29 @@
  *   GET /              50 connections   target ≥ 500 req/s
  *   GET /api/projects  50 connections   target ≥ 3,000 req/s
  *   POST /api/contact  20 connections   target ≥ 500 durable enquiries/s
- * and for every case p99 ≤ 100 ms; for the server peak RSS over these cases ≤ 250 MB.
+ * and for every case p99 ≤ 100 ms (GET /: ≤ 50 ms); for the server peak RSS over these
+ * cases ≤ 250 MB.
+ *
+ * static / (issue 6, point 6): the bench fetches `GET /` once from the running app
+ * with the home case's headers (so the gzip-encoded bytes a browser gets), raw, and
+ * serves those exact bytes with the app's response headers (Content-Type,
+ * Content-Encoding, the security headers…, plus a Content-Length) from
+ * bench/static-server.ts: a minimal node:http server, no Express, in its own
+ * process on this machine. It is driven like GET / (50 connections, same warm-up
+ * and duration), right after it. Targets: GET / 2xx/s ≥ 1/3 of static /'s, and
+ * GET / p99 ≤ 50 ms.
+ *
+ * footprint (issue 6, point 7): before the main server starts, --starts fresh
+ * servers one after the other, each as npm start runs it (same flags and
+ * environment; ADMIN_EMAIL/ADMIN_PASSWORD set, so each start also creates the
+ * admin) on a fresh empty DATA_DIR (so each start runs the migrations): cold
+ * start = spawn to the first 200 from /healthz (polled every 10 ms), target
+ * ≤ 1.5 s, reported as median and max. Idle RSS = the main server's VmRSS right
+ * after its start and, after the load cases that ran, once idle: the upload
+ * case's wait (RSS has stopped falling for 10 s), but at least 60 s and at most
+ * 120 s, since RSS stays flat for the first seconds after a burst before V8's
+ * memory reducer gives the heap back; the upload case then reuses that wait.
+ * Target ≤ 150 MB.
  *
  * Only 2xx responses count as successes. After the contact run every enquiry
  * that was acknowledged (2xx with its id) is looked up in contact_submissions:
@@ -79,6 +106,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import os from "node:os";
@@ -91,16 +119,21 @@ import { ensureUploadImage, type UploadImage } from "./upload-image.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS_DIR = path.join(ROOT, "bench", "results");
-const CASE_NAMES = ["home", "projects", "contact", "upload"] as const;
+const CASE_NAMES = ["home", "static", "projects", "contact", "upload", "footprint"] as const;
 type CaseName = (typeof CASE_NAMES)[number];
-/** The cases autocannon drives (all but upload). */
-type LoadCaseName = Exclude<CaseName, "upload">;
+/** The cases autocannon drives (all but upload and footprint). */
+type LoadCaseName = Exclude<CaseName, "upload" | "footprint">;
 
 const TARGETS = {
   homeRps: 500,
   projectsRps: 3000,
   contactDurablePerSecond: 500,
   p99Ms: 100,
+  homeP99Ms: 50,
+  /** GET / 2xx/s ÷ static / 2xx/s. */
+  homeVsStatic: 1 / 3,
+  coldStartMs: 1500,
+  idleRssMb: 150,
   peakRssMb: 250,
   /** Upload median / processImage-alone median. */
   uploadRatio: 1.3,
@@ -116,6 +149,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     encoding: { type: "string", default: "gzip, deflate, br" },
     uploads: { type: "string", default: "5" },
+    starts: { type: "string", default: "5" },
     "cpu-prof": { type: "boolean", default: false },
     "node-args": { type: "string", default: "" },
     help: { type: "boolean", short: "h", default: false },
@@ -141,11 +175,15 @@ const DURATION = positiveNumber("duration", flags.duration, false);
 const WARMUP = positiveNumber("warmup", flags.warmup, true);
 let cases: CaseName[] = [...CASE_NAMES];
 if (flags.only !== undefined) {
-  if (!(CASE_NAMES as readonly string[]).includes(flags.only)) {
-    console.error(`--only must be one of ${CASE_NAMES.join(", ")} (got ${JSON.stringify(flags.only)})`);
+  const asked = flags.only.split(",").map((name) => name.trim());
+  const unknown = asked.filter((name) => !(CASE_NAMES as readonly string[]).includes(name));
+  if (unknown.length || asked.length === 0) {
+    console.error(`--only takes one or more of ${CASE_NAMES.join(", ")}, comma-separated (got ${JSON.stringify(flags.only)})`);
     process.exit(2);
   }
-  cases = [flags.only as CaseName];
+  // static / is only meaningful beside GET /, measured just before it.
+  if (asked.includes("static")) asked.push("home");
+  cases = CASE_NAMES.filter((name) => asked.includes(name));
 }
 const ACCEPT_ENCODING = flags.encoding;
 const UPLOADS = Number(flags.uploads);
@@ -153,14 +191,24 @@ if (!Number.isInteger(UPLOADS) || UPLOADS < 1) {
   console.error(`--uploads must be a positive whole number (got ${JSON.stringify(flags.uploads)})`);
   process.exit(2);
 }
-const loadCases = cases.filter((name): name is LoadCaseName => name !== "upload");
+const STARTS = Number(flags.starts);
+if (!Number.isInteger(STARTS) || STARTS < 1) {
+  console.error(`--starts must be a positive whole number (got ${JSON.stringify(flags.starts)})`);
+  process.exit(2);
+}
+const loadCases = cases.filter((name): name is LoadCaseName => name !== "upload" && name !== "footprint");
 const runUpload = cases.includes("upload");
+const runFootprint = cases.includes("footprint");
 
 // ---------------------------------------------------------------- clean-up, always
 
 let child: ChildProcess | undefined;
 /** bench/sharp-alone.ts while it runs. */
 let helper: ChildProcess | undefined;
+/** bench/static-server.ts, or a cold-start server of the footprint case, while it runs. */
+let staticServer: ChildProcess | undefined;
+let coldChild: ChildProcess | undefined;
+let coldDataDir: string | undefined;
 let childExited: Promise<void> = Promise.resolve();
 let dataDir: string | undefined;
 let current: Instance | undefined;
@@ -190,6 +238,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     console.error(`\n${signal}: stopping the load and the server…`);
     current?.stop();
     helper?.kill("SIGKILL");
+    staticServer?.kill("SIGKILL");
+    coldChild?.kill("SIGKILL");
     void stopServer().finally(() => {
       removeDataDir();
       process.exit(130);
@@ -199,7 +249,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 // Last resort if something throws past the finally below: never leave the server running.
 process.on("exit", () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  if (helper && helper.exitCode === null && helper.signalCode === null) helper.kill("SIGKILL");
+  for (const other of [helper, staticServer, coldChild]) {
+    if (other && other.exitCode === null && other.signalCode === null) other.kill("SIGKILL");
+  }
+  if (coldDataDir) rmSync(coldDataDir, { recursive: true, force: true });
   removeDataDir();
 });
 
@@ -333,7 +386,15 @@ type CaseSpec = {
   connections: number;
   targetRps: number;
   targetLabel: string;
+  p99TargetMs: number;
   requests: () => RequestSpec[];
+};
+
+/** What a browser's GET / sends; static / is requested with the same headers. */
+const HOME_HEADERS = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "accept-encoding": ACCEPT_ENCODING,
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) bench",
 };
 
 const contactCounter = { next: 1 };
@@ -346,17 +407,17 @@ const SPECS: Record<LoadCaseName, CaseSpec> = {
     connections: 50,
     targetRps: TARGETS.homeRps,
     targetLabel: `≥ ${TARGETS.homeRps} req/s`,
-    requests: () => [
-      {
-        method: "GET",
-        path: "/",
-        headers: {
-          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-          "accept-encoding": ACCEPT_ENCODING,
-          "user-agent": "Mozilla/5.0 (X11; Linux x86_64) bench",
-        },
-      },
-    ],
+    p99TargetMs: TARGETS.homeP99Ms,
+    requests: () => [{ method: "GET", path: "/", headers: HOME_HEADERS }],
+  },
+  static: {
+    name: "static",
+    label: "static / (node:http)",
+    connections: 50,
+    targetRps: 0,
+    targetLabel: "reference",
+    p99TargetMs: Infinity,
+    requests: () => [{ method: "GET", path: "/", headers: HOME_HEADERS }],
   },
   projects: {
     name: "projects",
@@ -364,6 +425,7 @@ const SPECS: Record<LoadCaseName, CaseSpec> = {
     connections: 50,
     targetRps: TARGETS.projectsRps,
     targetLabel: `≥ ${TARGETS.projectsRps.toLocaleString("en-GB")} req/s`,
+    p99TargetMs: TARGETS.p99Ms,
     requests: () => [
       { method: "GET", path: "/api/projects", headers: { accept: "application/json", "accept-encoding": ACCEPT_ENCODING } },
     ],
@@ -374,6 +436,7 @@ const SPECS: Record<LoadCaseName, CaseSpec> = {
     connections: 20,
     targetRps: TARGETS.contactDurablePerSecond,
     targetLabel: `≥ ${TARGETS.contactDurablePerSecond} durable/s`,
+    p99TargetMs: TARGETS.p99Ms,
     requests: () => [contactRequest(contactCounter, acknowledged)],
   },
 };
@@ -494,21 +557,29 @@ async function postImage(baseUrl: string, cookie: string, bytes: Uint8Array<Arra
 }
 
 /** Waits until a process's RSS has not fallen by more than 2 MB for 10 s (at most `limitMs`). */
-async function settleRss(pid: number, limitMs = 90_000): Promise<{ fromMb: number; toMb: number; seconds: number }> {
+type Settled = { fromMb: number; toMb: number; seconds: number; /** VmRSS every 5 s of the wait, MB. */ trace: number[] };
+/**
+ * Waits until a process's RSS has not fallen by more than 2 MB for 10 s, and at
+ * least `minMs` (at most `limitMs`).
+ */
+async function settleRss(pid: number, limitMs = 90_000, minMs = 0): Promise<Settled> {
   const started = performance.now();
   const rss = () => readProcStatus(pid)?.rssKb ?? 0;
   const from = rss();
+  const trace = [mb(from)];
   let low = from;
   let lowSince = performance.now();
-  while (performance.now() - started < limitMs && performance.now() - lowSince < 10_000) {
+  let ticks = 0;
+  while (performance.now() - started < limitMs && (performance.now() - lowSince < 10_000 || performance.now() - started < minMs)) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const now = rss();
+    if (++ticks % 5 === 0) trace.push(mb(now));
     if (now < low - 2048) {
       low = now;
       lowSince = performance.now();
     }
   }
-  return { fromMb: mb(from), toMb: mb(rss()), seconds: Math.round((performance.now() - started) / 1000) };
+  return { fromMb: mb(from), toMb: mb(rss()), seconds: Math.round((performance.now() - started) / 1000), trace };
 }
 
 /** Resets a process's VmHWM to its current RSS (Linux ≥ 4.0; our own child, so allowed). */
@@ -605,7 +676,7 @@ type UploadResult = {
     vmHwmMb: number | null;
     rssBeforeMb: number;
     /** The idle wait before the case: RSS when the load cases ended, after the wait, and how long it took. */
-    settled: { fromMb: number; toMb: number; seconds: number };
+    settled: Settled;
     /** peakRssMb − rssBeforeMb: what the uploads added to what the server held when the case began. */
     riseMb: number;
     storedFiles: number;
@@ -634,6 +705,8 @@ type UploadContext = {
   aloneNodeArgs: readonly string[];
   aloneEnv: Record<string, string>;
   serverAlive: () => boolean;
+  /** The footprint case's wait, when it already ran: not waited for again. */
+  settled?: Settled;
 };
 
 async function uploadCase(context: UploadContext): Promise<UploadResult | undefined> {
@@ -662,7 +735,7 @@ async function uploadCase(context: UploadContext): Promise<UploadResult | undefi
   // idle a while (its memory reducer then collects it: 250 → 130 MB within
   // a minute, measured). An admin uploads on such a server, not mid-burst:
   // wait (at most 90 s) until RSS has stopped falling for 10 s.
-  const settled = await settleRss(pid);
+  const settled = context.settled ?? (await settleRss(pid));
   const rssBefore = readProcStatus(pid);
   const hwmReset = resetPeakRss(pid);
   sampler.resetCase();
@@ -774,6 +847,137 @@ async function uploadCase(context: UploadContext): Promise<UploadResult | undefi
   };
 }
 
+// ---------------------------------------------------------------- static / and footprint
+
+/** GET / as the home case requests it, raw: the body as sent (still compressed), and the headers. */
+function fetchRaw(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.setTimeout(10_000, () => request.destroy(new Error(`GET ${url} timed out`)));
+  });
+}
+
+// Hop-by-hop or per-response: the static server sets its own (a Content-Length instead of chunks).
+const NOT_COPIED = new Set(["connection", "keep-alive", "transfer-encoding", "date", "content-length"]);
+
+type StaticServer = { url: string; pid: number; bytes: number; headers: Record<string, string | string[]> };
+
+/** Serves the exact bytes of the app's GET / from bench/static-server.ts (own process). */
+async function startStaticServer(baseUrl: string): Promise<StaticServer> {
+  const original = await fetchRaw(`${baseUrl}/`, HOME_HEADERS);
+  if (original.status !== 200) throw new Error(`GET / answered ${original.status}; static / needs a 200 to copy`);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(original.headers)) {
+    if (value !== undefined && !NOT_COPIED.has(name)) headers[name] = value;
+  }
+  const bodyFile = path.join(RESULTS_DIR, "static-home.body");
+  const headersFile = path.join(RESULTS_DIR, "static-home.headers.json");
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(bodyFile, original.body);
+  writeFileSync(headersFile, `${JSON.stringify(headers, null, 2)}\n`);
+
+  const proc = spawn(process.execPath, [path.join(ROOT, "bench", "static-server.ts"), bodyFile, headersFile], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  staticServer = proc;
+  let errors = "";
+  proc.stderr?.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-5000)));
+  const first = await createInterface({ input: proc.stdout! })[Symbol.asyncIterator]().next();
+  const port = /^listening (\d+)$/.exec(first.done ? "" : first.value)?.[1];
+  if (!port || proc.pid === undefined) throw new Error(`bench/static-server.ts did not start: ${errors}`);
+  const url = `http://127.0.0.1:${port}`;
+  // It must answer exactly what the app did.
+  const copy = await fetchRaw(`${url}/`, HOME_HEADERS);
+  if (!copy.body.equals(original.body) || copy.headers["content-encoding"] !== original.headers["content-encoding"] || copy.headers["content-type"] !== original.headers["content-type"]) {
+    throw new Error("static / does not answer the same bytes and headers as GET /");
+  }
+  return { url, pid: proc.pid, bytes: original.body.length, headers };
+}
+
+async function stopStaticServer(): Promise<void> {
+  const proc = staticServer;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  proc.kill("SIGTERM");
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(killer);
+  staticServer = undefined;
+}
+
+type ColdStart = { ms: number; rssMb: number };
+
+/**
+ * One cold start: `node server.js` as npm start runs it, on a fresh empty DATA_DIR
+ * (so it migrates and creates the admin), timed from spawn to the first 200 from
+ * /healthz. Then stopped and its DATA_DIR removed.
+ */
+async function coldStart(nodeArgs: readonly string[], env: (port: number, dir: string) => NodeJS.ProcessEnv): Promise<ColdStart> {
+  coldDataDir = mkdtempSync(path.join(os.tmpdir(), "pm-bench-cold-"));
+  const port = await freePort();
+  let output = "";
+  const started = performance.now();
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "server.js")], {
+    cwd: ROOT,
+    env: env(port, coldDataDir),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  coldChild = proc;
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-5000));
+  proc.stdout?.on("data", keep);
+  proc.stderr?.on("data", keep);
+  try {
+    for (;;) {
+      if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`A cold-start server exited (code ${proc.exitCode}). Its output:\n${output}`);
+      if (interrupted) return new Promise<ColdStart>(() => {});
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - started > 30_000) throw new Error(`A cold-start server did not answer /healthz within 30 s. Its output:\n${output}`);
+      await sleep(10);
+    }
+    const ms = performance.now() - started;
+    const status = proc.pid === undefined ? undefined : readProcStatus(proc.pid);
+    return { ms: round(ms), rssMb: status ? mb(status.rssKb) : NaN };
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill("SIGTERM");
+      const killer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    coldChild = undefined;
+    rmSync(coldDataDir, { recursive: true, force: true });
+    coldDataDir = undefined;
+  }
+}
+
+type FootprintResult = {
+  coldStart: Spread & { runs: ColdStart[]; ok: boolean; maxOk: boolean };
+  idleRss: {
+    afterStartMb: number;
+    /** After the load cases (or, with none, after start) once RSS stopped falling. */
+    settled: Settled;
+    settledMb: number;
+    afterLoadCases: LoadCaseName[];
+    ok: boolean;
+  };
+  target: string;
+};
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<number> {
@@ -838,6 +1042,30 @@ async function main(): Promise<number> {
   if (nodeArgs.length) console.log(`  server started with: ${envText}node ${nodeArgs.join(" ")} server.js`);
   console.log("");
 
+  // 0. Footprint: cold starts, before the main server runs (nothing else of ours on the machine).
+  const coldStarts: ColdStart[] = [];
+  if (runFootprint) {
+    // npm start's flags and environment only: no --cpu-prof or --node-args experiments.
+    const coldEnv = (coldPort: number, dir: string): NodeJS.ProcessEnv => ({
+      ...process.env,
+      ...startEnv,
+      NODE_ENV: "production",
+      PORT: String(coldPort),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      DATABASE_URL: "",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
+    process.stdout.write(`Cold starts (${STARTS}, each on a fresh DATA_DIR): `);
+    for (let index = 0; index < STARTS && !interrupted; index++) {
+      const run = await coldStart(startFlags, coldEnv);
+      coldStarts.push(run);
+      process.stdout.write(`${Math.round(run.ms)} ms${index < STARTS - 1 ? ", " : "\n"}`);
+    }
+    if (interrupted) return 130;
+  }
+
   // 1. Start the server.
   child = spawn(process.execPath, [...nodeArgs, serverEntry], {
     cwd: ROOT,
@@ -890,8 +1118,9 @@ async function main(): Promise<number> {
     await sleep(100);
   }
   const startRss = readProcStatus(pid);
+  const mainStartMs = Math.round(performance.now() - startedAt);
   console.log(
-    `Server up in ${Math.round(performance.now() - startedAt)} ms (pid ${pid}, port ${port}), RSS ${startRss ? mb(startRss.rssKb) : "?"} MB.`,
+    `Server up in ${mainStartMs} ms (pid ${pid}, port ${port}), RSS ${startRss ? mb(startRss.rssKb) : "?"} MB.`,
   );
 
   // 2. Seed three active projects. The server has migrated; WAL lets this connection write.
@@ -941,11 +1170,18 @@ async function main(): Promise<number> {
   sampler.start();
   const results: CaseResult[] = [];
   let failed = false;
+  let staticRef: StaticServer | undefined;
 
   for (const name of loadCases) {
     if (interrupted) break;
     const spec = SPECS[name];
-    const url = baseUrl;
+    if (name === "static") {
+      staticRef = await startStaticServer(baseUrl);
+      console.log(`static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`);
+    }
+    // static / is measured in its own process: its CPU is what counts there.
+    const url = name === "static" && staticRef ? staticRef.url : baseUrl;
+    const measuredPid = name === "static" && staticRef ? staticRef.pid : pid;
     if (WARMUP > 0) {
       process.stdout.write(`${spec.label}: warm-up ${WARMUP} s… `);
       await load(url, spec, WARMUP);
@@ -957,12 +1193,12 @@ async function main(): Promise<number> {
     const acknowledgedBefore = acknowledged.ids.size;
     process.stdout.write(`measuring ${DURATION} s at ${spec.connections} connections… `);
     sampler.resetCase();
-    const serverCpuBefore = readCpuSeconds(pid);
+    const serverCpuBefore = readCpuSeconds(measuredPid);
     const benchCpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
     const result = await load(url, spec, DURATION);
     const wall = (performance.now() - wallBefore) / 1000;
-    const serverCpu = readCpuSeconds(pid) - serverCpuBefore;
+    const serverCpu = readCpuSeconds(measuredPid) - serverCpuBefore;
     const benchCpuUsage = process.cpuUsage(benchCpuBefore);
     const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6;
     sampler.sample();
@@ -996,10 +1232,10 @@ async function main(): Promise<number> {
       // Less sensitive to other load on the machine than requests/s.
       serverCpuMsPerRequest: round((serverCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
       benchCpuPercent: round((benchCpu / wall) * 100),
-      peakRssMb: mb(sampler.casePeakKb),
+      peakRssMb: name === "static" ? mb(readProcStatus(measuredPid)?.hwmKb ?? NaN) : mb(sampler.casePeakKb),
       target: spec.targetLabel,
       rateOk: ok2xx / duration >= spec.targetRps,
-      p99Ok: result.latency.p99 <= TARGETS.p99Ms,
+      p99Ok: result.latency.p99 <= spec.p99TargetMs,
     };
 
     if (name === "contact") {
@@ -1051,6 +1287,36 @@ async function main(): Promise<number> {
   const hwmMb = final ? mb(final.hwmKb) : NaN;
   // VmHWM is the kernel's own high-water mark (it also sees peaks between samples).
   const peakRssMb = Math.max(sampledPeakMb, Number.isFinite(hwmMb) ? hwmMb : 0);
+  await stopStaticServer();
+
+  // Idle RSS: the server between bursts, once V8's memory reducer has given back what the load grew.
+  let footprint: FootprintResult | undefined;
+  let settled: Settled | undefined;
+  if (runFootprint && !interrupted && started.exitCode === null && started.signalCode === null) {
+    // V8's memory reducer gives back the heap the load grew only after some idle time
+    // (RSS flat for the first 10 s, then falling): idle means at least 60 s here.
+    process.stdout.write(`Idle RSS: waiting at least 60 s (at most 120 s) until the server's RSS stops falling… `);
+    settled = await settleRss(pid, 120_000, 60_000);
+    console.log(`${settled.toMb} MB after ${settled.seconds} s`);
+    const coldSpread = spread(coldStarts.map((run) => run.ms));
+    const afterStartMb = startRss ? mb(startRss.rssKb) : NaN;
+    footprint = {
+      coldStart: {
+        ...coldSpread,
+        runs: coldStarts,
+        ok: coldSpread.medianMs <= TARGETS.coldStartMs,
+        maxOk: coldSpread.maxMs <= TARGETS.coldStartMs,
+      },
+      idleRss: {
+        afterStartMb,
+        settled,
+        settledMb: settled.toMb,
+        afterLoadCases: results.map((row) => row.case),
+        ok: Math.max(afterStartMb, settled.toMb) <= TARGETS.idleRssMb,
+      },
+      target: `cold start ≤ ${TARGETS.coldStartMs} ms, idle RSS ≤ ${TARGETS.idleRssMb} MB`,
+    };
+  }
 
   let upload: UploadResult | undefined;
   // After a load case failed its checks the upload case still runs; not after the server died.
@@ -1065,6 +1331,7 @@ async function main(): Promise<number> {
       aloneNodeArgs: startFlags,
       aloneEnv: startEnv,
       serverAlive: () => started.exitCode === null && started.signalCode === null,
+      ...(settled ? { settled } : {}),
     });
     if (upload && !upload.ok) failed = true;
   }
@@ -1082,10 +1349,28 @@ async function main(): Promise<number> {
   const lpad = (text: string, width: number) => text.padStart(width);
   const verdict = (ok: boolean) => (ok ? "pass" : "MISS");
   const rssOk = peakRssMb <= TARGETS.peakRssMb;
+  const homeRow = results.find((row) => row.case === "home");
+  const staticRow = results.find((row) => row.case === "static");
+  const versusStatic =
+    homeRow && staticRow && staticRef
+      ? {
+          bytes: staticRef.bytes,
+          contentEncoding: staticRef.headers["content-encoding"] ?? null,
+          home2xxPerSecond: homeRow.successesPerSecond,
+          static2xxPerSecond: staticRow.successesPerSecond,
+          homeP99Ms: homeRow.latencyMs.p99,
+          staticP99Ms: staticRow.latencyMs.p99,
+          homeCpuMsPerRequest: homeRow.serverCpuMsPerRequest,
+          staticCpuMsPerRequest: staticRow.serverCpuMsPerRequest,
+          ratio: round(homeRow.successesPerSecond / staticRow.successesPerSecond, 3),
+          ratioOk: homeRow.successesPerSecond >= staticRow.successesPerSecond * TARGETS.homeVsStatic,
+          p99Ok: homeRow.latencyMs.p99 <= TARGETS.homeP99Ms,
+        }
+      : undefined;
   if (results.length) {
     console.log("");
     const header = [
-      pad("case", 19),
+      pad("case", 20),
       lpad("conns", 5),
       lpad("req/s mean", 10),
       lpad("2xx/s", 8),
@@ -1095,9 +1380,9 @@ async function main(): Promise<number> {
       lpad("err/t-o", 7),
       lpad("srv CPU", 7),
       lpad("ms CPU/req", 10),
-      "  " + pad("target", 18),
+      "  " + pad("target", 24),
       pad("rate", 4),
-      " p99≤100",
+      " p99 (≤100; GET / ≤50)",
     ].join(" ");
     console.log(header);
     console.log("-".repeat(header.length));
@@ -1105,7 +1390,7 @@ async function main(): Promise<number> {
       const rate = row.durable ? row.durable.durablePerSecond : row.successesPerSecond;
       console.log(
         [
-          pad(row.label, 19),
+          pad(row.label, 20),
           lpad(String(row.connections), 5),
           lpad(row.requestsPerSecondMean.toFixed(1), 10),
           lpad(rate.toFixed(1), 8),
@@ -1115,9 +1400,10 @@ async function main(): Promise<number> {
           lpad(`${row.errors}/${row.timeouts}`, 7),
           lpad(`${Math.round(row.serverCpuPercent)}%`, 7),
           lpad(row.serverCpuMsPerRequest.toFixed(2), 10),
-          "  " + pad(row.target, 18),
-          pad(verdict(row.rateOk), 4),
-          " " + verdict(row.p99Ok),
+          "  " + pad(row.target, 24),
+          // static / is the reference, not a target.
+          pad(row.case === "static" ? "—" : verdict(row.rateOk), 4),
+          " " + (row.case === "static" ? "—" : verdict(row.p99Ok)),
         ].join(" "),
       );
     }
@@ -1125,7 +1411,7 @@ async function main(): Promise<number> {
     console.log(
       `Server peak RSS over these cases: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${startRss ? mb(startRss.rssKb) : "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
     );
-    console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB`).join(", ")}`);
+    console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB${row.case === "static" ? " (its own process, VmHWM; the app idle)" : ""}`).join(", ")}`);
     console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
     console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
     console.log("  response, the figure least disturbed by other work on the machine.");
@@ -1140,6 +1426,30 @@ async function main(): Promise<number> {
       const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
       if (codes.length) console.log(`${row.label}: non-2xx status codes ${codes.map(([code, n]) => `${code}×${n}`).join(", ")}`);
     }
+    if (versusStatic) {
+      const v = versusStatic;
+      console.log("");
+      console.log(
+        `GET / against static / (the same ${v.bytes.toLocaleString("en-GB")} bytes from node:http): ${v.home2xxPerSecond} vs ${v.static2xxPerSecond} 2xx/s, ` +
+          `p99 ${v.homeP99Ms} vs ${v.staticP99Ms} ms, ms CPU/req ${v.homeCpuMsPerRequest} vs ${v.staticCpuMsPerRequest}`,
+      );
+      console.log(`  ratio app/static ${v.ratio.toFixed(3)} (1/${(1 / v.ratio).toFixed(2)})   target ≥ 1/3: ${verdict(v.ratioOk)}`);
+      console.log(`  GET / p99 ${v.homeP99Ms} ms   target ≤ ${TARGETS.homeP99Ms} ms: ${verdict(v.p99Ok)}`);
+    }
+  }
+  if (footprint) {
+    const f = footprint;
+    console.log("");
+    console.log(
+      `Cold start (spawn → first 200 from /healthz, ${f.coldStart.runs.length} fresh DATA_DIRs, migrations + admin creation each): ` +
+        `median ${f.coldStart.medianMs} ms, max ${f.coldStart.maxMs} ms, min ${f.coldStart.minMs} ms   target ≤ ${TARGETS.coldStartMs} ms: ` +
+        `median ${verdict(f.coldStart.ok)}, max ${verdict(f.coldStart.maxOk)}`,
+    );
+    console.log(`  runs: ${f.coldStart.runs.map((run) => `${run.ms} ms (${run.rssMb} MB)`).join(", ")}; main server up in ${mainStartMs} ms`);
+    console.log(
+      `Idle RSS: ${f.idleRss.afterStartMb} MB after start; ${f.idleRss.settledMb} MB ${f.idleRss.afterLoadCases.length ? `after ${f.idleRss.afterLoadCases.join(", ")}` : "with no load (none ran)"} ` +
+        `once settled (${f.idleRss.settled.fromMb} MB → ${f.idleRss.settled.toMb} MB in ${f.idleRss.settled.seconds} s; every 5 s: ${f.idleRss.settled.trace.join(", ")})   target ≤ ${TARGETS.idleRssMb} MB: ${verdict(f.idleRss.ok)}`,
+    );
   }
   if (upload) {
     const u = upload;
@@ -1188,6 +1498,7 @@ async function main(): Promise<number> {
       only: flags.only ?? null,
       acceptEncoding: ACCEPT_ENCODING,
       uploads: UPLOADS,
+      starts: STARTS,
       cpuProf: flags["cpu-prof"],
       serverNodeArgs: nodeArgs,
     },
@@ -1206,6 +1517,8 @@ async function main(): Promise<number> {
       ok: rssOk,
     },
     upload: upload ?? null,
+    versusStatic: versusStatic ?? null,
+    footprint: footprint ? { ...footprint, mainServerStartMs: mainStartMs } : null,
     ok: !failed,
   };
   writeFileSync(path.join(RESULTS_DIR, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
