@@ -1,0 +1,265 @@
+/**
+ * Lighthouse on the production build (issue 6, point 1).
+ *
+ *   npm run build && npm run lighthouse      one run per page
+ *   npm run lighthouse -- --runs=5           five runs per page; prints the median of each category
+ *
+ * Builds nothing: run `npm run build` first. Starts `server.js` (NODE_ENV=production)
+ * on a free port with a temporary DATA_DIR (SQLite), seeds the three demo projects
+ * (`npm run admin -- seed-demo`), then runs `npm exec lighthouse@13.5.0` (downloaded on
+ * first use) with Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) in its
+ * default mobile profile on `/` (all four categories) and `/admin` (the public sign-in
+ * page: accessibility, best practices, SEO). Reports (JSON and HTML) go to
+ * lighthouse-reports/.
+ *
+ * Exit code 1 when accessibility, best practices or SEO on `/`, or accessibility or
+ * best practices on `/admin`, is below 100 in any run's median. Performance is a
+ * timing on a shared machine: printed, never asserted.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const reportsDir = path.join(root, "lighthouse-reports");
+const LIGHTHOUSE = "lighthouse@13.5.0";
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+].join(" ");
+
+type Category = "performance" | "accessibility" | "best-practices" | "seo";
+type Page = { name: string; path: string; categories: Category[]; asserted: Category[] };
+
+const PAGES: Page[] = [
+  {
+    name: "home",
+    path: "/",
+    categories: ["performance", "accessibility", "best-practices", "seo"],
+    asserted: ["accessibility", "best-practices", "seo"],
+  },
+  { name: "admin", path: "/admin", categories: ["accessibility", "best-practices", "seo"], asserted: ["accessibility", "best-practices"] },
+];
+
+type LighthouseReport = {
+  categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
+  audits: Record<
+    string,
+    {
+      id: string;
+      title: string;
+      score: number | null;
+      displayValue?: string;
+      explanation?: string;
+      details?: { items?: Record<string, unknown>[] };
+    }
+  >;
+};
+
+function parseRuns(argv: string[]): number {
+  let runs = 1;
+  for (const arg of argv) {
+    const match = /^--runs=(\d+)$/.exec(arg);
+    if (match) runs = Number(match[1]);
+    else if (arg === "--help" || arg === "-h") {
+      console.log("Usage: npm run lighthouse [-- --runs=N]   (run `npm run build` first)");
+      process.exit(0);
+    } else {
+      console.error(`Unknown option ${arg}. Usage: npm run lighthouse [-- --runs=N]`);
+      process.exit(2);
+    }
+  }
+  if (runs < 1) {
+    console.error("--runs must be at least 1.");
+    process.exit(2);
+  }
+  return runs;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+/** Runs a command to completion; rejects with its output when it fails. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
+    );
+  });
+}
+
+async function waitUntilHealthy(url: string, exited: () => boolean): Promise<void> {
+  const deadline = Date.now() + 40_000;
+  while (Date.now() < deadline && !exited()) {
+    try {
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("The server did not become healthy.");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The first offending item of an audit, in a line: what to fix first. */
+function firstItem(items: Record<string, unknown>[] | undefined): string {
+  const item = items?.[0];
+  if (!item) return "";
+  const node = item.node as { snippet?: string; explanation?: string } | undefined;
+  const location = item.sourceLocation as { url?: string } | undefined;
+  const parts = [item.description, location?.url ?? item.url, node?.snippet, node?.explanation?.split("\n")[1]];
+  const text = parts.filter((part) => typeof part === "string" && part !== "").join(" · ");
+  return text ? ` [${items!.length} item(s); first: ${text.replace(/\s+/g, " ").slice(0, 240)}]` : "";
+}
+
+type Failing = { id: string; title: string; runs: string[]; item: string };
+
+/** Audits that cost points in a category (weighted, scored, below 1), merged over runs by id. */
+function collectFailing(report: LighthouseReport, category: string, into: Map<string, Failing>): void {
+  for (const ref of report.categories[category]?.auditRefs ?? []) {
+    const audit = report.audits[ref.id];
+    if (ref.weight === 0 || !audit || audit.score === null || audit.score >= 1) continue;
+    const failing = into.get(audit.id) ?? { id: audit.id, title: audit.title, runs: [], item: firstItem(audit.details?.items) };
+    const detail = (audit.displayValue ?? audit.explanation ?? "").split("\n")[0];
+    failing.runs.push(`${audit.score}${detail ? ` ${detail}` : ""}`);
+    into.set(audit.id, failing);
+  }
+}
+
+async function main(): Promise<number> {
+  const runs = parseRuns(process.argv.slice(2));
+  if (!existsSync(path.join(root, "build/server/index.js"))) {
+    console.error("The app is not built yet: run `npm run build` first, then `npm run lighthouse`.");
+    return 2;
+  }
+  await mkdir(reportsDir, { recursive: true });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "pm-lighthouse-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const serverEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", DATA_DIR: dataDir };
+
+  console.log(`Seeding the three demo projects into ${dataDir}…`);
+  await run(process.execPath, ["scripts/admin.js", "seed-demo"], serverEnv);
+
+  const server = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: { ...serverEnv, HOST: "127.0.0.1", PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  let serverExited = false;
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  void exited.then(() => (serverExited = true));
+  try {
+    await waitUntilHealthy(url, () => serverExited);
+    const scores = new Map<string, Map<Category, number[]>>();
+    const failures = new Map<string, Map<string, Failing>>();
+    const seconds: number[] = [];
+    for (let index = 1; index <= runs; index++) {
+      for (const page of PAGES) {
+        const name = `${page.name}-run${index}`;
+        const started = performance.now();
+        await run(
+          "npm",
+          [
+            "exec",
+            "--yes",
+            LIGHTHOUSE,
+            "--",
+            `${url}${page.path}`,
+            `--only-categories=${page.categories.join(",")}`,
+            "--output=json",
+            "--output=html",
+            `--output-path=${path.join(reportsDir, name)}`,
+            `--chrome-flags=${CHROME_FLAGS}`,
+            "--quiet",
+          ],
+          { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+        );
+        seconds.push((performance.now() - started) / 1000);
+        const report = JSON.parse(await readFile(path.join(reportsDir, `${name}.report.json`), "utf8")) as LighthouseReport;
+        const pageScores = scores.get(page.name) ?? new Map<Category, number[]>();
+        scores.set(page.name, pageScores);
+        for (const category of page.categories) {
+          const score = Math.round((report.categories[category]?.score ?? 0) * 100);
+          pageScores.set(category, [...(pageScores.get(category) ?? []), score]);
+          if (score < 100) {
+            const key = `${page.path} ${category}`;
+            const audits = failures.get(key) ?? new Map<string, Failing>();
+            collectFailing(report, category, audits);
+            failures.set(key, audits);
+          }
+        }
+      }
+    }
+
+    let failed = false;
+    const ALL: Category[] = ["performance", "accessibility", "best-practices", "seo"];
+    const perRun: string[] = [];
+    console.log(`\nLighthouse ${LIGHTHOUSE.split("@")[1]}, mobile, median of ${runs} run(s) per page (! = asserted and below 100):`);
+    console.log(`${"page".padEnd(8)}${ALL.map((category) => category.padStart(16)).join("")}`);
+    for (const page of PAGES) {
+      const pageScores = scores.get(page.name)!;
+      const cells = ALL.map((category) => {
+        const values = pageScores.get(category);
+        if (!values) return "—".padStart(16);
+        const value = median(values);
+        const below = page.asserted.includes(category) && value < 100;
+        if (below) failed = true;
+        if (values.length > 1) perRun.push(`${page.path} ${category}: ${values.join(", ")}`);
+        return `${value}${below ? "!" : ""}`.padStart(16);
+      });
+      console.log(`${page.path.padEnd(8)}${cells.join("")}`);
+    }
+    if (perRun.length > 0) console.log(`\nEach run:\n  ${perRun.join("\n  ")}`);
+    for (const [key, audits] of failures) {
+      console.log(`\nBelow 100 in some run — ${key}:`);
+      for (const audit of audits.values()) console.log(`  ${audit.id}: ${audit.title} — ${audit.runs.join("; ")}${audit.item}`);
+    }
+    console.log(`\nOne Lighthouse run took ${median(seconds).toFixed(1)} s (median of ${seconds.length}). Reports: ${reportsDir}`);
+    console.log(failed ? "FAIL: an asserted category (marked !) is below 100." : "OK: every asserted category is 100.");
+    return failed ? 1 : 0;
+  } finally {
+    if (!serverExited) {
+      server.kill("SIGTERM");
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 2;
+  },
+);
