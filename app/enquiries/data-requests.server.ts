@@ -2,6 +2,7 @@ import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";
 import { LIMITS, isValidEmail } from "./schema";
@@ -139,24 +140,7 @@ export async function exportDataHeld(db: Db, email: string, now: Date): Promise<
   };
 }
 
-/** Ids per statement: well under SQLite's and PostgreSQL's limits on bound parameters. */
-const ID_BATCH = 500;
-
-/**
- * Deletes every enquiry sent with the address and its e-mail jobs, in one
- * transaction; answers how many enquiries there were. The enquiries go first
- * and the jobs of exactly those after, so an enquiry arriving meanwhile keeps
- * its own job.
- */
+/** Deletes every enquiry sent with the address and its e-mail jobs, in one transaction. */
 export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number }> {
-  return db.transaction().execute(async (trx) => {
-    const erased = await trx.deleteFrom("contact_submissions").where(ofAddress(email)).returning("id").execute();
-    const ids = erased.map((row) => row.id);
-    let emailJobs = 0;
-    for (let start = 0; start < ids.length; start += ID_BATCH) {
-      const result = await trx.deleteFrom("email_outbox").where("submission_id", "in", ids.slice(start, start + ID_BATCH)).executeTakeFirst();
-      emailJobs += Number(result.numDeletedRows);
-    }
-    return { submissions: ids.length, emailJobs };
-  });
+  return deleteEnquiries(db, () => ofAddress(email));
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
 import type { AppServices } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
+import type { DatabaseSchema } from "~/platform/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
 import { enqueueEmail, signalOutbox, type NewOutboxJob } from "./outbox.server";
 import type { Enquiry } from "./schema";
@@ -74,3 +76,33 @@ function enquiryEmails(
   }
   return jobs;
 }
+
+/** Ids per statement: well under SQLite's and PostgreSQL's limits on bound parameters. */
+const ID_BATCH = 500;
+
+/**
+ * Deletes the enquiries matching `where` and their e-mail jobs, in one
+ * transaction: a job must not outlive its enquiry (it holds the visitor's
+ * words). The enquiries go first and the jobs of exactly those after, so an
+ * enquiry arriving meanwhile keeps its own job. The one way enquiries are
+ * deleted: by the admin, by a UK GDPR erasure, by the retention job.
+ */
+export async function deleteEnquiries(
+  db: Db,
+  where: (eb: ExpressionBuilder<DatabaseSchema, "contact_submissions">) => Expression<SqlBool>,
+): Promise<{ submissions: number; emailJobs: number }> {
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom("contact_submissions").where(where).returning("id").execute();
+    const ids = deleted.map((row) => row.id);
+    let emailJobs = 0;
+    for (let start = 0; start < ids.length; start += ID_BATCH) {
+      const result = await trx
+        .deleteFrom("email_outbox")
+        .where("submission_id", "in", ids.slice(start, start + ID_BATCH))
+        .executeTakeFirst();
+      emailJobs += Number(result.numDeletedRows);
+    }
+    return { submissions: ids.length, emailJobs };
+  });
+}
+

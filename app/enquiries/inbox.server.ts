@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Selectable, type SqlBool } from "kyse
 import type { Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
 import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
+import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state or spam, searched. */
@@ -108,18 +109,10 @@ export async function deleteSubmission(db: Db, id: string): Promise<boolean> {
   return (await deleteSubmissions(db, [id])) > 0;
 }
 
-/**
- * Deletes these submissions and their e-mail jobs in one transaction (a job
- * must not outlive its enquiry: it holds the visitor's words); answers how
- * many submissions there were.
- */
+/** Deletes these submissions and their e-mail jobs; answers how many submissions there were. */
 export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("email_outbox").where("submission_id", "in", ids).execute();
-    const result = await trx.deleteFrom("contact_submissions").where("id", "in", ids).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
+  return (await deleteEnquiries(db, (eb) => eb("id", "in", ids))).submissions;
 }
 
 /** Not spam: moves a caught submission to the inbox, unread. False when there is no such submission under Spam. */

@@ -1,4 +1,5 @@
 import type { Db } from "~/platform/db.server";
+import { deleteEnquiries } from "./enquiries.server";
 
 /**
  * ENQUIRY_RETENTION_DAYS: enquiries (spam included) older than that many days
@@ -12,17 +13,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Deletes the enquiries stored before `now` minus `retentionDays` days, and
  * their e-mail jobs, in one transaction; answers how many enquiries went.
  * Safe to run from several instances at once: each row goes once, and a run
- * that finds it gone counts nothing for it. (Nothing stored from now on is old
- * enough to match, so no job can be left without its enquiry.)
+ * that finds it gone counts nothing for it.
  */
 export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
-  return db.transaction().execute(async (trx) => {
-    const expired = trx.selectFrom("contact_submissions").select("id").where("created_at", "<", cutoff);
-    await trx.deleteFrom("email_outbox").where("submission_id", "in", expired).execute();
-    const result = await trx.deleteFrom("contact_submissions").where("created_at", "<", cutoff).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  });
+  return (await deleteEnquiries(db, (eb) => eb("created_at", "<", cutoff))).submissions;
 }
 
 export type RetentionLog = Pick<Console, "log" | "error">;
