@@ -32,9 +32,16 @@ function signature(key: Buffer, issuedAt: string): Buffer {
   return createHmac("sha256", key).update(`contact-form:${issuedAt}`).digest();
 }
 
+/** The last token signed with each key: every page served within one second carries the same one. */
+const lastSigned = new WeakMap<Buffer, { issuedAt: number; token: string }>();
+
 export function signFormToken(key: Buffer, now = new Date()): string {
-  const issuedAt = String(issuedAtSeconds(now));
-  return `${issuedAt}.${signature(key, issuedAt).toString("base64url")}`;
+  const issuedAt = issuedAtSeconds(now);
+  const last = lastSigned.get(key);
+  if (last?.issuedAt === issuedAt) return last.token;
+  const token = `${issuedAt}.${signature(key, String(issuedAt)).toString("base64url")}`;
+  lastSigned.set(key, { issuedAt, token });
+  return token;
 }
 
 /** Never throws: whatever arrives in the field is checked as a token. */
