@@ -6,6 +6,13 @@ import type { AdminActionData } from "./types";
 
 const TEXT = INBOX_TEXT.bulk;
 
+/** The bar's buttons; under Spam only Delete selected makes sense. */
+const ACTIONS = [
+  { intent: "bulk-mark-read", label: TEXT.markRead, className: "bg-white text-slate-800 ring-slate-300 hover:bg-slate-50" },
+  { intent: "bulk-mark-unread", label: TEXT.markUnread, className: "bg-white text-slate-800 ring-slate-300 hover:bg-slate-50" },
+  { intent: "bulk-delete", label: TEXT.delete, className: "bg-white text-red-800 ring-red-300 hover:bg-red-50" },
+] as const;
+
 const BAR_BUTTON =
   "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors aria-disabled:cursor-not-allowed aria-disabled:opacity-60";
 
@@ -85,37 +92,18 @@ export function BulkBar({
       {/* Only once the confirm() above can run: a page without JavaScript asks on the page first. */}
       {hydrated ? <input type="hidden" name="confirmed" value="yes" /> : null}
       <div className="flex flex-wrap gap-2 sm:ml-auto">
-        {spam ? null : (
-          <>
-            <button
-              type="submit"
-              name="intent"
-              value="bulk-mark-read"
-              aria-disabled={none || undefined}
-              className={`${BAR_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}
-            >
-              {TEXT.markRead}
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="bulk-mark-unread"
-              aria-disabled={none || undefined}
-              className={`${BAR_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}
-            >
-              {TEXT.markUnread}
-            </button>
-          </>
-        )}
-        <button
-          type="submit"
-          name="intent"
-          value="bulk-delete"
-          aria-disabled={none || undefined}
-          className={`${BAR_BUTTON} bg-white text-red-800 ring-red-300 hover:bg-red-50`}
-        >
-          {TEXT.delete}
-        </button>
+        {(spam ? ACTIONS.filter((action) => action.intent === "bulk-delete") : ACTIONS).map((action) => (
+          <button
+            key={action.intent}
+            type="submit"
+            name="intent"
+            value={action.intent}
+            aria-disabled={none || undefined}
+            className={`${BAR_BUTTON} ${action.className}`}
+          >
+            {action.label}
+          </button>
+        ))}
       </div>
     </fetcher.Form>
   );
