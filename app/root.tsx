@@ -1,18 +1,28 @@
+import { useContext } from "react";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  UNSAFE_FrameworkContext,
   isRouteErrorResponse,
   useLocation,
+  useMatches,
   useNavigation,
 } from "react-router";
-import { Spinner } from "~/components/Spinner";
+import { SignInCheck } from "~/components/SignInCheck";
 import type { Route } from "./+types/root";
 import "./app.css";
 
+/** A route whose `handle` says `hydrate: "islands"` is hydrated island by island, without React Router (decision 015). */
+export type HydrationHandle = { hydrate?: "islands" };
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Development keeps whole-document hydration: Vite's React refresh needs React Router's <Scripts>.
+  const matches = useMatches();
+  const islands =
+    import.meta.env.PROD && matches.some((match) => (match.handle as HydrationHandle | undefined)?.hydrate === "islands");
   return (
     <html lang="en-GB">
       <head>
@@ -27,10 +37,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body>
+      <body data-hydrate={islands ? "islands" : undefined}>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {islands ? (
+          <IslandScripts />
+        ) : (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        )}
       </body>
     </html>
   );
@@ -46,6 +62,24 @@ export default function App() {
 }
 
 /**
+ * The landing page's only script: the browser entry, which hydrates the
+ * islands. None of React Router's inline scripts or route modules.
+ */
+function IslandScripts() {
+  const framework = useContext(UNSAFE_FrameworkContext);
+  if (!framework) return null;
+  const { manifest, nonce } = framework;
+  return (
+    <>
+      {manifest.entry.imports.map((href) => (
+        <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+      ))}
+      <script type="module" src={manifest.entry.module} nonce={nonce} />
+    </>
+  );
+}
+
+/**
  * On the way to /admin from another page (the footer's Admin link), the
  * server checks the session before anything of the dashboard can show: say so.
  */
@@ -55,14 +89,7 @@ function CheckingSignIn() {
   if (navigation.state !== "loading" || navigation.location.pathname !== "/admin" || location.pathname === "/admin") {
     return null;
   }
-  return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-white/85">
-      <p role="status" className="flex items-center gap-3 text-lg font-medium text-slate-800">
-        <Spinner className="size-6 text-blue-700" />
-        Checking sign-in...
-      </p>
-    </div>
-  );
+  return <SignInCheck />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

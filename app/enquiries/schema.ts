@@ -1,13 +1,9 @@
-import { z } from "zod";
-
-// Zod probes for eval support (new Function) to speed up parsing; our
-// Content-Security-Policy forbids eval, and the probe would log a violation on
-// every page load. The interpreted path is fast enough for a contact form.
-z.config({ jitless: true });
-
 /**
- * The contact form's one schema, used by the browser before sending and by the
- * server before storing. Messages are the specification's words.
+ * The contact form's one validator, used by the browser before sending and by
+ * the server before storing. Messages are the specification's words. Written
+ * by hand rather than with a schema library: this file ships to every visitor's
+ * browser, and a library cost more than the rest of the landing page's own
+ * code together (decision 015).
  */
 export const REQUIRED_MESSAGE = "Please fill in all required fields";
 export const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
@@ -46,70 +42,100 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */
 const MESSAGE_FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-function text(field: string) {
-  return z.string({
-    error: (issue) => (issue.input === undefined || issue.input === null ? REQUIRED_MESSAGE : `${field} must be text`),
-  });
-}
-
-const requiredText = (field: string, max: number, tooLong: string) =>
-  text(field).trim().min(1, REQUIRED_MESSAGE).max(max, tooLong);
-
-export const enquirySchema = z.object({
-  name: requiredText("Name", LIMITS.name, `Please keep your name under ${LIMITS.name} characters`).refine(
-    (value) => !CONTROL_CHARACTERS.test(value),
-    "Please enter your name on a single line",
-  ),
-  email: requiredText("Email", LIMITS.email, INVALID_EMAIL_MESSAGE).refine(isValidEmail, INVALID_EMAIL_MESSAGE),
-  phone: text("Phone")
-    .nullable()
-    .optional()
-    .transform((value) => value?.trim() || undefined)
-    .refine((value) => value === undefined || value.length <= LIMITS.phone, {
-      message: `Please keep your phone number under ${LIMITS.phone} characters`,
-    })
-    .refine((value) => value === undefined || !CONTROL_CHARACTERS.test(value), {
-      message: "Please enter your phone number on a single line",
-    }),
-  userType: z.preprocess(
-    (value) => (value === "" || value === null ? undefined : value),
-    z.enum(USER_TYPES, {
-      error: (issue) =>
-        issue.input === undefined ? REQUIRED_MESSAGE : "Please choose Landlord, Tenant, Property Investor or Other",
-    }),
-  ),
-  message: requiredText(
-    "Message",
-    LIMITS.message,
-    `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`,
-  ).refine((value) => !MESSAGE_FORBIDDEN_CHARACTERS.test(value), "Please remove unsupported characters from your message"),
-});
-
-export type Enquiry = z.output<typeof enquirySchema>;
+export type Enquiry = {
+  name: string;
+  email: string;
+  phone?: string | undefined;
+  userType: UserType;
+  message: string;
+};
 export type EnquiryField = keyof Enquiry;
 
 export type EnquiryValidation =
   | { success: true; data: Enquiry }
   | { success: false; error: string; fields: EnquiryField[] };
 
+/** A field's value, trimmed; or the message that says why there is none. */
+type Checked<T> = { value: T } | { problem: string };
+
+/** Absent (undefined or null) is "required"; anything but a string is the wrong type. */
+function requiredText(input: unknown, field: string, max: number, tooLong: string): Checked<string> {
+  if (input === undefined || input === null) return { problem: REQUIRED_MESSAGE };
+  if (typeof input !== "string") return { problem: `${field} must be text` };
+  const value = input.trim();
+  if (value.length === 0) return { problem: REQUIRED_MESSAGE };
+  if (value.length > max) return { problem: tooLong };
+  return { value };
+}
+
+const CHECKS: { [F in EnquiryField]: (input: unknown) => Checked<Enquiry[F]> } = {
+  name(input) {
+    const checked = requiredText(input, "Name", LIMITS.name, `Please keep your name under ${LIMITS.name} characters`);
+    if ("value" in checked && CONTROL_CHARACTERS.test(checked.value)) {
+      return { problem: "Please enter your name on a single line" };
+    }
+    return checked;
+  },
+  email(input) {
+    const checked = requiredText(input, "Email", LIMITS.email, INVALID_EMAIL_MESSAGE);
+    if ("value" in checked && !isValidEmail(checked.value)) return { problem: INVALID_EMAIL_MESSAGE };
+    return checked;
+  },
+  phone(input) {
+    if (input === undefined || input === null) return { value: undefined };
+    if (typeof input !== "string") return { problem: "Phone must be text" };
+    const value = input.trim() || undefined;
+    if (value === undefined) return { value };
+    if (value.length > LIMITS.phone) return { problem: `Please keep your phone number under ${LIMITS.phone} characters` };
+    if (CONTROL_CHARACTERS.test(value)) return { problem: "Please enter your phone number on a single line" };
+    return { value };
+  },
+  userType(input) {
+    if (input === undefined || input === null || input === "") return { problem: REQUIRED_MESSAGE };
+    // `includes` on the list, not a property lookup, so "__proto__" is just an unknown value.
+    if (typeof input !== "string" || !(USER_TYPES as readonly string[]).includes(input)) {
+      return { problem: "Please choose Landlord, Tenant, Property Investor or Other" };
+    }
+    return { value: input as UserType };
+  },
+  message(input) {
+    const checked = requiredText(
+      input,
+      "Message",
+      LIMITS.message,
+      `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`,
+    );
+    if ("value" in checked && MESSAGE_FORBIDDEN_CHARACTERS.test(checked.value)) {
+      return { problem: "Please remove unsupported characters from your message" };
+    }
+    return checked;
+  },
+};
+
+const FIELDS = Object.keys(CHECKS) as EnquiryField[];
+
 /**
  * Validates a payload and reports one message for the form, as the original
- * did: a missing required field first, then the first other problem.
+ * did: a missing required field first, then the first other problem. Fields it
+ * does not know are ignored.
  */
 export function validateEnquiry(input: unknown): EnquiryValidation {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return { success: false, error: REQUIRED_MESSAGE, fields: ["name", "email", "userType", "message"] };
   }
-  const result = enquirySchema.safeParse(input);
-  if (result.success) return { success: true, data: result.data };
-  const issues = result.error.issues;
-  const required = issues.filter((issue) => issue.message === REQUIRED_MESSAGE);
-  const chosen = required.length > 0 ? required : issues;
-  return {
-    success: false,
-    error: chosen[0]?.message ?? REQUIRED_MESSAGE,
-    fields: [...new Set(chosen.map((issue) => issue.path[0] as EnquiryField))],
-  };
+  const record = input as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  const problems: { field: EnquiryField; message: string }[] = [];
+  for (const field of FIELDS) {
+    // Own properties only: an inherited `name` is not something the sender typed.
+    const checked = CHECKS[field](Object.hasOwn(record, field) ? record[field] : undefined);
+    if ("problem" in checked) problems.push({ field, message: checked.problem });
+    else data[field] = checked.value;
+  }
+  if (problems.length === 0) return { success: true, data: data as Enquiry };
+  const required = problems.filter((problem) => problem.message === REQUIRED_MESSAGE);
+  const chosen = required.length > 0 ? required : problems;
+  return { success: false, error: chosen[0]!.message, fields: chosen.map((problem) => problem.field) };
 }
 
 /** What the contact form's action answers, for the form to show. */

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from "react";
 import type { RenovationProject } from "~/projects/types";
 import { Icon, type IconName } from "~/components/Icon";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
@@ -8,9 +8,22 @@ import type { ResponsiveImage as Sources } from "~/projects/types";
 const SWIPE_THRESHOLD = 50;
 
 /**
- * Before-and-after gallery. Every slide is in the server's HTML; the inactive
- * ones are `hidden`, which also keeps their lazy images from loading until
- * they are shown.
+ * The gallery island (islands.ts). `unavailable`: the projects could not be
+ * loaded and these are the bundled sample; the server has logged why, and the
+ * browser's console says so too.
+ */
+export function Gallery({ projects, unavailable = false }: { projects: RenovationProject[]; unavailable?: boolean }) {
+  useEffect(() => {
+    if (unavailable) console.error("Could not load renovation projects; showing a sample project instead.");
+  }, [unavailable]);
+  return <ProjectCarousel projects={projects} />;
+}
+
+/**
+ * Before-and-after carousel. Every slide is in the server's HTML; the inactive
+ * ones are `hidden`. All images are lazy: the gallery is below the fold, so
+ * even the first slide's images wait until the visitor scrolls towards it,
+ * and the hidden slides' until they are shown.
  */
 export function ProjectCarousel({ projects }: { projects: RenovationProject[] }) {
   const [requestedIndex, setRequestedIndex] = useState(0);
@@ -88,7 +101,6 @@ export function ProjectCarousel({ projects }: { projects: RenovationProject[] })
             project={project}
             label={`${position + 1} of ${count}`}
             active={position === index}
-            eager={position === 0}
           />
         ))}
       </div>
@@ -125,12 +137,10 @@ function Slide({
   project,
   label,
   active,
-  eager,
 }: {
   project: RenovationProject;
   label: string;
   active: boolean;
-  eager: boolean;
 }) {
   return (
     <div
@@ -146,7 +156,6 @@ function Slide({
           sources={project.before_image_sources}
           alt={project.before_image_alt}
           label="BEFORE"
-          eager={eager}
           labelClassName="bg-slate-900/85 text-white"
         />
         <ProjectImage
@@ -154,7 +163,6 @@ function Slide({
           sources={project.after_image_sources}
           alt={project.after_image_alt}
           label="AFTER"
-          eager={eager}
           labelClassName="bg-blue-700 text-white"
         />
       </div>
@@ -180,14 +188,12 @@ function ProjectImage({
   sources,
   alt,
   label,
-  eager,
   labelClassName,
 }: {
   src: string;
   sources: Sources | null;
   alt: string;
   label: string;
-  eager: boolean;
   labelClassName: string;
 }) {
   return (
@@ -200,7 +206,7 @@ function ProjectImage({
         height={600}
         // Two side by side in a container of at most 1280 px from the sm breakpoint; full width below.
         sizes="(min-width: 1280px) 640px, (min-width: 640px) 50vw, 100vw"
-        loading={eager ? "eager" : "lazy"}
+        loading="lazy"
         className="aspect-[4/3] h-auto w-full object-cover"
       />
       <figcaption

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import type { ContactActionData } from "~/enquiries/schema";
 import { telHref, type Company } from "~/company/company";
 import { BUSINESS_HOURS } from "./content";
-import { ContactForm } from "./ContactForm";
+import { Island } from "./Island";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
@@ -66,7 +66,7 @@ export function Contact({
           </div>
 
           <div className="lg:col-span-3">
-            <ContactForm initialResult={initialResult} formToken={formToken} retentionDays={retentionDays} />
+            <Island name="contactForm" props={{ initialResult, formToken, retentionDays }} />
           </div>
         </div>
       </div>

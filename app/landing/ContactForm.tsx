@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
-import { useFetcher } from "react-router";
 import {
   FAILURE_MESSAGE,
   LIMITS,
@@ -18,12 +17,17 @@ const ERROR_ID = "contact-form-error";
 
 type Notice = { kind: "success" | "error"; text: string };
 
+/** What the visitor is shown about the last attempt, with JavaScript. */
+type Outcome = { status: "success" } | { status: "error"; error: string; fields: string[] };
+
 /**
- * The enquiry form. Without JavaScript it is a plain POST to the index route's
- * action and the page comes back with `initialResult`. With JavaScript the
- * shared schema checks it first and the fetcher sends it without a reload.
- * Spam defence needs no cookie and no third party: a honeypot field and the
- * signed time-trap token travel with the form (see app/enquiries/spam.server.ts).
+ * The enquiry form, an island (islands.ts). Without JavaScript it is a plain
+ * POST to the index route's action and the page comes back with
+ * `initialResult`. With JavaScript the shared validator checks it first and it
+ * is sent to POST /api/contact without a reload: the same submitEnquiry,
+ * checks and answers as the form's action. Spam defence needs no cookie and no
+ * third party: a honeypot field and the signed time-trap token travel with the
+ * form (see app/enquiries/spam.server.ts); sent, the token is checked there too.
  */
 export function ContactForm({
   initialResult,
@@ -34,39 +38,46 @@ export function ContactForm({
   formToken: string;
   retentionDays: number | undefined;
 }) {
-  const fetcher = useFetcher<ContactActionData>();
-  const [clientProblem, setClientProblem] = useState<{ error: string; fields: string[] } | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // Null until the visitor sends the form in this page; then it replaces the no-JavaScript result.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   // A new key after each success gives a fresh, empty form.
   const [formVersion, setFormVersion] = useState(0);
+  // Bumped when a server answer arrives, to move focus to its notice once it is shown.
+  const [answered, setAnswered] = useState(0);
   const noticeRef = useRef<HTMLDivElement>(null);
 
-  const submitting = fetcher.state !== "idle";
-  const serverResult = fetcher.data ?? initialResult;
-  const problem = clientProblem ?? (serverResult?.status === "error" ? serverResult : null);
-  const values = serverResult?.status === "error" ? serverResult.values : {};
-  const invalidFields = new Set(submitting ? [] : (problem?.fields ?? []));
+  const result: Outcome | ContactActionData | undefined = outcome ?? initialResult;
+  // What was typed, for the form without JavaScript; with it the fields simply keep their values.
+  const values = outcome === null && initialResult?.status === "error" ? initialResult.values : {};
+  const invalidFields = new Set(submitting || result?.status !== "error" ? [] : result.fields);
 
   let notice: Notice | null = null;
-  if (!submitting && problem) notice = { kind: "error", text: problem.error || FAILURE_MESSAGE };
-  else if (!submitting && serverResult?.status === "success") notice = { kind: "success", text: SUCCESS_MESSAGE };
+  if (!submitting && result?.status === "error") notice = { kind: "error", text: result.error || FAILURE_MESSAGE };
+  else if (!submitting && result?.status === "success") notice = { kind: "success", text: SUCCESS_MESSAGE };
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.status === "success") setFormVersion((version) => version + 1);
-    noticeRef.current?.focus();
-  }, [fetcher.state, fetcher.data]);
+    if (answered > 0) noticeRef.current?.focus();
+  }, [answered]);
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
     const form = event.currentTarget;
-    const validation = validateEnquiry(Object.fromEntries(new FormData(form)));
-    if (validation.success) {
-      setClientProblem(null);
+    const fields = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const validation = validateEnquiry(fields);
+    if (!validation.success) {
+      setOutcome({ status: "error", error: validation.error, fields: validation.fields });
+      const firstField = validation.fields[0];
+      if (firstField) form.querySelector<HTMLElement>(`[name="${firstField}"]`)?.focus();
       return;
     }
-    event.preventDefault();
-    setClientProblem({ error: validation.error, fields: validation.fields });
-    const firstField = validation.fields[0];
-    if (firstField) form.querySelector<HTMLElement>(`[name="${firstField}"]`)?.focus();
+    setSubmitting(true);
+    const answer = await send(fields);
+    setSubmitting(false);
+    setOutcome(answer);
+    if (answer.status === "success") setFormVersion((version) => version + 1);
+    setAnswered((count) => count + 1);
   }
 
   const fieldProps = (name: string) => ({
@@ -99,12 +110,12 @@ export function ContactForm({
         ) : null}
       </div>
 
-      <fetcher.Form
+      <form
         key={formVersion}
         method="post"
         action="/?index#contact"
         noValidate
-        onSubmit={handleSubmit}
+        onSubmit={(event) => void handleSubmit(event)}
         className="mt-8 grid gap-6 sm:grid-cols-2"
       >
         <input type="hidden" name="formToken" value={formToken} />
@@ -170,11 +181,34 @@ export function ContactForm({
             )}
           </button>
         </div>
-      </fetcher.Form>
+      </form>
 
       <PrivacyNotice retentionDays={retentionDays} />
     </div>
   );
+}
+
+/**
+ * Sends the form's fields (the honeypot and the token included) as JSON. Any
+ * answer that is not the API's own (the network down, a proxy's error page)
+ * is the specification's failure message; the form keeps what was typed.
+ */
+async function send(fields: Record<string, string>): Promise<Outcome> {
+  try {
+    const response = await fetch("/api/contact", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(fields),
+    });
+    const body = (await response.json().catch(() => null)) as { ok?: unknown; error?: unknown; fields?: unknown } | null;
+    if (response.ok && body?.ok === true) return { status: "success" };
+    const error = typeof body?.error === "string" ? body.error : FAILURE_MESSAGE;
+    const invalid = Array.isArray(body?.fields) ? body.fields.filter((field) => typeof field === "string") : [];
+    return { status: "error", error, fields: invalid };
+  } catch (error) {
+    console.error("Could not send the enquiry:", error);
+    return { status: "error", error: FAILURE_MESSAGE, fields: [] };
+  }
 }
 
 /** What happens to what is typed above, said where it is typed (UK GDPR, at the point of collection). */

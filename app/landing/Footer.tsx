@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { scrollToSection, type SectionId } from "./scroll";
+import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
 const QUICK_LINKS: { id: SectionId; label: string }[] = [
@@ -40,10 +40,7 @@ export function Footer({ company }: { company: Company }) {
                 <li key={link.id}>
                   <a
                     href={`#${link.id}`}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      scrollToSection(link.id);
-                    }}
+                    data-scroll-to={link.id}
                     className={FOOTER_LINK}
                   >
                     {link.label}

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import type { Company } from "~/company/company";
 import { NAV_ITEMS } from "./content";
 import { Icon } from "~/components/Icon";
-import { scrollToSection, type SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
 const NAV_BUTTON =
@@ -10,7 +9,8 @@ const NAV_BUTTON =
 const NAV_BUTTON_HIGHLIGHTED =
   "ml-2 rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-blue-800";
 
-export function Header({ company }: { company: Company }) {
+/** The header is an island (islands.ts): it gets only the company fields it shows, as its props travel in the page. */
+export function Header({ company }: { company: Pick<Company, "name" | "shortName" | "logoUrl"> }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
@@ -24,11 +24,6 @@ export function Header({ company }: { company: Company }) {
     document.addEventListener("keydown", closeOnEscape);
     return () => document.removeEventListener("keydown", closeOnEscape);
   }, [menuOpen]);
-
-  function choose(id: SectionId) {
-    setMenuOpen(false);
-    scrollToSection(id);
-  }
 
   return (
     <header className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white/95 shadow-sm backdrop-blur">
@@ -48,7 +43,7 @@ export function Header({ company }: { company: Company }) {
               <li key={item.id}>
                 <button
                   type="button"
-                  onClick={() => scrollToSection(item.id)}
+                  data-scroll-to={item.id}
                   className={item.id === "contact" ? NAV_BUTTON_HIGHLIGHTED : NAV_BUTTON}
                 >
                   {item.label}
@@ -77,7 +72,8 @@ export function Header({ company }: { company: Company }) {
             <li key={item.id}>
               <button
                 type="button"
-                onClick={() => choose(item.id)}
+                data-scroll-to={item.id}
+                onClick={() => setMenuOpen(false)}
                 className={
                   item.id === "contact"
                     ? "mt-2 w-full rounded-lg bg-blue-700 px-4 py-3 text-left text-base font-semibold text-white hover:bg-blue-800"

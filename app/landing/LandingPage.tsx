@@ -4,7 +4,8 @@ import type { RenovationProject } from "~/projects/types";
 import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";
-import { Header } from "./Header";
+import { SignInCheck } from "~/components/SignInCheck";
+import { Island } from "./Island";
 import { Hero } from "./Hero";
 import { Pricing } from "./Pricing";
 import { Renovations } from "./Renovations";
@@ -30,7 +31,10 @@ export function LandingPage({ company, projects, contactResult, formToken, reten
       >
         Skip to main content
       </a>
-      <Header company={company} />
+      <Island
+        name="header"
+        props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }}
+      />
       <main id="main" tabIndex={-1}>
         <Hero />
         <Services />
@@ -40,6 +44,8 @@ export function LandingPage({ company, projects, contactResult, formToken, reten
         <Contact company={company} initialResult={contactResult} formToken={formToken} retentionDays={retentionDays} />
       </main>
       <Footer company={company} />
+      {/* Shown by enhance.client.ts when the footer's Admin link is followed. */}
+      <SignInCheck id="checking-sign-in" hidden />
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { pricingPlans, type PricingPlan } from "./content";
 import { Icon } from "~/components/Icon";
-import { scrollToSection } from "./scroll";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
 export function Pricing() {
@@ -21,10 +20,7 @@ export function Pricing() {
           Managing a larger portfolio?{" "}
           <a
             href="#contact"
-            onClick={(event) => {
-              event.preventDefault();
-              scrollToSection("contact");
-            }}
+            data-scroll-to="contact"
             className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900"
           >
             Contact us
@@ -74,7 +70,7 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
       </ul>
       <button
         type="button"
-        onClick={() => scrollToSection("contact")}
+        data-scroll-to="contact"
         className={`mt-10 w-full ${popular ? BUTTON_STYLES.inverted : BUTTON_STYLES.primary}`}
       >
         {plan.buttonText}

@@ -1,8 +1,8 @@
-import { Suspense, useEffect } from "react";
-import { Await, useAsyncError } from "react-router";
+import { Suspense } from "react";
+import { Await } from "react-router";
 import { SAMPLE_PROJECT } from "~/projects/sample";
 import type { RenovationProject } from "~/projects/types";
-import { ProjectCarousel } from "./Carousel";
+import { Island } from "./Island";
 import { RENOVATION_SERVICES } from "./content";
 import { Spinner } from "~/components/Spinner";
 import { Icon } from "~/components/Icon";
@@ -19,7 +19,7 @@ export function Renovations({ projects }: { projects: Promise<RenovationProject[
         <div className="mt-14">
           <Suspense fallback={<GalleryLoading />}>
             <Await resolve={projects} errorElement={<GalleryUnavailable />}>
-              {(list) => (list.length === 0 ? <GalleryEmpty /> : <ProjectCarousel projects={list} />)}
+              {(list) => (list.length === 0 ? <GalleryEmpty /> : <Island name="gallery" props={{ projects: list }} />)}
             </Await>
           </Suspense>
         </div>
@@ -75,11 +75,7 @@ function GalleryEmpty() {
   );
 }
 
-/** The gallery could not be loaded: say so in the console and show the bundled sample instead of a hole. */
+/** The gallery could not be loaded: the bundled sample instead of a hole (the island says so in the console). */
 function GalleryUnavailable() {
-  const error = useAsyncError();
-  useEffect(() => {
-    console.error("Could not load renovation projects; showing a sample project instead.", error);
-  }, [error]);
-  return <ProjectCarousel projects={[SAMPLE_PROJECT]} />;
+  return <Island name="gallery" props={{ projects: [SAMPLE_PROJECT], unavailable: true }} />;
 }

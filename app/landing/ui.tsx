@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { scrollToSection, type SectionId } from "./scroll";
+import type { SectionId } from "./scroll";
 
 const BUTTON_BASE =
   "inline-flex items-center justify-center gap-2 rounded-xl px-6 py-3 text-base font-semibold shadow-sm transition-colors disabled:cursor-not-allowed";
@@ -10,7 +10,7 @@ export const BUTTON_STYLES = {
   inverted: `${BUTTON_BASE} bg-white text-blue-800 hover:bg-blue-50`,
 } as const;
 
-/** A button that takes the visitor to another section of the page. */
+/** A button that takes the visitor to another section of the page (enhance.client.ts listens for `data-scroll-to`). */
 export function ScrollButton({
   to,
   variant = "primary",
@@ -23,7 +23,7 @@ export function ScrollButton({
   children: ReactNode;
 }) {
   return (
-    <button type="button" onClick={() => scrollToSection(to)} className={`${BUTTON_STYLES[variant]} ${className}`}>
+    <button type="button" data-scroll-to={to} className={`${BUTTON_STYLES[variant]} ${className}`}>
       {children}
     </button>
   );

@@ -2,11 +2,12 @@ import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
 import { OPENING_HOURS, PLAN_PRICES_GBP, type Company } from "~/company/company";
 import { issueFormToken } from "~/enquiries/form-token.server";
-import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
+import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { requestContext, servicesContext, siteUrl } from "~/platform/context";
+import { jsonForScript } from "~/platform/json-script";
 import type { Db } from "~/platform/db.server";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
@@ -60,9 +61,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
  */
 function StructuredData({ value }: { value: object }) {
   const nonce = useContext(UNSAFE_FrameworkContext)?.nonce;
-  // "<", ">" and "&" as \u escapes: no value (a company name) can end the element.
-  const json = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: json }} />;
+  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonForScript(value) }} />;
 }
 
 /** schema.org structured data: the company as a local business, from its configuration. */
@@ -110,7 +109,7 @@ function postalAddress(address: string) {
 }
 
 /** The page depends only on its loader data: rendered once per version of it (see document-cache.server.ts). */
-export const handle = { cacheDocument: true };
+export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
@@ -184,20 +183,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   return data<ContactActionData>({ status: "success", message: SUCCESS_MESSAGE });
-}
-
-/**
- * In the browser: if the request itself fails (network down, an answer the
- * router cannot read), show the form's error notice and keep what was typed,
- * instead of replacing the page with the error boundary.
- */
-export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<ContactActionData> {
-  try {
-    return await serverAction();
-  } catch (error) {
-    console.error("Could not send the enquiry:", error);
-    return { status: "error", error: FAILURE_MESSAGE, fields: [], values: {} };
-  }
 }
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {

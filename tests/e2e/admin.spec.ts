@@ -353,22 +353,33 @@ test.describe("without JavaScript", () => {
 
 test.describe("the footer's Admin link", () => {
   for (const signedIn of [false, true]) {
-    test(`is a client-side navigation with a 'Checking sign-in...' overlay, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
+    test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
       page,
     }) => {
       if (signedIn) await signIn(page);
       await page.goto("/");
       await waitForHydration(page);
-      // A document load would lose this marker; a client-side navigation keeps it.
-      await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
-      await page.route("**/admin.data*", async (route) => {
+      // The landing page loads /admin as a new document (decision 015): hold it back to see the overlay.
+      await page.route("**/admin", async (route) => {
         await delay(1_000);
         await route.continue();
       });
       const link = page.getByRole("contentinfo").getByRole("link", { name: "Admin", exact: true });
       await expect(link).toHaveAttribute("href", "/admin");
+      // Playwright's locators wait for a pending navigation, so the old page notes what it showed before it went.
+      await page.evaluate(() => {
+        const overlay = document.getElementById("checking-sign-in");
+        if (!overlay) return;
+        new MutationObserver(() => {
+          if (overlay.checkVisibility()) {
+            sessionStorage.setItem("overlay-shown", overlay.querySelector('[role="status"]')?.textContent ?? "");
+          }
+        }).observe(overlay, { attributes: true });
+      });
       await link.click();
-      await expect(page.getByRole("status").filter({ hasText: LOGIN.checking })).toBeVisible();
+      expect(await page.evaluate(() => sessionStorage.getItem("overlay-shown")), "the status shown while /admin loaded").toBe(
+        LOGIN.checking,
+      );
       if (signedIn) {
         await expect(welcome(page)).toBeVisible();
         await expect(loginHeading(page)).toHaveCount(0);
@@ -378,7 +389,10 @@ test.describe("the footer's Admin link", () => {
       }
       await expect(page.getByText(LOGIN.checking)).toHaveCount(0);
       await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
-      expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+      // Back on the landing page, nothing is being checked any more.
+      await page.goBack();
+      await expect(page.getByRole("contentinfo").getByRole("link", { name: "Admin", exact: true })).toBeVisible();
+      await expect(page.getByText(LOGIN.checking)).toBeHidden();
     });
   }
 });

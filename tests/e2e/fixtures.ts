@@ -47,10 +47,13 @@ export function linkOrButton(scope: Locator | Page, name: string | RegExp): Loca
 
 /**
  * Waits until React has hydrated the server-rendered page, so a click reaches
- * its handler. React Router creates its data router when hydration starts,
- * and React attaches its props to every DOM element it hydrates; from then
- * on, a click on a part still hydrating is replayed by React after it has
- * hydrated that part synchronously.
+ * its handler. React attaches its props to every DOM element it hydrates; from
+ * then on, a click on a part still hydrating is replayed by React after it has
+ * hydrated that part synchronously. The landing page hydrates only its islands
+ * (decision 015): every button inside one must be hydrated, and the buttons
+ * outside them work through the page's one click listener, which the entry
+ * installs before it hydrates anything. Other pages hydrate the whole document
+ * with React Router, which creates its data router when hydration starts.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   // Polled with page.evaluate (CDP), not page.waitForFunction: the latter
@@ -61,6 +64,11 @@ export async function waitForHydration(page: Page): Promise<void> {
       () =>
         page.evaluate(() => {
           const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"));
+          if (document.body.dataset.hydrate === "islands") {
+            const islands = Array.from(document.querySelectorAll("[data-island]"));
+            const interactive = Array.from(document.querySelectorAll("[data-island] button, [data-island] form"));
+            return islands.length > 0 && interactive.length > 0 && interactive.every(hydrated);
+          }
           const w = window as unknown as { __reactRouterDataRouter?: unknown };
           const buttons = Array.from(document.querySelectorAll("button"));
           return Boolean(w.__reactRouterDataRouter) && buttons.length > 0 && buttons.every(hydrated);
@@ -198,8 +206,9 @@ export function uniqueEmail(label: string): string {
   return `e2e-${label}-${process.pid}-${Date.now()}-${counter}@example.com`;
 }
 
-/** An image that has loaded, from this site rather than an external host. */
+/** An image that has loaded once scrolled to (the gallery's are lazy), from this site rather than an external host. */
 export async function expectLoadedFromOurOrigin(image: Locator): Promise<void> {
+  await image.scrollIntoViewIfNeeded();
   await expect
     .poll(() =>
       image.evaluate((img: HTMLImageElement) => ({

@@ -1,0 +1,22 @@
+import type { ComponentType } from "react";
+import { Gallery } from "./Carousel";
+import { ContactForm } from "./ContactForm";
+import { Header } from "./Header";
+
+/**
+ * The parts of the landing page that need JavaScript: each is hydrated on its
+ * own (decision 015), and none may import react-router, or the router would
+ * come back into the page's JavaScript (tests/integration/budgets.test.ts).
+ */
+export const ISLANDS = {
+  header: Header,
+  gallery: Gallery,
+  contactForm: ContactForm,
+} satisfies Record<string, ComponentType<never>>;
+
+export type IslandName = keyof typeof ISLANDS;
+export type IslandProps<N extends IslandName> = Parameters<(typeof ISLANDS)[N]>[0];
+
+/** The data attributes that tie an island's markup to its props (Island.tsx writes them, islands.client.tsx reads them). */
+export const ISLAND_ATTRIBUTE = "data-island";
+export const ISLAND_PROPS_ATTRIBUTE = "data-island-props";
