@@ -6,8 +6,8 @@
  *
  * Builds nothing: run `npm run build` first. Starts `server.js` (NODE_ENV=production)
  * on a free port with a temporary DATA_DIR (SQLite), seeds the three demo projects
- * (`npm run admin -- seed-demo`), then runs `npm exec lighthouse@13.5.0` (downloaded on
- * first use) with Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) in its
+ * (`npm run admin -- seed-demo`), then runs `npm exec lighthouse@13.5.0` (a pinned
+ * devDependency, so `npm ci` installs it and nothing is fetched at run time) with Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) in its
  * default mobile profile on `/` (all four categories) and `/admin` (the public sign-in
  * page: accessibility, best practices, SEO). Reports (JSON and HTML) go to
  * lighthouse-reports/.
