@@ -219,6 +219,31 @@ test.describe("server rendering", () => {
     expect(html).not.toContain(HIDDEN_PROJECT.title);
   });
 
+  test("images: only the hero and the logo are preloaded, the hero at high priority; each has its size; the gallery's are lazy", async ({
+    request,
+  }) => {
+    const html = await (await request.get("/")).text();
+    const tags = (name: string, within = html) => [...within.matchAll(new RegExp(`<${name}\\b[^>]*>`, "g"))].map(([tag]) => tag);
+    const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`, "i").exec(tag)?.[1];
+
+    const imagePreloads = tags("link").filter((tag) => attribute(tag, "rel") === "preload" && attribute(tag, "as") === "image");
+    expect(imagePreloads.map((tag) => attribute(tag, "href")).sort()).toEqual(["/hero-property.svg", "/logo.svg"]);
+    const hero = imagePreloads.find((tag) => attribute(tag, "href") === "/hero-property.svg")!;
+    expect(attribute(hero, "fetchPriority"), "the hero's preload priority").toBe("high");
+
+    // Explicit sizes: the browser reserves the space before the pictures arrive (no layout shift).
+    const images = tags("img");
+    expect(images.length).toBeGreaterThan(2);
+    for (const image of images) {
+      expect(Number(attribute(image, "width")), image).toBeGreaterThan(0);
+      expect(Number(attribute(image, "height")), image).toBeGreaterThan(0);
+    }
+    const gallery = html.slice(html.indexOf('id="renovations"'), html.indexOf('id="pricing"'));
+    const galleryImages = tags("img", gallery);
+    expect(galleryImages.length, "the gallery's images").toBeGreaterThanOrEqual(2 * ACTIVE_IN_ORDER.length);
+    for (const image of galleryImages) expect(attribute(image, "loading"), image).toBe("lazy");
+  });
+
   test("works without JavaScript: every section and the gallery are there", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
