@@ -21,7 +21,14 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
       <div {...attributes} className="contents">
         <Component {...(JSON.parse(json) as IslandProps<N>)} />
       </div>
-      <script type="application/json" {...propsAttributes} nonce={nonce} dangerouslySetInnerHTML={{ __html: json }} />
+      {/* The browser hides a nonce from the DOM and React Router has none to give in the browser: not a mismatch. */}
+      <script
+        type="application/json"
+        {...propsAttributes}
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: json }}
+      />
     </>
   );
 }

@@ -61,7 +61,15 @@ export function meta({ loaderData }: Route.MetaArgs) {
  */
 function StructuredData({ value }: { value: object }) {
   const nonce = useContext(UNSAFE_FrameworkContext)?.nonce;
-  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonForScript(value) }} />;
+  // The browser hides a nonce from the DOM and React Router has none to give in the browser: not a mismatch.
+  return (
+    <script
+      type="application/ld+json"
+      nonce={nonce}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: jsonForScript(value) }}
+    />
+  );
 }
 
 /** schema.org structured data: the company as a local business, from its configuration. */
