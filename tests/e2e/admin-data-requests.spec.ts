@@ -3,9 +3,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { ensureAdmin } from "~/auth/admins.server";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import { openDatabase, type Db } from "~/platform/db.server";
 import { NO_MAIL } from "../support/enquiries";
-import { loginFields, loginHeading } from "./admin-fixtures";
+import { loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
 import { uniqueEmail, waitForHydration } from "./fixtures";
 
 /**
@@ -16,17 +15,6 @@ import { uniqueEmail, waitForHydration } from "./fixtures";
  * them). Every test uses addresses no other test uses.
  */
 const ADMIN = { email: "gdpr.admin@example.com", password: "e2e-gdpr-correct-horse" };
-
-async function withSiteDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the tests through playwright.config.ts");
-  const database = openDatabase({ dataDir, databaseUrl: undefined });
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 test.beforeAll(async () => {
   await withSiteDb((db) => ensureAdmin(db, ADMIN.email, ADMIN.password));

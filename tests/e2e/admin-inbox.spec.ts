@@ -20,7 +20,7 @@ import {
   welcome,
   type SeedEnquiry,
 } from "./admin-fixtures";
-import { colours, waitForHydration } from "./fixtures";
+import { colours, tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
@@ -437,14 +437,6 @@ const bulkBar = (page: Page) => page.getByRole("form", { name: "Bulk actions" })
 /** A card's checkbox, labelled with the sender's name. */
 const tick = (page: Page, name: string) => page.getByRole("checkbox", { name: `Select ${name}`, exact: true });
 
-/** Presses Tab (or Shift+Tab) until the target has focus (at most 40 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<void> {
-  for (let presses = 0; presses < 40; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press(key);
-  }
-  await expect(target, `reached with ${key}`).toBeFocused();
-}
 
 test("search by name, e-mail or message: keeps the filter, the counts follow, an empty result offers 'Clear search'", async ({ page }) => {
   await resetInbox([

@@ -32,7 +32,7 @@ import {
   storedProjects,
   type ProjectText,
 } from "./admin-projects-fixtures";
-import { expectLoadedFromOurOrigin, gotoLanding, section, waitForHydration } from "./fixtures";
+import { expectLoadedFromOurOrigin, gotoLanding, section, tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The Renovation Projects tab (issue 4: gallery management) on the "admin"
@@ -770,13 +770,4 @@ async function focusedButtonIn(scope: Locator): Promise<string | null> {
     const active = document.activeElement;
     return active instanceof HTMLButtonElement && element.contains(active) ? (active.textContent ?? "").trim() : null;
   });
-}
-
-/** Presses Tab until the target has focus (at most 40 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 40; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target, "reached with the Tab key").toBeFocused();
 }

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page, type Request } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -16,7 +16,7 @@ import {
   submitSignIn,
   welcome,
 } from "./admin-fixtures";
-import { waitForHydration } from "./fixtures";
+import { tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The admin's sign-in, session and navigation (SPEC §2, §5), on the "admin"
@@ -382,12 +382,3 @@ test.describe("the footer's Admin link", () => {
     });
   }
 });
-
-/** Presses Tab until the target has focus (at most 30 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 30; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target, "reached with the Tab key").toBeFocused();
-}
