@@ -5,7 +5,7 @@ import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/inbox";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
-import { NoticeRegion } from "./NoticeRegion";
+import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData, InboxView } from "./types";
@@ -102,8 +102,14 @@ export function EnquiriesPanel({
   // Another view's search (a tab, Clear search, Back) shows its own words; the
   // box is not remounted for it, so a search sent with Enter keeps its focus.
   const searchBox = useRef<HTMLInputElement>(null);
+  const previousSearch = useRef(search);
   useEffect(() => {
-    if (searchBox.current && searchBox.current.value !== search) searchBox.current.value = search;
+    const cleared = previousSearch.current !== "" && search === "";
+    previousSearch.current = search;
+    if (!searchBox.current) return;
+    if (searchBox.current.value !== search) searchBox.current.value = search;
+    // "Clear search" goes with the search it clears: its focus goes to the (now empty) search box, not to the page's start.
+    if (cleared && isFocusFallback(document.activeElement)) searchBox.current.focus();
   }, [search]);
 
   return (
