@@ -148,7 +148,7 @@ export function EnquiriesPanel({
               defaultValue={search}
               maxLength={MAX_SEARCH_LENGTH}
               placeholder={INBOX_TEXT.search.hint}
-              className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600"
+              className="mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600"
             />
           </div>
           <button type="submit" className={SECONDARY_BUTTON}>
