@@ -249,9 +249,20 @@ export function textContrastProblem(target: Locator, minimum: number): Promise<s
 }
 
 /**
+ * Whether a text field, list or text area can be made out (WCAG 1.4.11): its
+ * border, ring or background has 3:1 contrast against what is around it; and
+ * whether its placeholder, if any, can be read (4.5:1). "" when both hold,
+ * else what is wrong.
+ */
+export function fieldContrastProblem(target: Locator): Promise<string> {
+  return target.evaluate(seenInPage, "field");
+}
+
+/**
  * In the page (serialised, so self-contained): "" when the element can be
  * seen as `check` asks ("focus": its focus indicator; "text:<ratio>": its
- * text contrast), else a description of what is wrong.
+ * text contrast; "field": a form field's edge and placeholder), else a
+ * description of what is wrong.
  */
 function seenInPage(element: Element, check: string): string {
   type Rgba = [number, number, number, number];
@@ -333,21 +344,49 @@ function seenInPage(element: Element, check: string): string {
     return "";
   }
 
+  /** Tailwind's rings: box-shadows with no offset and no blur, only a spread. */
+  const ringsOf = (style: CSSStyleDeclaration) =>
+    (style.boxShadow === "none" ? [] : style.boxShadow.split(/,(?![^(]*\))/)).flatMap((shadow) => {
+      const colour = shadow.match(COLOUR)?.[0];
+      const [x = 0, y = 0, blur = 0, spread = 0] = (shadow.replace(COLOUR, "").match(/-?[\d.]+px/g) ?? []).map(parseFloat);
+      const rgba = colour ? toRgba(colour) : undefined;
+      return rgba && rgba[3] > 0 && x === 0 && y === 0 && blur === 0 && spread > 0 ? [{ colour: rgba, spread, inset: shadow.includes("inset") }] : [];
+    });
+
+  if (check === "field") {
+    element.scrollIntoView({ block: "center", behavior: "instant" });
+    const rect = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    const fill = toRgba(style.backgroundColor);
+    // Just outside its edge (and outside a ring of a pixel or two).
+    const [x, y] = rect.left - 4 >= 0 ? [rect.left - 4, rect.top + rect.height / 2] : [rect.right + 4, rect.top + rect.height / 2];
+    const around = backdropsAt(x, y);
+    const edges: Rgba[] = ringsOf(style).map((ring) => ring.colour);
+    if (style.borderLeftStyle !== "none" && parseFloat(style.borderLeftWidth) >= 1) edges.push(toRgba(style.borderLeftColor));
+    if (fill[3] > 0) edges.push(fill);
+    const seen = edges.some((edge) => around.every((backdrop) => contrast(over(edge, backdrop), backdrop) >= 3));
+    if (!seen) {
+      return `${describe(element)}: no edge (${edges.map(rgb).join(", ") || "none"}) has 3:1 contrast against ${around.map(rgb).join(", ")}`;
+    }
+    if (element.getAttribute("placeholder")) {
+      const placeholder = toRgba(getComputedStyle(element, "::placeholder").color);
+      for (const backdrop of around) {
+        const behind = over(fill, backdrop);
+        const ratio = contrast(over(placeholder, behind), behind);
+        if (ratio < 4.5) return `${describe(element)}: its placeholder ${rgb(over(placeholder, behind))} on ${rgb(behind)} has contrast ${ratio.toFixed(2)}:1, under 4.5:1`;
+      }
+    }
+    return "";
+  }
+
   type Indicator = { kind: string; width: number; offset: number; colour: Rgba };
   const indicatorOf = (node: Element): Indicator | null => {
     const style = getComputedStyle(node);
     if (style.outlineStyle !== "none" && style.outlineStyle !== "hidden" && parseFloat(style.outlineWidth) > 0) {
       return { kind: "outline", width: parseFloat(style.outlineWidth), offset: parseFloat(style.outlineOffset) || 0, colour: toRgba(style.outlineColor) };
     }
-    // Tailwind's ring: a box-shadow with no offset and no blur, only a spread.
-    for (const shadow of style.boxShadow === "none" ? [] : style.boxShadow.split(/,(?![^(]*\))/)) {
-      const colour = shadow.match(COLOUR)?.[0];
-      const [x = 0, y = 0, blur = 0, spread = 0] = (shadow.replace(COLOUR, "").match(/-?[\d.]+px/g) ?? []).map(parseFloat);
-      if (colour && !shadow.includes("inset") && x === 0 && y === 0 && blur === 0 && spread > 0 && toRgba(colour)[3] > 0) {
-        return { kind: "ring", width: spread, offset: 0, colour: toRgba(colour) };
-      }
-    }
-    return null;
+    const ring = ringsOf(style).find((shadow) => !shadow.inset);
+    return ring ? { kind: "ring", width: ring.spread, offset: 0, colour: ring.colour } : null;
   };
 
   // A visually hidden control shows its focus on a visible ancestor (at most three levels up).
