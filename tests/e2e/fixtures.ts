@@ -404,13 +404,15 @@ function seenInPage(element: Element, check: string): string {
   }
   if (indicator.width < 2) return `${describe(holder)}: its ${indicator.kind} is only ${indicator.width}px wide`;
 
-  // Not hidden under something else (the fixed header): some point of it is on top.
+  // Not hidden under something else (the fixed header): some point of it is on top. A link that wraps has a box per line.
   const rect = holder.getBoundingClientRect();
-  const inside = [
-    [rect.left + rect.width / 2, rect.top + rect.height / 2],
-    [rect.left + 2, rect.top + 2],
-    [rect.right - 2, rect.bottom - 2],
-  ].filter(([x = -1, y = -1]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
+  const inside = Array.from(holder.getClientRects())
+    .flatMap((line) => [
+      [line.left + line.width / 2, line.top + line.height / 2],
+      [line.left + 2, line.top + 2],
+      [line.right - 2, line.bottom - 2],
+    ])
+    .filter(([x = -1, y = -1]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
   if (inside.length === 0) return `${describe(holder)} is outside the viewport`;
   const onTop = inside.map(([x = 0, y = 0]) => document.elementFromPoint(x, y));
   if (!onTop.some((node) => node && holder.contains(node))) {

@@ -32,6 +32,28 @@ async function keyboardTo(page: Page, target: Locator): Promise<void> {
   await tabUntilFocused(page, target, before ? "Shift+Tab" : "Tab");
 }
 
+/**
+ * Presses `key` until focus leaves the page (at most `stops` times) and
+ * asserts at every stop that the focused control shows its focus and is not
+ * hidden. Returns the controls' names, in the order visited.
+ */
+async function walk(page: Page, key: "Tab" | "Shift+Tab", stops = 80): Promise<string[]> {
+  const visited: string[] = [];
+  for (let stop = 0; stop < stops; stop += 1) {
+    await page.keyboard.press(key);
+    const name = await page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return null;
+      const label = active.getAttribute("aria-label") ?? (active as HTMLInputElement).labels?.[0]?.textContent ?? active.textContent ?? "";
+      return `${active.tagName.toLowerCase()} "${label.replace(/\s+/g, " ").trim()}"`;
+    });
+    if (name === null) break;
+    await expectFocusIndicator(page.locator(":focus"), name);
+    visited.push(name);
+  }
+  return visited;
+}
+
 /** True when focus is inside the section or after it in the page: Tab continues from there. */
 function focusIsFrom(page: Page, id: SectionId): Promise<boolean> {
   return section(page, id).evaluate((target) => {
@@ -46,6 +68,23 @@ async function expectJumpedTo(page: Page, id: SectionId): Promise<void> {
   await expect(section(page, id), `#${id} has focus`).toBeFocused();
   await page.keyboard.press("Tab");
   expect(await focusIsFrom(page, id), `Tab after the jump continues from #${id}`).toBe(true);
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+]) {
+  test(`at ${viewport.width} px Tab visits every control, Shift+Tab the same ones back, each showing its focus, none hidden`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await gotoLanding(page);
+    const forwards = await walk(page, "Tab");
+    expect(forwards[0]).toBe('a "Skip to main content"');
+    expect(forwards.length, forwards.join(", ")).toBeGreaterThan(25);
+    const backwards = await walk(page, "Shift+Tab", forwards.length);
+    expect(backwards).toEqual([...forwards].reverse());
+  });
 }
 
 test.describe("at 1280 px", () => {
@@ -242,5 +281,15 @@ test.describe("the mobile menu at 375 px", () => {
     await expect(item("Pricing")).toBeHidden();
     await expect(open).toHaveAttribute("aria-expanded", "false");
     await expectJumpedTo(page, "pricing");
+  });
+
+  // WCAG 2.4.11: the open menu covers the top of the page; a control focused under it would be hidden.
+  test("Tab out of the open menu and Shift+Tab back: the focused control is never hidden under the menu", async ({ page }) => {
+    await gotoLanding(page);
+    await keyboardTo(page, header(page).getByRole("button", { name: "Open menu", exact: true }));
+    await page.keyboard.press("Enter");
+    const out = await walk(page, "Tab", NAV_TARGETS.length + 4);
+    expect(out.slice(NAV_TARGETS.length)).toContain('button "Our Services"');
+    await walk(page, "Shift+Tab", 4);
   });
 });
