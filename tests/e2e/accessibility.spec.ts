@@ -5,9 +5,10 @@ import { addEnquiries, addNotification, loginFields, loginHeading, withSiteDb } 
 import {
   ACTIVE_IN_ORDER,
   MESSAGES,
-  fieldContrastProblem,
+  edgeContrastProblem,
   gotoLanding,
   section,
+  tabThroughPage,
   textContrastProblem,
   uniqueEmail,
   waitForHydration,
@@ -76,7 +77,7 @@ async function expectAccessible(page: Page, where: string, within?: string): Pro
   );
   for (const field of await fields.all()) {
     if (!(await field.isVisible())) continue;
-    const problem = await fieldContrastProblem(field);
+    const problem = await edgeContrastProblem(field);
     if (problem) fieldProblems.push(problem);
   }
   expect(fieldProblems, `form fields whose edge or placeholder is too faint, on ${where}`).toEqual([]);
@@ -150,12 +151,15 @@ test.describe("admin pages", () => {
   });
 
   for (const viewport of WIDTHS) {
-    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests`, async ({ page }) => {
+    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests; every control shows its focus`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport);
       await page.goto("/admin");
       await expect(loginHeading(page)).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the sign-in screen");
+      expect(await tabThroughPage(page, "Tab")).toHaveLength(4);
 
       const fields = loginFields(page);
       await fields.email.fill(`nobody-${run}@example.com`);
@@ -172,10 +176,12 @@ test.describe("admin pages", () => {
       await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the Renovation Projects tab");
+      expect((await tabThroughPage(page, "Tab")).length).toBeGreaterThan(20);
 
       await page.getByRole("button", { name: "Add Project", exact: true }).click();
       await expect(page.getByRole("heading", { name: "Add New Project", level: 3 })).toBeVisible();
       await expectAccessible(page, "the Add New Project form", "#dashboard-panel");
+      expect(await tabThroughPage(page, "Tab", 12)).toHaveLength(12);
 
       await page.getByRole("link", { name: "Cancel", exact: true }).click();
       await page.getByRole("button", { name: "Edit project" }).first().click();
@@ -185,6 +191,9 @@ test.describe("admin pages", () => {
       await page.goto(`/admin?tab=contacts&q=${run}`);
       await expect(page.getByRole("heading", { name: `Una Unread ${run}` })).toBeVisible();
       await waitForHydration(page);
+      expect((await tabThroughPage(page, "Tab")).length).toBeGreaterThan(20);
+      // Which filter is chosen shows by more than a white background a shade off the bar's.
+      expect(await edgeContrastProblem(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { selected: true }))).toBe("");
       await page.getByRole("checkbox", { name: `Select Rhys Read ${run}` }).check();
       await expectAccessible(page, "the Contact Submissions tab (read and unread, one ticked)");
       await page.goto(`/admin?tab=contacts&filter=spam&q=${run}`);
@@ -195,6 +204,7 @@ test.describe("admin pages", () => {
       await expect(page.getByRole("heading", { name: "Data requests (UK GDPR)", level: 1 })).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "Data requests");
+      expect((await tabThroughPage(page, "Tab")).length).toBeGreaterThan(3);
     });
   }
 });

@@ -222,6 +222,28 @@ export async function tabUntilFocused(page: Page, target: Locator, key: "Tab" | 
 }
 
 /**
+ * Presses `key` until focus leaves the page (at most `stops` times) and
+ * asserts at every stop that the focused control shows its focus and is not
+ * hidden. Returns the controls' names, in the order visited.
+ */
+export async function tabThroughPage(page: Page, key: "Tab" | "Shift+Tab", stops = 80): Promise<string[]> {
+  const visited: string[] = [];
+  for (let stop = 0; stop < stops; stop += 1) {
+    await page.keyboard.press(key);
+    const name = await page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return null;
+      const label = active.getAttribute("aria-label") ?? (active as HTMLInputElement).labels?.[0]?.textContent ?? active.textContent ?? "";
+      return `${active.tagName.toLowerCase()} "${label.replace(/\s+/g, " ").trim()}"`;
+    });
+    if (name === null) break;
+    await expectFocusIndicator(page.locator(":focus"), name);
+    visited.push(name);
+  }
+  return visited;
+}
+
+/**
  * Asserts that the target has keyboard focus and that a sighted keyboard user
  * can see where it is (WCAG 2.4.7, 1.4.11, 2.4.11): an outline (or a
  * box-shadow ring) at least 2 px wide, in a colour with 3:1 contrast against
@@ -249,19 +271,19 @@ export function textContrastProblem(target: Locator, minimum: number): Promise<s
 }
 
 /**
- * Whether a text field, list or text area can be made out (WCAG 1.4.11): its
- * border, ring or background has 3:1 contrast against what is around it; and
- * whether its placeholder, if any, can be read (4.5:1). "" when both hold,
- * else what is wrong.
+ * Whether a control can be made out by its edge (WCAG 1.4.11): a text field,
+ * or the chosen tab of a set, whose border, ring or fill has 3:1 contrast
+ * against what is around it; and whether its placeholder, if any, can be
+ * read (4.5:1). "" when both hold, else what is wrong.
  */
-export function fieldContrastProblem(target: Locator): Promise<string> {
-  return target.evaluate(seenInPage, "field");
+export function edgeContrastProblem(target: Locator): Promise<string> {
+  return target.evaluate(seenInPage, "edge");
 }
 
 /**
  * In the page (serialised, so self-contained): "" when the element can be
  * seen as `check` asks ("focus": its focus indicator; "text:<ratio>": its
- * text contrast; "field": a form field's edge and placeholder), else a
+ * text contrast; "edge": a control's edge and placeholder), else a
  * description of what is wrong.
  */
 function seenInPage(element: Element, check: string): string {
@@ -353,7 +375,7 @@ function seenInPage(element: Element, check: string): string {
       return rgba && rgba[3] > 0 && x === 0 && y === 0 && blur === 0 && spread > 0 ? [{ colour: rgba, spread, inset: shadow.includes("inset") }] : [];
     });
 
-  if (check === "field") {
+  if (check === "edge") {
     element.scrollIntoView({ block: "center", behavior: "instant" });
     const rect = element.getBoundingClientRect();
     const style = getComputedStyle(element);

@@ -8,6 +8,7 @@ import {
   gotoLanding,
   linkOrButton,
   section,
+  tabThroughPage,
   tabUntilFocused,
   uniqueEmail,
   type SectionId,
@@ -30,28 +31,6 @@ async function keyboardTo(page: Page, target: Locator): Promise<void> {
     return Boolean(active) && active !== document.body && Boolean(element.compareDocumentPosition(active!) & Node.DOCUMENT_POSITION_FOLLOWING);
   });
   await tabUntilFocused(page, target, before ? "Shift+Tab" : "Tab");
-}
-
-/**
- * Presses `key` until focus leaves the page (at most `stops` times) and
- * asserts at every stop that the focused control shows its focus and is not
- * hidden. Returns the controls' names, in the order visited.
- */
-async function walk(page: Page, key: "Tab" | "Shift+Tab", stops = 80): Promise<string[]> {
-  const visited: string[] = [];
-  for (let stop = 0; stop < stops; stop += 1) {
-    await page.keyboard.press(key);
-    const name = await page.evaluate(() => {
-      const active = document.activeElement;
-      if (!active || active === document.body) return null;
-      const label = active.getAttribute("aria-label") ?? (active as HTMLInputElement).labels?.[0]?.textContent ?? active.textContent ?? "";
-      return `${active.tagName.toLowerCase()} "${label.replace(/\s+/g, " ").trim()}"`;
-    });
-    if (name === null) break;
-    await expectFocusIndicator(page.locator(":focus"), name);
-    visited.push(name);
-  }
-  return visited;
 }
 
 /** True when focus is inside the section or after it in the page: Tab continues from there. */
@@ -79,10 +58,10 @@ for (const viewport of [
   }) => {
     await page.setViewportSize(viewport);
     await gotoLanding(page);
-    const forwards = await walk(page, "Tab");
+    const forwards = await tabThroughPage(page, "Tab");
     expect(forwards[0]).toBe('a "Skip to main content"');
     expect(forwards.length, forwards.join(", ")).toBeGreaterThan(25);
-    const backwards = await walk(page, "Shift+Tab", forwards.length);
+    const backwards = await tabThroughPage(page, "Shift+Tab", forwards.length);
     expect(backwards).toEqual([...forwards].reverse());
   });
 }
@@ -288,8 +267,8 @@ test.describe("the mobile menu at 375 px", () => {
     await gotoLanding(page);
     await keyboardTo(page, header(page).getByRole("button", { name: "Open menu", exact: true }));
     await page.keyboard.press("Enter");
-    const out = await walk(page, "Tab", NAV_TARGETS.length + 4);
+    const out = await tabThroughPage(page, "Tab", NAV_TARGETS.length + 4);
     expect(out.slice(NAV_TARGETS.length)).toContain('button "Our Services"');
-    await walk(page, "Shift+Tab", 4);
+    await tabThroughPage(page, "Shift+Tab", 4);
   });
 });
