@@ -67,7 +67,8 @@ for (const viewport of [
 }
 
 test.describe("at 1280 px", () => {
-  test.use({ viewport: { width: 1280, height: 800 } });
+  // Jumps are instant, so each one is checked at once (smooth scrolling is tested in landing.spec.ts).
+  test.use({ viewport: { width: 1280, height: 800 }, contextOptions: { reducedMotion: "reduce" } });
 
   test("the skip link comes first, is visible when focused and takes focus to the main content", async ({ page }) => {
     await gotoLanding(page);
@@ -222,7 +223,7 @@ test.describe("the gallery at 1280 px", () => {
 });
 
 test.describe("the mobile menu at 375 px", () => {
-  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, contextOptions: { reducedMotion: "reduce" } });
 
   test("opens with Enter or Space, Tab walks its items, Escape closes it and gives focus back, a choice jumps and closes it", async ({ page }) => {
     await gotoLanding(page);
