@@ -17,7 +17,11 @@ import {
 /**
  * Issue 6, point 2: axe-core finds no WCAG 2.2 A/AA problem (nor a best
  * practice one) on the landing page and the admin's pages, in the states a
- * visitor or an admin meets, on a desktop and a phone.
+ * visitor or an admin meets, on a desktop and a phone; what axe-core cannot
+ * measure (text on gradients and photos, form fields' edges) is measured
+ * here; every admin control shows its focus; and motion follows
+ * prefers-reduced-motion. The landing page's keyboard flows are in
+ * keyboard.spec.ts.
  *
  * Scans run with reduced motion, and after every running animation has
  * finished: a slide fading in is half transparent, and axe would measure the
