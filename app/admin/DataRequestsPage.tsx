@@ -57,7 +57,7 @@ export function dataRequestHref(email: string, format?: "json"): string {
 
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium ring-1 transition-colors";
 const INPUT =
-  "mt-2 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600 focus-visible:outline-2 focus-visible:outline-offset-0 aria-invalid:border-red-600";
+  "mt-2 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600 focus-visible:outline-2 focus-visible:outline-offset-0 aria-invalid:border-red-600";
 
 export function DataRequestsPage({
   adminEmail,

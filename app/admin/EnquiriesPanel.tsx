@@ -5,14 +5,15 @@ import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/inbox";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
-import { NoticeRegion } from "./NoticeRegion";
+import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData, InboxView } from "./types";
 
+/** The chosen filter is outlined (4:1 against the bar, WCAG 1.4.11): its white alone is 1.2:1 against the bar. */
 const FILTER_TAB = (selected: boolean) =>
   `rounded-lg px-4 py-2 text-sm font-medium transition-colors ${
-    selected ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-700 hover:bg-white/70 hover:text-slate-900"
+    selected ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-500" : "text-slate-700 hover:bg-white/70 hover:text-slate-900"
   }`;
 
 const LINK = "text-blue-800 underline underline-offset-2 hover:text-blue-950";
@@ -102,8 +103,14 @@ export function EnquiriesPanel({
   // Another view's search (a tab, Clear search, Back) shows its own words; the
   // box is not remounted for it, so a search sent with Enter keeps its focus.
   const searchBox = useRef<HTMLInputElement>(null);
+  const previousSearch = useRef(search);
   useEffect(() => {
-    if (searchBox.current && searchBox.current.value !== search) searchBox.current.value = search;
+    const cleared = previousSearch.current !== "" && search === "";
+    previousSearch.current = search;
+    if (!searchBox.current) return;
+    if (searchBox.current.value !== search) searchBox.current.value = search;
+    // "Clear search" goes with the search it clears: its focus goes to the (now empty) search box, not to the page's start.
+    if (cleared && isFocusFallback(document.activeElement)) searchBox.current.focus();
   }, [search]);
 
   return (
@@ -142,7 +149,7 @@ export function EnquiriesPanel({
               defaultValue={search}
               maxLength={MAX_SEARCH_LENGTH}
               placeholder={INBOX_TEXT.search.hint}
-              className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600"
+              className="mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-600"
             />
           </div>
           <button type="submit" className={SECONDARY_BUTTON}>

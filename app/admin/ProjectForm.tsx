@@ -16,7 +16,7 @@ import { PROJECTS_TEXT } from "./texts";
 import type { ProjectFormState } from "./types";
 
 const INPUT =
-  "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
+  "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
 
 function valuesOf(project: RenovationProject): ProjectFormValues {
   return {

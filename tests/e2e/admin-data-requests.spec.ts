@@ -3,10 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { ensureAdmin } from "~/auth/admins.server";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import { openDatabase, type Db } from "~/platform/db.server";
 import { NO_MAIL } from "../support/enquiries";
-import { loginFields, loginHeading } from "./admin-fixtures";
-import { uniqueEmail, waitForHydration } from "./fixtures";
+import { loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
+import { expectFocusIndicator, tabUntilFocused, uniqueEmail, waitForHydration } from "./fixtures";
 
 /**
  * Data requests (UK GDPR) at /admin/data-requests. These run on the "site"
@@ -16,17 +15,6 @@ import { uniqueEmail, waitForHydration } from "./fixtures";
  * them). Every test uses addresses no other test uses.
  */
 const ADMIN = { email: "gdpr.admin@example.com", password: "e2e-gdpr-correct-horse" };
-
-async function withSiteDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the tests through playwright.config.ts");
-  const database = openDatabase({ dataDir, databaseUrl: undefined });
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 test.beforeAll(async () => {
   await withSiteDb((db) => ensureAdmin(db, ADMIN.email, ADMIN.password));
@@ -115,19 +103,16 @@ test("works from the keyboard alone, with a visible focus ring on each control",
   await signInTo(page);
   await waitForHydration(page);
 
-  await emailField(page).focus();
+  await tabUntilFocused(page, emailField(page));
+  await expectFocusIndicator(emailField(page), "Email address");
   await page.keyboard.type(email);
   await page.keyboard.press("Enter");
   await expect(page.getByText(heldText(email), { exact: true })).toBeFocused();
 
   await page.keyboard.press("Tab");
-  const download = page.getByRole("link", { name: "Download as JSON", exact: true });
-  await expect(download).toBeFocused();
-  expect(await download.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
+  await expectFocusIndicator(page.getByRole("link", { name: "Download as JSON", exact: true }), "Download as JSON");
   await page.keyboard.press("Tab");
-  const erase = page.getByRole("button", { name: "Erase", exact: true });
-  await expect(erase).toBeFocused();
-  expect(await erase.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
+  await expectFocusIndicator(page.getByRole("button", { name: "Erase", exact: true }), "Erase");
 
   page.once("dialog", (dialog) => void dialog.accept());
   await page.keyboard.press("Enter");

@@ -53,14 +53,27 @@ export const INBOX = {
 
 // ---- the admin server's database, through the app's own data layer ----
 
-/** Runs `work` on a second connection to the admin server's SQLite database (WAL lets both write). */
-export async function withAdminDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const database = openDatabase({ dataDir: required("E2E_ADMIN_DATA_DIR"), databaseUrl: undefined });
+/** Runs `work` on a second connection to a server's SQLite database (WAL lets both write). */
+async function withDb<T>(dataDir: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const database = openDatabase({ dataDir, databaseUrl: undefined });
   try {
     return await work(database.db);
   } finally {
     await database.close();
   }
+}
+
+/** The admin server's database. */
+export function withAdminDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  return withDb(required("E2E_ADMIN_DATA_DIR"), work);
+}
+
+/**
+ * The "site" server's database, for admin pages that must not disturb the
+ * admin server's counted inbox and projects (add to it, never empty it).
+ */
+export function withSiteDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  return withDb(required("E2E_DATA_DIR"), work);
 }
 
 export type SeedEnquiry = {
@@ -81,43 +94,51 @@ export async function resetInbox(enquiries: SeedEnquiry[] = []): Promise<string[
   return withAdminDb(async (db) => {
     await db.deleteFrom("email_outbox").execute();
     await db.deleteFrom("contact_submissions").execute();
-    const ids: string[] = [];
-    for (const enquiry of enquiries) {
-      const { name, email, phone, userType, message } = enquiry;
-      const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, spamReason: enquiry.spam });
-      if (enquiry.createdAt) {
-        await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
-      }
-      if (enquiry.read) await setSubmissionRead(db, id, true);
-      ids.push(id);
-    }
-    return ids;
+    return addEnquiries(db, enquiries);
   });
+}
+
+/** Stores these enquiries, as the contact form would, beside those already there. Returns their ids in order. */
+export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const enquiry of enquiries) {
+    const { name, email, phone, userType, message } = enquiry;
+    const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, spamReason: enquiry.spam });
+    if (enquiry.createdAt) {
+      await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
+    }
+    if (enquiry.read) await setSubmissionRead(db, id, true);
+    ids.push(id);
+  }
+  return ids;
 }
 
 export type NotificationJob = { status: OutboxStatus; attempts: number; lastError?: string; nextAttemptAt?: string; sentAt?: string };
 
 /** Writes the notification e-mail job of an enquiry as the outbox would hold it (the admin server has e-mail off). */
 export async function seedNotification(submissionId: string, job: NotificationJob): Promise<void> {
-  await withAdminDb(async (db) => {
-    const now = new Date().toISOString();
-    await db
-      .insertInto("email_outbox")
-      .values({
-        id: randomUUID(),
-        submission_id: submissionId,
-        kind: "notification",
-        message: "{}",
-        status: job.status,
-        attempts: job.attempts,
-        last_error: job.lastError ?? null,
-        next_attempt_at: job.nextAttemptAt ?? null,
-        sent_at: job.sentAt ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  await withAdminDb((db) => addNotification(db, submissionId, job));
+}
+
+/** Writes the notification e-mail job of an enquiry into this database's outbox. */
+export async function addNotification(db: Db, submissionId: string, job: NotificationJob): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto("email_outbox")
+    .values({
+      id: randomUUID(),
+      submission_id: submissionId,
+      kind: "notification",
+      message: "{}",
+      status: job.status,
+      attempts: job.attempts,
+      last_error: job.lastError ?? null,
+      next_attempt_at: job.nextAttemptAt ?? null,
+      sent_at: job.sentAt ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 }
 
 /** The notification job of an enquiry, as stored. */

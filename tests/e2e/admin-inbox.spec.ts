@@ -20,7 +20,7 @@ import {
   welcome,
   type SeedEnquiry,
 } from "./admin-fixtures";
-import { colours, waitForHydration } from "./fixtures";
+import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
@@ -437,14 +437,6 @@ const bulkBar = (page: Page) => page.getByRole("form", { name: "Bulk actions" })
 /** A card's checkbox, labelled with the sender's name. */
 const tick = (page: Page, name: string) => page.getByRole("checkbox", { name: `Select ${name}`, exact: true });
 
-/** Presses Tab (or Shift+Tab) until the target has focus (at most 40 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<void> {
-  for (let presses = 0; presses < 40; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press(key);
-  }
-  await expect(target, `reached with ${key}`).toBeFocused();
-}
 
 test("search by name, e-mail or message: keeps the filter, the counts follow, an empty result offers 'Clear search'", async ({ page }) => {
   await resetInbox([
@@ -595,6 +587,7 @@ test("keyboard only: tick with Space, act from the bulk bar with Enter", async (
   await openInbox(page);
   const bar = bulkBar(page);
   await tabUntilFocused(page, bar.getByRole("checkbox", { name: "Select all on this page" }));
+  await expectFocusIndicator(bar.getByRole("checkbox", { name: "Select all on this page" }), "Select all on this page");
   await page.keyboard.press("Space");
   await expect(bar.getByText("2 selected", { exact: true })).toBeVisible();
   await tabUntilFocused(page, button(bar, "Mark as read"));
@@ -604,6 +597,7 @@ test("keyboard only: tick with Space, act from the bulk bar with Enter", async (
 
   // Untick one card from the keyboard, then go back up to the bar and delete the other.
   await tabUntilFocused(page, tick(page, "Key One"));
+  await expectFocusIndicator(tick(page, "Key One"), "a card's checkbox");
   await page.keyboard.press("Space");
   await expect(bar.getByText("1 selected", { exact: true })).toBeVisible();
   await tabUntilFocused(page, button(bar, "Delete selected"), "Shift+Tab");
@@ -612,6 +606,106 @@ test("keyboard only: tick with Space, act from the bulk bar with Enter", async (
   await expect(notice(page, "1 submission deleted.")).toBeVisible();
   await expect.poll(() => cardNames(page)).toEqual(["Key One"]);
   await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
+});
+
+test("keyboard only, focus always visible: Refresh, search and Clear search, mark read and unread, Reply via Email, Retry now, Delete, Not spam, Export CSV, Data requests", async ({
+  page,
+}) => {
+  test.slow();
+  const [kim] = await resetInbox([
+    { name: "Key Kim", email: "kim@example.com", phone: "020 7946 0123", userType: "landlord", message: "Boiler again.", createdAt: "2026-11-03T09:00:00.000Z" },
+    { name: "Key Lee", email: "lee@example.com", userType: "tenant", message: "Damp.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
+    { name: "Key Spam", email: "spam@example.com", userType: "other", message: "Cheap.", createdAt: "2026-11-01T09:00:00.000Z", spam: "links" },
+  ]);
+  await seedNotification(kim!, { status: "failed", attempts: 8, lastError: "Connection refused" });
+  await openInbox(page);
+
+  const refresh = page.getByRole("button", { name: "Refresh", exact: true });
+  await tabUntilFocused(page, refresh);
+  await expectFocusIndicator(refresh, "Refresh");
+  await page.keyboard.press("Enter");
+  await expect.poll(() => cardNames(page)).toEqual(["Key Kim", "Key Lee"]);
+  await expectFocusIndicator(refresh, "Refresh, after refreshing");
+
+  const search = page.getByRole("searchbox", { name: "Search submissions" });
+  await tabUntilFocused(page, search);
+  await expectFocusIndicator(search, "the search box");
+  await page.keyboard.type("Kim");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Kim$/);
+  await expect.poll(() => cardNames(page)).toEqual(["Key Kim"]);
+  await expectFocusIndicator(search, "the search box, after searching");
+  const clear = page.getByRole("link", { name: "Clear search", exact: true });
+  await tabUntilFocused(page, clear);
+  await expectFocusIndicator(clear, "Clear search");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect.poll(() => cardNames(page)).toEqual(["Key Kim", "Key Lee"]);
+  // The link went with the search: the search box, now empty, has focus.
+  await expectFocusIndicator(search, "the search box, after Clear search");
+
+  const kimCard = card(page, "Key Kim");
+  await tabUntilFocused(page, button(kimCard, "Mark as read"));
+  await expectFocusIndicator(button(kimCard, "Mark as read"), "Mark as read");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, INBOX.markedRead)).toBeVisible();
+  await expectFocusIndicator(button(kimCard, "Mark as unread"), "Mark as unread");
+  await page.keyboard.press("Space");
+  await expect(notice(page, INBOX.markedUnread)).toBeVisible();
+  await expectFocusIndicator(button(kimCard, "Mark as read"), "Mark as read again");
+  await expect(unreadBadge(kimCard)).toBeVisible();
+
+  // Reply via Email opens the mail program, outside the browser: reached and shown, not followed.
+  const reply = kimCard.getByRole("link", { name: "Reply via Email", exact: true });
+  await tabUntilFocused(page, reply, "Shift+Tab");
+  await expectFocusIndicator(reply, "Reply via Email");
+  await expect(reply).toHaveAttribute("href", /^mailto:kim@example\.com\?/);
+
+  const retry = button(kimCard, "Retry now");
+  await tabUntilFocused(page, retry);
+  await expectFocusIndicator(retry, "Retry now");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, INBOX.retried)).toBeVisible();
+  expect((await storedNotification(kim!))?.next_attempt_at).not.toBeNull();
+
+  const deleteLee = button(card(page, "Key Lee"), "Delete submission");
+  await tabUntilFocused(page, deleteLee);
+  await expectFocusIndicator(deleteLee, "Delete submission");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Enter");
+  await expect(notice(page, INBOX.deleted)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Key Kim"]);
+  await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
+
+  await tabUntilFocused(page, filterTab(page, "All"), "Shift+Tab");
+  await expectFocusIndicator(filterTab(page, "All"), "the All filter");
+  await page.keyboard.press("End");
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expectFocusIndicator(filterTab(page, "Spam"), "the Spam filter");
+  const notSpam = button(card(page, "Key Spam"), "Not spam");
+  await tabUntilFocused(page, notSpam);
+  await expectFocusIndicator(notSpam, "Not spam");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, INBOX.notSpamDone)).toBeVisible();
+  await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
+  await expect(page.locator("#inbox-list [data-focus-fallback]")).toBeFocused();
+  expect((await storedInbox()).map((row) => [row.name, row.spam])).toEqual([
+    ["Key Kim", null],
+    ["Key Spam", null],
+  ]);
+
+  const exportCsv = page.getByRole("link", { name: "Export CSV", exact: true });
+  await tabUntilFocused(page, exportCsv, "Shift+Tab");
+  await expectFocusIndicator(exportCsv, "Export CSV");
+  const download = page.waitForEvent("download");
+  await page.keyboard.press("Enter");
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+
+  const dataRequests = page.getByRole("link", { name: "Data requests (GDPR)", exact: true });
+  await page.keyboard.press("Tab");
+  await expectFocusIndicator(dataRequests, "Data requests (GDPR)");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Data requests (UK GDPR)", level: 1 })).toBeVisible();
 });
 
 test("each real card says where its notification e-mail is; a failed one has 'Retry now'", async ({ page }) => {

@@ -32,7 +32,7 @@ import {
   storedProjects,
   type ProjectText,
 } from "./admin-projects-fixtures";
-import { expectLoadedFromOurOrigin, gotoLanding, section, waitForHydration } from "./fixtures";
+import { expectFocusIndicator, expectLoadedFromOurOrigin, gotoLanding, section, tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The Renovation Projects tab (issue 4: gallery management) on the "admin"
@@ -575,10 +575,7 @@ test("the add flow by keyboard: Tab to Add Project, Enter, type, open each uploa
   await expect(form.file("before")).toBeFocused();
   await expect(form.file("before")).toHaveAccessibleName("Before Image Choose an image");
   // The drop zone shows that it has focus.
-  const zone = form.group("before").locator('label:has(input[type="file"])');
-  await expect
-    .poll(() => zone.evaluate((label) => getComputedStyle(label).outlineStyle))
-    .not.toBe("none");
+  await expectFocusIndicator(form.file("before"), "the before image's drop zone");
   let uploaded = nextUpload(page);
   await page.keyboard.press("Enter");
   await (await choosers.next()).setFiles({ name: "cottage-before.jpg", mimeType: "image/jpeg", buffer: await jpeg(900, 600, "#854d0e") });
@@ -626,6 +623,92 @@ test("the add flow by keyboard: Tab to Add Project, Enter, type, open each uploa
   await page.keyboard.press("Enter");
   await expect(formHeading(page, PROJECTS.editTitle)).toHaveCount(0);
   await expect(rowButton(projectRow(page, "Keyboard Cottage"), PROJECTS.edit)).toBeFocused();
+});
+
+test("row actions by keyboard: Move down and up, Hide and Show, Edit with a replaced image, Delete; each with Enter or Space and a visible focus", async ({
+  page,
+}) => {
+  test.slow();
+  const choosers = collectFileChoosers(page);
+  const [first, second] = await resetProjects([
+    { title: "Keys Kitchen", colour: "#1e40af" },
+    { title: "Keys Bathroom", colour: "#9f1239" },
+  ]);
+  const a = first!.title;
+  const b = second!.title;
+  await openProjects(page);
+
+  // Reorder: Enter on Move down; focus stays in the moved row, on Move up, and Space takes it back.
+  const moveDown = rowButton(projectRow(page, a), PROJECTS.moveDown);
+  await tabUntilFocused(page, moveDown);
+  await expectFocusIndicator(moveDown, "Move down");
+  await page.keyboard.press("Enter");
+  await expectNotice(page, "status", PROJECTS.moved);
+  await expect.poll(() => rowTitles(page)).toEqual([b, a]);
+  await expectFocusIndicator(rowButton(projectRow(page, a), PROJECTS.moveUp), "Move up of the moved row");
+  await page.keyboard.press("Space");
+  await expect.poll(() => rowTitles(page)).toEqual([a, b]);
+  await expectFocusIndicator(rowButton(projectRow(page, a), PROJECTS.moveDown), "Move down of the moved row");
+  expect((await storedProjects()).map((project) => project.title)).toEqual([a, b]);
+
+  // Hide and show: the same button, renamed, keeps focus.
+  const hide = rowButton(projectRow(page, a), PROJECTS.hide);
+  await tabUntilFocused(page, hide);
+  await expectFocusIndicator(hide, "Hide from homepage");
+  await page.keyboard.press("Enter");
+  await expectNotice(page, "status", PROJECTS.hidden);
+  await expectFocusIndicator(rowButton(projectRow(page, a), PROJECTS.show), "Show on homepage");
+  expect((await storedProjects()).map((project) => project.is_active)).toEqual([false, true]);
+  await page.keyboard.press("Space");
+  await expectNotice(page, "status", PROJECTS.shown);
+  await expectFocusIndicator(rowButton(projectRow(page, a), PROJECTS.hide), "Hide from homepage again");
+  expect((await storedProjects()).map((project) => project.is_active)).toEqual([true, true]);
+
+  // Edit: a new title, the after image removed and chosen again from the keyboard, saved with Enter.
+  const edit = rowButton(projectRow(page, b), PROJECTS.edit);
+  await tabUntilFocused(page, edit);
+  await expectFocusIndicator(edit, "Edit project");
+  await page.keyboard.press("Enter");
+  await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();
+  await waitForHydration(page);
+  const form = projectForm(page);
+  await expectFocusIndicator(form.title, "Title");
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Keys Bathroom, Retiled");
+  const remove = form.group("after").getByRole("button", { name: "Remove after image", exact: true });
+  await tabUntilFocused(page, remove);
+  await expectFocusIndicator(remove, "Remove after image");
+  await page.keyboard.press("Enter");
+  await expect(form.preview("after")).toHaveCount(0);
+  // The button went with the preview: the drop zone has focus, and shows it.
+  await expectFocusIndicator(form.file("after"), "the after image's drop zone");
+  const uploaded = nextUpload(page);
+  await page.keyboard.press("Enter");
+  await (await choosers.next()).setFiles({ name: "retiled.png", mimeType: "image/png", buffer: await png(800, 600, "#0e7490") });
+  expect((await uploaded).status()).toBe(201);
+  await expect(form.preview("after")).toBeVisible();
+  await tabUntilFocused(page, form.update);
+  await expectFocusIndicator(form.update, "Update Project");
+  await page.keyboard.press("Enter");
+  await expectNotice(page, "status", PROJECTS.updated);
+  await expect(noticeArea(page)).toBeFocused();
+  const edited = (await storedProjects()).find((project) => project.id === second!.id);
+  expect(edited?.title).toBe("Keys Bathroom, Retiled");
+  expect(edited?.after_image_url).not.toBe(second!.after_image_url);
+
+  // Delete: Enter asks; dismissed, focus stays on the button; accepted, the notice takes focus.
+  const remaining = rowButton(projectRow(page, a), PROJECTS.delete);
+  await tabUntilFocused(page, remaining);
+  await expectFocusIndicator(remaining, "Delete project");
+  page.once("dialog", (dialog) => void dialog.dismiss());
+  await page.keyboard.press("Enter");
+  await expectFocusIndicator(remaining, "Delete project after Cancel");
+  expect(await storedProjects()).toHaveLength(2);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Enter");
+  await expectNotice(page, "status", PROJECTS.deleted);
+  await expect(noticeArea(page)).toBeFocused();
+  expect((await storedProjects()).map((project) => project.title)).toEqual(["Keys Bathroom, Retiled"]);
 });
 
 test.describe("the projects tab at 375 px and 1280 px", () => {
@@ -770,13 +853,4 @@ async function focusedButtonIn(scope: Locator): Promise<string | null> {
     const active = document.activeElement;
     return active instanceof HTMLButtonElement && element.contains(active) ? (active.textContent ?? "").trim() : null;
   });
-}
-
-/** Presses Tab until the target has focus (at most 40 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 40; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target, "reached with the Tab key").toBeFocused();
 }

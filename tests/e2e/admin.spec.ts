@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page, type Request } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -16,7 +16,7 @@ import {
   submitSignIn,
   welcome,
 } from "./admin-fixtures";
-import { waitForHydration } from "./fixtures";
+import { expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 
 /**
  * The admin's sign-in, session and navigation (SPEC §2, §5), on the "admin"
@@ -228,10 +228,10 @@ test.describe("signed in", () => {
     await waitForHydration(page);
     const fields = loginFields(page);
     await page.keyboard.press("Tab");
-    await expect(fields.email).toBeFocused();
+    await expectFocusIndicator(fields.email, "Email");
     await page.keyboard.type(ADMIN_EMAIL);
     await page.keyboard.press("Tab");
-    await expect(fields.password).toBeFocused();
+    await expectFocusIndicator(fields.password, "Password");
     await page.keyboard.type(ADMIN_PASSWORD);
     await page.keyboard.press("Enter");
     await expect(welcome(page)).toBeVisible();
@@ -241,9 +241,10 @@ test.describe("signed in", () => {
     const projects = mainTab(page, "Renovation Projects");
     const contacts = mainTab(page, "Contact Submissions");
     await tabUntilFocused(page, projects);
+    await expectFocusIndicator(projects, "the Renovation Projects tab");
 
     await page.keyboard.press("ArrowRight");
-    await expect(contacts).toBeFocused();
+    await expectFocusIndicator(contacts, "the Contact Submissions tab");
     await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
     await expect(contacts).toHaveAttribute("aria-selected", "true");
     await expect(projects).toHaveAttribute("aria-selected", "false");
@@ -273,6 +274,38 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
     await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
+  });
+
+  test("keyboard only: a failed sign-in leaves focus in the form to correct it; Sign Out with Enter", async ({ page }) => {
+    await page.goto("/admin");
+    await waitForHydration(page);
+    const fields = loginFields(page);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("nobody-at-the-keys@example.com");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press("Tab");
+    await expectFocusIndicator(fields.submit, "Sign In");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("alert")).toHaveText(LOGIN.failure);
+    // Ready for another try: in the (cleared) password, one Shift+Tab from the e-mail to correct.
+    await expectFocusIndicator(fields.password, "Password after the failure");
+    await page.keyboard.press("Shift+Tab");
+    await expectFocusIndicator(fields.email, "Email");
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type(ADMIN_EMAIL);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press("Enter");
+    await expect(welcome(page)).toBeVisible();
+    await waitForHydration(page);
+
+    await tabUntilFocused(page, signOutButton(page));
+    await expectFocusIndicator(signOutButton(page), "Sign Out");
+    await page.keyboard.press("Enter");
+    await expect(loginHeading(page)).toBeVisible();
+    await expect(welcome(page)).toHaveCount(0);
+    expect(await sessionCookie(page), "the cookie is cleared").toBeUndefined();
   });
 
   test("arrow keys, Home and End move between the inbox's filter tabs, and focus stays on the tab chosen", async ({ page }) => {
@@ -396,12 +429,3 @@ test.describe("the footer's Admin link", () => {
     });
   }
 });
-
-/** Presses Tab until the target has focus (at most 30 times), as a keyboard user would. */
-async function tabUntilFocused(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 30; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target, "reached with the Tab key").toBeFocused();
-}
