@@ -228,7 +228,7 @@ function PrivacyNotice({ retentionDays }: { retentionDays: number | undefined })
 }
 
 const INPUT =
-  "block w-full rounded-xl border-0 bg-white px-4 py-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-500 placeholder:text-slate-500 aria-[invalid=true]:bg-red-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600";
+  "block w-full rounded-xl border-0 bg-white px-4 py-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-500 placeholder:text-slate-600 aria-[invalid=true]:bg-red-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600";
 
 function Field({
   label,
