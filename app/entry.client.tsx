@@ -10,7 +10,12 @@ import { enhanceScrollTargets, showSignInCheckOnAdminLink } from "./landing/enha
 enhanceScrollTargets();
 if (document.body.dataset.hydrate === "islands") {
   showSignInCheckOnAdminLink();
-  void import("./landing/islands.client").then(({ hydrateIslands }) => hydrateIslands());
+  // After the page has loaded: React's 70 KB then never compete with the page's
+  // own stylesheet and pictures for a phone's bandwidth. Until then the page
+  // works as it does without JavaScript (the form posts, the links jump).
+  const hydrate = () => void import("./landing/islands.client").then(({ hydrateIslands }) => hydrateIslands());
+  if (document.readyState === "complete") hydrate();
+  else window.addEventListener("load", hydrate, { once: true });
 } else {
   void import("./hydrate-router.client");
 }

@@ -31,7 +31,7 @@ export function Header({ company }: { company: Pick<Company, "name" | "shortName
       onBlur={(event) => {
         if (menuOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setMenuOpen(false);
       }}
-      className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white/95 shadow-sm backdrop-blur">
+      className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm">
       <div className={`${CONTAINER} flex h-16 items-center justify-between gap-4`}>
         <div className="flex min-w-0 items-center gap-3">
           <img src={company.logoUrl} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0" />
