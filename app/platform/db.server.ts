@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
-import pg from "pg";
 import { migrations } from "./migrations";
 import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
@@ -37,9 +36,14 @@ function openSqliteDatabase(file: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the process.
-  pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  // pg is imported when the first query needs the pool: a SQLite site never loads it.
+  const pool = async () => {
+    const { default: pg } = await import("pg");
+    const created = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle client losing its connection must not crash the process.
+    created.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    return created;
+  };
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = "";
