@@ -130,6 +130,15 @@ describe.each(backends)("data layer on $name", (backend) => {
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Kept Project"]);
     });
 
+    if (backend.name === "sqlite") {
+      it("leave SQLite fsyncing every commit afterwards (synchronous=FULL, decision 003)", async () => {
+        const database = await migratedDatabase();
+        const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db);
+        // 2 is FULL.
+        expect(rows[0]?.synchronous).toBe(2);
+      });
+    }
+
     it("apply nothing when a second instance opens a migrated database", async () => {
       const testDatabase = await freshDatabase();
       await migrateToLatest(testDatabase.open());
