@@ -51,7 +51,7 @@ type Entry = {
   headers: string[];
 };
 
-/** Enough for one site under a few host names; any more are rendered by React Router each time. */
+/** Enough for one site under a few host names; past it the oldest is dropped (and rendered again if asked for). */
 const MAX_ENTRIES = 16;
 /** A render straddling a change of a per-response value (a new second) is done again, this many times at most. */
 const RENDER_ATTEMPTS = 3;
@@ -84,7 +84,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     for (let attempt = 0; attempt < RENDER_ATTEMPTS; attempt++) {
       const before = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
       const rendered = await options.render(url);
-      if (!rendered) return undefined;
+      // A cookie is meant for one visitor: such a document is not everyone's.
+      if (!rendered || rendered.headers.has("set-cookie")) return undefined;
       const after = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
       if (before.some((value, i) => value !== after[i])) continue;
       let html = rendered.html;
