@@ -64,12 +64,14 @@ export function securityHeaders({ dev, hsts }: { dev: boolean; hsts: boolean }):
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
   if (failure) throw failure;
 
-  const pieces = [...headers].map(([name, value]) => [name, value.split(placeholder)] as const);
+  const flat = [...headers].flat();
+  const cspIndex = flat.findIndex((value) => value.includes(placeholder));
+  const [beforeNonce, afterNonce] = flat[cspIndex]!.split(placeholder) as [string, string];
   return {
     forNonce(nonce) {
-      const flat: string[] = [];
-      for (const [name, parts] of pieces) flat.push(name, parts.join(nonce));
-      return flat;
+      const copy = flat.slice();
+      copy[cspIndex] = beforeNonce + nonce + afterNonce;
+      return copy;
     },
   };
 }
