@@ -6,7 +6,13 @@ import { ServerRouter, type EntryContext, type RouterContextProvider } from "rea
 import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
 import { acceptsGzip } from "~/platform/compression.server";
-import { NONCE_PLACEHOLDER, cachedDocument, documentCacheKey, storeDocument } from "~/platform/document-cache.server";
+import {
+  NONCE_PLACEHOLDER,
+  cachedDocument,
+  documentCacheKey,
+  documentCaptureContext,
+  storeDocument,
+} from "~/platform/document-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -34,6 +40,15 @@ export default async function handleRequest(
   if (!cacheKey) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
 
   const { pathname } = new URL(request.url);
+  const capture = loadContext.get(documentCaptureContext);
+  if (capture) {
+    // The page cache renders for itself, and splices in its own values and encoding.
+    responseHeaders.append("Vary", "Accept-Encoding");
+    const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
+    const html = await text(rendered.body!);
+    if (rendered.status === 200) capture.html = html;
+    return new Response(html, rendered);
+  }
   let document = cachedDocument(pathname, cacheKey);
   if (document === undefined) {
     const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
@@ -47,10 +62,10 @@ export default async function handleRequest(
   responseHeaders.append("Vary", "Accept-Encoding");
   let body: Buffer;
   if (acceptsGzip(request.headers.get("accept-encoding"))) {
-    body = document.gzip(nonce);
+    body = document.gzip([nonce]);
     responseHeaders.set("Content-Encoding", "gzip");
   } else {
-    body = document.identity(nonce);
+    body = document.identity([nonce]);
   }
   responseHeaders.set("Content-Length", String(body.length));
   return new Response(new Uint8Array(body), {

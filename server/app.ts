@@ -1,26 +1,34 @@
-import { randomBytes } from "node:crypto";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Request, type Response } from "express";
-import helmet from "helmet";
-import { RouterContextProvider } from "react-router";
+import { RouterContextProvider, createRequestHandler as createReactRouterHandler } from "react-router";
 import type { ViteDevServer } from "vite";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { issueFormToken } from "~/enquiries/form-token.server";
 import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { prepareDecoy } from "~/auth/password.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext, servicesContext, type AppServices } from "~/platform/context";
+import { publicDataVersion } from "~/platform/data-version.server";
 import { migrateToLatest, pingDatabase } from "~/platform/db.server";
+import {
+  NONCE_PLACEHOLDER,
+  documentCaptureContext,
+  hasCachedDocument,
+  type DocumentCapture,
+} from "~/platform/document-cache.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { openBackends } from "~/platform/services.server";
 import { serveImage } from "~/storage/serve.server";
+import { createPageCache, type PageCache } from "./page-cache";
+import { newNonce, securityHeaders } from "./security-headers";
 
 export type StartOptions = {
   /** Vite's dev server, when running `npm run dev`. */
@@ -89,40 +97,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   app.set("trust proxy", env.trustProxy);
   // Parsing of bodies is left to the routes, which cap their size themselves.
 
+  // helmet's headers, computed once; each response gets its own nonce.
+  const security = securityHeaders({ dev, hsts: env.mode === "production" });
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    const nonce = newNonce();
+    res.locals.cspNonce = nonce;
+    const headers = security.forNonce(nonce);
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
     next();
   });
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": [
-            "'self'",
-            (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`,
-            "'strict-dynamic'",
-            ...(dev ? ["'unsafe-eval'"] : []),
-          ],
-          // Vite injects styles inline in development only.
-          "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : [])],
-          "img-src": ["'self'", "data:", "blob:"],
-          "font-src": ["'self'"],
-          "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
-          "form-action": ["'self'"],
-          "frame-ancestors": ["'none'"],
-          "base-uri": ["'none'"],
-          "object-src": ["'none'"],
-        },
-      },
-      // Same-origin images and scripts only; nothing needs cross-origin isolation.
-      crossOriginEmbedderPolicy: false,
-      frameguard: { action: "deny" },
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      strictTransportSecurity: env.mode === "production",
-    }),
-  );
   app.use(
     compression({
       // Quality 4 with a 256 KB window: most of brotli's gain for a fraction of
@@ -174,21 +157,25 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   // The public gallery as JSON, answered by Express itself: it is the hottest
-  // read, and React Router's fetch adapter would double its cost. Compressed
-  // once per version of the list; Express answers 304 when the ETag matches
-  // (docs/decisions/007-performance-of-public-pages.md).
-  let projectsJson: Precompressed | undefined;
+  // read, and React Router's fetch adapter would double its cost. Queried and
+  // compressed once per version of the public data; Express answers 304 when
+  // the ETag matches (docs/decisions/007-performance-of-public-pages.md).
+  let projectsJson: (Precompressed & { version: number }) | undefined;
   app.get("/api/projects", async (req: Request, res: Response) => {
     try {
-      const json = JSON.stringify(await listActiveProjects(database.db));
-      if (projectsJson?.text !== json) projectsJson = precompress(json);
+      // Read first: the list queried after it is at least this new.
+      const version = await publicDataVersion(database.db);
+      if (!projectsJson || projectsJson.version < version) {
+        projectsJson = { version, ...precompress(JSON.stringify(await listActiveProjects(database.db))) };
+      }
+      const json = projectsJson;
       res.set({ "Cache-Control": "no-cache", "Content-Type": "application/json; charset=utf-8", Vary: "Accept-Encoding" });
       // One ETag for the content, whichever encoding carries it.
-      res.set("ETag", projectsJson.etag);
+      res.set("ETag", json.etag);
       if (acceptsGzip(req.headers["accept-encoding"])) {
-        res.set("Content-Encoding", "gzip").send(projectsJson.gzip);
+        res.set("Content-Encoding", "gzip").send(json.gzip);
       } else {
-        res.send(projectsJson.identity);
+        res.send(json.identity);
       }
     } catch (error) {
       console.error("Could not load renovation projects:", error);
@@ -214,26 +201,57 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // In production the build is loaded once: given a function, React Router
   // would import it and rebuild its route table on every request (that is for
   // hot reload in development).
-  const build = dev
-    ? () => import("virtual:react-router/server-build")
-    : await import("virtual:react-router/server-build");
+  const serverBuild = dev ? undefined : await import("virtual:react-router/server-build");
+  const loadContext = (nonce: string, clientIp?: string) => {
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    context.set(cspNonceContext, nonce);
+    if (clientIp !== undefined) context.set(requestContext, { clientIp: normalizeIp(clientIp) });
+    return context;
+  };
   app.use(
     createRequestHandler({
-      build,
+      build: serverBuild ?? (() => import("virtual:react-router/server-build")),
       mode: dev ? "development" : "production",
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(servicesContext, services);
-        context.set(cspNonceContext, res.locals.cspNonce as string);
-        context.set(requestContext, { clientIp: normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown") });
-        return context;
-      },
+      getLoadContext: (req, res) => loadContext(res.locals.cspNonce as string, req.ip ?? req.socket.remoteAddress ?? "unknown"),
     }),
   );
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(env.port, env.host, () => resolve(listening));
-    listening.once("error", reject);
+  // Cached public pages are answered before Express (docs/decisions/016-…).
+  let pages: PageCache | undefined;
+  if (serverBuild) {
+    const reactRouter = createReactRouterHandler(serverBuild, "production");
+    pages = createPageCache({
+      isCachedPage: hasCachedDocument,
+      dataVersion: () => publicDataVersion(database.db),
+      originOf: (request) => pageOrigin(request, env.publicUrl, app.enabled("trust proxy")),
+      async render(url) {
+        const capture: DocumentCapture = {};
+        const context = loadContext(NONCE_PLACEHOLDER);
+        context.set(documentCaptureContext, capture);
+        const response = await reactRouter(new Request(url, { headers: { accept: "text/html" } }), context);
+        await response.arrayBuffer();
+        return response.status === 200 && capture.html !== undefined ? { html: capture.html, headers: response.headers } : undefined;
+      },
+      securityHeaders: security,
+      // The contact form's time-trap token says when the page was served.
+      perResponse: [(now) => issueFormToken(database.db, now)],
+    });
+  }
+
+  const server = createServer((req, res) => {
+    if (!pages?.mayServe(req)) {
+      app(req, res);
+      return;
+    }
+    void pages.serve(req, res).then((served) => served || app(req, res));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.port, env.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
@@ -273,6 +291,32 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   return { server, stop };
+}
+
+/** A Host header of a name or IPv4 address and a port: other forms (IPv6, odd characters) go the long way. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/;
+/** Host header → origin, for the few hosts a site answers to. */
+const origins = new Map<string, string>();
+
+/**
+ * The origin a cached page is rendered for, as React Router would see it:
+ * PUBLIC_URL, or else the Host header's. Behind a trusted proxy without
+ * PUBLIC_URL the origin comes from forwarded headers that Express believes per
+ * peer: those requests are left to it (undefined).
+ */
+function pageOrigin(request: IncomingMessage, publicUrl: string | undefined, trustProxy: boolean): string | undefined {
+  const host = request.headers.host;
+  if (!host) return undefined;
+  let origin = origins.get(host);
+  if (origin === undefined) {
+    // Express answers a missing or unusable Host header with a 400.
+    if (!PLAIN_HOST.test(host) || !URL.canParse(`http://${host}/`)) return undefined;
+    origin = new URL(`http://${host}/`).origin;
+    if (origins.size >= 64) origins.clear();
+    origins.set(host, origin);
+  }
+  if (publicUrl) return publicUrl;
+  return trustProxy ? undefined : origin;
 }
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */

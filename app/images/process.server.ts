@@ -1,8 +1,19 @@
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
 import { UPLOAD_TEXT, type ImageExtension } from "./image-files";
 
-// Uploads are one-off: libvips' operation cache would only hold memory.
-sharp.cache(false);
+let sharpModule: Promise<typeof import("sharp")> | undefined;
+
+/**
+ * sharp (libvips) on first use: most starts, and every visitor's request,
+ * never need it, and loading it takes about 0.1 s and some memory.
+ */
+export function loadSharp(): Promise<typeof import("sharp")> {
+  return (sharpModule ??= import("sharp").then((module) => {
+    // Uploads are one-off: libvips' operation cache would only hold memory.
+    module.default.cache(false);
+    return module;
+  }));
+}
 
 /** A refusal the uploader sees, with the HTTP status that carries it. */
 export class ImageError extends Error {
@@ -68,6 +79,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   if ("unsupported" in sniffed) {
     throw new ImageError(415, `${UPLOAD_TEXT.fileType("JPEG, PNG, GIF or WebP")} (this file is ${sniffed.unsupported}).`);
   }
+  const { default: sharp } = await loadSharp();
   // failOn "warning" (sharp's default, stated): a truncated JPEG is a warning to libjpeg, and a refusal here.
   const options = { failOn: "warning", limitInputPixels: MAX_INPUT_PIXELS, animated: false } as const;
 

@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { Migrator, type Migration } from "kysely/migration";
-import pg from "pg";
+import { Migrator, type Migration, type MigrationResult } from "kysely/migration";
 import { migrations } from "./migrations";
 import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
@@ -37,9 +36,14 @@ function openSqliteDatabase(file: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the process.
-  pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+  // pg is imported when the first query needs the pool: a SQLite site never loads it.
+  const pool = async () => {
+    const { default: pg } = await import("pg");
+    const created = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle client losing its connection must not crash the process.
+    created.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    return created;
+  };
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = "";
@@ -63,11 +67,24 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     },
   };
   const migrator = new Migrator({ db: database.db, provider });
-  let { error, results } = await migrator.migrateToLatest();
-  // SQLite has no migration lock: when two processes start on one file, the
-  // second waits on the first's transaction and then fails on "already exists".
-  // By then the first has committed, so a second pass finds nothing to do.
-  if (error && database.dialect === "sqlite") ({ error, results } = await migrator.migrateToLatest());
+  // On SQLite Kysely runs each DDL statement as its own commit, and with
+  // synchronous=FULL (decision 003) each commit waits for an fsync: about
+  // 0.2 s for a new database. NORMAL keeps the file consistent (WAL); a power
+  // cut could only undo the last statements, as a crash mid-migration could
+  // anyway. Nothing else is written until the migrations are done.
+  const sqlite = database.dialect === "sqlite";
+  if (sqlite) await sql`pragma synchronous = normal`.execute(database.db);
+  let error: unknown;
+  let results: MigrationResult[] | undefined;
+  try {
+    ({ error, results } = await migrator.migrateToLatest());
+    // SQLite has no migration lock: when two processes start on one file, the
+    // second waits on the first's transaction and then fails on "already exists".
+    // By then the first has committed, so a second pass finds nothing to do.
+    if (error && sqlite) ({ error, results } = await migrator.migrateToLatest());
+  } finally {
+    if (sqlite) await sql`pragma synchronous = full`.execute(database.db);
+  }
   const failed = results?.find((result) => result.status === "Error");
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? "unknown error");

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { EntryContext } from "react-router";
+import { createContext, type EntryContext } from "react-router";
 import { SplicedText } from "./compression.server";
 
 /**
@@ -11,6 +11,12 @@ import { SplicedText } from "./compression.server";
  * rendered with a placeholder nonce that is swapped for each response's own
  * CSP nonce, so every response still carries a fresh one, and compressed once
  * (see SplicedText) rather than on every response.
+ *
+ * A route that opts in promises that its document is the same for every
+ * visitor: it depends on the URL, the public data (see data-version.server.ts)
+ * and the configuration only, apart from per-response values (the nonce, the
+ * contact form's token). The server's page cache (server/page-cache.ts) then
+ * serves it without running React Router at all.
  */
 export const NONCE_PLACEHOLDER = `nonce${randomBytes(24).toString("base64url")}`;
 
@@ -47,6 +53,19 @@ export async function documentCacheKey(request: Request, status: number, context
   return `${url.pathname}\n${JSON.stringify(resolved)}`;
 }
 
+/** True when a document of this path is kept: its route opted in and it rendered as one. */
+export function hasCachedDocument(pathname: string): boolean {
+  return documents.has(pathname);
+}
+
+/**
+ * Set in the load context by the server's page cache when it renders a page
+ * for itself: a cacheable document's HTML, with NONCE_PLACEHOLDER for the
+ * nonce, is handed over here (and nothing when the document is not cacheable).
+ */
+export type DocumentCapture = { html?: string };
+export const documentCaptureContext = createContext<DocumentCapture | null>(null);
+
 export function cachedDocument(pathname: string, key: string): SplicedText | undefined {
   const entry = documents.get(pathname);
   return entry?.key === key ? entry.document : undefined;
@@ -57,7 +76,7 @@ export function storeDocument(pathname: string, key: string, html: string): Spli
   if (!documents.has(pathname) && documents.size >= MAX_ENTRIES) {
     documents.delete(documents.keys().next().value!);
   }
-  const document = new SplicedText(html, NONCE_PLACEHOLDER);
+  const document = new SplicedText(html, [NONCE_PLACEHOLDER]);
   documents.set(pathname, { key, document });
   return document;
 }

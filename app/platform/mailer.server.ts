@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 /** A message as the outbox stores it and the mailer sends it. Every text is already escaped for its part. */
 export type OutgoingEmail = {
@@ -27,11 +27,14 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 /** SMTP through nodemailer: smtp://host:587 upgrades with STARTTLS when offered, smtps://host:465 is TLS from the start. */
 export function createSmtpMailer(smtpUrl: string): Mailer {
   const url = new URL(smtpUrl);
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
+  // nodemailer is loaded with the first message, not at start (about 0.1 s).
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS })));
   return {
     description: `SMTP ${url.protocol.replace(":", "")}://${url.hostname}${url.port ? `:${url.port}` : ""}`,
     async send(email) {
-      await transport.sendMail({
+      await (await connect()).sendMail({
         from: email.from,
         to: email.to,
         replyTo: email.replyTo,
@@ -45,7 +48,8 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
       });
     },
     close() {
-      transport.close();
+      // Nothing to close if nothing was sent (or nodemailer failed to load: send() said so).
+      transport?.then((open) => open.close(), () => undefined);
     },
   };
 }

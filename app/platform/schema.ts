@@ -101,6 +101,13 @@ export interface ImageTable {
   created_at: Generated<Date | string>;
 }
 
+/** One row (id 1): bumped by triggers on every write to the public tables (migration 005). */
+export interface PublicDataVersionTable {
+  id: number;
+  /** bigint: PostgreSQL hands it back as a string. */
+  version: number | string;
+}
+
 export interface DatabaseSchema {
   renovation_projects: RenovationProjectTable;
   contact_submissions: ContactSubmissionTable;
@@ -110,4 +117,5 @@ export interface DatabaseSchema {
   images: ImageTable;
   email_outbox: EmailOutboxTable;
   app_secrets: AppSecretTable;
+  public_data_version: PublicDataVersionTable;
 }

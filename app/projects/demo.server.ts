@@ -1,5 +1,5 @@
-import sharp from "sharp";
 import { removeImageIfUnused, saveImage, type ImageServices } from "~/images/images.server";
+import { loadSharp } from "~/images/process.server";
 import { demoArt, type DemoRoom } from "./demo-art.server";
 import { createProject, type NewProject } from "./projects.server";
 
@@ -48,7 +48,8 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
 ];
 
 /** A demo picture as the JPEG an admin might upload: 1600×1200. */
-export function renderDemoJpeg(room: DemoRoom, side: "before" | "after"): Promise<Buffer> {
+export async function renderDemoJpeg(room: DemoRoom, side: "before" | "after"): Promise<Buffer> {
+  const { default: sharp } = await loadSharp();
   return sharp(Buffer.from(demoArt(room, side)))
     .resize(1600, 1200)
     .jpeg({ quality: 85 })

@@ -38,10 +38,14 @@ export function serveImage(storage: ImageStorage) {
       res.end();
       return;
     }
+    const body = object.stream();
     try {
-      await pipeline(object.stream(), res);
+      await pipeline(body, res);
     } catch {
-      // The client went away; the stream closed the file.
+      // The client went away. If it left before the file was open, pipeline()
+      // refuses to start (ERR_STREAM_UNABLE_TO_PIPE) and leaves the stream, and
+      // the file, open: close it here, not at garbage collection (DEP0137).
+      body.destroy();
     }
   };
 }

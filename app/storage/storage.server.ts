@@ -138,7 +138,13 @@ export class LocalDiskStorage implements ImageStorage {
       if (code === "ENOENT" || code === "ELOOP" || code === "ENOTDIR") return undefined;
       throw error;
     }
-    const stats = await handle.stat();
+    let stats: Stats;
+    try {
+      stats = await handle.stat();
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
     if (!stats.isFile()) {
       await handle.close();
       return undefined;

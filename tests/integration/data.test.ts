@@ -2,12 +2,21 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
+import { publicDataVersion } from "~/platform/data-version.server";
 import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
-import { createProject, listActiveProjects, type NewProject } from "~/projects/projects.server";
+import {
+  createProject,
+  deleteProject,
+  listActiveProjects,
+  moveProject,
+  setProjectActive,
+  updateProject,
+  type NewProject,
+} from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 
-const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images", "004-enquiry-delivery"];
+const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images", "004-enquiry-delivery", "005-public-data-version"];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -121,6 +130,15 @@ describe.each(backends)("data layer on $name", (backend) => {
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Kept Project"]);
     });
 
+    if (backend.name === "sqlite") {
+      it("leave SQLite fsyncing every commit afterwards (synchronous=FULL, decision 003)", async () => {
+        const database = await migratedDatabase();
+        const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db);
+        // 2 is FULL.
+        expect(rows[0]?.synchronous).toBe(2);
+      });
+    }
+
     it("apply nothing when a second instance opens a migrated database", async () => {
       const testDatabase = await freshDatabase();
       await migrateToLatest(testDatabase.open());
@@ -149,6 +167,51 @@ describe.each(backends)("data layer on $name", (backend) => {
       expect(await migrateToLatest(second)).toEqual([]);
     });
   }
+
+  describe("the public data version", () => {
+    it("changes with every write to the projects or the images, by any connection, and with nothing else", async () => {
+      const testDatabase = await freshDatabase();
+      const reader = testDatabase.open();
+      await migrateToLatest(reader);
+      const writer = testDatabase.open();
+      let last = await publicDataVersion(reader.db);
+      /** Runs a write on the other connection; true when the reader then sees a new version. */
+      const changes = async (write: () => Promise<unknown>) => {
+        await write();
+        const now = await publicDataVersion(reader.db);
+        const changed = now !== last;
+        if (changed) expect(now).toBeGreaterThan(last);
+        last = now;
+        return changed;
+      };
+
+      let id = "";
+      expect(await changes(async () => (id = (await createProject(writer.db, project("Versioned Villa"))).id))).toBe(true);
+      const fields = { ...project("Versioned Villa, Renamed") };
+      expect(await changes(() => updateProject(writer.db, id, fields))).toBe(true);
+      expect(await changes(() => setProjectActive(writer.db, id, false))).toBe(true);
+      await createProject(writer.db, project("Second Versioned Villa"));
+      last = await publicDataVersion(reader.db);
+      expect(await changes(() => moveProject(writer.db, id, "down"))).toBe(true);
+      expect(await changes(() => deleteProject(writer.db, id))).toBe(true);
+      const image = { name: "1700000000000-versioned0001.jpg", content_type: "image/jpeg", width: 10, height: 10, bytes: 10, variants: "[]" };
+      expect(await changes(() => writer.db.insertInto("images").values(image).execute())).toBe(true);
+      expect(await changes(() => writer.db.deleteFrom("images").where("name", "=", image.name).execute())).toBe(true);
+
+      // Enquiries are not public: they leave the version alone.
+      expect(
+        await changes(() =>
+          saveEnquiry(writer.db, { name: "Ada", email: "ada@example.com", phone: undefined, userType: "tenant", message: "Hello" }, NO_MAIL),
+        ),
+      ).toBe(false);
+      // Nor does a write that is rolled back.
+      const rolledBack = writer.db.transaction().execute(async (trx) => {
+        await trx.insertInto("images").values({ ...image, name: "1700000000000-versioned0002.jpg" }).execute();
+        throw new Error("changed my mind");
+      });
+      expect(await changes(() => rolledBack.catch(() => undefined))).toBe(false);
+    });
+  });
 
   describe("saveEnquiry", () => {
     it("stores every field, unread, with an ISO 8601 creation time", async () => {

@@ -5,7 +5,8 @@
  * files are served at /images/<name>, with nothing else reachable there.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { readFile, readdir, readlink, symlink, writeFile } from "node:fs/promises";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import sharp from "sharp";
@@ -328,6 +329,48 @@ describe.each(backends)("image uploads on $name", (backend) => {
       expect(response.headers["content-length"]).toBe(String(stored.bytes.length));
       expect(response.headers["cache-control"]).toMatch(/\bimmutable\b/);
       expect(response.body.length).toBe(0);
+    });
+
+    it("closes the file of every request the client gave up on, whenever it left", async () => {
+      /** The server's open files in the bucket (Linux: /proc/<pid>/fd). */
+      const openImageFiles = async () => {
+        const fdDir = `/proc/${server.child.pid}/fd`;
+        const targets = await Promise.all((await readdir(fdDir)).map((fd) => readlink(`${fdDir}/${fd}`).catch(() => "")));
+        return targets.filter((target) => target.startsWith(imagesDir));
+      };
+      const names = [stored.name, ...stored.variants.map((variant) => variant.name)];
+      // Requests dropped at once (the connection reset as soon as the request is out, before the
+      // server has opened the file), and dropped after the first bytes of the answer.
+      const reset = (name: string) =>
+        new Promise<void>((resolve) => {
+          const socket = net.connect(server.port, "127.0.0.1", () => {
+            socket.write(`GET /images/${name} HTTP/1.1\r\nHost: localhost\r\n\r\n`, () => {
+              socket.resetAndDestroy();
+              resolve();
+            });
+          });
+          socket.on("error", () => resolve());
+        });
+      const dropped = (name: string) =>
+        new Promise<void>((resolve) => {
+          const request = http.get({ host: "127.0.0.1", port: server.port, path: `/images/${name}`, agent: false });
+          request.on("error", () => resolve());
+          request.on("response", () => (request.destroy(), resolve()));
+        });
+      // The first window is narrow, so many times over.
+      for (let round = 0; round < 4; round++) {
+        await Promise.all(names.flatMap((name) => [reset(name), reset(name), reset(name), reset(name), dropped(name)]));
+      }
+      // The server is done with each file a moment later; a leaked one stays open until garbage collection.
+      let open = await openImageFiles();
+      for (let tries = 0; open.length > 0 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        open = await openImageFiles();
+      }
+      expect(open).toEqual([]);
+      // Nor was one left for the garbage collector to close (Node's DEP0137 warning).
+      expect(server.stderr()).not.toMatch(/on garbage collection/);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     });
 
     it("serves every resized copy with its own type", async () => {

@@ -2,6 +2,7 @@ import * as initial from "./001-initial";
 import * as adminAuth from "./002-admin-auth";
 import * as galleryImages from "./003-gallery-images";
 import * as enquiryDelivery from "./004-enquiry-delivery";
+import * as publicDataVersion from "./005-public-data-version";
 import type { AppMigration } from "./types";
 
 /**
@@ -14,4 +15,5 @@ export const migrations: Record<string, AppMigration> = {
   "002-admin-auth": adminAuth,
   "003-gallery-images": galleryImages,
   "004-enquiry-delivery": enquiryDelivery,
+  "005-public-data-version": publicDataVersion,
 };

@@ -1,0 +1,160 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SplicedText, acceptsGzip } from "~/platform/compression.server";
+import { NONCE_PLACEHOLDER } from "~/platform/document-cache.server";
+import { newNonce, type SecurityHeaders } from "./security-headers";
+
+/**
+ * Public pages served ahead of Express and React Router
+ * (docs/decisions/016-public-pages-served-ahead-of-react-router.md).
+ *
+ * A page whose route keeps its document cached (handle.cacheDocument) is the
+ * same for every visitor but for per-response values. This cache renders it
+ * once per version of the public data, through React Router, and then answers
+ * GET and HEAD for it with a database read of one number: the version, which
+ * every write to the public tables changes in its own transaction, whichever
+ * instance or tool makes it. Each response still gets its own nonce (in the
+ * CSP header and on every script) and its own form token, spliced into the
+ * document compressed once.
+ *
+ * Anything it is unsure of goes to the full pipeline instead: other methods,
+ * query strings, requests carrying a cookie or credentials, unusual Host
+ * headers, and any failure.
+ */
+export type PageCacheOptions = {
+  /** True for paths whose route keeps its document (learned from React Router's answers). */
+  isCachedPage(pathname: string): boolean;
+  /** The public data's version (data-version.server.ts). */
+  dataVersion(): Promise<number>;
+  /** The origin pages are rendered for: PUBLIC_URL, else the request's; undefined: not served here. */
+  originOf(request: IncomingMessage): string | undefined;
+  /**
+   * Renders `url` through React Router with NONCE_PLACEHOLDER as its nonce:
+   * the HTML and the headers React Router answered, or undefined when the
+   * document is not one to keep.
+   */
+  render(url: string): Promise<{ html: string; headers: Headers } | undefined>;
+  securityHeaders: SecurityHeaders;
+  /**
+   * Values a page carries that must be fresh in every response (the contact
+   * form's token): the value for a response made at `now`. A value that is
+   * the same across a render is taken out of the document and filled in again
+   * on each response.
+   */
+  perResponse: ReadonlyArray<(now: Date) => Promise<string>>;
+};
+
+type Entry = {
+  version: number;
+  document: SplicedText;
+  /** React Router's headers (Content-Type, Vary…), alternating names and values. */
+  headers: string[];
+};
+
+/** Enough for one site under a few host names; past it the oldest is dropped (and rendered again if asked for). */
+const MAX_ENTRIES = 16;
+/** A render straddling a change of a per-response value (a new second) is done again, this many times at most. */
+const RENDER_ATTEMPTS = 3;
+
+export type PageCache = {
+  /** Answers the request and resolves true, or resolves false without touching it. */
+  serve(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /** Cheap, synchronous: could serve() answer this request? */
+  mayServe(request: IncomingMessage): boolean;
+};
+
+export function createPageCache(options: PageCacheOptions): PageCache {
+  const entries = new Map<string, Entry>();
+  const refreshes = new Map<string, { version: number; entry: Promise<Entry | undefined> }>();
+  const placeholders = [NONCE_PLACEHOLDER, ...options.perResponse.map(() => `value${randomBytes(24).toString("base64url")}`)];
+
+  function mayServe(request: IncomingMessage): boolean {
+    const { method, url, headers } = request;
+    return (
+      (method === "GET" || method === "HEAD") &&
+      url !== undefined &&
+      // Whatever depends on the visitor is the full pipeline's business.
+      headers.cookie === undefined &&
+      headers.authorization === undefined &&
+      options.isCachedPage(url)
+    );
+  }
+
+  async function render(url: string, version: number): Promise<Entry | undefined> {
+    for (let attempt = 0; attempt < RENDER_ATTEMPTS; attempt++) {
+      const before = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
+      const rendered = await options.render(url);
+      // A cookie is meant for one visitor: such a document is not everyone's.
+      if (!rendered || rendered.headers.has("set-cookie")) return undefined;
+      const after = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
+      if (before.some((value, i) => value !== after[i])) continue;
+      let html = rendered.html;
+      before.forEach((value, i) => {
+        if (value !== "") html = html.replaceAll(value, placeholders[i + 1]!);
+      });
+      const headers: string[] = [];
+      for (const [name, value] of rendered.headers) {
+        // Set per response, for its encoding.
+        if (name !== "content-length" && name !== "content-encoding") headers.push(name, value);
+      }
+      return { version, document: new SplicedText(html, placeholders), headers };
+    }
+    return undefined;
+  }
+
+  /** The entry for `url` at `version`: kept, being rendered, or rendered now (once for all who ask meanwhile). */
+  function entryFor(url: string, version: number): Promise<Entry | undefined> {
+    const kept = entries.get(url);
+    if (kept && kept.version >= version) return Promise.resolve(kept);
+    // A render that read this version or a later one shows data at least as new as this request's.
+    const pending = refreshes.get(url);
+    if (pending && pending.version >= version) return pending.entry;
+    const entry = render(url, version).then((rendered) => {
+      const current = entries.get(url);
+      if (rendered && (!current || current.version <= version)) {
+        entries.delete(url);
+        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+        entries.set(url, rendered);
+      }
+      return rendered;
+    });
+    const refresh = { version, entry };
+    refreshes.set(url, refresh);
+    const forget = () => {
+      if (refreshes.get(url) === refresh) refreshes.delete(url);
+    };
+    entry.then(forget, forget);
+    return entry;
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    if (!mayServe(request)) return false;
+    const origin = options.originOf(request);
+    if (origin === undefined) return false;
+    const url = `${origin}${request.url!}`;
+    let body: Buffer;
+    let headers: string[];
+    try {
+      // Read before any render it may start: that render then shows data at least this new.
+      const entry = await entryFor(url, await options.dataVersion());
+      if (!entry) return false;
+      const now = new Date();
+      const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(now))))];
+      const gzip = acceptsGzip(request.headers["accept-encoding"]);
+      body = gzip ? entry.document.gzip(values) : entry.document.identity(values);
+      headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers];
+      if (gzip) headers.push("Content-Encoding", "gzip");
+      headers.push("Content-Length", String(body.length));
+    } catch {
+      // The database or the render failed: the full pipeline answers, and reports it.
+      return false;
+    }
+    // A client that left meanwhile needs no answer from anyone.
+    if (response.destroyed) return true;
+    response.writeHead(200, headers);
+    response.end(request.method === "HEAD" ? undefined : body);
+    return true;
+  }
+
+  return { serve, mayServe };
+}

@@ -1,0 +1,77 @@
+import { randomBytes, randomFillSync } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import helmet from "helmet";
+
+export type SecurityHeaders = {
+  /** Header names and values, alternating (what `writeHead` takes), with this response's nonce in the CSP. */
+  forNonce(nonce: string): string[];
+};
+
+const NONCE_BYTES = 16;
+/** Random bytes for the next nonces, drawn from the CSPRNG 256 nonces at a time, each used once. */
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let noncePoolOffset = noncePool.length;
+
+/** A fresh CSP nonce: 128 random bits. */
+export function newNonce(): string {
+  if (noncePoolOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    noncePoolOffset = 0;
+  }
+  noncePoolOffset += NONCE_BYTES;
+  return noncePool.toString("base64", noncePoolOffset - NONCE_BYTES, noncePoolOffset);
+}
+
+/**
+ * Every response's security headers, as helmet writes them with our policy.
+ * helmet's output is the same for every response but for the nonce, so it is
+ * run once, with a placeholder nonce, and its headers are reused: the Express
+ * routes and the page cache send exactly the same set, at the cost of a copy.
+ */
+export function securityHeaders({ dev, hsts }: { dev: boolean; hsts: boolean }): SecurityHeaders {
+  const placeholder = `nonce${randomBytes(18).toString("base64url")}`;
+  const middleware = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", `'nonce-${placeholder}'`, "'strict-dynamic'", ...(dev ? ["'unsafe-eval'"] : [])],
+        // Vite injects styles inline in development only.
+        "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : [])],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+      },
+    },
+    // Same-origin images and scripts only; nothing needs cross-origin isolation.
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: hsts,
+  });
+
+  // helmet only sets and removes headers on the response it is given.
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string) => void headers.set(name, value),
+    removeHeader: (name: string) => void headers.delete(name),
+  };
+  let failure: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
+  if (failure) throw failure;
+
+  const flat = [...headers].flat();
+  const cspIndex = flat.findIndex((value) => value.includes(placeholder));
+  const [beforeNonce, afterNonce] = flat[cspIndex]!.split(placeholder) as [string, string];
+  return {
+    forNonce(nonce) {
+      const copy = flat.slice();
+      copy[cspIndex] = beforeNonce + nonce + afterNonce;
+      return copy;
+    },
+  };
+}
