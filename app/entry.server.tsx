@@ -5,6 +5,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
+import { InlineStyleContext } from "~/platform/inline-style";
+import { INLINE_STYLE } from "~/platform/inline-style.server";
 import { acceptsGzip } from "~/platform/compression.server";
 import {
   NONCE_PLACEHOLDER,
@@ -85,7 +87,12 @@ function render(
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={url} nonce={nonce} />, {
+    const page = (
+      <InlineStyleContext value={INLINE_STYLE}>
+        <ServerRouter context={routerContext} url={url} nonce={nonce} />
+      </InlineStyleContext>
+    );
+    const { pipe, abort } = renderToPipeableStream(page, {
       nonce,
       // Without this React still sends a large completed boundary (the
       // gallery) after the page, with a script to move it into place, which

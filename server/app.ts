@@ -15,6 +15,7 @@ import { prepareDecoy } from "~/auth/password.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext, servicesContext, type AppServices } from "~/platform/context";
+import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
 import { publicDataVersion } from "~/platform/data-version.server";
 import { migrateToLatest, pingDatabase } from "~/platform/db.server";
 import {
@@ -98,7 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Parsing of bodies is left to the routes, which cap their size themselves.
 
   // helmet's headers, computed once; each response gets its own nonce.
-  const security = securityHeaders({ dev, hsts: env.mode === "production" });
+  const security = securityHeaders({ dev, hsts: env.mode === "production", styleHashes: [INLINE_STYLE_HASH] });
   app.use((_req, res, next) => {
     const nonce = newNonce();
     res.locals.cspNonce = nonce;

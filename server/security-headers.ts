@@ -28,7 +28,16 @@ export function newNonce(): string {
  * run once, with a placeholder nonce, and its headers are reused: the Express
  * routes and the page cache send exactly the same set, at the cost of a copy.
  */
-export function securityHeaders({ dev, hsts }: { dev: boolean; hsts: boolean }): SecurityHeaders {
+export function securityHeaders({
+  dev,
+  hsts,
+  styleHashes = [],
+}: {
+  dev: boolean;
+  hsts: boolean;
+  /** `'sha256-…'` sources of inline stylesheets the pages may carry (decision 017). */
+  styleHashes?: string[];
+}): SecurityHeaders {
   const placeholder = `nonce${randomBytes(18).toString("base64url")}`;
   const middleware = helmet({
     contentSecurityPolicy: {
@@ -36,8 +45,8 @@ export function securityHeaders({ dev, hsts }: { dev: boolean; hsts: boolean }):
       directives: {
         "default-src": ["'self'"],
         "script-src": ["'self'", `'nonce-${placeholder}'`, "'strict-dynamic'", ...(dev ? ["'unsafe-eval'"] : [])],
-        // Vite injects styles inline in development only.
-        "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : [])],
+        // Vite injects styles inline in development only; a hash beside 'unsafe-inline' would switch it off.
+        "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : styleHashes)],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
