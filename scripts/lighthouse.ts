@@ -111,6 +111,29 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
   });
 }
 
+/**
+ * Lighthouse itself sometimes fails to record a page load ("Runtime error
+ * encountered: … Please run Lighthouse again", e.g. NO_NAVSTART; seen once in
+ * CI right after the end-to-end tests). That says nothing about the page, so
+ * such a run is tried again, up to three times; any other failure is not.
+ */
+async function runLighthouse(pagePath: string, args: string[]): Promise<void> {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run("npm", ["exec", "--yes", LIGHTHOUSE, "--", ...args], {
+        ...process.env,
+        CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+      });
+      return;
+    } catch (error) {
+      const runtimeError = /Runtime error encountered: .*/.exec(String(error))?.[0];
+      if (!runtimeError || attempt === attempts) throw error;
+      console.warn(`Lighthouse could not measure ${pagePath} (attempt ${attempt} of ${attempts}): ${runtimeError} Trying again.`);
+    }
+  }
+}
+
 async function waitUntilHealthy(url: string, exited: () => boolean): Promise<void> {
   const deadline = Date.now() + 40_000;
   while (Date.now() < deadline && !exited()) {
@@ -187,23 +210,15 @@ async function main(): Promise<number> {
       for (const page of PAGES) {
         const name = `${page.name}-run${index}`;
         const started = performance.now();
-        await run(
-          "npm",
-          [
-            "exec",
-            "--yes",
-            LIGHTHOUSE,
-            "--",
-            `${url}${page.path}`,
-            `--only-categories=${page.categories.join(",")}`,
-            "--output=json",
-            "--output=html",
-            `--output-path=${path.join(reportsDir, name)}`,
-            `--chrome-flags=${CHROME_FLAGS}`,
-            "--quiet",
-          ],
-          { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
-        );
+        await runLighthouse(page.path, [
+          `${url}${page.path}`,
+          `--only-categories=${page.categories.join(",")}`,
+          "--output=json",
+          "--output=html",
+          `--output-path=${path.join(reportsDir, name)}`,
+          `--chrome-flags=${CHROME_FLAGS}`,
+          "--quiet",
+        ]);
         seconds.push((performance.now() - started) / 1000);
         const report = JSON.parse(await readFile(path.join(reportsDir, `${name}.report.json`), "utf8")) as LighthouseReport;
         const pageScores = scores.get(page.name) ?? new Map<Category, number[]>();
