@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/support/chromium.ts";
 
 /**
  * End-to-end tests: the production build (`npm run build` first) served by
@@ -78,16 +79,6 @@ function server(
   };
 }
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 export default defineConfig({
   testDir: "tests/e2e",
   // Seeds the gallery; runs once the web server is up (the schema is migrated by then).
@@ -108,7 +99,7 @@ export default defineConfig({
     trace: process.env.E2E_TRACE ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
   },

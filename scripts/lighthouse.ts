@@ -23,20 +23,12 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/support/chromium.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const reportsDir = path.join(root, "lighthouse-reports");
 const LIGHTHOUSE = "lighthouse@13.5.0";
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-].join(" ");
+const CHROME_FLAGS = ["--headless", ...CHROMIUM_ARGS].join(" ");
 
 type Category = "performance" | "accessibility" | "best-practices" | "seo";
 type Page = { name: string; path: string; categories: Category[]; asserted: Category[] };
@@ -123,7 +115,7 @@ async function runLighthouse(pagePath: string, args: string[]): Promise<void> {
     try {
       await run("npm", ["exec", "--yes", LIGHTHOUSE, "--", ...args], {
         ...process.env,
-        CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+        CHROME_PATH: process.env.CHROME_PATH ?? CHROMIUM_PATH,
       });
       return;
     } catch (error) {
