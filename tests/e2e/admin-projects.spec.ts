@@ -197,7 +197,7 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-created$/);
   await expect(formHeading(page, PROJECTS.addTitle)).toHaveCount(0);
   await expect(addButton(page)).toBeVisible();
-  expect(await rowTitles(page)).toEqual([existing!.title, NEW_PROJECT.title]);
+  await expect.poll(() => rowTitles(page)).toEqual([existing!.title, NEW_PROJECT.title]);
   const row = projectRow(page, NEW_PROJECT.title);
   await expect(row.getByText(PROJECTS.active, { exact: true })).toBeVisible();
   await expect(row.getByText(NEW_PROJECT.category, { exact: true })).toBeVisible();
@@ -329,7 +329,7 @@ test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /a
   await expect(rowButton(row, PROJECTS.show)).toBeVisible();
   await expect(rowButton(row, PROJECTS.hide)).toHaveCount(0);
   // Still listed in the admin, in its place.
-  expect(await rowTitles(page)).toEqual([kept!.title, toggled!.title]);
+  await expect.poll(() => rowTitles(page)).toEqual([kept!.title, toggled!.title]);
   expect((await storedProjects()).map((project) => [project.title, project.is_active])).toEqual([
     [kept!.title, true],
     [toggled!.title, false],
@@ -403,7 +403,7 @@ test("Edit project: 'Edit Project' with its values; a new title and a replaced a
   await expectNotice(page, "status", PROJECTS.updated);
   await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-updated$/);
   await expect(formHeading(page, PROJECTS.editTitle)).toHaveCount(0);
-  expect(await rowTitles(page)).toEqual([newTitle]);
+  await expect.poll(() => rowTitles(page)).toEqual([newTitle]);
   const stored = await storedProjects();
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({
@@ -438,7 +438,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
   const a = first!.title;
   const b = second!.title;
   await openProjects(page);
-  expect(await rowTitles(page)).toEqual([a, b]);
+  await expect.poll(() => rowTitles(page)).toEqual([a, b]);
   await expect(rowButton(projectRow(page, a), PROJECTS.moveUp)).toBeDisabled();
   await expect(rowButton(projectRow(page, a), PROJECTS.moveDown)).toBeEnabled();
   await expect(rowButton(projectRow(page, b), PROJECTS.moveUp)).toBeEnabled();
@@ -476,7 +476,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
 
   // A reload shows the stored order.
   await page.reload();
-  expect(await rowTitles(page)).toEqual([a, b]);
+  await expect.poll(() => rowTitles(page)).toEqual([a, b]);
 });
 
 test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 'Project deleted successfully!' and its images answer 404", async ({
@@ -523,7 +523,7 @@ test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 
   ]);
   // The focused button went with its row: the notice has focus, not the top of the page.
   await expect(noticeArea(page)).toBeFocused();
-  expect(await rowTitles(page)).toEqual([kept!.title]);
+  await expect.poll(() => rowTitles(page)).toEqual([kept!.title]);
   expect((await storedProjects()).map((project) => project.title)).toEqual([kept!.title]);
 
   // Its images, main files and copies, are gone; the other project's stay.
@@ -769,7 +769,7 @@ test.describe("without JavaScript", () => {
     await form.create.click();
     await expectNotice(page, "status", PROJECTS.created);
     await expect(formHeading(page)).toHaveCount(0);
-    expect(await rowTitles(page)).toEqual([existing!.title, "Plain Form Project"]);
+    await expect.poll(() => rowTitles(page)).toEqual([existing!.title, "Plain Form Project"]);
     const row = projectRow(page, "Plain Form Project");
     await expect(row.getByText(PROJECTS.active, { exact: true })).toBeVisible();
     const created = (await storedProjects()).find((project) => project.title === "Plain Form Project")!;
@@ -790,7 +790,7 @@ test.describe("without JavaScript", () => {
     // Move up.
     await rowButton(row, PROJECTS.moveUp).click();
     await expectNotice(page, "status", PROJECTS.moved);
-    expect(await rowTitles(page)).toEqual(["Plain Form Project", existing!.title]);
+    await expect.poll(() => rowTitles(page)).toEqual(["Plain Form Project", existing!.title]);
     await expect(rowButton(row, PROJECTS.moveUp)).toBeDisabled();
     expect((await apiProjects(page.request)).map((project) => project.title)).toEqual(["Plain Form Project", existing!.title]);
 
@@ -808,7 +808,7 @@ test.describe("without JavaScript", () => {
     await rowButton(row.getByRole("alert"), PROJECTS.delete).click();
     await expectNotice(page, "status", PROJECTS.deleted);
     await expect(projectRow(page, "Plain Form Project")).toHaveCount(0);
-    expect(await rowTitles(page)).toEqual([existing!.title]);
+    await expect.poll(() => rowTitles(page)).toEqual([existing!.title]);
     const urls = imageUrlsOf(created);
     expect(await statuses(page.request, [...urls.main, ...urls.copies])).toEqual([...urls.main, ...urls.copies].map(() => 404));
   });
@@ -828,7 +828,7 @@ test.describe("without JavaScript", () => {
     await form.title.fill("Plain Edit After");
     await form.update.click();
     await expectNotice(page, "status", PROJECTS.updated);
-    expect(await rowTitles(page)).toEqual(["Plain Edit After"]);
+    await expect.poll(() => rowTitles(page)).toEqual(["Plain Edit After"]);
     expect(await storedProjects()).toMatchObject([
       { title: "Plain Edit After", before_image_url: project!.before_image_url, after_image_url: project!.after_image_url },
     ]);
