@@ -2,12 +2,19 @@ import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import {
+  ServerRouter,
+  isRouteErrorResponse,
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
 import { InlineStyleContext } from "~/platform/inline-style";
 import { INLINE_STYLE } from "~/platform/inline-style.server";
 import { acceptsGzip } from "~/platform/compression.server";
+import { clientErrorLine } from "~/platform/log-text";
 import {
   NONCE_PLACEHOLDER,
   cachedDocument,
@@ -17,6 +24,22 @@ import {
 } from "~/platform/document-cache.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * What React Router reports. A request the client got wrong (no such page, a
+ * method the route does not take) is one short line: anyone can send those by
+ * the thousand, and a stack trace each would fill the disk and bury real
+ * faults. Everything else is a fault of ours, logged in full.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const { pathname, search } = new URL(request.url);
+    console.warn(clientErrorLine(error.status, request.method, pathname + search, error.statusText || undefined));
+    return;
+  }
+  console.error(error);
+};
 
 /**
  * Renders every page completely before sending it (onAllReady), for people and

@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
-import express, { type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, createRequestHandler as createReactRouterHandler } from "react-router";
 import type { ViteDevServer } from "vite";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
@@ -25,10 +25,12 @@ import {
   type DocumentCapture,
 } from "~/platform/document-cache.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
+import { clientErrorLine } from "~/platform/log-text";
 import { listActiveProjects } from "~/projects/projects.server";
 import { openBackends } from "~/platform/services.server";
 import { serveImage } from "~/storage/serve.server";
 import { createPageCache, type PageCache } from "./page-cache";
+import { answerUnusualRequest } from "./request-target";
 import { newNonce, securityHeaders } from "./security-headers";
 
 export type StartOptions = {
@@ -217,6 +219,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       getLoadContext: (req, res) => loadContext(res.locals.cspNonce as string, req.ip ?? req.socket.remoteAddress ?? "unknown"),
     }),
   );
+  app.use(expressErrorHandler);
 
   // Cached public pages are answered before Express (docs/decisions/016-…).
   let pages: PageCache | undefined;
@@ -241,12 +244,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   const server = createServer((req, res) => {
+    if (answerUnusualRequest(req, res)) return;
     if (!pages?.mayServe(req)) {
       app(req, res);
       return;
     }
     void pages.serve(req, res).then((served) => served || app(req, res));
   });
+  applyConnectionLimits(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.port, env.host, () => {
@@ -292,6 +297,45 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 
   return { server, stop };
+}
+
+/**
+ * Express's last word on an error a middleware passed on (a parameter that
+ * does not decode, say): a client's mistake is one line and a 4xx, a fault of
+ * ours is logged in full and answered 500.
+ */
+function expressErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+  if (status < 500) console.warn(clientErrorLine(status, req.method, req.originalUrl, (error as Error).message));
+  else console.error(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+}
+
+/**
+ * How long a client may take, and how many may be connected at once. A slow
+ * client (one header line a minute, a body trickled in) holds a socket and
+ * memory; these bound both. Keep-alive outlasts the idle timeouts of common
+ * load balancers (60 s on AWS ALB, nginx's upstream keepalive_timeout), so the
+ * balancer, not the server, closes idle connections and never sends a request
+ * on one the server has just closed.
+ */
+export const CONNECTION_LIMITS = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 65_000,
+  maxConnections: 1_000,
+} as const;
+
+function applyConnectionLimits(server: Server): void {
+  server.headersTimeout = CONNECTION_LIMITS.headersTimeoutMs;
+  server.requestTimeout = CONNECTION_LIMITS.requestTimeoutMs;
+  server.keepAliveTimeout = CONNECTION_LIMITS.keepAliveTimeoutMs;
+  server.maxConnections = CONNECTION_LIMITS.maxConnections;
 }
 
 /** A Host header of a name or IPv4 address and a port: other forms (IPv6, odd characters) go the long way. */

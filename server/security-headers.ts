@@ -22,6 +22,25 @@ export function newNonce(): string {
   return noncePool.toString("base64", noncePoolOffset - NONCE_BYTES, noncePoolOffset);
 }
 
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "autoplay=()",
+  "browsing-topics=()",
+  "camera=()",
+  "display-capture=()",
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "screen-wake-lock=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+].join(", ");
+
 /**
  * Every response's security headers, as helmet writes them with our policy.
  * helmet's output is the same for every response but for the nonce, so it is
@@ -69,6 +88,8 @@ export function securityHeaders({
     setHeader: (name: string, value: string) => void headers.set(name, value),
     removeHeader: (name: string) => void headers.delete(name),
   };
+  // Nothing on the site uses these; a script slipped in could not either.
+  headers.set("Permissions-Policy", PERMISSIONS_POLICY);
   let failure: unknown;
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => (failure = error));
   if (failure) throw failure;

@@ -107,7 +107,7 @@ export async function prepareForUpload(file: File): Promise<File> {
     const blob = await encode(bitmap, size, output);
     // A browser that cannot write WebP answers with a PNG: any type the server takes will do.
     const type = blob?.type as ResizedType | undefined;
-    if (!blob || !type || !(type in EXTENSION_OF) || blob.size >= file.size) return file;
+    if (!blob || !type || !Object.hasOwn(EXTENSION_OF, type) || blob.size >= file.size) return file;
     return new File([blob], renameFor(file.name, type), { type, lastModified: file.lastModified });
   } catch {
     return file;

@@ -49,6 +49,12 @@ describe("parseEnv", () => {
     });
   });
 
+  it("listens on every address in production but on this machine only under npm run dev, unless HOST says otherwise", () => {
+    expect(parseEnv({}).host).toBe("0.0.0.0");
+    expect(parseEnv({ NODE_ENV: "development" }).host).toBe("127.0.0.1");
+    expect(parseEnv({ NODE_ENV: "development", HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
   it("resolves a relative DATA_DIR against the working directory", () => {
     expect(parseEnv({ DATA_DIR: "./var/data" }).dataDir).toBe(path.resolve("var/data"));
   });

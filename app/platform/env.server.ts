@@ -39,7 +39,7 @@ const envSchema = z.object({
     .min(0, "must be a whole number from 0 to 65535")
     .max(65535, "must be a whole number from 0 to 65535")
     .default(3000),
-  HOST: z.string().trim().min(1, "must not be empty").default("0.0.0.0"),
+  HOST: z.string().trim().min(1, "must not be empty").optional(),
   DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
   DATABASE_URL: optionalText.pipe(
     z
@@ -224,7 +224,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     mode: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    // `npm run dev` serves this machine only, unless HOST says otherwise: a
+    // development server (source maps, hot reload) is no site for the network.
+    host: env.HOST ?? (env.NODE_ENV === "development" ? "127.0.0.1" : "0.0.0.0"),
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     initialAdmin:

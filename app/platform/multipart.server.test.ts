@@ -71,4 +71,39 @@ describe("readMultipartForm", () => {
     });
     expect((await refusal(readMultipartForm(cut, LIMITS))).status).toBe(400);
   });
+
+  it("refuses a streamed body with no length as soon as it passes the cap, even one that never makes a part", async () => {
+    // 2 files × 1000 + 4096 + 64 KB of slack: anything past that is refused, whatever it is.
+    const chunk = new Uint8Array(16 * 1024).fill(0x61);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Endless: only the reader's refusal stops it.
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = new Request("http://localhost/admin", {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "content-type": "multipart/form-data; boundary=never-sent" },
+    } as RequestInit);
+    const error = await refusal(readMultipartForm(streamed, LIMITS));
+    expect([error.status, error.message]).toEqual([413, "File size must be less than 10MB"]);
+    expect(sent).toBeLessThan(200 * 1024);
+  });
+
+  it("keeps fields named like Object's own members as plain fields", async () => {
+    const form = new FormData();
+    form.set("__proto__", "a");
+    form.set("constructor", "b");
+    form.set("toString", "c");
+    const { fields } = await readMultipartForm(formRequest(form), LIMITS);
+    expect(Object.entries(fields)).toEqual([
+      ["__proto__", "a"],
+      ["constructor", "b"],
+      ["toString", "c"],
+    ]);
+  });
 });

@@ -51,8 +51,9 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
     throw new BodyError(400, "Request body is not valid form data");
   }
 
-  const fields: Record<string, string> = {};
-  const files: Record<string, UploadedFile> = {};
+  // No prototype: a field named "__proto__" or "constructor" is just a field.
+  const fields: Record<string, string> = Object.create(null);
+  const files: Record<string, UploadedFile> = Object.create(null);
   /** File fields that a named file has arrived for (files[] fills only when a file ends). */
   const claimed = new Set<string>();
   let fieldBytes = 0;
@@ -67,7 +68,7 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
       fail(new BodyError(413, "The form's text fields are too long"));
       return;
     }
-    if (!(name in fields)) fields[name] = value;
+    if (!Object.hasOwn(fields, name)) fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
     // A body cut short (or abandoned after a refusal) ends an open file with an
@@ -116,13 +117,15 @@ export async function readMultipartForm(request: Request, limits: MultipartLimit
       const { done, value } = await reader.read();
       if (done) break;
       received += value.byteLength;
-      if (failure) {
-        // A browser still sending its form would see a reset connection, not
-        // the refusal: read the rest of a body of plausible size, discarding
-        // it, and give up on anything larger.
-        if (received > maxBody) break;
-        continue;
+      // Counted as it arrives: a chunked body declares no length, and bytes
+      // that never make a part (a missing boundary) reach no other limit.
+      if (received > maxBody) {
+        fail(new BodyError(413, limits.fileTooLarge));
+        break;
       }
+      // A browser still sending its form would see a reset connection, not
+      // the refusal: read the rest of a body of plausible size, discarding it.
+      if (failure) continue;
       // Respect busboy's back-pressure: wait when its buffer is full.
       if (!parser.write(value)) await new Promise<void>((resolve) => {
           parser.once("drain", resolve);

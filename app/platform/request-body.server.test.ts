@@ -113,6 +113,17 @@ describe("readFormFields", () => {
     expect(await readFormFields(request, LIMIT)).toEqual({ name: "first" });
   });
 
+  it("keeps fields named like Object's own members as plain fields, the first of each", async () => {
+    const request = post("constructor=a&__proto__=b&constructor=c&toString=d", { "content-type": "application/x-www-form-urlencoded" });
+    const fields = await readFormFields(request, LIMIT);
+    expect(Object.entries(fields)).toEqual([
+      ["constructor", "a"],
+      ["__proto__", "b"],
+      ["toString", "d"],
+    ]);
+    expect(fields.intent).toBeUndefined();
+  });
+
   it("reads a multipart form and ignores files", async () => {
     const form = new FormData();
     form.set("name", "Ada");

@@ -88,9 +88,10 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
  * field sent more than once keeps its first value (see readFormEntries).
  */
 export async function readFormFields(request: Request, limit: number): Promise<Record<string, string>> {
-  const fields: Record<string, string> = {};
+  // No prototype: a field named "__proto__" or "constructor" is just a field.
+  const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of await readFormEntries(request, limit)) {
-    if (!(name in fields)) fields[name] = value;
+    if (!Object.hasOwn(fields, name)) fields[name] = value;
   }
   return fields;
 }

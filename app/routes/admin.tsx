@@ -94,7 +94,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       else notice = { kind: "error", text: PROJECTS_TEXT.notFound };
     }
     const saved = params.get("notice");
-    if (saved && saved in SAVED_NOTICES) notice = { kind: "success", text: SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES] };
+    if (saved && Object.hasOwn(SAVED_NOTICES, saved)) notice = { kind: "success", text: SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES] };
     projects = { status: "ok", projects: list, form, notice };
     unread = counts.unread;
   } catch (error) {

@@ -344,6 +344,23 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
     });
   });
 
+  describe("request values that name members of every object", () => {
+    it("are ordinary unknown values to a signed-in admin: the page loads, no 5xx, nothing changes", async () => {
+      const names = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+      for (const name of names) {
+        for (const query of [`notice=${name}`, `tab=${name}`, `tab=contacts&filter=${name}&page=${name}`, `edit=${name}`, `form=${name}`]) {
+          const response = await fetch(`${server.url}/admin?${query}`, { headers: { cookie } });
+          expect(response.status, query).toBe(200);
+          // The notice area shows a known notice or none: never a function's source.
+          expect(await response.text(), query).not.toMatch(/\[native code\]|function Object/);
+        }
+        const action = await postAdmin({ intent: name, id: name, [name]: name });
+        expect(action.status, `intent=${name}`).toBeLessThan(500);
+        expect(action.status, `intent=${name}`).toBeGreaterThanOrEqual(400);
+      }
+    });
+  });
+
   describe("show and hide", () => {
     it("hiding takes a project off /api/projects and the homepage; showing puts it back", async () => {
       const project = await createViaUploads("Hide And Seek Loft");

@@ -15,7 +15,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
-import { seededRandom } from "../support/wait";
+import { seededRandom, waitFor } from "../support/wait";
 
 const LIMIT = 64 * 1024;
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
@@ -572,6 +572,89 @@ describe.each(backends)("HTTP on $name", (backend) => {
 
     it("malformed request lines and headers never get a 5xx", async () => {
       expect(await statusesOf(headerCases)).toEqual([]);
+    });
+
+    /**
+     * Every odd request target with every method, each with and without a
+     * cookie (a cookie takes a request past the page cache to Express and
+     * React Router), and with other header shapes on the way.
+     */
+    const TARGETS = [
+      "*",
+      "http://evil.example/",
+      "http://evil.example/admin",
+      "HTTPS://LOCALHOST/api/projects",
+      "http://[::1]/",
+      "http://evil.example",
+      "http:/nohost",
+      "//evil.example/",
+      "///",
+      "/%",
+      "/%zz",
+      "/%00",
+      "/%2e%2e/%2e%2e/etc/passwd",
+      "/admin/%E0%A4%A",
+      "/images/%zz",
+      "/images/..%2f..%2fpackage.json",
+      "/api/projects/%ff",
+      "/?__proto__=1&constructor=2",
+      "/admin?notice=__proto__&tab=constructor&filter=__proto__&page=constructor",
+      "/admin.data?notice=__proto__",
+      "/_root.data",
+      "/__manifest?paths=%zz&version=x",
+      "x",
+      "?a",
+      "/nope",
+    ];
+    const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "TRACE"];
+    const HEADER_SHAPES = [
+      "",
+      "Cookie: a=b; __Host-admin_session=not-a-token\r\n",
+      "Cookie: \r\nAccept-Encoding: gzip;q=x, *;q=\r\n",
+      "X-Forwarded-Host: evil.example, ^^\r\nX-Forwarded-Proto: gopher\r\nX-Forwarded-For: not-an-ip\r\n",
+      "Origin: null\r\nSec-Fetch-Site: cross-site\r\n",
+      "Content-Type: multipart/form-data\r\nContent-Length: 0\r\n",
+    ];
+    const targetCases: Case[] = TARGETS.flatMap((target, t) =>
+      METHODS.map((method, m) => {
+        const shape = HEADER_SHAPES[(t + m) % HEADER_SHAPES.length]!;
+        const body = method === "POST" || method === "PUT" || method === "PATCH" ? "Content-Length: 0\r\n" : "";
+        const headers = shape.includes("Content-Length") ? shape : shape + body;
+        return rawCase(`${method} ${target} [${shape.trim().split(":")[0] || "plain"}]`, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
+      }),
+    );
+
+    it("odd request targets, methods and header shapes never get a 5xx, nor a stack trace in the log", async () => {
+      const logBefore = server.stdout().length + server.stderr().length;
+      expect(await statusesOf(targetCases)).toEqual([]);
+      const log = (server.stdout() + server.stderr()).slice(logBefore);
+      expect(log, "client errors are logged without stack traces").not.toMatch(/^\s+at /m);
+    });
+
+    it("answers OPTIONS * with 204 and Allow, and an absolute-form target as its path on the host it names", async () => {
+      const options = await rawExchange(server.port, "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+      expect(options.status).toBe(204);
+      expect(options.text).toMatch(/^Allow: GET, HEAD, POST\r$/im);
+      expect((await rawExchange(server.port, "GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).status).toBe(400);
+
+      const absolute = await rawExchange(
+        server.port,
+        `GET http://127.0.0.1:${server.port}/api/projects HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n`,
+      );
+      expect(absolute.status).toBe(200);
+      expect(absolute.text).toContain(activeProjects[0]!.title);
+    });
+
+    it("logs a missing page or a malformed path as one short line, without a stack trace", async () => {
+      const missing = `/no-such-page-${Date.now()}`;
+      const logBefore = server.stdout().length + server.stderr().length;
+      expect((await fetch(`${server.url}${missing}`)).status).toBe(404);
+      expect((await rawExchange(server.port, `GET ${missing}/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).status).toBe(400);
+      const newLog = () => (server.stdout() + server.stderr()).slice(logBefore);
+      await waitFor("both requests in the log", () => newLog().split(missing).length > 2);
+      const lines = newLog().split("\n").filter((line) => line.includes(missing));
+      expect(lines).toEqual([`404 GET ${missing} (Not Found)`, `400 GET ${missing}/%E0%A4%A (malformed percent-encoding)`]);
+      expect(newLog()).not.toMatch(/^\s+at /m);
     });
   });
 });

@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { clientErrorLine } from "~/platform/log-text";
+
+/** The methods the site's routes answer (React Router takes PUT, PATCH and DELETE as form writes). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * The request line, made ordinary before anything else reads it (RFC 9112
+ * §3.2). Everything after this point, the page cache, Express and React
+ * Router, sees one of the site's methods and an origin-form target
+ * ("/path?query") whose path decodes:
+ *
+ * - Other methods (TRACE, CONNECT, WebDAV's) are a 405: fetch's Request,
+ *   which React Router builds, cannot even represent TRACE or CONNECT.
+ * - `OPTIONS *` (asterisk form) asks about the server: 204 with Allow. Any
+ *   other method with `*` is malformed: 400.
+ * - An absolute-form target (`GET http://host/path`, which proxies send) is
+ *   turned into its path and query, and its host replaces the Host header,
+ *   as the RFC says a server must.
+ * - Anything else that does not start with "/", and a path whose percent
+ *   escapes do not decode, is a 400: no route could match it.
+ *
+ * Returns true when it has answered the request itself.
+ */
+export function answerUnusualRequest(request: IncomingMessage, response: ServerResponse): boolean {
+  const target = request.url ?? "";
+  if (!METHODS.has(request.method ?? "")) {
+    console.warn(clientErrorLine(405, request.method ?? "", target));
+    response
+      .writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+      .end("Method Not Allowed\n");
+    return true;
+  }
+  if (target.startsWith("/") && !target.includes("%")) return false;
+
+  if (target === "*") {
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, { Allow: "GET, HEAD, POST" }).end();
+      return true;
+    }
+    return refuse(request, response, "the asterisk form is for OPTIONS only");
+  }
+  if (/^https?:\/\//i.test(target)) {
+    if (!URL.canParse(target)) return refuse(request, response, "malformed absolute URL");
+    const url = new URL(target);
+    request.url = `${url.pathname}${url.search}`;
+    request.headers.host = url.host;
+  } else if (!target.startsWith("/")) {
+    return refuse(request, response, "the target must be a path");
+  }
+  if (decodedPath(request.url!) === undefined) return refuse(request, response, "malformed percent-encoding");
+  return false;
+}
+
+/** The target's path, percent-decoded; undefined when its escapes do not decode. */
+function decodedPath(target: string): string | undefined {
+  try {
+    return decodeURIComponent(target.split("?", 1)[0]!);
+  } catch {
+    return undefined;
+  }
+}
+
+function refuse(request: IncomingMessage, response: ServerResponse, reason: string): true {
+  console.warn(clientErrorLine(400, request.method ?? "", request.url ?? "", reason));
+  response
+    .writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+    .end(`Bad Request: ${reason}\n`);
+  return true;
+}
