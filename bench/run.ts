@@ -4,9 +4,9 @@
  *   npm run bench                       build, then measure every case: the three load cases and
  *                                       static / (10 s each), the upload case, the footprint
  *   npm run bench -- --duration=5       seconds per measured load run (default 10)
- *   npm run bench -- --only=contact     some cases, comma-separated: home | static | projects |
- *                                       contact | upload | footprint; `static` runs the pair
- *                                       GET / + static /, `footprint` the cold starts and idle RSS
+ *   npm run bench -- --only=contact     some cases, comma-separated: home | proxied | static |
+ *                                       projects | contact | upload | footprint; `static` and
+ *                                       `proxied` run with GET /, `footprint` the cold starts and idle RSS
  *                                       (e.g. --only=home,projects,contact,footprint for the idle
  *                                       RSS after load without the upload case)
  *   npm run bench -- --warmup=2         seconds of warm-up before each load case (default 2)
@@ -33,6 +33,11 @@
  * GET / is answered from the page cache (docs/decisions/016): the bench seeds the projects
  * behind the server's back, and after the load cases checks that a project another
  * connection adds, then hides, shows and goes on the very next GET /.
+ *
+ * GET / via proxy (issue 13, point 6): a second server on the same data directory with
+ * TRUST_PROXY=loopback and no PUBLIC_URL, as behind nginx, driven like GET / with the headers
+ * nginx adds (Host, X-Forwarded-For, X-Forwarded-Proto), right after it. Target: its 2xx/s at
+ * least 0.9 × GET /'s (the page cache serves it too).
  *
  * static / (issue 6, point 6): the bench fetches `GET /` once from the running app
  * with the home case's headers (so the gzip-encoded bytes a browser gets), raw, and
@@ -125,7 +130,7 @@ import { ensureUploadImage, type UploadImage } from "./upload-image.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS_DIR = path.join(ROOT, "bench", "results");
-const CASE_NAMES = ["home", "static", "projects", "contact", "upload", "footprint"] as const;
+const CASE_NAMES = ["home", "proxied", "static", "projects", "contact", "upload", "footprint"] as const;
 type CaseName = (typeof CASE_NAMES)[number];
 /** The cases autocannon drives (all but upload and footprint). */
 type LoadCaseName = Exclude<CaseName, "upload" | "footprint">;
@@ -138,6 +143,8 @@ const TARGETS = {
   homeP99Ms: 50,
   /** GET / 2xx/s ÷ static / 2xx/s. */
   homeVsStatic: 1 / 3,
+  /** GET / behind a proxy (TRUST_PROXY=loopback) 2xx/s ÷ GET / direct 2xx/s. */
+  proxiedVsHome: 0.9,
   coldStartMs: 1500,
   idleRssMb: 150,
   peakRssMb: 250,
@@ -187,8 +194,8 @@ if (flags.only !== undefined) {
     console.error(`--only takes one or more of ${CASE_NAMES.join(", ")}, comma-separated (got ${JSON.stringify(flags.only)})`);
     process.exit(2);
   }
-  // static / is only meaningful beside GET /, measured just before it.
-  if (asked.includes("static")) asked.push("home");
+  // static / and GET / behind a proxy are only meaningful beside GET /, measured just before them.
+  if (asked.includes("static") || asked.includes("proxied")) asked.push("home");
   cases = CASE_NAMES.filter((name) => asked.includes(name));
 }
 const ACCEPT_ENCODING = flags.encoding;
@@ -211,8 +218,8 @@ const runFootprint = cases.includes("footprint");
 let child: ChildProcess | undefined;
 /** bench/sharp-alone.ts while it runs. */
 let helper: ChildProcess | undefined;
-/** bench/static-server.ts, or a cold-start server of the footprint case, while it runs. */
-let staticServer: ChildProcess | undefined;
+/** bench/static-server.ts or the app behind a proxy (a case's own process), while it runs. */
+let sideServer: ChildProcess | undefined;
 let coldChild: ChildProcess | undefined;
 let coldDataDir: string | undefined;
 let childExited: Promise<void> = Promise.resolve();
@@ -244,7 +251,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     console.error(`\n${signal}: stopping the load and the server…`);
     current?.stop();
     helper?.kill("SIGKILL");
-    staticServer?.kill("SIGKILL");
+    sideServer?.kill("SIGKILL");
     coldChild?.kill("SIGKILL");
     void stopServer().finally(() => {
       removeDataDir();
@@ -255,7 +262,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 // Last resort if something throws past the finally below: never leave the server running.
 process.on("exit", () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const other of [helper, staticServer, coldChild]) {
+  for (const other of [helper, sideServer, coldChild]) {
     if (other && other.exitCode === null && other.signalCode === null) other.kill("SIGKILL");
   }
   if (coldDataDir) rmSync(coldDataDir, { recursive: true, force: true });
@@ -415,6 +422,22 @@ const SPECS: Record<LoadCaseName, CaseSpec> = {
     targetLabel: `≥ ${TARGETS.homeRps} req/s`,
     p99TargetMs: TARGETS.homeP99Ms,
     requests: () => [{ method: "GET", path: "/", headers: HOME_HEADERS }],
+  },
+  proxied: {
+    name: "proxied",
+    label: "GET / via proxy",
+    connections: 50,
+    targetRps: 0,
+    targetLabel: `≥ ${TARGETS.proxiedVsHome} × GET /`,
+    p99TargetMs: TARGETS.homeP99Ms,
+    // What nginx in front sends (proxy_set_header Host $host, X-Forwarded-For, X-Forwarded-Proto).
+    requests: () => [
+      {
+        method: "GET",
+        path: "/",
+        headers: { ...HOME_HEADERS, host: "www.example-lettings.co.uk", "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" },
+      },
+    ],
   },
   static: {
     name: "static",
@@ -893,7 +916,7 @@ async function startStaticServer(baseUrl: string): Promise<StaticServer> {
     env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  staticServer = proc;
+  sideServer = proc;
   let errors = "";
   proc.stderr?.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-5000)));
   const first = await createInterface({ input: proc.stdout! })[Symbol.asyncIterator]().next();
@@ -908,15 +931,47 @@ async function startStaticServer(baseUrl: string): Promise<StaticServer> {
   return { url, pid: proc.pid, bytes: original.body.length, headers };
 }
 
-async function stopStaticServer(): Promise<void> {
-  const proc = staticServer;
+/** The app again, on the bench's data, as it runs behind nginx: TRUST_PROXY=loopback and no PUBLIC_URL. */
+async function startProxiedServer(serverEntry: string, nodeArgs: readonly string[], env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [...nodeArgs, serverEntry], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), TRUST_PROXY: "loopback", PUBLIC_URL: "", ADMIN_EMAIL: "", ADMIN_PASSWORD: "" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  sideServer = proc;
+  let errors = "";
+  proc.stderr?.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-5000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null || proc.pid === undefined) throw new Error(`the proxied server exited during start: ${errors}`);
+    if (performance.now() > deadline) throw new Error(`the proxied server did not answer /healthz within 30 s: ${errors}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  // It must serve the page for the forwarded origin, as a browser behind the proxy sees it.
+  const [request] = SPECS.proxied.requests();
+  const page = await fetchRaw(`${url}/`, { ...(request!.headers as Record<string, string>), "accept-encoding": "identity" });
+  if (page.status !== 200 || !page.body.toString().includes('href="https://www.example-lettings.co.uk/"')) {
+    throw new Error(`GET / via the proxy answered ${page.status} without the forwarded origin in its canonical link`);
+  }
+  return { url, pid: proc.pid };
+}
+
+async function stopSideServer(): Promise<void> {
+  const proc = sideServer;
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
   proc.kill("SIGTERM");
   const killer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
   await exited;
   clearTimeout(killer);
-  staticServer = undefined;
+  sideServer = undefined;
 }
 
 type ColdStart = { ms: number; rssMb: number };
@@ -1073,21 +1128,22 @@ async function main(): Promise<number> {
   }
 
   // 1. Start the server.
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...startEnv,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: "", // always the embedded SQLite database
+    // Every request comes from 127.0.0.1: keep per-IP limits out of the measurement.
+    CONTACT_RATE_LIMIT: "1000000",
+    // The upload case signs in; without it, no admin (and no password hash at start).
+    ...(runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
+  };
   child = spawn(process.execPath, [...nodeArgs, serverEntry], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      ...startEnv,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: "", // always the embedded SQLite database
-      // Every request comes from 127.0.0.1: keep per-IP limits out of the measurement.
-      CONTACT_RATE_LIMIT: "1000000",
-      // The upload case signs in; without it, no admin (and no password hash at start).
-      ...(runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
-    },
+    env: serverEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const started = child;
@@ -1181,13 +1237,20 @@ async function main(): Promise<number> {
   for (const name of loadCases) {
     if (interrupted) break;
     const spec = SPECS[name];
+    // static / and the app behind a proxy run in processes of their own: their CPU is what counts there.
+    let side: { url: string; pid: number } | undefined;
     if (name === "static") {
+      await stopSideServer();
       staticRef = await startStaticServer(baseUrl);
+      side = staticRef;
       console.log(`static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`);
     }
-    // static / is measured in its own process: its CPU is what counts there.
-    const url = name === "static" && staticRef ? staticRef.url : baseUrl;
-    const measuredPid = name === "static" && staticRef ? staticRef.pid : pid;
+    if (name === "proxied") {
+      side = await startProxiedServer(serverEntry, nodeArgs, serverEnv);
+      console.log(`GET / via proxy: a second server on the same data, TRUST_PROXY=loopback, no PUBLIC_URL (pid ${side.pid}); requests carry nginx's forwarded headers`);
+    }
+    const url = side?.url ?? baseUrl;
+    const measuredPid = side?.pid ?? pid;
     if (WARMUP > 0) {
       process.stdout.write(`${spec.label}: warm-up ${WARMUP} s… `);
       await load(url, spec, WARMUP);
@@ -1238,7 +1301,7 @@ async function main(): Promise<number> {
       // Less sensitive to other load on the machine than requests/s.
       serverCpuMsPerRequest: round((serverCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
       benchCpuPercent: round((benchCpu / wall) * 100),
-      peakRssMb: name === "static" ? mb(readProcStatus(measuredPid)?.hwmKb ?? NaN) : mb(sampler.casePeakKb),
+      peakRssMb: side ? mb(readProcStatus(measuredPid)?.hwmKb ?? NaN) : mb(sampler.casePeakKb),
       target: spec.targetLabel,
       rateOk: ok2xx / duration >= spec.targetRps,
       p99Ok: result.latency.p99 <= spec.p99TargetMs,
@@ -1278,6 +1341,11 @@ async function main(): Promise<number> {
       row.rateOk = durablePerSecond >= spec.targetRps;
       if (problems.length) failed = true;
     }
+    if (name === "proxied") {
+      const home = results.find((other) => other.case === "home");
+      row.rateOk = home !== undefined && row.successesPerSecond >= home.successesPerSecond * TARGETS.proxiedVsHome;
+      await stopSideServer();
+    }
     results.push(row);
     console.log(`${row.successesPerSecond} 2xx/s, p99 ${row.latencyMs.p99} ms`);
     if (started.exitCode !== null || started.signalCode !== null) {
@@ -1314,7 +1382,7 @@ async function main(): Promise<number> {
   const hwmMb = final ? mb(final.hwmKb) : NaN;
   // VmHWM is the kernel's own high-water mark (it also sees peaks between samples).
   const peakRssMb = Math.max(sampledPeakMb, Number.isFinite(hwmMb) ? hwmMb : 0);
-  await stopStaticServer();
+  await stopSideServer();
 
   // Idle RSS: the server between bursts, once V8's memory reducer has given back what the load grew.
   let footprint: FootprintResult | undefined;
@@ -1464,6 +1532,18 @@ async function main(): Promise<number> {
       );
       console.log(`  ratio app/static ${v.ratio.toFixed(3)} (1/${(1 / v.ratio).toFixed(2)})   target ≥ 1/3: ${verdict(v.ratioOk)}`);
       console.log(`  GET / p99 ${v.homeP99Ms} ms   target ≤ ${TARGETS.homeP99Ms} ms: ${verdict(v.p99Ok)}`);
+    }
+    const proxiedRow = results.find((row) => row.case === "proxied");
+    if (proxiedRow && homeRow) {
+      console.log("");
+      console.log(
+        `GET / behind a proxy (TRUST_PROXY=loopback, forwarded headers, no PUBLIC_URL) against GET / direct: ` +
+          `${proxiedRow.successesPerSecond} vs ${homeRow.successesPerSecond} 2xx/s, p50 ${proxiedRow.latencyMs.p50} vs ${homeRow.latencyMs.p50} ms, ` +
+          `p99 ${proxiedRow.latencyMs.p99} vs ${homeRow.latencyMs.p99} ms, ms CPU/req ${proxiedRow.serverCpuMsPerRequest} vs ${homeRow.serverCpuMsPerRequest}`,
+      );
+      console.log(
+        `  ratio proxied/direct ${(proxiedRow.successesPerSecond / homeRow.successesPerSecond).toFixed(3)}   target ≥ ${TARGETS.proxiedVsHome}: ${verdict(proxiedRow.rateOk)}`,
+      );
     }
   }
   if (footprint) {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,7 @@ import { listActiveProjects } from "~/projects/projects.server";
 import { openBackends } from "~/platform/services.server";
 import { serveImage } from "~/storage/serve.server";
 import { createPageCache, type PageCache } from "./page-cache";
+import { pageOrigin, type TrustProxy } from "./page-origin";
 import { answerUnusualRequest } from "./request-target";
 import { newNonce, securityHeaders } from "./security-headers";
 
@@ -228,7 +229,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     pages = createPageCache({
       isCachedPage: hasCachedDocument,
       dataVersion: () => publicDataVersion(database.db),
-      originOf: (request) => pageOrigin(request, env.publicUrl, app.enabled("trust proxy")),
+      originOf: (request) => pageOrigin(request, env.publicUrl, app.get("trust proxy fn") as TrustProxy),
       async render(url) {
         const capture: DocumentCapture = {};
         const context = loadContext(NONCE_PLACEHOLDER);
@@ -262,6 +263,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
   console.log(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
+  if (env.mode === "production" && !env.publicUrl) {
+    console.log(
+      "PUBLIC_URL is not set: canonical links, robots.txt and the sitemap name the address each request came to, and no shared cache may keep them. Set it to the site's public address (https://…) when it goes live.",
+    );
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -336,32 +342,6 @@ function applyConnectionLimits(server: Server): void {
   server.requestTimeout = CONNECTION_LIMITS.requestTimeoutMs;
   server.keepAliveTimeout = CONNECTION_LIMITS.keepAliveTimeoutMs;
   server.maxConnections = CONNECTION_LIMITS.maxConnections;
-}
-
-/** A Host header of a name or IPv4 address and a port: other forms (IPv6, odd characters) go the long way. */
-const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/;
-/** Host header → origin, for the few hosts a site answers to. */
-const origins = new Map<string, string>();
-
-/**
- * The origin a cached page is rendered for, as React Router would see it:
- * PUBLIC_URL, or else the Host header's. Behind a trusted proxy without
- * PUBLIC_URL the origin comes from forwarded headers that Express believes per
- * peer: those requests are left to it (undefined).
- */
-function pageOrigin(request: IncomingMessage, publicUrl: string | undefined, trustProxy: boolean): string | undefined {
-  const host = request.headers.host;
-  if (!host) return undefined;
-  let origin = origins.get(host);
-  if (origin === undefined) {
-    // Express answers a missing or unusable Host header with a 400.
-    if (!PLAIN_HOST.test(host) || !URL.canParse(`http://${host}/`)) return undefined;
-    origin = new URL(`http://${host}/`).origin;
-    if (origins.size >= 64) origins.clear();
-    origins.set(host, origin);
-  }
-  if (publicUrl) return publicUrl;
-  return trustProxy ? undefined : origin;
 }
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */

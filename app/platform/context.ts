@@ -41,6 +41,17 @@ export function siteUrl(services: Pick<AppServices, "publicUrl">, request: Reque
   return services.publicUrl ?? new URL(request.url).origin;
 }
 
+/**
+ * Cache-Control for a public response that names the site's address: any
+ * cache may keep it when the address is PUBLIC_URL; without it the address
+ * came from the request (Host, or X-Forwarded-Host behind a proxy), which a
+ * shared cache in front need not key on, so one client could poison what the
+ * others get. Then only the client's own cache may keep it.
+ */
+export function siteUrlCacheControl(services: Pick<AppServices, "publicUrl">, maxAgeSeconds: number): string {
+  return `${services.publicUrl ? "public" : "private"}, max-age=${maxAgeSeconds}`;
+}
+
 /** Facts about the request that only Express knows. */
 export type RequestInfo = {
   /** The socket's peer, or the forwarded client under TRUST_PROXY; IPv4-mapped IPv6 shown as IPv4. */

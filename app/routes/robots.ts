@@ -1,9 +1,10 @@
-import { servicesContext, siteUrl } from "~/platform/context";
+import { servicesContext, siteUrl, siteUrlCacheControl } from "~/platform/context";
 import type { Route } from "./+types/robots";
 
 /** robots.txt: the public page may be crawled; the admin and its API may not. */
 export function loader({ request, context }: Route.LoaderArgs) {
-  const site = siteUrl(context.get(servicesContext), request);
+  const services = context.get(servicesContext);
+  const site = siteUrl(services, request);
   const body = [
     "User-agent: *",
     "Disallow: /admin",
@@ -13,6 +14,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
     "",
   ].join("\n");
   return new Response(body, {
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": siteUrlCacheControl(services, 3600) },
   });
 }

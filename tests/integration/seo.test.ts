@@ -284,6 +284,14 @@ describe("SEO without PUBLIC_URL", () => {
     expect(sitemap.text).toContain("<loc>https://lettings.example/</loc>");
   });
 
+  it("lets no shared cache keep robots.txt or sitemap.xml, since the request chose the address in them", async () => {
+    for (const path of ["/robots.txt", "/sitemap.xml"]) {
+      const forged = await rawRequest(server.port, { method: "GET", path, headers: { host: "localhost", "x-forwarded-host": "evil.example" } });
+      expect(forged.text, path).toContain("evil.example");
+      expect(forged.headers["cache-control"], path).toBe("private, max-age=3600");
+    }
+  });
+
   it("describes the placeholder company's address with its postcode", async () => {
     const { text: html } = await getText(`${server.url}/`);
     expect(jsonLdOf(html).address).toEqual({
