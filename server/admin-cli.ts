@@ -5,7 +5,7 @@ import { seedDemoProjects } from "~/projects/demo.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
 import { passwordProblem } from "~/auth/password-rules";
-import { isValidEmail } from "~/enquiries/schema";
+import { isValidEmail } from "~/platform/email-address";
 
 /**
  * `npm run admin -- <command>`: admin accounts from the command line. There

@@ -9,8 +9,12 @@ import { DASHBOARD_TEXT, MAIL_TEXT } from "./texts";
 import type { AdminTab, AdminActionData, InboxView, ProjectsView } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
+/** Failed sign-ins on the account between the admin's last sign-in and this session's. */
+export type SignInNotice = { failed: number; previousSignIn: string | undefined };
+
 export type DashboardProps = {
   email: string;
+  signIns?: SignInNotice;
   company: { name: string; logoUrl: string };
   tab: AdminTab;
   inbox?: InboxView;
@@ -29,7 +33,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, company, tab, inbox, projects, unread, mail, retentionDays, actionData }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, retentionDays, actionData }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -53,6 +57,7 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, mail, 
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
+        {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
         <TabLinks
           label={DASHBOARD_TEXT.title}
@@ -78,6 +83,19 @@ export function Dashboard({ email, company, tab, inbox, projects, unread, mail, 
           ) : null}
         </div>
       </main>
+    </div>
+  );
+}
+
+/** Someone tried the account's password: the admin is told once signed in, for the whole session. */
+function FailedSignInsNote({ notice }: { notice: SignInNotice }) {
+  return (
+    <div className="mb-6 flex gap-3 rounded-xl border-2 border-amber-600 bg-amber-50 px-4 py-3 text-amber-950 sm:px-5">
+      <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
+      <p className="min-w-0">
+        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong>{" "}
+        {DASHBOARD_TEXT.failedSignInsHint}
+      </p>
     </div>
   );
 }

@@ -12,6 +12,7 @@ export const LOGIN_TEXT = {
   failure: "Error signing in. Please check your credentials.",
   missing: "Please enter your email and password.",
   limited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  busy: "The server is busy checking other sign-ins. Please try again in a few seconds.",
   insecure:
     "Signing in needs a secure connection. Open this page over HTTPS (behind a proxy that handles HTTPS, set TRUST_PROXY).",
   checking: "Checking sign-in...",
@@ -23,6 +24,9 @@ export const DASHBOARD_TEXT = {
   projectsTab: "Renovation Projects",
   contactsTab: "Contact Submissions",
   viewSite: "View website",
+  failedSignIns: (count: number, since: string | undefined) =>
+    `${count} failed sign-in ${count === 1 ? "attempt" : "attempts"} on your account since your ${since ? `last sign-in on ${since}` : "account was created"}.`,
+  failedSignInsHint: "If they were not you, nobody got in with them; a long password used nowhere else keeps it that way.",
 } as const;
 
 export const INBOX_TEXT = {

@@ -101,11 +101,54 @@ export async function setAdminPassword(
   return { endedSessions: ended };
 }
 
-/** Ends a sign-in lockout of the e-mail and forgets the failures counted towards the next one. */
+/**
+ * Lifts every sign-in limit on the e-mail: its lockout, the failures counted
+ * towards the next one, the failures for it from each address, and those of
+ * the browsers its admin signed in from before.
+ */
 export async function liftLockout(db: Db, email: string): Promise<void> {
   const normalized = normalizeEmail(email);
-  await clearEvents(db, "login-lockout", normalized);
-  await clearEvents(db, "login-account-failure", normalized);
+  const admin = await findAdminByEmail(db, normalized);
+  await db.transaction().execute(async (trx) => {
+    await clearEvents(trx, "login-lockout", normalized);
+    await clearEvents(trx, "login-account-failure", normalized);
+    // Subjects are "<ip> <e-mail>" and "<admin id> <device id>": matched here rather than with LIKE, whose wildcards e-mails may hold.
+    const rows = await trx
+      .selectFrom("rate_limit_events")
+      .select(["id", "bucket", "subject"])
+      .where("bucket", "in", ["login-failure", "login-device-failure"])
+      .execute();
+    const ids = rows
+      .filter((row) =>
+        row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : admin !== undefined && row.subject.startsWith(`${admin.id} `),
+      )
+      .map((row) => row.id);
+    for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom("rate_limit_events").where("id", "in", ids.slice(i, i + 500)).execute();
+  });
+}
+
+/** One more failed sign-in for the admin, to tell them at their next sign-in. */
+export async function recordFailedSignIn(db: Db, adminId: string): Promise<void> {
+  await db
+    .updateTable("admin_users")
+    .set((eb) => ({ failed_sign_ins: eb("failed_sign_ins", "+", 1) }))
+    .where("id", "=", adminId)
+    .execute();
+}
+
+export type SignInHistory = { previousSignInAt: string | null; failedSignIns: number };
+
+/** At a successful sign-in: the admin's last sign-in and the failures since, then a fresh start from now. */
+export async function takeSignInHistory(db: Db, adminId: string, now: Date): Promise<SignInHistory> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("admin_users")
+      .select(["last_sign_in_at", "failed_sign_ins"])
+      .where("id", "=", adminId)
+      .executeTakeFirstOrThrow();
+    await trx.updateTable("admin_users").set({ last_sign_in_at: now.toISOString(), failed_sign_ins: 0 }).where("id", "=", adminId).execute();
+    return { previousSignInAt: row.last_sign_in_at === null ? null : toIsoString(row.last_sign_in_at), failedSignIns: Number(row.failed_sign_ins) };
+  });
 }
 
 /** Replaces a hash made with older parameters (at sign-in, when the password is known to be right). */

@@ -1,6 +1,6 @@
 import { argon2, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ARGON2_PARAMETERS, hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword } from "./password.server";
+import { ARGON2_PARAMETERS, HASH_CONCURRENCY, hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -140,5 +140,29 @@ describe("verifyAgainstDecoy", () => {
   it("never accepts any password", async () => {
     expect(await verifyAgainstDecoy(PASSWORD)).toBe(false);
     expect(await verifyAgainstDecoy("")).toBe(false);
+  });
+});
+
+describe("withHashSlot", () => {
+  it("runs HASH_CONCURRENCY.running at once, queues HASH_CONCURRENCY.waiting more, and turns the next away at once", async () => {
+    const { running, waiting } = HASH_CONCURRENCY;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const work = async () => {
+      started++;
+      await gate;
+      return "hashed";
+    };
+    const admitted = Array.from({ length: running + waiting }, () => withHashSlot(work));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(running);
+    expect(await withHashSlot(work)).toBeUndefined();
+
+    release();
+    expect(await Promise.all(admitted)).toEqual(Array.from({ length: running + waiting }, () => ({ value: "hashed" })));
+    expect(started).toBe(running + waiting);
+    // Every slot was given back.
+    expect(await withHashSlot(async () => "again")).toEqual({ value: "again" });
   });
 });

@@ -83,3 +83,31 @@ export async function verifyAgainstDecoy(password: string): Promise<false> {
 export function prepareDecoy(): Promise<unknown> {
   return verifyAgainstDecoy("");
 }
+
+/**
+ * Password hashes at once, across the process. Each Argon2id hash holds 19 MiB
+ * and a thread of libuv's pool (four by default), which file reads and
+ * compression share: two run at once, a few more wait their turn, and beyond
+ * that a sign-in is turned away at once rather than queued without end.
+ */
+export const HASH_CONCURRENCY = { running: 2, waiting: 16 } as const;
+let hashesRunning = 0;
+const hashQueue: Array<() => void> = [];
+
+/** Runs `work` once a hash slot is free; undefined, at once, when the queue is full too. */
+export async function withHashSlot<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
+  if (hashesRunning >= HASH_CONCURRENCY.running) {
+    if (hashQueue.length >= HASH_CONCURRENCY.waiting) return undefined;
+    await new Promise<void>((resolve) => hashQueue.push(resolve));
+  } else {
+    hashesRunning++;
+  }
+  try {
+    return { value: await work() };
+  } finally {
+    // The slot passes straight to the next in line, or is given back.
+    const next = hashQueue.shift();
+    if (next) next();
+    else hashesRunning--;
+  }
+}

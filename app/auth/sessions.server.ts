@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
 
 /**
  * Server-side sessions. The cookie holds a random 256-bit token; the database
@@ -22,6 +23,9 @@ export type AdminSession = {
   adminId: string;
   email: string;
   expiresAt: Date;
+  /** The admin's sign-in before this session's (ISO), and the failed sign-ins between the two. */
+  previousSignInAt: string | null;
+  failedSignInsBefore: number;
 };
 
 export function sessionCookieName(settings: CookieSettings): string {
@@ -60,7 +64,12 @@ export function clearedSessionCookie(settings: CookieSettings): string {
 }
 
 /** Starts a session for the admin and returns the cookie's token (never stored as is). */
-export async function createSession(db: Db, adminId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  db: Db,
+  adminId: string,
+  now = new Date(),
+  history: { previousSignInAt: string | null; failedSignIns: number } = { previousSignInAt: null, failedSignIns: 0 },
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
   await db
@@ -71,6 +80,8 @@ export async function createSession(db: Db, adminId: string, now = new Date()): 
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
       expires_at: expiresAt.toISOString(),
+      previous_sign_in_at: history.previousSignInAt,
+      failed_sign_ins_before: history.failedSignIns,
     })
     .execute();
   return { token, expiresAt };
@@ -86,7 +97,7 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
   const row = await db
     .selectFrom("admin_sessions as s")
     .innerJoin("admin_users as u", "u.id", "s.admin_id")
-    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "u.email"])
+    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "s.previous_sign_in_at", "s.failed_sign_ins_before", "u.email"])
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -99,7 +110,14 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
   if (now.getTime() - lastSeen >= TOUCH_EVERY_MS) {
     await db.updateTable("admin_sessions").set({ last_seen_at: now.toISOString() }).where("id", "=", id).execute();
   }
-  return { sessionId: id, adminId: row.admin_id, email: row.email, expiresAt };
+  return {
+    sessionId: id,
+    adminId: row.admin_id,
+    email: row.email,
+    expiresAt,
+    previousSignInAt: row.previous_sign_in_at === null ? null : toIsoString(row.previous_sign_in_at),
+    failedSignInsBefore: Number(row.failed_sign_ins_before),
+  };
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {

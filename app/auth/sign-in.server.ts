@@ -1,13 +1,27 @@
 import type { Db } from "~/platform/db.server";
-import { clearEvents, countEvents, latestEvent, pruneEvents, recordEvent } from "~/platform/rate-limit.server";
-import { findAdminByEmail, normalizeEmail, rehashPassword } from "./admins.server";
-import { needsRehash, verifyAgainstDecoy, verifyPassword } from "./password.server";
+import { isValidEmail } from "~/platform/email-address";
+import { printable } from "~/platform/log-text";
+import { clearEvents, countEvents, ipLimitSubject, latestEvent, pruneEvents, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
+
+/** A place a limit gave: given back when the attempt does not count after all. */
+type Taken = Extract<Slot, { ok: true }>;
+import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, takeSignInHistory } from "./admins.server";
+import { deviceLimitSubject, type Device } from "./device-cookie.server";
+import { needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
 import { createSession, deleteSessionByToken, pruneSessions } from "./sessions.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** From anywhere, this many failures for one e-mail within the window lock it for the duration. */
 export const LOCKOUT = { failures: 10, windowMs: 15 * 60 * 1000, durationMs: 15 * 60 * 1000 } as const;
+/**
+ * Attempts from one client address (an IPv6 /64), whatever the e-mails, in
+ * LOGIN_WINDOW_MS: at least this many, or four times LOGIN_RATE_LIMIT. Spread
+ * over many e-mails, guesses would otherwise each cost a hash.
+ */
+export const MIN_ADDRESS_ATTEMPTS = 20;
+/** Seconds a sign-in turned away because every hash slot is busy is asked to wait. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export type SignInAttempt = {
   email: string;
@@ -17,55 +31,128 @@ export type SignInAttempt = {
   limit: number;
   /** The token of a session the browser already had: it is ended, never reused. */
   previousToken?: string;
+  /** The browser's device cookie, when it carries a valid one (device-cookie.server.ts). */
+  device?: Device;
   now?: Date;
 };
 
 export type SignInResult =
-  | { ok: true; token: string; expiresAt: Date; email: string }
+  | { ok: true; token: string; expiresAt: Date; email: string; adminId: string }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "limited"; retryAfterSeconds: number };
+  | { ok: false; reason: "limited"; retryAfterSeconds: number }
+  | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
 /**
  * Checks a password and starts a new session. The answer is the same, and
  * takes about as long, whether or not the e-mail has an account; the limits
  * count e-mails, not accounts, so they do not tell either.
+ *
+ * Every limit takes its place before the password is hashed and gives it
+ * back when the password was right, so a burst of parallel guesses gets no
+ * more hashes than the limits allow (docs/decisions/018). A browser whose
+ * device cookie names this account is held to its own small limit instead of
+ * the account's lockout and the per-address limits.
  */
 export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResult> {
   const now = attempt.now ?? new Date();
   const account = normalizeEmail(attempt.email);
-  const ipSubject = `${attempt.clientIp} ${account}`;
-
-  const lockedAt = await latestEvent(db, "login-lockout", account);
-  if (lockedAt && lockedAt.getTime() + LOCKOUT.durationMs > now.getTime()) {
-    return { ok: false, reason: "limited", retryAfterSeconds: Math.ceil((lockedAt.getTime() + LOCKOUT.durationMs - now.getTime()) / 1000) };
-  }
-  if ((await countEvents(db, "login-failure", ipSubject, LOGIN_WINDOW_MS, now)) >= attempt.limit) {
-    console.warn(`Sign-in refused for ${account} from ${attempt.clientIp}: LOGIN_RATE_LIMIT reached`);
-    return { ok: false, reason: "limited", retryAfterSeconds: LOGIN_WINDOW_MS / 1000 };
-  }
-
   const admin = await findAdminByEmail(db, account);
-  const valid = admin ? await verifyPassword(attempt.password, admin.password_hash) : await verifyAgainstDecoy(attempt.password);
-  if (!admin || !valid) {
-    await recordEvent(db, "login-failure", ipSubject, now);
-    await recordEvent(db, "login-account-failure", account, now);
-    if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) >= LOCKOUT.failures) {
-      console.warn(
-        `Sign-in locked for ${account} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (last from ${attempt.clientIp}); \`npm run admin -- unlock ${account}\` lifts it`,
-      );
-      await recordEvent(db, "login-lockout", account, now);
-      await clearEvents(db, "login-account-failure", account);
-    }
+  const trustedDevice = attempt.device !== undefined && admin !== undefined && attempt.device.adminId === admin.id;
+  const who = admin ? admin.email : isValidEmail(account) ? printable(account, 254) : "(not an e-mail address)";
+
+  const taken = trustedDevice
+    ? await takeDeviceSlot(db, attempt.device!, attempt, now)
+    : await takeAttackerSlots(db, account, who, attempt, now);
+  if (!Array.isArray(taken)) return taken;
+  const giveBack = () => Promise.all(taken.map((slot) => slot.release()));
+
+  const hashed = await withHashSlot(() =>
+    admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password),
+  );
+  if (!hashed) {
+    await giveBack();
+    console.warn(`Sign-in for ${who} from ${printable(attempt.clientIp, 64)} turned away: every password-hash slot is busy`);
+    return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+  }
+  if (!admin || !hashed.value) {
+    // The places taken stay taken: they are the failure's record.
+    if (admin) await recordFailedSignIn(db, admin.id);
+    console.warn(`Sign-in failed for ${who} from ${printable(attempt.clientIp, 64)}`);
+    if (!trustedDevice) await lockWhenDue(db, account, who, attempt.clientIp, now);
     await pruneEvents(db, now);
     return { ok: false, reason: "invalid" };
   }
 
-  await clearEvents(db, "login-failure", ipSubject);
+  await giveBack();
   if (needsRehash(admin.password_hash)) await rehashPassword(db, admin.id, attempt.password);
   // A new id at every sign-in: a token planted before it (fixation) is worth nothing after.
   if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
   await pruneSessions(db, now);
-  const session = await createSession(db, admin.id, now);
-  console.log(`Admin ${admin.email} signed in from ${attempt.clientIp}`);
-  return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email };
+  const session = await createSession(db, admin.id, now, await takeSignInHistory(db, admin.id, now));
+  console.log(`Admin ${admin.email} signed in from ${printable(attempt.clientIp, 64)}${trustedDevice ? " (a browser used before)" : ""}`);
+  return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
+}
+
+type Limited = Extract<SignInResult, { reason: "limited" }>;
+
+function limited(retryAfterSeconds: number): Limited {
+  return { ok: false, reason: "limited", retryAfterSeconds };
+}
+
+/** A browser the account signed in from before: only its own failures count, LOGIN_RATE_LIMIT of them. */
+async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
+  const slot = await takeSlot(db, "login-device-failure", deviceLimitSubject(device), { limit: attempt.limit, windowMs: LOGIN_WINDOW_MS, now });
+  if (slot.ok) return [slot];
+  console.warn(`Sign-in refused from ${printable(attempt.clientIp, 64)}: LOGIN_RATE_LIMIT reached for a browser used before`);
+  return limited(slot.retryAfterSeconds);
+}
+
+/**
+ * Everyone else, in order: the account's lockout; attempts from this address
+ * whatever the e-mail; failures from this address for this e-mail
+ * (LOGIN_RATE_LIMIT); failures for this e-mail from anywhere (the lockout's
+ * count). Each refusal gives back the places taken before it.
+ */
+async function takeAttackerSlots(db: Db, account: string, who: string, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
+  const lockedAt = await latestEvent(db, "login-lockout", account);
+  if (lockedAt && lockedAt.getTime() + LOCKOUT.durationMs > now.getTime()) {
+    return limited(Math.ceil((lockedAt.getTime() + LOCKOUT.durationMs - now.getTime()) / 1000));
+  }
+  const ip = printable(attempt.clientIp, 64);
+  const taken: Taken[] = [];
+  const refuse = async (retryAfterSeconds: number, why: string) => {
+    await Promise.all(taken.map((slot) => slot.release()));
+    console.warn(`Sign-in refused for ${who} from ${ip}: ${why}`);
+    return limited(retryAfterSeconds);
+  };
+
+  const address = await takeSlot(db, "login-address", ipLimitSubject(attempt.clientIp), {
+    limit: Math.max(MIN_ADDRESS_ATTEMPTS, 4 * attempt.limit),
+    windowMs: LOGIN_WINDOW_MS,
+    now,
+  });
+  if (!address.ok) return refuse(address.retryAfterSeconds, "too many attempts from this address");
+  taken.push(address);
+
+  const pair = await takeSlot(db, "login-failure", `${attempt.clientIp} ${account}`, { limit: attempt.limit, windowMs: LOGIN_WINDOW_MS, now });
+  if (!pair.ok) return refuse(pair.retryAfterSeconds, "LOGIN_RATE_LIMIT reached");
+  taken.push(pair);
+
+  // The lockout's own count: a burst from many addresses gets no more than its failures between them.
+  const accountSlot = await takeSlot(db, "login-account-failure", account, { limit: LOCKOUT.failures, windowMs: LOCKOUT.windowMs, now });
+  if (!accountSlot.ok) return refuse(accountSlot.retryAfterSeconds, `${LOCKOUT.failures} failures for the e-mail`);
+  taken.push(accountSlot);
+  return taken;
+}
+
+/** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
+async function lockWhenDue(db: Db, account: string, who: string, clientIp: string, now: Date): Promise<void> {
+  if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
+  await recordEvent(db, "login-lockout", account, now);
+  // A fresh count once the lockout ends.
+  await clearEvents(db, "login-account-failure", account);
+  console.warn(
+    `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (last from ${printable(clientIp, 64)}); ` +
+      `\`npm run admin -- unlock\` lifts it, and a browser that signed in to the account before is not held by it`,
+  );
 }

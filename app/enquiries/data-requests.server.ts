@@ -5,7 +5,8 @@ import type { OutboxKind, OutboxStatus } from "~/platform/schema";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";
-import { LIMITS, isValidEmail } from "./schema";
+import { isValidEmail } from "~/platform/email-address";
+import { LIMITS } from "./schema";
 
 /**
  * UK GDPR requests about one e-mail address: what is held (the right of

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "~/platform/db.server";
+import { secretKey } from "~/platform/secrets.server";
 
 /**
  * The contact form's time trap. The page carries a token saying when it was
@@ -58,33 +59,9 @@ export function checkFormToken(key: Buffer, token: unknown, now = new Date()): F
   return now.getTime() - Number(issuedAt) * 1000 < MIN_FORM_AGE_MS ? "too-fast" : "ok";
 }
 
-const keys = new WeakMap<Db, Promise<Buffer>>();
-
-/**
- * The signing key, one per database so every instance on it agrees: created
- * by whichever instance asks first (the others' inserts do nothing), then
- * read back. Kept in memory afterwards.
- */
+/** The signing key, one per database so every instance on it agrees. */
 export function formTokenKey(db: Db): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = loadKey(db);
-    // A failure (database down) is not kept: the next request tries again.
-    const loading = key;
-    loading.catch(() => keys.get(db) === loading && keys.delete(db));
-    keys.set(db, loading);
-  }
-  return key;
-}
-
-async function loadKey(db: Db): Promise<Buffer> {
-  await db
-    .insertInto("app_secrets")
-    .values({ name: SECRET_NAME, value: randomBytes(32).toString("base64url") })
-    .onConflict((conflict) => conflict.column("name").doNothing())
-    .execute();
-  const row = await db.selectFrom("app_secrets").select("value").where("name", "=", SECRET_NAME).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, "base64url");
+  return secretKey(db, SECRET_NAME);
 }
 
 export async function issueFormToken(db: Db, now = new Date()): Promise<string> {

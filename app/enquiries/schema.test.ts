@@ -6,9 +6,9 @@ import {
   SUCCESS_MESSAGE,
   USER_TYPES,
   USER_TYPE_LABELS,
-  isValidEmail,
   validateEnquiry,
 } from "./schema";
+import { isValidEmail } from "~/platform/email-address";
 
 const valid = {
   name: "Ada Lovelace",

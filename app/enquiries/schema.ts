@@ -1,3 +1,5 @@
+import { isValidEmail } from "~/platform/email-address";
+
 /**
  * The contact form's one validator, used by the browser before sending and by
  * the server before storing. Messages are the specification's words. Written
@@ -24,19 +26,6 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
 };
 
 export const LIMITS = { name: 200, email: 254, phone: 40, message: 20_000 } as const;
-
-/**
- * Text, "@", text, ".", text, as the specification asks, but stricter about
- * what "text" may be: no white space (so no CR/LF), no second "@", no commas,
- * semicolons, angle brackets, quotes or brackets. Those are how an address
- * field smuggles extra recipients or headers into an e-mail.
- */
-const EMAIL_PART = String.raw`[^\s@,;:<>"()\[\]\\\u0000-\u001f\u007f]+`;
-const EMAIL_PATTERN = new RegExp(`^${EMAIL_PART}@${EMAIL_PART}\\.${EMAIL_PART}$`);
-
-export function isValidEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value) && !value.includes("..");
-}
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { passwordProblem } from "~/auth/password-rules";
 import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
-import { isValidEmail } from "~/enquiries/schema";
+import { isValidEmail } from "./email-address";
 
 /**
  * The one place that reads process.env. Everything else receives the parsed,

@@ -8,7 +8,13 @@ import type { Db } from "./db.server";
  * failed sign-in, a lockout); a limit is "at most N events of a bucket for a
  * subject within a window".
  */
-export type RateLimitBucket = "login-failure" | "login-account-failure" | "login-lockout" | "contact-submission";
+export type RateLimitBucket =
+  | "login-failure"
+  | "login-account-failure"
+  | "login-address"
+  | "login-device-failure"
+  | "login-lockout"
+  | "contact-submission";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;

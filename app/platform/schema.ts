@@ -71,6 +71,10 @@ export interface AdminUserTable {
   password_hash: string;
   created_at: Generated<Date | string>;
   updated_at: Generated<Date | string>;
+  /** The last successful sign-in (migration 006). */
+  last_sign_in_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  /** Failed sign-ins for this e-mail since that sign-in. */
+  failed_sign_ins: Generated<number>;
 }
 
 export interface AdminSessionTable {
@@ -80,6 +84,9 @@ export interface AdminSessionTable {
   created_at: Date | string;
   last_seen_at: Date | string;
   expires_at: Date | string;
+  /** The admin's sign-in before this session's, and the failures between the two (migration 006). */
+  previous_sign_in_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
+  failed_sign_ins_before: Generated<number>;
 }
 
 export interface RateLimitEventTable {

@@ -3,6 +3,7 @@ import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { LoginScreen, type SignInFailure } from "~/admin/LoginScreen";
 import { LOGIN_TEXT } from "~/admin/texts";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
+import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server";
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
 import { servicesContext } from "~/platform/context";
@@ -45,6 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<SignInFailure>({ error: LOGIN_TEXT.insecure, email }, { status: 400 });
   }
 
+  const device = await readDeviceCookie(db, request.headers.get("cookie"), auth.cookie);
   const result = await signIn(db, {
     email,
     // Longer than any password we accept: refuse it without spending a hash on it.
@@ -52,18 +54,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientIp: clientIp(context),
     limit: auth.loginRateLimit,
     previousToken: readSessionToken(request, auth.cookie),
+    device,
   });
   if (!result.ok) {
-    if (result.reason === "limited") {
-      return data<SignInFailure>(
-        { error: LOGIN_TEXT.limited, email },
-        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-      );
-    }
-    return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
+    if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
+    const busy = result.reason === "busy";
+    return data<SignInFailure>(
+      { error: busy ? LOGIN_TEXT.busy : LOGIN_TEXT.limited, email },
+      { status: busy ? 503 : 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
   }
   const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
-  return redirect(returnTo(fields.returnTo), { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) } });
+  const headers = new Headers({ "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) });
+  // This browser has now signed in to the account: it keeps (or gets) the cookie that says so.
+  if (device?.adminId !== result.adminId) headers.append("Set-Cookie", await issueDeviceCookie(db, result.adminId, auth.cookie));
+  return redirect(returnTo(fields.returnTo), { headers });
 }
 
 /** Back to the admin view the form was shown on; only ever /admin or /admin/data-requests (no open redirect). */

@@ -43,6 +43,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = parseAdminTab(params.get("tab"));
   const base = {
     email: admin.email,
+    signIns: {
+      failed: admin.failedSignInsBefore,
+      previousSignIn: admin.previousSignInAt === null ? undefined : formatSubmittedAt(admin.previousSignInAt),
+    },
     company: { name: company.name, logoUrl: company.logoUrl },
     tab,
     mail: await readMailHealth(db, services.mail !== undefined),

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,29 +12,10 @@ import { migrateToLatest, type Database } from "~/platform/db.server";
 import { createProject } from "~/projects/projects.server";
 import { LocalDiskStorage } from "~/storage/storage.server";
 import { backends, type TestDatabase } from "../support/backends";
-import { assertBuilt, repoRoot } from "../support/server";
+import { runAdmin } from "../support/admin-cli";
+import { assertBuilt } from "../support/server";
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-/** `npm run admin -- <args>` as npm runs it (node scripts/admin.js), with `input` piped on stdin. */
-function admin(env: Record<string, string | undefined>, args: string[], input = ""): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const childEnv: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
-    for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
-    const child = spawn(process.execPath, [path.join(repoRoot, "scripts/admin.js"), ...args], {
-      cwd: repoRoot,
-      env: childEnv,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
-    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const admin = runAdmin;
 
 const PASSWORD = "a long admin password";
 

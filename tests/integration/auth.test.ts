@@ -12,14 +12,17 @@ import {
   createAdmin,
   deleteAdmin,
   ensureAdmin,
+  liftLockout,
   listAdmins,
   setAdminPassword,
 } from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
-import { LOCKOUT, LOGIN_WINDOW_MS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
+import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
 import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
+import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
+import { waitFor } from "../support/wait";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -392,6 +395,128 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       });
     });
 
+    describe("under a burst (limits are taken before the hash)", () => {
+      const tally = (results: SignInResult[]) =>
+        results.reduce<Record<string, number>>((counts, result) => {
+          const key = result.ok ? "ok" : result.reason;
+          counts[key] = (counts[key] ?? 0) + 1;
+          return counts;
+        }, {});
+
+      it("gives 40 parallel wrong passwords from one address no more guesses than LOGIN_RATE_LIMIT", async () => {
+        const db = await withAdmin();
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: "192.0.2.40" })),
+        );
+        const counts = tally(results);
+        expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(5);
+        expect((counts.invalid ?? 0) + (counts.limited ?? 0) + (counts.busy ?? 0)).toBe(40);
+      });
+
+      it("gives 40 parallel wrong passwords from 40 addresses no more guesses than the lockout's 10", async () => {
+        const db = await withAdmin();
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: `10.1.0.${i + 1}` })),
+        );
+        expect(tally(results).invalid ?? 0, JSON.stringify(tally(results))).toBeLessThanOrEqual(LOCKOUT.failures);
+      });
+
+      it("hashes at most MIN_ADDRESS_ATTEMPTS guesses from one address spread over as many e-mails", async () => {
+        expect(MIN_ADDRESS_ATTEMPTS).toBe(20);
+        const db = await withAdmin();
+        const results: SignInResult[] = [];
+        for (let i = 0; i < 60; i += 10) {
+          results.push(
+            ...(await Promise.all(
+              Array.from({ length: 10 }, (_, j) => attempt(db, { email: `nobody-${i + j}@example.com`, password: "a guess", clientIp: "192.0.2.60" })),
+            )),
+          );
+        }
+        const counts = tally(results);
+        expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(MIN_ADDRESS_ATTEMPTS);
+        expect(counts.limited ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(60 - MIN_ADDRESS_ATTEMPTS);
+        // An IPv6 client is counted by its /64: another address in it is the same client.
+        for (let i = 0; i < MIN_ADDRESS_ATTEMPTS; i++) await attempt(db, { email: `v6-${i}@example.com`, password: "a guess", clientIp: `2001:db8:1:2::${i + 1}` });
+        expect(await attempt(db, { email: "v6-last@example.com", clientIp: "2001:db8:1:2:ffff::9" })).toMatchObject({ reason: "limited" });
+      });
+
+      it("gives a right password back its places: signing in does not use up the limits", async () => {
+        const db = await withAdmin();
+        for (let i = 0; i < 12; i++) expectSignedIn(await attempt(db, { limit: 3 }));
+      });
+    });
+
+    describe("a browser the account signed in from before (device cookie)", () => {
+      async function lockedOut(db: Db, at: (offset?: number) => Date): Promise<void> {
+        for (let i = 0; i < LOCKOUT.failures; i++) {
+          await attempt(db, { password: "wrong password!", clientIp: `10.0.0.${i + 1}`, now: at(i * 1000) });
+        }
+        expect(await attempt(db, { clientIp: "203.0.113.50", now: at(20_000) })).toMatchObject({ reason: "limited" });
+      }
+
+      it("gets through the account's lockout and the address limits with the right password", async () => {
+        const db = await withAdmin();
+        const at = clock();
+        const device = { adminId: await adminId(db, EMAIL), deviceId: "AAAAAAAAAAAAAAAAAAAAAA" };
+        await lockedOut(db, at);
+        // From an address that has used up its own limit too.
+        for (let i = 0; i < 5; i++) await attempt(db, { password: "wrong password!", clientIp: "192.0.2.99", now: at(21_000) });
+        expectSignedIn(await attempt(db, { device, clientIp: "192.0.2.99", now: at(22_000) }));
+      });
+
+      it("does not help with another account, and has a failure limit of its own", async () => {
+        const db = await withAdmin();
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        const at = clock();
+        const device = { adminId: await adminId(db, "assistant@example.com"), deviceId: "BBBBBBBBBBBBBBBBBBBBBB" };
+        await lockedOut(db, at);
+        expect(await attempt(db, { device, now: at(21_000) })).toMatchObject({ reason: "limited" });
+
+        const own = { adminId: await adminId(db, EMAIL), deviceId: "CCCCCCCCCCCCCCCCCCCCCC" };
+        for (let i = 0; i < 3; i++) {
+          expect(await attempt(db, { device: own, limit: 3, password: "wrong password!", now: at(22_000 + i) })).toEqual({ ok: false, reason: "invalid" });
+        }
+        expect(await attempt(db, { device: own, limit: 3, now: at(23_000) })).toMatchObject({ reason: "limited" });
+      });
+    });
+
+    describe("unlock", () => {
+      it("lifts every limit on the account: its lockout and each address's failures for it", async () => {
+        const db = await withAdmin();
+        const at = clock();
+        // The admin's own address used up LOGIN_RATE_LIMIT; then others locked the account.
+        for (let i = 0; i < 3; i++) await attempt(db, { limit: 3, password: "wrong password!", clientIp: "192.0.2.7", now: at(i) });
+        for (let i = 0; i < LOCKOUT.failures; i++) await attempt(db, { password: "wrong password!", clientIp: `10.0.0.${i + 1}`, now: at(1000 + i) });
+        expect(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(5000) })).toMatchObject({ reason: "limited" });
+
+        await liftLockout(db, EMAIL);
+
+        expectSignedIn(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(6000) }));
+      });
+    });
+
+    describe("failed sign-ins since the last one", () => {
+      it("are counted for the account and handed to the next session, then start again from zero", async () => {
+        const db = await withAdmin();
+        const at = clock(new Date("2026-11-20T09:12:00.000Z"));
+        const first = await attempt(db, { now: at() });
+        expectSignedIn(first);
+        expect(await findSession(db, first.token, at())).toMatchObject({ previousSignInAt: null, failedSignInsBefore: 0 });
+
+        for (let i = 0; i < 3; i++) await attempt(db, { password: "wrong password!", clientIp: `10.2.0.${i}`, now: at(HOUR + i) });
+        const second = await attempt(db, { now: at(2 * HOUR) });
+        expectSignedIn(second);
+        expect(await findSession(db, second.token, at(2 * HOUR))).toMatchObject({
+          previousSignInAt: "2026-11-20T09:12:00.000Z",
+          failedSignInsBefore: 3,
+        });
+
+        const third = await attempt(db, { now: at(3 * HOUR) });
+        expectSignedIn(third);
+        expect(await findSession(db, third.token, at(3 * HOUR))).toMatchObject({ failedSignInsBefore: 0 });
+      });
+    });
+
     describe("timing", () => {
       it("spends about as long on an unknown e-mail as on a wrong password (the decoy hash is used)", async () => {
         const db = await withAdmin();
@@ -505,8 +630,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       expect(response.status).toBe(302);
       expect(response.headers.get("location")).toBe("/admin");
       const setCookie = response.headers.getSetCookie();
-      expect(setCookie).toHaveLength(1);
-      const [pair, ...attributes] = setCookie[0]!.split(";").map((part) => part.trim());
+      // The session, and the device cookie that remembers this browser signed in (decision 018).
+      expect(setCookie).toHaveLength(2);
+      const [pair, ...attributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";").map((part) => part.trim());
       expect(pair).toMatch(/^__Host-admin_session=[A-Za-z0-9_-]{43}$/);
       const lower = attributes.map((attribute) => attribute.toLowerCase());
       expect(lower).toContain("httponly");
@@ -519,6 +645,70 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       expect(maxAge).toBeLessThanOrEqual(12 * 60 * 60);
 
       await expectDashboard(pair!);
+
+      const [devicePair, ...deviceAttributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";").map((part) => part.trim().toLowerCase());
+      expect(devicePair).toMatch(/^__host-admin_device=[0-9a-f-]{36}\.[a-z0-9_-]{22}\.[a-z0-9_-]{43}$/);
+      expect(deviceAttributes).toEqual(expect.arrayContaining(["httponly", "secure", "samesite=strict", "path=/"]));
+    });
+
+    it("lets 40 parallel wrong passwords from one client make no more guesses than LOGIN_RATE_LIMIT", async () => {
+      const attacker = nextIp();
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const response = await postSignIn({ email: EMAIL, password: `wrong password ${i}` }, { ip: attacker });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      const unauthorized = statuses.filter((status) => status === 401).length;
+      expect(unauthorized, statuses.join(",")).toBeLessThanOrEqual(3);
+      expect(statuses.every((status) => status === 401 || status === 429 || status === 503), statuses.join(",")).toBe(true);
+    });
+
+    it("lets a browser that signed in before through a lockout with the right password, and tells the admin of the failures", async () => {
+      const first = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp() });
+      expect(first.status).toBe(302);
+      await first.arrayBuffer();
+      const device = first.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";")[0]!;
+
+      // Someone who knows the e-mail locks the account from ten addresses.
+      for (let i = 0; i < 10; i++) {
+        const response = await postSignIn({ email: EMAIL, password: `attacker guess ${i}` }, { ip: nextIp() });
+        await response.arrayBuffer();
+      }
+      const elsewhere = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp() });
+      expect(elsewhere.status).toBe(429);
+      await elsewhere.arrayBuffer();
+
+      const known = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp(), cookie: device });
+      expect(known.status).toBe(302);
+      await known.arrayBuffer();
+      const session = known.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";")[0]!;
+      const dashboard = visibleText(await (await getAdmin(session)).text());
+      // Those whose password was checked: up to the lockout (earlier tests' failures count towards it too).
+      const failed = /(\d+) failed sign-in attempts on your account since your last sign-in on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\./.exec(dashboard);
+      expect(failed, dashboard).not.toBeNull();
+      expect(Number(failed![1])).toBeGreaterThanOrEqual(5);
+
+      const unlocked = await runAdmin(database.env, ["unlock", EMAIL]);
+      expect(unlocked.code, unlocked.stderr).toBe(0);
+      await expectDashboard(await signInCookie());
+    });
+
+    it("logs what was typed as the e-mail escaped, and never what does not look like an e-mail address", async () => {
+      const forged = "evil@example.com\r\nAdmin owner@example.com signed in from 127.0.0.1";
+      const secret = "Tr0ub4dor&3-is-my-password";
+      const logBefore = server.stdout().length + server.stderr().length;
+      for (const email of [forged, secret]) {
+        const response = await postSignIn({ email, password: "whatever it is" }, { ip: nextIp() });
+        expect(response.status).toBe(401);
+        await response.arrayBuffer();
+      }
+      const log = () => (server.stdout() + server.stderr()).slice(logBefore);
+      await waitFor("two failed sign-ins in the log", () => log().split("Sign-in failed for").length > 2);
+      expect(log()).not.toContain(secret);
+      expect(log()).not.toMatch(/^Admin owner@example\.com signed in/m);
+      expect(log()).toContain("Sign-in failed for (not an e-mail address)");
     });
 
     it("returns to the dashboard view the form was on, and never to another site", async () => {

@@ -3,6 +3,7 @@ import * as adminAuth from "./002-admin-auth";
 import * as galleryImages from "./003-gallery-images";
 import * as enquiryDelivery from "./004-enquiry-delivery";
 import * as publicDataVersion from "./005-public-data-version";
+import * as signInHistory from "./006-sign-in-history";
 import type { AppMigration } from "./types";
 
 /**
@@ -16,4 +17,5 @@ export const migrations: Record<string, AppMigration> = {
   "003-gallery-images": galleryImages,
   "004-enquiry-delivery": enquiryDelivery,
   "005-public-data-version": publicDataVersion,
+  "006-sign-in-history": signInHistory,
 };

@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "./db.server";
+
+/**
+ * Server secrets (signing keys) kept in the database, so every instance on it
+ * agrees: created by whichever instance asks first (the others' inserts do
+ * nothing), then read back, and kept in memory. A failure (database down) is
+ * not kept: the next call tries again.
+ */
+const keys = new WeakMap<Db, Map<string, Promise<Buffer>>>();
+
+export function secretKey(db: Db, name: string): Promise<Buffer> {
+  let named = keys.get(db);
+  if (!named) keys.set(db, (named = new Map()));
+  let key = named.get(name);
+  if (!key) {
+    const loading = loadKey(db, name);
+    loading.catch(() => named.get(name) === loading && named.delete(name));
+    named.set(name, loading);
+    key = loading;
+  }
+  return key;
+}
+
+async function loadKey(db: Db, name: string): Promise<Buffer> {
+  await db
+    .insertInto("app_secrets")
+    .values({ name, value: randomBytes(32).toString("base64url") })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
+  const row = await db.selectFrom("app_secrets").select("value").where("name", "=", name).executeTakeFirstOrThrow();
+  return Buffer.from(row.value, "base64url");
+}
