@@ -17,6 +17,7 @@ import { acceptsGzip, precompress, type Precompressed } from "~/platform/compres
 import { cspNonceContext, requestContext, servicesContext, type AppServices } from "~/platform/context";
 import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
 import { publicDataVersion } from "~/platform/data-version.server";
+import { startDatabaseClock } from "~/platform/clock.server";
 import { migrateToLatest, pingDatabase } from "~/platform/db.server";
 import {
   NONCE_PLACEHOLDER,
@@ -81,13 +82,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   void prepareDecoy();
 
+  // Times several instances compare (the contact form's token) are on the database's clock.
+  const clock = await startDatabaseClock(database);
   const services: AppServices = {
     db: database.db,
+    clock,
     storage,
     company: env.company,
     publicUrl: env.publicUrl,
     mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
-    contact: { rateLimit: env.contactRateLimit, retentionDays: env.enquiryRetentionDays },
+    contact: { rateLimit: env.contactRateLimit, siteLimit: env.contactSiteLimit, retentionDays: env.enquiryRetentionDays },
     auth: {
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
       cookie: { secure: env.mode === "production" },
@@ -239,8 +243,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         return response.status === 200 && capture.html !== undefined ? { html: capture.html, headers: response.headers } : undefined;
       },
       securityHeaders: security,
-      // The contact form's time-trap token says when the page was served.
+      // The contact form's time-trap token says when the page was served, on the database's clock.
       perResponse: [(now) => issueFormToken(database.db, now)],
+      now: () => clock.now(),
     });
   }
 
@@ -279,6 +284,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       });
       // An e-mail being sent records its outcome before the database closes.
       retention.stop();
+      clock.stop();
       await outboxWorker?.stop();
       mailer?.close();
       await database.close();

@@ -42,6 +42,8 @@ export type PageCacheOptions = {
    * on each response.
    */
   perResponse: ReadonlyArray<(now: Date) => Promise<string>>;
+  /** The time per-response values are made for (the database's clock); the system's by default. */
+  now?: () => Date;
 };
 
 type Entry = {
@@ -66,6 +68,7 @@ export type PageCache = {
 export function createPageCache(options: PageCacheOptions): PageCache {
   const entries = new Map<string, Entry>();
   const refreshes = new Map<string, { version: number; entry: Promise<Entry | undefined> }>();
+  const now = options.now ?? (() => new Date());
   const placeholders = [NONCE_PLACEHOLDER, ...options.perResponse.map(() => `value${randomBytes(24).toString("base64url")}`)];
 
   function mayServe(request: IncomingMessage): boolean {
@@ -82,11 +85,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   async function render(url: string, version: number): Promise<Entry | undefined> {
     for (let attempt = 0; attempt < RENDER_ATTEMPTS; attempt++) {
-      const before = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
+      const before = await Promise.all(options.perResponse.map((valueAt) => valueAt(now())));
       const rendered = await options.render(url);
       // A cookie is meant for one visitor: such a document is not everyone's.
       if (!rendered || rendered.headers.has("set-cookie")) return undefined;
-      const after = await Promise.all(options.perResponse.map((valueAt) => valueAt(new Date())));
+      const after = await Promise.all(options.perResponse.map((valueAt) => valueAt(now())));
       if (before.some((value, i) => value !== after[i])) continue;
       let html = rendered.html;
       before.forEach((value, i) => {
@@ -138,8 +141,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       // Read before any render it may start: that render then shows data at least this new.
       const entry = await entryFor(url, await options.dataVersion());
       if (!entry) return false;
-      const now = new Date();
-      const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(now))))];
+      const at = now();
+      const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(at))))];
       const gzip = acceptsGzip(request.headers["accept-encoding"]);
       body = gzip ? entry.document.gzip(values) : entry.document.identity(values);
       headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers];

@@ -45,6 +45,7 @@ export function EnquiryCard({
   const nameId = useId();
   const pending = fetcher.formData?.get("intent");
   const spam = submission.spam_reason !== null;
+  const possibleSpam = !spam && submission.possible_spam_label !== undefined;
   // Optimistic: the new read state shows at once; the server's answer settles it.
   const isRead = pending === "mark-read" ? true : pending === "mark-unread" ? false : submission.is_read;
   const deleting = pending === "delete";
@@ -88,6 +89,11 @@ export function EnquiryCard({
                 ) : isRead ? null : (
                   <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">Unread</span>
                 )}
+                {possibleSpam ? (
+                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950 ring-1 ring-amber-300 ring-inset">
+                    {INBOX_TEXT.spam.possibleBadge}
+                  </span>
+                ) : null}
               </div>
               <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 <a href={mailtoHref(submission.email)} className="break-all text-blue-800 underline underline-offset-2 hover:text-blue-950">
@@ -113,6 +119,11 @@ export function EnquiryCard({
 
         <p className="mt-4 text-slate-800 [overflow-wrap:anywhere] whitespace-pre-line">{submission.message}</p>
 
+        {possibleSpam ? (
+          <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
+            <span className="font-semibold">{INBOX_TEXT.spam.possibleReason}</span> {submission.possible_spam_label}
+          </p>
+        ) : null}
         {spam ? (
           <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
             <span className="font-semibold">{INBOX_TEXT.spam.reason}</span> {submission.spam_label}
@@ -176,6 +187,25 @@ export function EnquiryCard({
               </button>
             </fetcher.Form>
           )}
+          {possibleSpam ? (
+            <>
+              <fetcher.Form method="post">
+                <input type="hidden" name="intent" value="not-spam" />
+                <input type="hidden" name="id" value={submission.id} />
+                <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                  <Icon name="check" className="size-4" />
+                  {INBOX_TEXT.spam.notSpam}
+                </button>
+              </fetcher.Form>
+              <fetcher.Form method="post">
+                <input type="hidden" name="intent" value="mark-spam" />
+                <input type="hidden" name="id" value={submission.id} />
+                <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                  {INBOX_TEXT.spam.moveToSpam}
+                </button>
+              </fetcher.Form>
+            </>
+          ) : null}
           {notification?.failed ? (
             <fetcher.Form method="post">
               <input type="hidden" name="intent" value="retry-notification" />

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
-import { deleteSubmission, deleteSubmissions, markNotSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
+import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
 import { retryNotification } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db.server";
 import { INBOX_TEXT } from "./texts";
@@ -22,7 +22,7 @@ function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal:
 
 /**
  * The Contact Submissions actions, after requireAdmin: a card's mark read,
- * mark unread, delete, Not spam and Retry now; the bulk bar's mark and
+ * mark unread, delete, Not spam, Move to Spam and Retry now; the bulk bar's mark and
  * delete of the ticked cards (`ids`, repeated; undefined when the body could
  * not carry repeats). Bad input and unknown ids answer 4xx and change
  * nothing; a database failure answers 503.
@@ -59,13 +59,26 @@ export async function handleInboxAction(db: Db, fields: Record<string, string>, 
 
     case "not-spam": {
       if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
+      let done;
       try {
-        if (!(await markNotSpam(db, id))) return notice("error", INBOX_TEXT.spam.notFound, 404);
+        done = await markNotSpam(db, id);
       } catch (error) {
         console.error("Could not move a submission out of Spam:", error);
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
-      return notice("success", INBOX_TEXT.spam.moved, 200);
+      if (!done) return notice("error", INBOX_TEXT.spam.notFound, 404);
+      return notice("success", done === "moved" ? INBOX_TEXT.spam.moved : INBOX_TEXT.spam.unmarked, 200);
+    }
+
+    case "mark-spam": {
+      if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
+      try {
+        if (!(await markSpam(db, id))) return notice("error", INBOX_TEXT.spam.notInInbox, 404);
+      } catch (error) {
+        console.error("Could not move a submission to Spam:", error);
+        return notice("error", INBOX_TEXT.readFailure, 503);
+      }
+      return notice("success", INBOX_TEXT.spam.filed, 200);
     }
 
     case "retry-notification": {

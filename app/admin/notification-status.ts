@@ -1,5 +1,5 @@
 import type { NotificationState } from "~/enquiries/delivery";
-import { formatSubmittedAt, formatUpcomingTime } from "./format";
+import { formatSubmittedAt, formatUpcomingTime } from "~/platform/dates";
 import { INBOX_TEXT } from "./texts";
 
 /** A card's notification line, worded on the server (times in UK time, so the browser's zone cannot change them). */

@@ -74,8 +74,16 @@ export const INBOX_TEXT = {
     reason: "Caught as spam:",
     notSpam: "Not spam",
     moved: "Moved to the inbox as unread.",
-    notFound: "This submission is no longer under Spam. The list has been refreshed.",
+    unmarked: "No longer marked as possible spam.",
+    notFound: "This submission is neither under Spam nor marked as possible spam any more. The list has been refreshed.",
+    possibleBadge: "Possible spam",
+    possibleReason: "Kept in your inbox, but the spam rules noticed:",
+    moveToSpam: "Move to Spam",
+    filed: "Moved to Spam.",
+    notInInbox: "This submission is no longer in the inbox. The list has been refreshed.",
   },
+  siteLimit: (refused: number, limit: number, last: string) =>
+    `${refused} ${refused === 1 ? "enquiry was" : "enquiries were"} turned away in the last 24 hours because more than ${limit} arrived within an hour (CONTACT_SITE_LIMIT); the last at ${last}. Senders were asked to try again later or to phone.`,
   notification: {
     label: "Notification e-mail:",
     queued: "queued",

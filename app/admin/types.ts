@@ -11,10 +11,15 @@ export function parseAdminTab(value: string | null): AdminTab {
 }
 
 /** A submission with its words already made on the server (dates in UK time). */
+/** CONTACT_SITE_LIMIT turned enquiries away in the last 24 hours: how many, the limit, when the last was. */
+export type SiteLimitNotice = { refused: number; limit: number; last: string };
+
 export type InboxSubmission = StoredSubmission & {
   submitted_label: string;
   /** Spam only: why it was caught, in words. */
   spam_label?: string;
+  /** Possible spam only (kept in the inbox): what the rules noticed, in words. */
+  possible_spam_label?: string;
   /** Real enquiries with an e-mail job only. */
   notification?: NotificationLine;
 };

@@ -23,6 +23,7 @@ function submission(overrides: Partial<StoredSubmission> = {}): StoredSubmission
     is_read: false,
     created_at: "2026-07-01T08:30:00.000Z",
     spam_reason: null,
+    spam_signals: null,
     ...overrides,
   };
 }
@@ -65,16 +66,16 @@ describe("the enquiries CSV", () => {
     const text = enquiriesCsv(
       [
         submission({ is_read: true, phone: "020 7946 0001", message: 'Two flats,\r\none "garden" flat' }),
-        submission({ name: "Ben", email: "ben@example.com", user_type: "tenant" }),
+        submission({ name: "Ben", email: "ben@example.com", user_type: "tenant", spam_signals: "too-fast" }),
       ],
       "all",
     );
     expect(text.startsWith(CSV_BOM)).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     expect(parseCsv(text.slice(CSV_BOM.length))).toEqual([
-      ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"],
-      ["2026-07-01T08:30:00.000Z", "Ada Lovelace", "ada@example.com", "020 7946 0001", "Property Investor", 'Two flats,\r\none "garden" flat', "Yes"],
-      ["2026-07-01T08:30:00.000Z", "Ben", "ben@example.com", "", "Tenant", "Two flats in Camden.", "No"],
+      ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read", "Possible spam"],
+      ["2026-07-01T08:30:00.000Z", "Ada Lovelace", "ada@example.com", "020 7946 0001", "Property Investor", 'Two flats,\r\none "garden" flat', "Yes", ""],
+      ["2026-07-01T08:30:00.000Z", "Ben", "ben@example.com", "", "Tenant", "Two flats in Camden.", "No", "Sent within 3 seconds of opening the page"],
     ]);
   });
 
@@ -86,7 +87,7 @@ describe("the enquiries CSV", () => {
   });
 
   it("is only the header when nothing matches", () => {
-    expect(enquiriesCsv([], "unread")).toBe(`${CSV_BOM}"Submitted","Name","Email","Phone","User type","Message","Read"\r\n`);
+    expect(enquiriesCsv([], "unread")).toBe(`${CSV_BOM}"Submitted","Name","Email","Phone","User type","Message","Read","Possible spam"\r\n`);
   });
 
   it("streams the same file in batches, in the order given, leaving out what is gone", async () => {

@@ -1,6 +1,6 @@
 import type { InboxFilter, StoredSubmission } from "./inbox";
 import { USER_TYPE_LABELS } from "./schema";
-import { spamReasonLabel } from "./spam";
+import { spamSignalsLabel } from "./spam";
 
 /**
  * The inbox as a CSV file for spreadsheets (RFC 4180): every field quoted,
@@ -38,10 +38,10 @@ export function csvRecord(values: string[]): string {
   return `${values.map(csvField).join(",")}\r\n`;
 }
 
-/** The columns; "Spam reason" only for the Spam filter, where every row has one. */
+/** The columns; "Spam reason" for the Spam filter, where every row has one, "Possible spam" for the others. */
 export function enquiryCsvHeader(filter: InboxFilter): string {
   const columns = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
-  return csvRecord(filter === "spam" ? [...columns, "Spam reason"] : columns);
+  return csvRecord([...columns, filter === "spam" ? "Spam reason" : "Possible spam"]);
 }
 
 export function enquiryCsvRecord(submission: StoredSubmission, filter: InboxFilter): string {
@@ -54,7 +54,8 @@ export function enquiryCsvRecord(submission: StoredSubmission, filter: InboxFilt
     submission.message,
     submission.is_read ? "Yes" : "No",
   ];
-  if (filter === "spam") values.push(submission.spam_reason === null ? "" : spamReasonLabel(submission.spam_reason));
+  const signals = filter === "spam" ? submission.spam_reason : submission.spam_signals;
+  values.push(signals === null ? "" : spamSignalsLabel(signals));
   return csvRecord(values);
 }
 

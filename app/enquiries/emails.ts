@@ -1,4 +1,4 @@
-import { formatSubmittedAt } from "~/admin/format";
+import { formatSubmittedAt } from "~/platform/dates";
 import type { Company } from "~/company/company";
 import type { AppServices } from "~/platform/context";
 import type { OutgoingEmail } from "~/platform/mailer.server";
@@ -36,10 +36,12 @@ export type NotificationInput = {
   receivedAt: string;
   mail: MailSettings;
   messageId: string;
+  /** The spam rules noticed something, not enough to file it away: the subject says so. */
+  possibleSpam?: boolean;
 };
 
 /** To the company: every field, Reply-To the visitor so that replying answers them. */
-export function notificationEmail({ enquiry, receivedAt, mail, messageId }: NotificationInput): OutgoingEmail {
+export function notificationEmail({ enquiry, receivedAt, mail, messageId, possibleSpam = false }: NotificationInput): OutgoingEmail {
   const userType = USER_TYPE_LABELS[enquiry.userType];
   const fields: [label: string, value: string][] = [
     ["Name", enquiry.name],
@@ -48,8 +50,8 @@ export function notificationEmail({ enquiry, receivedAt, mail, messageId }: Noti
     ["I am a", userType],
     ["Received", formatSubmittedAt(receivedAt)],
   ];
-  const subject = `New enquiry from ${enquiry.name} (${userType})`;
-  const footer = `Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
+  const subject = `${possibleSpam ? "[Possible spam] " : ""}New enquiry from ${enquiry.name} (${userType})`;
+  const footer = `${possibleSpam ? "The spam rules noticed something about this enquiry but kept it in your inbox, marked as possible spam: it may well be real. " : ""}Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
 
   const text = [
     subject,

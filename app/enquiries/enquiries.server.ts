@@ -7,15 +7,18 @@ import type { DatabaseSchema } from "~/platform/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
 import { enqueueEmail, signalOutbox, type NewOutboxJob } from "./outbox.server";
 import type { Enquiry } from "./schema";
+import { joinSignals } from "./spam";
+import type { SpamVerdict } from "./spam.server";
 
 export type StoredEnquiry = { id: string; createdAt: string };
 
 export type SaveEnquiryOptions = {
-  /** Set when the spam rules caught it: stored apart, and nobody is e-mailed. */
-  spamReason?: string;
+  /** What the spam rules made of it: filed under Spam (nobody is e-mailed), possible spam (marked), or clean. */
+  verdict?: SpamVerdict;
   /** Who to e-mail; undefined when e-mail is off. */
   mail: AppServices["mail"];
   company: Company;
+  now?: Date;
 };
 
 /**
@@ -26,9 +29,11 @@ export type SaveEnquiryOptions = {
  * acknowledge the visitor after this, never before.
  */
 export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<StoredEnquiry> {
-  const now = new Date();
+  const now = options.now ?? new Date();
+  const verdict = options.verdict ?? { kind: "clean" };
   const stored = { id: randomUUID(), createdAt: now.toISOString() };
-  const jobs = options.mail && !options.spamReason ? enquiryEmails(stored, enquiry, options.mail, options.company) : [];
+  const possibleSpam = verdict.kind === "possible-spam";
+  const jobs = options.mail && verdict.kind !== "spam" ? enquiryEmails(stored, enquiry, options.mail, options.company, possibleSpam) : [];
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("contact_submissions")
@@ -41,7 +46,8 @@ export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiry
         message: enquiry.message,
         is_read: false,
         created_at: stored.createdAt,
-        spam_reason: options.spamReason ?? null,
+        spam_reason: verdict.kind === "spam" ? joinSignals(verdict.signals) : null,
+        spam_signals: verdict.kind === "possible-spam" ? joinSignals(verdict.signals) : null,
       })
       .execute();
     for (const job of jobs) await enqueueEmail(trx, job, now);
@@ -55,6 +61,7 @@ function enquiryEmails(
   enquiry: Enquiry,
   mail: NonNullable<AppServices["mail"]>,
   company: Company,
+  possibleSpam: boolean,
 ): NewOutboxJob[] {
   const notificationId = randomUUID();
   const jobs: NewOutboxJob[] = [
@@ -62,7 +69,13 @@ function enquiryEmails(
       id: notificationId,
       submissionId: stored.id,
       kind: "notification",
-      message: notificationEmail({ enquiry, receivedAt: stored.createdAt, mail, messageId: messageIdFor(notificationId, mail.from) }),
+      message: notificationEmail({
+        enquiry,
+        receivedAt: stored.createdAt,
+        mail,
+        messageId: messageIdFor(notificationId, mail.from),
+        possibleSpam,
+      }),
     },
   ];
   if (mail.acknowledge) {

@@ -21,6 +21,7 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
     is_read: toBoolean(row.is_read),
     created_at: toIsoString(row.created_at),
     spam_reason: row.spam_reason,
+    spam_signals: row.spam_signals,
   };
 }
 
@@ -115,13 +116,34 @@ export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> 
   return (await deleteEnquiries(db, (eb) => eb("id", "in", ids))).submissions;
 }
 
-/** Not spam: moves a caught submission to the inbox, unread. False when there is no such submission under Spam. */
-export async function markNotSpam(db: Db, id: string): Promise<boolean> {
-  const result = await db
+/**
+ * Not spam: a submission under Spam moves to the inbox, unread; one marked
+ * as possible spam loses its mark. False when it is neither.
+ */
+export async function markNotSpam(db: Db, id: string): Promise<"moved" | "unmarked" | false> {
+  const filed = await db
     .updateTable("contact_submissions")
-    .set({ spam_reason: null, is_read: false })
+    .set({ spam_reason: null, spam_signals: null, is_read: false })
     .where("id", "=", id)
     .where("spam_reason", "is not", null)
+    .executeTakeFirst();
+  if (Number(filed.numUpdatedRows) > 0) return "moved";
+  const marked = await db
+    .updateTable("contact_submissions")
+    .set({ spam_signals: null })
+    .where("id", "=", id)
+    .where("spam_signals", "is not", null)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
+}
+
+/** Move to Spam: the admin files an enquiry of the inbox away, with what marked it (if anything did). False when it is under Spam already, or gone. */
+export async function markSpam(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable("contact_submissions")
+    .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
+    .where("id", "=", id)
+    .where("spam_reason", "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -11,8 +11,10 @@ export type StoredSubmission = {
   message: string;
   is_read: boolean;
   created_at: string;
-  /** Null for a real enquiry; otherwise the spam rule that caught it (a code of spam.ts). */
+  /** Null unless filed under Spam; then what the spam rules noticed ("honeypot", "link-in-name+too-fast": codes of spam.ts). */
   spam_reason: string | null;
+  /** Null unless marked as possible spam while kept in the inbox; then what the rules noticed. */
+  spam_signals: string | null;
 };
 
 /** All, Unread and Read hold real enquiries only; Spam holds what the spam rules caught. */

@@ -11,6 +11,10 @@ export const REQUIRED_MESSAGE = "Please fill in all required fields";
 export const INVALID_EMAIL_MESSAGE = "Please enter a valid email address";
 export const SUCCESS_MESSAGE = "Thank you for your message! We'll get back to you within 24 hours.";
 export const FAILURE_MESSAGE = "Failed to send message. Please try again.";
+/** CONTACT_SITE_LIMIT reached (429): the whole site is taking more messages than usual. */
+export function busyMessage(companyPhone: string): string {
+  return `We are receiving an unusual number of messages right now. Please try again in a few minutes, or call us on ${companyPhone}.`;
+}
 /** CONTACT_RATE_LIMIT reached (429): the window is an hour, and the phone still works. */
 export function rateLimitedMessage(companyPhone: string): string {
   return `Too many messages have been sent from your connection. Please try again in an hour, or call us on ${companyPhone}.`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentSpamReason, countLinks, honeypotFilled } from "./spam.server";
-import { SPAM_REASON_LABELS, spamReasonLabel } from "./spam";
+import { contentSignals, countLinks, honeypotFilled, spamVerdict } from "./spam.server";
+import { SPAM_SIGNAL_LABELS, spamSignalsLabel } from "./spam";
 
 const person = { name: "Grace Hopper", message: "Three houses in Leeds need a managing agent." };
 
@@ -33,17 +33,15 @@ describe("counting links", () => {
 
 describe("the content rules", () => {
   it("let a normal message through, with one or two links", () => {
-    expect(contentSpamReason(person)).toBeUndefined();
-    expect(contentSpamReason({ ...person, message: "The flat: https://www.rightmove.co.uk/properties/1" })).toBeUndefined();
-    expect(
-      contentSpamReason({ ...person, message: "Photos at https://photos.example/album and the listing at www.zoopla.co.uk/2" }),
-    ).toBeUndefined();
+    expect(contentSignals(person)).toEqual([]);
+    expect(contentSignals({ ...person, message: "The flat: https://www.rightmove.co.uk/properties/1" })).toEqual([]);
+    expect(contentSignals({ ...person, message: "Photos at https://photos.example/album and the listing at www.zoopla.co.uk/2" })).toEqual([]);
   });
 
-  it("catch 3 or more links in the message as links", () => {
+  it("notice 3 or more links in the message as links", () => {
     const message = "Cheap SEO http://a.example https://b.example www.c.example";
-    expect(contentSpamReason({ ...person, message })).toBe("links");
-    expect(contentSpamReason({ ...person, message: `${message} http://d.example` })).toBe("links");
+    expect(contentSignals({ ...person, message })).toEqual(["links"]);
+    expect(contentSignals({ ...person, message: `${message} http://d.example` })).toEqual(["links"]);
   });
 
   it.each([
@@ -51,31 +49,55 @@ describe("the content rules", () => {
     ["BBCode in capitals", "[URL]spam.example[/URL]"],
     ["an HTML anchor", 'Visit <a href="http://spam.example">us</a>'],
     ["an HTML anchor in capitals, over a line break", '<A\nHREF="x">x</A>'],
-  ])("catch %s in the message as link-markup", (_label, message) => {
-    expect(contentSpamReason({ ...person, message })).toBe("link-markup");
+  ])("notice %s in the message as link-markup", (_label, message) => {
+    expect(contentSignals({ ...person, message })).toEqual(["link-markup"]);
   });
 
   it("do not take other angle brackets or square brackets for markup", () => {
-    expect(contentSpamReason({ ...person, message: "Budget <about £5k> [urgent] <abbr>" })).toBeUndefined();
+    expect(contentSignals({ ...person, message: "Budget <about £5k> [urgent] <abbr>" })).toEqual([]);
   });
 
   it.each([
     ["a scheme", "Grace http://spam.example"],
     ["www.", "www.cheap-loans.example"],
-  ])("catch a link in the name (%s) as link-in-name", (_label, name) => {
-    expect(contentSpamReason({ ...person, name })).toBe("link-in-name");
+  ])("notice a link in the name (%s) as link-in-name", (_label, name) => {
+    expect(contentSignals({ ...person, name })).toEqual(["link-in-name"]);
   });
 
-  it("name the first rule broken: name, then markup, then links", () => {
+  it("name every rule broken", () => {
     const everything = { name: "www.spam.example", message: "[url]a[/url] http://1.example http://2.example http://3.example" };
-    expect(contentSpamReason(everything)).toBe("link-in-name");
-    expect(contentSpamReason({ ...everything, name: "Spammer" })).toBe("link-markup");
+    expect(contentSignals(everything)).toEqual(["link-in-name", "link-markup", "links"]);
+  });
+});
+
+describe("the verdict, from all the signals together", () => {
+  it("files strong evidence under Spam: the honeypot, a forged token, link markup", () => {
+    for (const strong of ["honeypot", "bad-token", "link-markup"] as const) {
+      expect(spamVerdict([strong])).toEqual({ kind: "spam", signals: [strong] });
+    }
   });
 
-  it("only give reasons the admin has a label for", () => {
-    for (const reason of ["links", "link-markup", "link-in-name", "honeypot", "no-token", "bad-token", "too-fast"]) {
-      expect(Object.keys(SPAM_REASON_LABELS)).toContain(reason);
-      expect(spamReasonLabel(reason)).not.toBe(reason);
+  it("only marks a single weak signal as possible spam: too fast, no token, links, a link in the name", () => {
+    for (const weak of ["too-fast", "no-token", "links", "link-in-name"] as const) {
+      expect(spamVerdict([weak])).toEqual({ kind: "possible-spam", signals: [weak] });
     }
+    expect(spamVerdict(["too-fast", "links"])).toEqual({ kind: "possible-spam", signals: ["too-fast", "links"] });
+  });
+
+  it("files the combinations that only bots make: a link in the name with anything else; links, too fast, again and again", () => {
+    expect(spamVerdict(["link-in-name", "too-fast"]).kind).toBe("spam");
+    expect(spamVerdict(["link-in-name", "links"]).kind).toBe("spam");
+    expect(spamVerdict(["links", "too-fast", "repeat-sender"]).kind).toBe("spam");
+  });
+
+  it("ignores a repeat sender on its own, and finds nothing in a clean enquiry", () => {
+    expect(spamVerdict(["repeat-sender"])).toEqual({ kind: "clean" });
+    expect(spamVerdict([])).toEqual({ kind: "clean" });
+  });
+
+  it("has a label for every signal, and joins several", () => {
+    for (const signal of Object.keys(SPAM_SIGNAL_LABELS)) expect(spamSignalsLabel(signal)).not.toBe(signal);
+    expect(spamSignalsLabel("too-fast+links")).toBe("Sent within 3 seconds of opening the page; Three or more links in the message");
+    expect(spamSignalsLabel("something-old")).toBe("something-old");
   });
 });

@@ -1,12 +1,21 @@
 import type { Enquiry } from "./schema";
-import type { SpamReason } from "./spam";
+import type { SpamSignal } from "./spam";
 
 /**
- * The spam rules that look at a submission itself. Pure: the time trap
- * (form-token.server.ts) and the per-IP limit need the database and live
- * elsewhere. A caught submission is stored with the reason and answered as
- * if accepted, so a false positive costs the company a look at the Spam
- * filter, never the visitor a lost message.
+ * The spam rules, and the verdict drawn from all they noticed together
+ * (docs/decisions/019). Pure: the signals that need the database (the time
+ * trap, the per-address count) are gathered in submit.server.ts.
+ *
+ * - Strong evidence files a submission under Spam, where nobody is e-mailed:
+ *   the hidden honeypot field filled in, a forged or damaged timing token,
+ *   link markup (BBCode, HTML anchors) that forum-spam tools paste.
+ * - So does a link in the name together with any other signal.
+ * - So does the pattern of a link-spam bot: links, sent too fast, from a
+ *   connection that has sent several within the hour.
+ * - Any other signal alone (too fast, no token on the form, links, a link in
+ *   the name) only marks it as possible spam: it stays in the inbox, marked,
+ *   and the company is e-mailed about it. A quick genuine person (autofill, a
+ *   pasted message) is never filed away.
  */
 
 /** Counted once per link: "https://www.x" is one link, not two. */
@@ -26,10 +35,31 @@ export function honeypotFilled(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
 }
 
-/** The first content rule the enquiry breaks, or undefined. */
-export function contentSpamReason(enquiry: Pick<Enquiry, "name" | "message">): SpamReason | undefined {
-  if (countLinks(enquiry.name) > 0) return "link-in-name";
-  if (LINK_MARKUP.test(enquiry.message)) return "link-markup";
-  if (countLinks(enquiry.message) > MAX_LINKS) return "links";
-  return undefined;
+/** Every content rule the enquiry breaks. */
+export function contentSignals(enquiry: Pick<Enquiry, "name" | "message">): SpamSignal[] {
+  const signals: SpamSignal[] = [];
+  if (countLinks(enquiry.name) > 0) signals.push("link-in-name");
+  if (LINK_MARKUP.test(enquiry.message)) signals.push("link-markup");
+  if (countLinks(enquiry.message) > MAX_LINKS) signals.push("links");
+  return signals;
+}
+
+const STRONG: ReadonlySet<SpamSignal> = new Set(["honeypot", "bad-token", "link-markup"]);
+/** Signals that say something on their own; "repeat-sender" only adds weight to others. */
+const MARKING: ReadonlySet<SpamSignal> = new Set(["too-fast", "no-token", "links", "link-in-name"]);
+
+export type SpamVerdict =
+  | { kind: "clean" }
+  | { kind: "possible-spam"; signals: SpamSignal[] }
+  | { kind: "spam"; signals: SpamSignal[] };
+
+/** The verdict, with the signals that made it (a repeat sender is named only where it decided). */
+export function spamVerdict(signals: readonly SpamSignal[]): SpamVerdict {
+  const has = (signal: SpamSignal) => signals.includes(signal);
+  const noticed = [...new Set(signals)].filter((signal) => signal !== "repeat-sender");
+  if (has("links") && has("too-fast") && has("repeat-sender")) return { kind: "spam", signals: [...noticed, "repeat-sender"] };
+  if (noticed.some((signal) => STRONG.has(signal))) return { kind: "spam", signals: noticed };
+  if (has("link-in-name") && noticed.length > 1) return { kind: "spam", signals: noticed };
+  if (noticed.some((signal) => MARKING.has(signal))) return { kind: "possible-spam", signals: noticed };
+  return { kind: "clean" };
 }

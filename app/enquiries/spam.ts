@@ -1,23 +1,35 @@
 /**
- * Why a submission was caught as spam: stored in contact_submissions.spam_reason
- * (the code), shown to the admin under the Spam filter (the label). The rules
- * themselves are in spam.server.ts.
+ * What the spam rules noticed about a submission (spam.server.ts), stored as
+ * codes: in contact_submissions.spam_reason when it was filed under Spam, in
+ * spam_signals when it stayed in the inbox marked as possible spam. Shown to
+ * the admin as these labels.
  */
-export const SPAM_REASON_LABELS = {
+export const SPAM_SIGNAL_LABELS = {
   honeypot: "Filled in the hidden field that only bots see",
   "no-token": "Sent without the form's timing token",
   "bad-token": "Sent with a forged or damaged timing token",
-  "too-fast": "Sent too soon after the page was opened",
-  links: "Too many links in the message",
+  "too-fast": "Sent within 3 seconds of opening the page",
+  links: "Three or more links in the message",
   "link-markup": "Link markup (BBCode or HTML) in the message",
   "link-in-name": "A link in the name",
+  "repeat-sender": "Several messages from one connection within the hour",
+  "by-admin": "Moved to Spam by an admin",
 } as const;
 
-export type SpamReason = keyof typeof SPAM_REASON_LABELS;
+export type SpamSignal = keyof typeof SPAM_SIGNAL_LABELS;
 
 /** The honeypot's field name in the form and the API: a text input people and screen readers never see. */
 export const HONEYPOT_FIELD = "website";
 
-export function spamReasonLabel(code: string): string {
-  return (SPAM_REASON_LABELS as Record<string, string>)[code] ?? code;
+/** Signals are stored joined by "+": "too-fast+links". */
+export function joinSignals(signals: readonly SpamSignal[]): string {
+  return signals.join("+");
+}
+
+/** "too-fast+links" → "Sent within 3 seconds of opening the page; Three or more links in the message". */
+export function spamSignalsLabel(stored: string): string {
+  return stored
+    .split("+")
+    .map((code) => (Object.hasOwn(SPAM_SIGNAL_LABELS, code) ? SPAM_SIGNAL_LABELS[code as SpamSignal] : code))
+    .join("; ");
 }

@@ -1,17 +1,20 @@
 import type { AppServices } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
-import { ipLimitSubject, pruneEvents, takeSlot } from "~/platform/rate-limit.server";
+import { printable } from "~/platform/log-text";
+import { countEvents, ipLimitSubject, latestEvent, pruneEvents, recordEvent, takeSlot } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
 import { verifyFormToken } from "./form-token.server";
-import { FAILURE_MESSAGE, rateLimitedMessage, validateEnquiry, type Enquiry, type EnquiryField } from "./schema";
-import { HONEYPOT_FIELD, type SpamReason } from "./spam";
-import { contentSpamReason, honeypotFilled } from "./spam.server";
+import { FAILURE_MESSAGE, busyMessage, rateLimitedMessage, validateEnquiry, type Enquiry, type EnquiryField } from "./schema";
+import { HONEYPOT_FIELD, joinSignals, type SpamSignal } from "./spam";
+import { contentSignals, honeypotFilled, spamVerdict, type SpamVerdict } from "./spam.server";
 
-/** CONTACT_RATE_LIMIT counts submissions per client IP in this window. */
+/** CONTACT_RATE_LIMIT and CONTACT_SITE_LIMIT count submissions in this window. */
 export const CONTACT_WINDOW_MS = 60 * 60 * 1000;
+/** From this many enquiries within the hour, a connection counts as a repeat sender (a signal that only adds weight). */
+export const REPEAT_SENDER_COUNT = 3;
 
 export type SubmitResult =
-  | { ok: true; enquiry: StoredEnquiry }
+  | { ok: true; enquiry: StoredEnquiry; verdict: SpamVerdict }
   | { ok: false; status: 400 | 503; error: string; fields: EnquiryField[] }
   | { ok: false; status: 429; error: string; fields: EnquiryField[]; retryAfterSeconds: number };
 
@@ -20,8 +23,8 @@ export type Submission = {
   input: Record<string, unknown>;
   clientIp: string;
   /**
-   * The HTML form always carries a token, so one missing there is spam; API
-   * clients never saw a page and may leave it out, but one they send is checked.
+   * The HTML form always carries a token, so one missing there is a signal;
+   * API clients never saw a page and may leave it out, but one they send is checked.
    */
   tokenRequired: boolean;
   now?: Date;
@@ -29,12 +32,14 @@ export type Submission = {
 
 /**
  * Validates and stores an enquiry: the one path shared by the form and the
- * API. Spam is stored too, with its reason, and answered exactly like an
- * accepted enquiry, so a sender cannot tell which rule caught them.
+ * API. What the spam rules notice decides where it goes (spam.server.ts):
+ * the inbox, the inbox marked as possible spam, or Spam. Whichever, it is
+ * answered exactly like an accepted enquiry, so a sender cannot tell which
+ * rule caught them.
  */
 export async function submitEnquiry(services: AppServices, submission: Submission): Promise<SubmitResult> {
   const { input, clientIp } = submission;
-  const now = submission.now ?? new Date();
+  const now = submission.now ?? services.clock.now();
   const validation = validateEnquiry(input);
   if (!validation.success) {
     return { ok: false, status: 400, error: validation.error, fields: validation.fields };
@@ -47,32 +52,52 @@ export async function submitEnquiry(services: AppServices, submission: Submissio
       now,
     });
     if (!slot.ok) {
-      console.warn(`Enquiry refused from ${clientIp}: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
-      return {
-        ok: false,
-        status: 429,
-        error: rateLimitedMessage(services.company.phone),
-        fields: [],
-        retryAfterSeconds: slot.retryAfterSeconds,
-      };
+      console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
+      return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: slot.retryAfterSeconds };
+    }
+    // Then the whole site's: a botnet sends from many addresses at once.
+    const site = await takeSlot(services.db, "contact-site", "site", { limit: services.contact.siteLimit, windowMs: CONTACT_WINDOW_MS, now });
+    if (!site.ok) {
+      await slot.release();
+      // Kept for the dashboard's banner: a limit that turns people away must be seen.
+      await recordEvent(services.db, "contact-site-refused", "site", now);
+      console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
+      return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: site.retryAfterSeconds };
     }
     let enquiry: StoredEnquiry;
+    let verdict: SpamVerdict;
     try {
-      const spamReason = await spamReasonOf(services, submission, validation.data, now);
-      if (spamReason) console.log(`Enquiry from ${clientIp} caught as spam: ${spamReason}`);
-      enquiry = await saveEnquiry(services.db, validation.data, { spamReason, mail: services.mail, company: services.company });
+      verdict = spamVerdict(await spamSignals(services, submission, validation.data, slot.used, now));
+      if (verdict.kind !== "clean") {
+        console.log(
+          `Enquiry from ${printable(clientIp, 64)} ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
+        );
+      }
+      enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, now });
     } catch (error) {
       // The original error is the one worth reporting; a failed release only keeps the place taken.
-      await slot.release().catch((releaseError: unknown) => console.error("Could not release a rate-limit place:", releaseError));
+      await Promise.all([slot.release(), site.release()]).catch((releaseError: unknown) =>
+        console.error("Could not release a rate-limit place:", releaseError),
+      );
       throw error;
     }
     await pruneNowAndThen(services.db, now);
-    return { ok: true, enquiry };
+    return { ok: true, enquiry, verdict };
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
     console.error("Could not store an enquiry:", error);
     return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [] };
   }
+}
+
+/** How far back the dashboard reports enquiries CONTACT_SITE_LIMIT turned away (events are kept this long). */
+const SITE_REFUSALS_SHOWN_MS = 24 * 60 * 60 * 1000;
+
+/** Enquiries the site-wide limit turned away in the last 24 hours, and when the last was; undefined when none. */
+export async function siteLimitRefusals(db: Db, now: Date): Promise<{ count: number; last: Date } | undefined> {
+  const count = await countEvents(db, "contact-site-refused", "site", SITE_REFUSALS_SHOWN_MS, now);
+  const last = count > 0 ? await latestEvent(db, "contact-site-refused", "site") : undefined;
+  return last ? { count, last } : undefined;
 }
 
 /** Old limit events go now and then, not at every submission: each delete is one more write (an fsync on SQLite). */
@@ -86,17 +111,22 @@ async function pruneNowAndThen(db: Db, now: Date): Promise<void> {
   await pruneEvents(db, now).catch((error: unknown) => console.error("Could not prune rate-limit events:", error));
 }
 
-async function spamReasonOf(
+/** Everything the rules notice: the honeypot, the time trap, the content, how much this connection has sent. */
+async function spamSignals(
   services: AppServices,
   { input, tokenRequired }: Submission,
   enquiry: Enquiry,
+  sentThisHour: number,
   now: Date,
-): Promise<SpamReason | undefined> {
-  if (honeypotFilled(input[HONEYPOT_FIELD])) return "honeypot";
+): Promise<SpamSignal[]> {
+  const signals: SpamSignal[] = [];
+  if (honeypotFilled(input[HONEYPOT_FIELD])) signals.push("honeypot");
   const token = input.formToken;
   if (tokenRequired || (token !== undefined && token !== null && token !== "")) {
-    const check = await verifyFormToken(services.db, token, now);
-    if (check !== "ok") return check;
+    const check = await verifyFormToken(services.db, token, now, services.clock.uncertaintyMs);
+    if (check !== "ok") signals.push(check);
   }
-  return contentSpamReason(enquiry);
+  signals.push(...contentSignals(enquiry));
+  if (sentThisHour >= REPEAT_SENDER_COUNT) signals.push("repeat-sender");
+  return signals;
 }

@@ -2,12 +2,15 @@ import { createContext } from "react-router";
 import type { CookieSettings } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
 import type { ImageStorage } from "~/storage/storage.server";
+import type { Clock } from "./clock.server";
 import type { Db } from "./db.server";
 import type { MailSettings } from "./env.server";
 
 /** What every loader and action gets from the server, created once at start-up. */
 export type AppServices = {
   db: Db;
+  /** The database's clock, for times several instances compare (clock.server.ts). */
+  clock: Clock;
   /** The images bucket. */
   storage: ImageStorage;
   company: Company;
@@ -18,6 +21,8 @@ export type AppServices = {
   contact: {
     /** CONTACT_RATE_LIMIT: enquiries per client IP per hour. */
     rateLimit: number;
+    /** CONTACT_SITE_LIMIT: enquiries stored per hour from everyone together. */
+    siteLimit: number;
     /** ENQUIRY_RETENTION_DAYS: undefined keeps enquiries until deleted. */
     retentionDays: number | undefined;
   };

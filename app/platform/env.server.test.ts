@@ -24,6 +24,7 @@ describe("parseEnv", () => {
       initialAdmin: undefined,
       loginRateLimit: 5,
       contactRateLimit: 5,
+      contactSiteLimit: 100,
       enquiryRetentionDays: undefined,
       mail: undefined,
       trustProxy: false,
@@ -372,15 +373,18 @@ describe("parseEnv", () => {
     });
   });
 
-  describe("CONTACT_RATE_LIMIT and ENQUIRY_RETENTION_DAYS", () => {
+  describe("CONTACT_RATE_LIMIT, CONTACT_SITE_LIMIT and ENQUIRY_RETENTION_DAYS", () => {
     it("read whole numbers", () => {
-      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", ENQUIRY_RETENTION_DAYS: "365" })).toMatchObject({
+      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", CONTACT_SITE_LIMIT: "500", ENQUIRY_RETENTION_DAYS: "365" })).toMatchObject({
         contactRateLimit: 20,
+        contactSiteLimit: 500,
         enquiryRetentionDays: 365,
       });
     });
 
     it.each([
+      ["CONTACT_SITE_LIMIT", "0"],
+      ["CONTACT_SITE_LIMIT", "lots"],
       ["CONTACT_RATE_LIMIT", "0"],
       ["CONTACT_RATE_LIMIT", "ten"],
       ["CONTACT_RATE_LIMIT", "1.5"],

@@ -58,6 +58,7 @@ const envSchema = z.object({
     }),
   LOGIN_RATE_LIMIT: wholeNumber(1, 1000).default(5),
   CONTACT_RATE_LIMIT: wholeNumber(1, 1_000_000).default(5),
+  CONTACT_SITE_LIMIT: wholeNumber(1, 1_000_000).default(100),
   ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
   SMTP_URL: optionalText.pipe(
     z
@@ -169,6 +170,8 @@ export type Env = {
   loginRateLimit: number;
   /** Enquiries accepted per client IP per hour (spam included). */
   contactRateLimit: number;
+  /** Enquiries accepted per hour from all clients together (spam included). */
+  contactSiteLimit: number;
   /** Enquiries older than this many days are deleted daily; undefined keeps them. */
   enquiryRetentionDays: number | undefined;
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
@@ -235,6 +238,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         : undefined,
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     contactRateLimit: env.CONTACT_RATE_LIMIT,
+    contactSiteLimit: env.CONTACT_SITE_LIMIT,
     enquiryRetentionDays: env.ENQUIRY_RETENTION_DAYS,
     mail:
       env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined && env.CONTACT_NOTIFY_TO !== undefined

@@ -14,7 +14,9 @@ export type RateLimitBucket =
   | "login-address"
   | "login-device-failure"
   | "login-lockout"
-  | "contact-submission";
+  | "contact-submission"
+  | "contact-site"
+  | "contact-site-refused";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
@@ -72,7 +74,13 @@ export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
 }
 
 export type Slot =
-  | { ok: true; /** Gives the place back, for an attempt that did not count after all. */ release(): Promise<void> }
+  | {
+      ok: true;
+      /** Places taken in the window, this one included. */
+      used: number;
+      /** Gives the place back, for an attempt that did not count after all. */
+      release(): Promise<void>;
+    }
   | { ok: false; retryAfterSeconds: number };
 
 /**
@@ -93,7 +101,8 @@ export async function takeSlot(
   const release = async () => {
     await db.deleteFrom("rate_limit_events").where("id", "=", id).execute();
   };
-  if ((await countEvents(db, bucket, subject, windowMs, now)) <= limit) return { ok: true, release };
+  const used = await countEvents(db, bucket, subject, windowMs, now);
+  if (used <= limit) return { ok: true, used, release };
 
   await release();
   const oldest = await db

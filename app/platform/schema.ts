@@ -33,8 +33,10 @@ export interface ContactSubmissionTable {
   message: string;
   is_read: boolean | number;
   created_at: Generated<Date | string>;
-  /** Null: a real enquiry. Otherwise why it was caught as spam (see app/enquiries/spam.server.ts). */
+  /** Null: not spam. Otherwise why it was filed under Spam ("honeypot", "link-in-name+too-fast", …; app/enquiries/spam.server.ts). */
   spam_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Null: nothing noticed. Otherwise what marked it as possible spam while it stays in the inbox (migration 007). */
+  spam_signals: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OutboxKind = "notification" | "acknowledgement";

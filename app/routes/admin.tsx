@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { Dashboard } from "~/admin/Dashboard";
-import { formatSubmittedAt } from "~/admin/format";
+import { formatSubmittedAt } from "~/platform/dates";
 import { handleInboxAction } from "~/admin/inbox-actions.server";
 import { SAVED_NOTICES, handleProjectAction, isProjectIntent } from "~/admin/project-actions.server";
 import { PROJECTS_TEXT } from "~/admin/texts";
@@ -14,14 +14,16 @@ import {
   type Notice,
   type ProjectFormState,
   type ProjectsView,
+  type SiteLimitNotice,
 } from "~/admin/types";
 import { requireAdmin } from "~/auth/require-admin.server";
 import type { MailHealth } from "~/enquiries/delivery";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
-import { spamReasonLabel } from "~/enquiries/spam";
-import { servicesContext } from "~/platform/context";
+import { spamSignalsLabel } from "~/enquiries/spam";
+import { siteLimitRefusals } from "~/enquiries/submit.server";
+import { servicesContext, type AppServices } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
@@ -50,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     company: { name: company.name, logoUrl: company.logoUrl },
     tab,
     mail: await readMailHealth(db, services.mail !== undefined),
+    siteLimit: await readSiteLimit(db, services),
   };
 
   if (tab === "contacts") {
@@ -69,7 +72,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         return {
           ...submission,
           submitted_label: formatSubmittedAt(submission.created_at),
-          ...(submission.spam_reason === null ? {} : { spam_label: spamReasonLabel(submission.spam_reason) }),
+          ...(submission.spam_reason === null ? {} : { spam_label: spamSignalsLabel(submission.spam_reason) }),
+          ...(submission.spam_signals === null ? {} : { possible_spam_label: spamSignalsLabel(submission.spam_signals) }),
           ...(state ? { notification: describeNotification(state, now) } : {}),
         };
       });
@@ -106,6 +110,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     projects = { status: "error" };
   }
   return { ...base, projects, unread };
+}
+
+/** Enquiries CONTACT_SITE_LIMIT turned away lately, for a banner; a failure to read it only hides the banner. */
+async function readSiteLimit(db: Db, services: AppServices): Promise<SiteLimitNotice | undefined> {
+  try {
+    const refusals = await siteLimitRefusals(db, services.clock.now());
+    return refusals && { refused: refusals.count, limit: services.contact.siteLimit, last: formatSubmittedAt(refusals.last.toISOString()) };
+  } catch (error) {
+    console.error("Could not read the site-wide enquiry limit:", error);
+    return undefined;
+  }
 }
 
 /** For the banner; a failure to read it only hides the banner (the tab's own load says what is wrong). */

@@ -134,18 +134,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
     siteUrl: siteUrl(services, request),
     projects,
-    formToken: await formTokenFor(db),
+    formToken: await formTokenFor(db, services.clock.now()),
     retentionDays: contact.retentionDays,
   };
 }
 
 /**
  * The time-trap token the form sends back. Without its key (database down)
- * the page still renders; an enquiry sent from it is kept, under Spam.
+ * the page still renders; an enquiry sent from it is kept, marked as possible spam.
  */
-async function formTokenFor(db: Db): Promise<string> {
+async function formTokenFor(db: Db, now: Date): Promise<string> {
   try {
-    return await issueFormToken(db);
+    return await issueFormToken(db, now);
   } catch (error) {
     console.error("Could not issue a contact form token:", error);
     return "";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
+import type { SpamSignal } from "~/enquiries/spam";
 import { NO_MAIL } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
@@ -86,7 +87,7 @@ export type SeedEnquiry = {
   createdAt?: string;
   read?: boolean;
   /** Caught as spam, for this reason (a code of app/enquiries/spam.ts). */
-  spam?: string;
+  spam?: SpamSignal;
 };
 
 /** Empties the inbox and stores these enquiries, as the contact form would. Returns their ids in order. */
@@ -103,7 +104,7 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
   const ids: string[] = [];
   for (const enquiry of enquiries) {
     const { name, email, phone, userType, message } = enquiry;
-    const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, spamReason: enquiry.spam });
+    const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, verdict: enquiry.spam ? { kind: "spam", signals: [enquiry.spam] } : undefined });
     if (enquiry.createdAt) {
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }

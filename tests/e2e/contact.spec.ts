@@ -344,6 +344,7 @@ test.describe("contact form without JavaScript", () => {
     await expectCleared(page);
     const stored = enquiriesFrom(values.email);
     expect(stored).toHaveLength(1);
-    expect(spamReason(stored[0])).toBe("honeypot");
+    // Filed under Spam for the honeypot (and, sent at once, the time trap noticed it too).
+    expect(spamReason(stored[0])?.split("+")).toContain("honeypot");
   });
 });

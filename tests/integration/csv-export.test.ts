@@ -12,11 +12,14 @@ import { startSignedInServer, type SignedInServer } from "../support/admin-http"
 import { backends } from "../support/backends";
 import { parseCsv } from "../support/csv";
 import { NO_MAIL, postJson } from "../support/enquiries";
+import type { SpamSignal } from "~/enquiries/spam";
 import { assertBuilt } from "../support/server";
 
-const HEADER = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
+const COLUMNS = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
+/** Every filter but Spam says what marked an enquiry as possible spam, if anything did. */
+const HEADER = [...COLUMNS, "Possible spam"];
 
-type Seed = { name: string; email: string; phone?: string; userType: UserType; message: string; read?: boolean; spam?: string; createdAt: string };
+type Seed = { name: string; email: string; phone?: string; userType: UserType; message: string; read?: boolean; spam?: SpamSignal; createdAt: string };
 
 /** Oldest first; the file lists newest first. */
 const SEEDS: Seed[] = [
@@ -33,7 +36,8 @@ const SEEDS: Seed[] = [
   { name: "Dee Marsh", email: "dee@example.com", userType: "tenant", message: "Looking for an agent on Quince Row.", createdAt: "2026-07-01T08:30:00.000Z" },
 ];
 
-const row = (seed: Seed) => [seed.createdAt, seed.name, seed.email, seed.phone ?? "", { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType], seed.message, seed.read ? "Yes" : "No"];
+const columns = (seed: Seed) => [seed.createdAt, seed.name, seed.email, seed.phone ?? "", { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType], seed.message, seed.read ? "Yes" : "No"];
+const row = (seed: Seed) => [...columns(seed), ""];
 const [ada, ben, cara, dee] = SEEDS as [Seed, Seed, Seed, Seed];
 
 beforeAll(() => assertBuilt());
@@ -59,7 +63,7 @@ describe.each(backends)("the CSV export on $name", (backend) => {
       const { id } = await saveEnquiry(
         db,
         { name: seed.name, email: seed.email, phone: seed.phone, userType: seed.userType, message: seed.message },
-        { ...NO_MAIL, spamReason: seed.spam },
+        { ...NO_MAIL, verdict: seed.spam ? { kind: "spam", signals: [seed.spam] } : undefined },
       );
       await db.updateTable("contact_submissions").set({ created_at: seed.createdAt, is_read: seed.read ?? false }).where("id", "=", id).execute();
     }
@@ -80,7 +84,7 @@ describe.each(backends)("the CSV export on $name", (backend) => {
     expect(response.headers.get("cache-control")).toMatch(/\bno-store\b/);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     // CRLF after every record; the line breaks inside Ada's message stay inside her quoted field.
-    expect(new TextDecoder().decode(bytes).endsWith('"No"\r\n')).toBe(true);
+    expect(new TextDecoder().decode(bytes).endsWith('"No",""\r\n')).toBe(true);
   });
 
   it("holds every real enquiry for All, newest first, with line breaks and quotes kept in their field", async () => {
@@ -97,8 +101,8 @@ describe.each(backends)("the CSV export on $name", (backend) => {
     const { response, records } = await download("?filter=spam");
     expect(response.headers.get("content-disposition")).toContain('filename="enquiries-spam-');
     expect(records()).toEqual([
-      [...HEADER, "Spam reason"],
-      [...row(cara), "Too many links in the message"],
+      [...COLUMNS, "Spam reason"],
+      [...columns(cara), "Three or more links in the message"],
     ]);
   });
 

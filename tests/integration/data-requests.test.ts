@@ -59,7 +59,7 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     await db.deleteFrom("contact_submissions").execute();
     hers = [];
     for (const enquiry of HERS) hers.push((await saveEnquiry(db, enquiry, MAIL)).id);
-    herSpam = (await saveEnquiry(db, HER_SPAM, { ...MAIL, spamReason: "links" })).id;
+    herSpam = (await saveEnquiry(db, HER_SPAM, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } })).id;
     others = [];
     for (const enquiry of OTHERS) others.push((await saveEnquiry(db, enquiry, MAIL)).id);
   });

@@ -19,13 +19,13 @@ import {
   submissionsQuery,
 } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
-import { spamReasonLabel } from "~/enquiries/spam";
+import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
 import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
 import type { OutboxStatus } from "~/platform/schema";
 import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
-import { NO_MAIL } from "../support/enquiries";
+import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { assertBuilt, freePort, startServer, type SpawnedServer } from "../support/server";
 
 type Seed = {
@@ -33,7 +33,7 @@ type Seed = {
   email?: string;
   message?: string;
   userType?: UserType;
-  spam?: string;
+  spam?: SpamSignal;
   read?: boolean;
   /** ISO time; the seeds of a test are given oldest first. */
   createdAt?: string;
@@ -53,7 +53,7 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
         userType: item.userType ?? "tenant",
         message: item.message ?? `A message from ${item.name}.`,
       },
-      { ...NO_MAIL, spamReason: item.spam },
+      { ...NO_MAIL, verdict: filedAsSpam(item.spam) },
     );
     const createdAt = item.createdAt ?? new Date(Date.UTC(2026, 10, 1, 9, minute++)).toISOString();
     await db.updateTable("contact_submissions").set({ created_at: createdAt, is_read: item.read ?? false }).where("id", "=", id).execute();
@@ -200,9 +200,9 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       ["Bot One", "honeypot"],
     ]);
     expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, spam: 2 });
-    expect(spamReasonLabel("links")).toBe("Too many links in the message");
+    expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
-    expect(await markNotSpam(db, links!)).toBe(true);
+    expect(await markNotSpam(db, links!)).toBe("moved");
     expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
     expect(await names(db, "unread")).toEqual(["Bot Two"]);
     expect(await names(db, "spam")).toEqual(["Bot One"]);
@@ -401,8 +401,8 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 
     const spam = await getPage("/admin?tab=contacts&filter=spam");
     expect(cardNamesIn(spam.html)).toEqual(["Bot Honey", "Bot Linker"]);
-    expect(spam.text).toContain(`Caught as spam: ${spamReasonLabel("links")}`);
-    expect(spam.text).toContain(`Caught as spam: ${spamReasonLabel("honeypot")}`);
+    expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("links")}`);
+    expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("honeypot")}`);
     expect(elementsIn(spam.html, "button").filter((button) => button.text === "Not spam")).toHaveLength(2);
     expect(spam.text).not.toContain("Notification e-mail:");
     expect(spam.text).not.toContain("Mark as unread");

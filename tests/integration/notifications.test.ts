@@ -165,6 +165,26 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect([...message.envelopeTo].sort()).toEqual([...NOTIFY_TO].sort());
     });
 
+    it("e-mails about an enquiry sent within 3 seconds, saying possible spam in the subject, and keeps it in the inbox", async () => {
+      // As a person with autofill who pastes the message: the form goes back at once.
+      const page = await (await fetch(`${server.url}/`)).text();
+      const formToken = /<input\b[^>]*\bname="formToken"[^>]*\bvalue="([^"]*)"/.exec(page)?.[1] ?? "";
+      const fields = { ...validEnquiry, name: "Quick Typist", message: "Autofilled and pasted: two flats in Hove." };
+      const response = await fetch(`${server.url}/?index`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...fields, formToken }).toString(),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain(SUCCESS_HTML);
+      const [stored] = await findEnquiry(database, { message: fields.message });
+      expect(stored).toMatchObject({ spam_reason: null, spam_signals: "too-fast" });
+
+      const { message } = await theOneNotification(smtp, database, stored!.id);
+      expect(message.subject).toBe("[Possible spam] New enquiry from Quick Typist (Landlord)");
+      expect(message.text).toContain("it may well be real");
+    });
+
     it("lets no field add a header or a recipient", async () => {
       const injection = "\r\nBcc: evil@attacker.example\r\nX-Injected: yes";
       const attempts: Record<string, unknown>[] = [

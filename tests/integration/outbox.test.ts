@@ -15,7 +15,7 @@ import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
 import { backends, type TestDatabase } from "../support/backends";
-import { NO_MAIL } from "../support/enquiries";
+import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
 
 const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
@@ -172,7 +172,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   });
 
   it("queues nothing for spam, nor when e-mail is off", async () => {
-    const spam = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, spamReason: "honeypot" });
+    const spam = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, verdict: filedAsSpam("honeypot") });
     const off = await saveEnquiry(database.db, enquiry, NO_MAIL);
     expect(await jobsOf(spam.id)).toEqual([]);
     expect(await jobsOf(off.id)).toEqual([]);

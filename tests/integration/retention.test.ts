@@ -2,8 +2,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import { deleteExpiredEnquiries, startRetentionSchedule, type RetentionLog } from "~/enquiries/retention.server";
+import type { SpamSignal } from "~/enquiries/spam";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
+import { filedAsSpam } from "../support/enquiries";
 
 /** E-mail on, with the acknowledgement: each enquiry gets two e-mail jobs in the outbox. */
 const MAIL: SaveEnquiryOptions = {
@@ -34,11 +36,11 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
   });
 
   /** Stores an enquiry (with its e-mail jobs, or as spam without) as if it arrived at `createdAt`. */
-  async function storeAt(name: string, createdAt: string, spamReason?: string): Promise<string> {
+  async function storeAt(name: string, createdAt: string, spamReason?: SpamSignal): Promise<string> {
     const { id } = await saveEnquiry(
       database.db,
       { name, email: `${name.toLowerCase()}@example.com`, phone: undefined, userType: "landlord", message: `From ${name}` },
-      { ...MAIL, spamReason },
+      { ...MAIL, verdict: filedAsSpam(spamReason) },
     );
     await database.db.updateTable("contact_submissions").set({ created_at: createdAt }).where("id", "=", id).execute();
     return id;

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueFormToken } from "~/enquiries/form-token.server";
-import { INVALID_EMAIL_MESSAGE, SUCCESS_MESSAGE, rateLimitedMessage } from "~/enquiries/schema";
+import { INVALID_EMAIL_MESSAGE, SUCCESS_MESSAGE, busyMessage, rateLimitedMessage } from "~/enquiries/schema";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { migrateToLatest, type Database } from "~/platform/db.server";
+import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
@@ -59,9 +60,14 @@ function uniqueMessage(label: string): string {
 }
 
 async function spamReasonOf(reader: Database, message: string): Promise<string | null> {
+  return (await placementOf(reader, message)).filed;
+}
+
+/** Where an enquiry went: filed under Spam (with why), or kept in the inbox, marked as possible spam or not. */
+async function placementOf(reader: Database, message: string): Promise<{ filed: string | null; marked: string | null }> {
   const rows = await findEnquiry(reader, { message });
   expect(rows, `one stored row for "${message}"`).toHaveLength(1);
-  return rows[0]!.spam_reason;
+  return { filed: rows[0]!.spam_reason, marked: rows[0]!.spam_signals };
 }
 
 beforeAll(() => assertBuilt());
@@ -153,12 +159,12 @@ describe.each(backends)("spam defence on $name", (backend) => {
   });
 
   describe("the time trap (HTML form)", () => {
-    it("catches a form without a token as no-token, answered with the success message", async () => {
+    it("marks a form without a token as possible spam (no-token), kept in the inbox and answered with the success message", async () => {
       const message = uniqueMessage("No token");
       const response = await postForm(server.url, { ...validEnquiry, message });
       expect(response.status).toBe(200);
       expect(visibleHtml(await response.text())).toContain(SUCCESS_HTML);
-      expect(await spamReasonOf(reader, message)).toBe("no-token");
+      expect(await placementOf(reader, message)).toEqual({ filed: null, marked: "no-token" });
     });
 
     it("catches a forged or damaged token as bad-token", async () => {
@@ -180,12 +186,12 @@ describe.each(backends)("spam defence on $name", (backend) => {
       }
     });
 
-    it("catches a form sent back under 3 s after the page as too-fast", async () => {
+    it("only marks a form sent back under 3 s after the page as possible spam (too-fast): a quick person stays in the inbox", async () => {
       const message = uniqueMessage("Too fast");
       const response = await postForm(server.url, { ...validEnquiry, message, formToken: await pageToken(server.url) });
       expect(response.status).toBe(200);
       expect(visibleHtml(await response.text())).toContain(SUCCESS_HTML);
-      expect(await spamReasonOf(reader, message)).toBe("too-fast");
+      expect(await placementOf(reader, message)).toEqual({ filed: null, marked: "too-fast" });
     });
 
     it("accepts a form sent back 3 s or more after the page as a real enquiry", async () => {
@@ -200,7 +206,7 @@ describe.each(backends)("spam defence on $name", (backend) => {
 
     it("answers spam exactly as it answers a real enquiry", async () => {
       const real = await postForm(server.url, { ...validEnquiry, message: uniqueMessage("Real"), formToken: await agedToken() });
-      const spam = await postForm(server.url, { ...validEnquiry, message: uniqueMessage("Spam") });
+      const spam = await postForm(server.url, { ...validEnquiry, message: uniqueMessage("Spam"), website: "x", formToken: await agedToken() });
       expect(spam.status).toBe(real.status);
       expect(spam.headers.get("content-type")).toBe(real.headers.get("content-type"));
       expect(contactSection(await spam.text())).toBe(contactSection(await real.text()));
@@ -216,35 +222,35 @@ describe.each(backends)("spam defence on $name", (backend) => {
     });
 
     it("checks a token it is sent, as the form does", async () => {
-      const cases: Array<[token: string, reason: string | null]> = [
-        [await agedToken(), null],
-        [await pageToken(server.url), "too-fast"],
-        ["1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "bad-token"],
+      const cases: Array<[token: string, placement: { filed: string | null; marked: string | null }]> = [
+        [await agedToken(), { filed: null, marked: null }],
+        [await pageToken(server.url), { filed: null, marked: "too-fast" }],
+        ["1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", { filed: "bad-token", marked: null }],
       ];
-      for (const [formToken, reason] of cases) {
+      for (const [formToken, placement] of cases) {
         const message = uniqueMessage("API with token");
         const response = await postJson(server.url, { ...validEnquiry, message, formToken });
         expect(response.status).toBe(201);
         expect(await response.json()).toEqual({ ok: true, id: expect.any(String), message: SUCCESS_MESSAGE });
-        expect(await spamReasonOf(reader, message), formToken).toBe(reason);
+        expect(await placementOf(reader, message), formToken).toEqual(placement);
       }
     });
   });
 
   describe("the content rules", () => {
-    it("catch three links in the message as links, and let one or two through", async () => {
+    it("mark three links in the message as possible spam (links), and let one or two through", async () => {
       const spam = `${uniqueMessage("Links")} http://a.example https://b.example www.c.example`;
       const response = await postJson(server.url, { ...validEnquiry, message: spam });
       expect(response.status).toBe(201);
       expect(await response.json()).toEqual({ ok: true, id: expect.any(String), message: SUCCESS_MESSAGE });
-      expect(await spamReasonOf(reader, spam)).toBe("links");
+      expect(await placementOf(reader, spam)).toEqual({ filed: null, marked: "links" });
 
       const fine = `${uniqueMessage("Two links")} https://www.rightmove.co.uk/1 and www.zoopla.co.uk/2`;
       expect((await postJson(server.url, { ...validEnquiry, message: fine })).status).toBe(201);
       expect(await spamReasonOf(reader, fine)).toBeNull();
     });
 
-    it("catch link markup and a link in the name from the form too", async () => {
+    it("file link markup under Spam; mark a link in the name alone, file it with another signal", async () => {
       const markup = `${uniqueMessage("Markup")} [url=http://spam.example]cheap[/url]`;
       const form = await postForm(server.url, { ...validEnquiry, message: markup, formToken: await agedToken() });
       expect(form.status).toBe(200);
@@ -254,7 +260,12 @@ describe.each(backends)("spam defence on $name", (backend) => {
       const named = uniqueMessage("Link in name");
       const api = await postJson(server.url, { ...validEnquiry, name: "Cheap loans www.spam.example", message: named });
       expect(api.status).toBe(201);
-      expect(await spamReasonOf(reader, named)).toBe("link-in-name");
+      expect(await placementOf(reader, named)).toEqual({ filed: null, marked: "link-in-name" });
+
+      const namedFast = uniqueMessage("Link in name, fast");
+      const fast = await postForm(server.url, { ...validEnquiry, name: "Cheap loans www.spam.example", message: namedFast, formToken: await pageToken(server.url) });
+      expect(fast.status).toBe(200);
+      expect(await placementOf(reader, namedFast)).toEqual({ filed: "too-fast+link-in-name", marked: null });
     });
   });
 
@@ -382,6 +393,36 @@ describe.each(backends)("spam defence on $name", (backend) => {
       // Another network, and an IPv4 sender, have their own count.
       expect((await from("2001:db8:1:3::1", "From the next /64")).status).toBe(201);
       expect((await from("198.51.100.7", "From IPv4")).status).toBe(201);
+    });
+  });
+
+  describe("the site-wide limit (CONTACT_SITE_LIMIT=2, behind a proxy)", () => {
+    let busy: SpawnedServer;
+    let busyDatabase: TestDatabase;
+
+    beforeAll(async () => {
+      busyDatabase = await backend.createDatabase();
+      busy = await startServer({ ...busyDatabase.env, CONTACT_SITE_LIMIT: "2", TRUST_PROXY: "loopback", ...TEST_ADMIN_ENV });
+    });
+
+    afterAll(async () => {
+      await busy?.stop();
+      await busyDatabase?.cleanup();
+    });
+
+    it("refuses the third enquiry within the hour from anyone with 429, asks to try later or phone, and tells the admin", async () => {
+      const from = (ip: string, message: string) => postJson(busy.url, { ...validEnquiry, message }, { "x-forwarded-for": ip });
+      expect((await from("198.51.100.1", "First of the hour")).status).toBe(201);
+      expect((await from("198.51.100.2", "Second of the hour")).status).toBe(201);
+      const refused = await from("198.51.100.3", "Third of the hour");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await refused.json()).toEqual({ error: busyMessage(PLACEHOLDER_COMPANY.phone) });
+
+      const dashboard = await fetch(`${busy.url}/admin`, { headers: { cookie: await signInOverHttp(busy) } });
+      expect(visibleHtml(await dashboard.text())).toMatch(
+        /1 enquiry was turned away in the last 24 hours because more than 2 arrived within an hour \(CONTACT_SITE_LIMIT\)/,
+      );
     });
   });
 });

@@ -1,3 +1,5 @@
+import type { SpamSignal } from "~/enquiries/spam";
+import type { SpamVerdict } from "~/enquiries/spam.server";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { Database } from "~/platform/db.server";
 
@@ -37,3 +39,8 @@ export async function countEnquiries(database: Database): Promise<number> {
 
 /** saveEnquiry's options for an enquiry stored with e-mail off, as on a site without SMTP_URL. */
 export const NO_MAIL = { mail: undefined, company: PLACEHOLDER_COMPANY } as const;
+
+/** saveEnquiry's verdict for an enquiry filed under Spam for this reason; none (clean) without one. */
+export function filedAsSpam(reason: SpamSignal | undefined): SpamVerdict | undefined {
+  return reason === undefined ? undefined : { kind: "spam", signals: [reason] };
+}

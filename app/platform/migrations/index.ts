@@ -4,6 +4,7 @@ import * as galleryImages from "./003-gallery-images";
 import * as enquiryDelivery from "./004-enquiry-delivery";
 import * as publicDataVersion from "./005-public-data-version";
 import * as signInHistory from "./006-sign-in-history";
+import * as possibleSpam from "./007-possible-spam";
 import type { AppMigration } from "./types";
 
 /**
@@ -18,4 +19,5 @@ export const migrations: Record<string, AppMigration> = {
   "004-enquiry-delivery": enquiryDelivery,
   "005-public-data-version": publicDataVersion,
   "006-sign-in-history": signInHistory,
+  "007-possible-spam": possibleSpam,
 };
