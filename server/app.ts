@@ -72,6 +72,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
       : "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only",
   );
+  if (env.mail?.insecure && env.mail.smtpUrl.startsWith("smtp:")) {
+    console.warn(
+      "WARNING: SMTP_INSECURE=true: e-mail may go over plain SMTP, where anyone on the network path can read the SMTP password and every enquiry. Use it only for a relay on this machine or a trusted network.",
+    );
+  }
   // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
   const retention = startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log: console });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import { acknowledgementEmail, escapeHtml, messageIdFor, notificationEmail, type MailSettings } from "./emails";
+import type { NotificationAddresses } from "~/platform/context";
+import { acknowledgementEmail, escapeHtml, messageIdFor, notificationEmail } from "./emails";
 import type { Enquiry } from "./schema";
 
-const mail: MailSettings = {
+const mail: NotificationAddresses = {
   from: "Example Property <enquiries@mail.example.com>",
   notifyTo: ["office@example.com", "lettings@example.com"],
   acknowledge: true,

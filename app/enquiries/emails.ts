@@ -1,6 +1,6 @@
 import { formatSubmittedAt } from "~/platform/dates";
 import type { Company } from "~/company/company";
-import type { AppServices } from "~/platform/context";
+import type { NotificationAddresses } from "~/platform/context";
 import type { OutgoingEmail } from "~/platform/mailer.server";
 import { USER_TYPE_LABELS, type Enquiry } from "./schema";
 
@@ -10,8 +10,6 @@ import { USER_TYPE_LABELS, type Enquiry } from "./schema";
  * visitor typed; nodemailer encodes both, and the schema has already refused
  * line breaks in the name and any address that is not a single plain mailbox.
  */
-
-export type MailSettings = NonNullable<AppServices["mail"]>;
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -34,7 +32,7 @@ export type NotificationInput = {
   enquiry: Enquiry;
   /** ISO time the enquiry was stored. */
   receivedAt: string;
-  mail: MailSettings;
+  mail: NotificationAddresses;
   messageId: string;
   /** The spam rules noticed something, not enough to file it away: the subject says so. */
   possibleSpam?: boolean;
@@ -91,7 +89,7 @@ ${fields
 
 export type AcknowledgementInput = {
   enquiry: Enquiry;
-  mail: MailSettings;
+  mail: NotificationAddresses;
   company: Company;
   messageId: string;
 };

@@ -4,7 +4,10 @@ import type { Company } from "~/company/company";
 import type { ImageStorage } from "~/storage/storage.server";
 import type { Clock } from "./clock.server";
 import type { Db } from "./db.server";
-import type { MailSettings } from "./env.server";
+import type { MailConfig } from "./env.server";
+
+/** Who sends the enquiry e-mails and who gets them: what the domain needs of MailConfig (how to reach SMTP is the mailer's). */
+export type NotificationAddresses = Pick<MailConfig, "from" | "notifyTo" | "acknowledge">;
 
 /** What every loader and action gets from the server, created once at start-up. */
 export type AppServices = {
@@ -17,7 +20,7 @@ export type AppServices = {
   /** PUBLIC_URL without its trailing slash; undefined: use the request's own origin (see siteUrl). */
   publicUrl: string | undefined;
   /** Who is e-mailed about enquiries; undefined when e-mail is off (no SMTP_URL). */
-  mail: Omit<MailSettings, "smtpUrl"> | undefined;
+  mail: NotificationAddresses | undefined;
   contact: {
     /** CONTACT_RATE_LIMIT: enquiries per client IP per hour. */
     rateLimit: number;

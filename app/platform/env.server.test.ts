@@ -311,13 +311,20 @@ describe("parseEnv", () => {
       expect(parseEnv(addresses).mail).toBeUndefined();
     });
 
-    it("reads the server, the sender and every recipient; acknowledgements off by default", () => {
+    it("reads the server, the sender and every recipient; acknowledgements off and STARTTLS required by default", () => {
       expect(parseEnv(mail).mail).toEqual({
         smtpUrl: mail.SMTP_URL,
         from: "Acme Lettings <enquiries@acme.example>",
         notifyTo: ["office@acme.example", "boss@acme.example"],
         acknowledge: false,
+        insecure: false,
       });
+    });
+
+    it("lets plain SMTP through only when SMTP_INSECURE says so", () => {
+      expect(parseEnv({ ...mail, SMTP_INSECURE: "true" }).mail?.insecure).toBe(true);
+      expect(parseEnv({ ...mail, SMTP_INSECURE: "false" }).mail?.insecure).toBe(false);
+      expect(envErrorOf({ ...mail, SMTP_INSECURE: "maybe" }).message).toMatch(/\bSMTP_INSECURE\b: must be true or false/);
     });
 
     it.each([

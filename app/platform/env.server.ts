@@ -31,6 +31,14 @@ export function parseMailbox(value: string): { name?: string; address: string } 
   return name ? { name, address } : { address };
 }
 
+const optionalBoolean = optionalText.pipe(
+  z
+    .string()
+    .refine((value) => /^(true|false|yes|no|on|off|1|0)$/i.test(value), "must be true or false")
+    .transform((value) => /^(true|yes|on|1)$/i.test(value))
+    .optional(),
+);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce
@@ -78,13 +86,8 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  CONTACT_ACKNOWLEDGE: optionalText.pipe(
-    z
-      .string()
-      .refine((value) => /^(true|false|yes|no|on|off|1|0)$/i.test(value), "must be true or false")
-      .transform((value) => /^(true|yes|on|1)$/i.test(value))
-      .optional(),
-  ),
+  CONTACT_ACKNOWLEDGE: optionalBoolean,
+  SMTP_INSECURE: optionalBoolean,
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -175,14 +178,14 @@ export type Env = {
   /** Enquiries older than this many days are deleted daily; undefined keeps them. */
   enquiryRetentionDays: number | undefined;
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
-  mail: MailSettings | undefined;
+  mail: MailConfig | undefined;
   trustProxy: TrustProxy;
   /** PUBLIC_URL without its trailing slash; undefined: each request's own origin. */
   publicUrl: string | undefined;
   company: Company;
 };
 
-export type MailSettings = {
+export type MailConfig = {
   /** SMTP_URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
   smtpUrl: string;
   /** MAIL_FROM, as given: "address" or "Name <address>". */
@@ -191,6 +194,8 @@ export type MailSettings = {
   notifyTo: string[];
   /** CONTACT_ACKNOWLEDGE: also e-mail the visitor a short receipt (off by default). */
   acknowledge: boolean;
+  /** SMTP_INSECURE: let smtp:// go without STARTTLS (off by default: STARTTLS is required). */
+  insecure: boolean;
 };
 
 export class EnvError extends Error {
@@ -247,6 +252,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
             from: env.MAIL_FROM,
             notifyTo: env.CONTACT_NOTIFY_TO.split(",").map((address) => address.trim()),
             acknowledge: env.CONTACT_ACKNOWLEDGE ?? false,
+            insecure: env.SMTP_INSECURE ?? false,
           }
         : undefined,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,

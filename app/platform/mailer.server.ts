@@ -21,18 +21,38 @@ export interface Mailer {
   close(): void;
 }
 
+/** The mail server would not encrypt the conversation: say so in words an admin can act on. */
+function refusedTls(error: unknown): Error {
+  const detail = (error as { response?: unknown; message?: unknown }).response ?? (error as { message?: unknown }).message;
+  return Object.assign(
+    new Error(`the mail server did not encrypt the connection (STARTTLS), so nothing was sent in the clear (${String(detail)}); SMTP_INSECURE=true allows plain SMTP`),
+    { code: "ETLS" },
+  );
+}
+
 /** Seconds an SMTP conversation may stall before the attempt counts as failed (and is retried later). */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
 
-/** SMTP through nodemailer: smtp://host:587 upgrades with STARTTLS when offered, smtps://host:465 is TLS from the start. */
-export function createSmtpMailer(smtpUrl: string): Mailer {
+/**
+ * SMTP through nodemailer: smtps://host:465 is TLS from the start;
+ * smtp://host:587 must upgrade with STARTTLS (requireTLS), or an attacker on
+ * the path could strip the offer and read the password and every enquiry.
+ * `insecure` (SMTP_INSECURE=true) lets plain SMTP through, for a relay on
+ * the same machine or network that has no TLS. The server's certificate is
+ * checked against the system's CAs (and NODE_EXTRA_CA_CERTS).
+ */
+export function createSmtpMailer(smtpUrl: string, { insecure = false }: { insecure?: boolean } = {}): Mailer {
   const url = new URL(smtpUrl);
+  const requireTLS = url.protocol === "smtp:" && !insecure;
   // nodemailer is loaded with the first message, not at start (about 0.1 s).
   let transport: Promise<Transporter> | undefined;
   const connect = () =>
-    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS })));
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, requireTLS, ...TIMEOUTS }),
+    ));
+  const tls = url.protocol === "smtps:" ? "TLS" : requireTLS ? "STARTTLS required" : "STARTTLS not required (SMTP_INSECURE)";
   return {
-    description: `SMTP ${url.protocol.replace(":", "")}://${url.hostname}${url.port ? `:${url.port}` : ""}`,
+    description: `SMTP ${url.protocol.replace(":", "")}://${url.hostname}${url.port ? `:${url.port}` : ""} (${tls})`,
     async send(email) {
       await (await connect()).sendMail({
         from: email.from,
@@ -45,6 +65,8 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
         // The message is finished text: nodemailer must never read a file or fetch a URL named in it.
         disableFileAccess: true,
         disableUrlAccess: true,
+      }).catch((error: unknown) => {
+        throw (error as { code?: unknown } | null)?.code === "ETLS" && requireTLS ? refusedTls(error) : error;
       });
     },
     close() {

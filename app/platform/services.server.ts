@@ -17,6 +17,6 @@ export function openBackends(env: Pick<Env, "dataDir" | "databaseUrl"> & Partial
   return {
     database: openDatabase(env),
     storage: new LocalDiskStorage(path.join(env.dataDir, "images")),
-    mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl) : undefined,
+    mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
 }

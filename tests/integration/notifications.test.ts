@@ -12,13 +12,29 @@ import type { Database } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
-import { addressesOf, createSmtpServer, parseMessage, startSmtpServer, type ParsedMessage, type TestSmtpServer } from "../support/smtp";
+import {
+  addressesOf,
+  createSmtpServer,
+  parseMessage,
+  startSmtpServer,
+  testCertificate,
+  type ParsedMessage,
+  type TestSmtpServer,
+} from "../support/smtp";
 import { waitFor } from "../support/wait";
 
 const MAIL_FROM = "Example Property <enquiries@mail.example.com>";
 const NOTIFY_TO = ["office@example.com", "lettings@example.com"];
-/** The rate limit is not under test here: these files post more than five enquiries from one address. */
-const MAIL_ENV = { MAIL_FROM, CONTACT_NOTIFY_TO: NOTIFY_TO.join(", "), CONTACT_RATE_LIMIT: "1000" };
+/**
+ * The rate limit is not under test here: these files post more than five enquiries from one address.
+ * The test SMTP servers offer STARTTLS with a certificate of their own, which the site is told to trust.
+ */
+const MAIL_ENV = {
+  MAIL_FROM,
+  CONTACT_NOTIFY_TO: NOTIFY_TO.join(", "),
+  CONTACT_RATE_LIMIT: "1000",
+  NODE_EXTRA_CA_CERTS: testCertificate().certFile,
+};
 const MAIL_OFF_LOG = "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only";
 /** React escapes the apostrophe in text content. */
 const SUCCESS_HTML = SUCCESS_MESSAGE.replace("'", "&#x27;");
@@ -91,7 +107,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     let server: SpawnedServer;
 
     beforeAll(async () => {
-      smtp = await startSmtpServer();
+      smtp = await startSmtpServer(undefined, { tls: true });
       testDb = await backend.createDatabase();
       server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url });
       database = testDb.open();
@@ -103,7 +119,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     });
 
     it("says once at start-up where e-mail goes", () => {
-      const line = `E-mail: SMTP smtp://127.0.0.1:${smtp.port}, notifying office@example.com, lettings@example.com`;
+      const line = `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com`;
       expect(occurrences(server.stdout(), line)).toBe(1);
       expect(occurrences(server.stdout(), "E-mail:")).toBe(1);
       expect(server.stdout()).not.toContain("acknowledging");
@@ -128,6 +144,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect(addressesOf(message.replyTo)).toEqual(["zoe@example.org"]);
       expect(message.subject).toBe(`New enquiry from ${enquiry.name} (Property Investor)`);
       expect(message.envelopeFrom).toBe("enquiries@mail.example.com");
+      expect(message.secure, "sent over STARTTLS").toBe(true);
       expect([...message.envelopeTo].sort()).toEqual([...NOTIFY_TO].sort());
 
       const text = message.text ?? "";
@@ -245,7 +262,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
 
     beforeAll(async () => {
       // Its port is chosen, but nothing listens there yet.
-      smtp = await createSmtpServer();
+      smtp = await createSmtpServer(undefined, { tls: true });
       testDb = await backend.createDatabase();
       database = testDb.open();
     });
@@ -286,6 +303,46 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     }, 120_000);
   });
 
+  describe("a mail server that offers no STARTTLS", () => {
+    let smtp: TestSmtpServer;
+    let testDb: TestDatabase;
+    let database: Database;
+    let server: SpawnedServer | undefined;
+
+    beforeAll(async () => {
+      smtp = await startSmtpServer();
+      testDb = await backend.createDatabase();
+      database = testDb.open();
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await smtp?.stop();
+      await testDb?.cleanup();
+    });
+
+    it("is never sent the password or an enquiry in the clear: the e-mail fails, says why, and waits for a retry", async () => {
+      server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url.replace("smtp://", "smtp://user:secret@") });
+      const response = await postJson(server.url, { ...validEnquiry, message: "Over a path that strips STARTTLS." });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      await waitFor("the attempt to fail", async () => (await notificationStates(database.db, [id]))[id]?.status === "failed");
+      expect((await notificationStates(database.db, [id]))[id]!.lastError).toMatch(/STARTTLS/i);
+      expect(smtp.messages).toHaveLength(0);
+      await server.stop();
+      server = undefined;
+    });
+
+    it("delivers in plain text only with SMTP_INSECURE=true, and warns at start-up", async () => {
+      server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url, SMTP_INSECURE: "true" });
+      expect(server.stdout()).toContain(`E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS not required (SMTP_INSECURE))`);
+      expect(server.stderr()).toContain("WARNING: SMTP_INSECURE=true");
+      const response = await postJson(server.url, { ...validEnquiry, message: "Over a trusted relay." });
+      const { id } = (await response.json()) as { id: string };
+      const { message } = await theOneNotification(smtp, database, id, 40_000);
+      expect(message.secure).toBe(false);
+    });
+  });
+
   describe("without SMTP_URL", () => {
     let testDb: TestDatabase;
     let database: Database;
@@ -322,7 +379,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     let server: SpawnedServer;
 
     beforeAll(async () => {
-      smtp = await startSmtpServer();
+      smtp = await startSmtpServer(undefined, { tls: true });
       testDb = await backend.createDatabase();
       server = await startServer({
         ...testDb.env,
@@ -342,7 +399,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
 
     it("also sends the visitor a receipt that does not repeat their message", async () => {
       expect(server.stdout()).toContain(
-        `E-mail: SMTP smtp://127.0.0.1:${smtp.port}, notifying office@example.com, lettings@example.com, acknowledging visitors`,
+        `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com, acknowledging visitors`,
       );
       const message = "Please visit https://spam.example/offer for a great deal.";
       const response = await postJson(server.url, { ...validEnquiry, email: "visitor@example.net", message });

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import PostalMime, { type Email } from "postal-mime";
 import { SMTPServer } from "smtp-server";
 import { freePort } from "./server";
@@ -8,6 +12,8 @@ export type ReceivedMessage = {
   envelopeFrom: string | undefined;
   /** RCPT TO: who the message is really delivered to, whatever the headers say. */
   envelopeTo: string[];
+  /** Whether the conversation was encrypted (STARTTLS) when the message came. */
+  secure: boolean;
   raw: Buffer;
 };
 
@@ -23,13 +29,35 @@ export type TestSmtpServer = {
   stop(): Promise<void>;
 };
 
+/** A certificate for 127.0.0.1 and localhost, signed by itself: its file is the CA a client must trust (NODE_EXTRA_CA_CERTS). */
+export type TestCertificate = { key: string; cert: string; certFile: string };
+
+let certificate: TestCertificate | undefined;
+
+/** Made once per test process with openssl (on every machine CI runs on). */
+export function testCertificate(): TestCertificate {
+  if (certificate) return certificate;
+  const dir = mkdtempSync(path.join(tmpdir(), "smtp-tls-"));
+  const keyFile = path.join(dir, "key.pem");
+  const certFile = path.join(dir, "cert.pem");
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", keyFile, "-out", certFile],
+    { stdio: "ignore" },
+  );
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  certificate = { key: readFileSync(keyFile, "utf8"), cert: readFileSync(certFile, "utf8"), certFile };
+  return certificate;
+}
+
 /**
- * A real SMTP server on 127.0.0.1, in this process: plain text (no STARTTLS),
- * any or no login accepted, every message kept. Call start() to listen; the
- * port is chosen now (given, or free) so a site can be pointed at it while it
- * is still down.
+ * A real SMTP server on 127.0.0.1, in this process: any or no login
+ * accepted, every message kept; STARTTLS offered with `tls` (a certificate of
+ * testCertificate()), else plain text only. Call start() to listen; the port
+ * is chosen now (given, or free) so a site can be pointed at it while it is
+ * still down.
  */
-export async function createSmtpServer(port?: number): Promise<TestSmtpServer> {
+export async function createSmtpServer(port?: number, options: { tls?: boolean } = {}): Promise<TestSmtpServer> {
   const chosenPort = port ?? (await freePort());
   const messages: ReceivedMessage[] = [];
   let server: SMTPServer | undefined;
@@ -39,7 +67,7 @@ export async function createSmtpServer(port?: number): Promise<TestSmtpServer> {
       // A new instance each time: smtp-server is not meant to listen again after close().
       const instance = new SMTPServer({
         secure: false,
-        disabledCommands: ["STARTTLS"],
+        ...(options.tls ? { key: testCertificate().key, cert: testCertificate().cert } : { disabledCommands: ["STARTTLS"] }),
         authOptional: true,
         logger: false,
         closeTimeout: 1_000,
@@ -53,6 +81,7 @@ export async function createSmtpServer(port?: number): Promise<TestSmtpServer> {
             messages.push({
               envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
               envelopeTo: session.envelope.rcptTo.map((recipient) => recipient.address),
+              secure: session.secure,
               raw: Buffer.concat(chunks),
             });
             callback();
@@ -82,8 +111,8 @@ export async function createSmtpServer(port?: number): Promise<TestSmtpServer> {
 }
 
 /** Starts a test SMTP server on a free (or the given) port. */
-export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
-  const smtp = await createSmtpServer(port);
+export async function startSmtpServer(port?: number, options: { tls?: boolean } = {}): Promise<TestSmtpServer> {
+  const smtp = await createSmtpServer(port, options);
   await smtp.start();
   return smtp;
 }
@@ -99,6 +128,7 @@ export async function parseMessage(message: ReceivedMessage): Promise<ParsedMess
     ...email,
     envelopeFrom: message.envelopeFrom,
     envelopeTo: message.envelopeTo,
+    secure: message.secure,
     header: (name) => email.headers.filter((header) => header.key === name.toLowerCase()).map((header) => header.value),
   };
 }
