@@ -1,11 +1,12 @@
 import { sql, type SqlBool } from "kysely";
-import type { Db } from "~/platform/db.server";
+import { purgeErasedData, type Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { OutboxKind, OutboxStatus } from "~/platform/schema";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";
 import { isValidEmail } from "~/platform/email-address";
+import { foldEmail } from "~/platform/email-fold.server";
 import { LIMITS } from "./schema";
 
 /**
@@ -22,9 +23,9 @@ export function parseRequestEmail(value: string | null | undefined): string | un
   return email !== "" && email.length <= LIMITS.email && isValidEmail(email) ? email : undefined;
 }
 
-/** lower() on both sides, in the database: one case folding for both, and the lower(email) index. */
+/** Full Unicode case folding, the same on both backends (email-fold.server.ts), on its own index. */
 function ofAddress(email: string) {
-  return sql<SqlBool>`lower(${sql.ref("contact_submissions.email")}) = lower(${email})`;
+  return sql<SqlBool>`${sql.ref("contact_submissions.email_folded")} = ${foldEmail(email)}`;
 }
 
 export type DataHeld = {
@@ -141,7 +142,9 @@ export async function exportDataHeld(db: Db, email: string, now: Date): Promise<
   };
 }
 
-/** Deletes every enquiry sent with the address and its e-mail jobs, in one transaction. */
+/** Deletes every enquiry sent with the address and its e-mail jobs, in one transaction, leaving no copy in the file. */
 export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number }> {
-  return deleteEnquiries(db, () => ofAddress(email));
+  const erased = await deleteEnquiries(db, () => ofAddress(email));
+  await purgeErasedData(db);
+  return erased;
 }

@@ -3,6 +3,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
 import type { AppServices } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
+import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
 import { enqueueEmail, signalOutbox, type NewOutboxJob } from "./outbox.server";
@@ -41,6 +42,7 @@ export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiry
         id: stored.id,
         name: enquiry.name,
         email: enquiry.email,
+        email_folded: foldEmail(enquiry.email),
         phone: enquiry.phone ?? null,
         user_type: enquiry.userType,
         message: enquiry.message,

@@ -58,6 +58,102 @@ function isDue(eb: Eb, at: string) {
   ]);
 }
 
+/** A job a worker holds the lease of. */
+export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string };
+
+/** Claims a due job with a conditional UPDATE only one worker can win; undefined when another did, or it is not due. */
+export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob | undefined> {
+  const leaseToken = randomBytes(16).toString("hex");
+  const result = await db
+    .updateTable("email_outbox")
+    .set((eb) => ({
+      status: "sending",
+      lease_token: leaseToken,
+      lease_until: new Date(at.getTime() + LEASE_MS).toISOString(),
+      attempts: eb("attempts", "+", 1),
+      updated_at: at.toISOString(),
+    }))
+    .where("id", "=", id)
+    .where((eb) => isDue(eb, at.toISOString()))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  const row = await db
+    .selectFrom("email_outbox")
+    .select(["message", "attempts"])
+    .where("id", "=", id)
+    .where("lease_token", "=", leaseToken)
+    .executeTakeFirst();
+  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
+}
+
+/**
+ * Is the claimed job still wanted, right before its e-mail goes? Its
+ * enquiry may have been erased (UK GDPR), deleted or filed under Spam since
+ * the claim: then nothing is sent, and a job whose enquiry is gone or spam is
+ * deleted with it.
+ */
+async function stillWanted(db: Db, job: ClaimedJob): Promise<boolean> {
+  const row = await db
+    .selectFrom("email_outbox as o")
+    .leftJoin("contact_submissions as s", "s.id", "o.submission_id")
+    .select(["o.submission_id", "s.id as submission", "s.spam_reason"])
+    .where("o.id", "=", job.id)
+    .where("o.lease_token", "=", job.leaseToken)
+    .executeTakeFirst();
+  // Gone, or another worker took it over after the lease ran out.
+  if (!row) return false;
+  if (row.submission_id === null || (row.submission !== null && row.spam_reason === null)) return true;
+  await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
+  console.log(`E-mail ${job.id}: not sent, its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`);
+  return false;
+}
+
+/** Sends a claimed job's e-mail, if it is still wanted, and records the outcome (only the lease holder can). */
+export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, now: () => Date = () => new Date()): Promise<void> {
+  if (!(await stillWanted(db, job))) return;
+  let failure: unknown;
+  try {
+    await mailer.send(JSON.parse(job.message) as OutgoingEmail);
+  } catch (error) {
+    failure = error ?? new Error("unknown error");
+  }
+  const at = now();
+  const finish = db.updateTable("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken);
+  if (failure === undefined) {
+    await finish
+      .set({
+        status: "sent",
+        sent_at: at.toISOString(),
+        next_attempt_at: null,
+        last_error: null,
+        lease_token: null,
+        lease_until: null,
+        updated_at: at.toISOString(),
+      })
+      .execute();
+    return;
+  }
+  const delay = RETRY_DELAYS_MS[job.attempts - 1];
+  const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay).toISOString();
+  await finish
+    .set({
+      status: "failed",
+      last_error: failureReason(failure),
+      next_attempt_at: nextAttemptAt,
+      lease_token: null,
+      lease_until: null,
+      updated_at: at.toISOString(),
+    })
+    .execute();
+  // Only the job id and the error's codes: the SMTP reply may quote an address.
+  const { code, responseCode } = failure as { code?: unknown; responseCode?: unknown };
+  const codes = [code, responseCode].filter((part) => typeof part === "string" || typeof part === "number").join(" ");
+  console.error(
+    `E-mail ${job.id}: attempt ${job.attempts} failed${codes ? ` (${codes})` : ""}; ` +
+      (nextAttemptAt ? `next try at ${nextAttemptAt}` : "gave up (an admin can retry it)"),
+  );
+}
+
 export function startOutboxWorker({ db, mailer, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
@@ -92,81 +188,12 @@ export function startOutboxWorker({ db, mailer, pollMs = 5_000, now = () => new 
       .limit(10)
       .execute();
     for (const { id } of candidates) {
-      const job = await claim(id);
+      const job = await claimJob(db, id, now());
       if (!job) continue; // Another worker won it.
-      await attempt(job);
+      await deliverClaimed(db, mailer, job, now);
       return true;
     }
     return false;
-  }
-
-  async function claim(id: string) {
-    const at = now();
-    const leaseToken = randomBytes(16).toString("hex");
-    const result = await db
-      .updateTable("email_outbox")
-      .set((eb) => ({
-        status: "sending",
-        lease_token: leaseToken,
-        lease_until: new Date(at.getTime() + LEASE_MS).toISOString(),
-        attempts: eb("attempts", "+", 1),
-        updated_at: at.toISOString(),
-      }))
-      .where("id", "=", id)
-      .where((eb) => isDue(eb, at.toISOString()))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const row = await db
-      .selectFrom("email_outbox")
-      .select(["message", "attempts"])
-      .where("id", "=", id)
-      .where("lease_token", "=", leaseToken)
-      .executeTakeFirst();
-    return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
-  }
-
-  async function attempt(job: { id: string; leaseToken: string; attempts: number; message: string }) {
-    let failure: unknown;
-    try {
-      await mailer.send(JSON.parse(job.message) as OutgoingEmail);
-    } catch (error) {
-      failure = error ?? new Error("unknown error");
-    }
-    const at = now();
-    const finish = db.updateTable("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken);
-    if (failure === undefined) {
-      await finish
-        .set({
-          status: "sent",
-          sent_at: at.toISOString(),
-          next_attempt_at: null,
-          last_error: null,
-          lease_token: null,
-          lease_until: null,
-          updated_at: at.toISOString(),
-        })
-        .execute();
-      return;
-    }
-    const delay = RETRY_DELAYS_MS[job.attempts - 1];
-    const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay).toISOString();
-    await finish
-      .set({
-        status: "failed",
-        last_error: failureReason(failure),
-        next_attempt_at: nextAttemptAt,
-        lease_token: null,
-        lease_until: null,
-        updated_at: at.toISOString(),
-      })
-      .execute();
-    // Only the job id and the error's codes: the SMTP reply may quote an address.
-    const { code, responseCode } = failure as { code?: unknown; responseCode?: unknown };
-    const codes = [code, responseCode].filter((part) => typeof part === "string" || typeof part === "number").join(" ");
-    console.error(
-      `E-mail ${job.id}: attempt ${job.attempts} failed${codes ? ` (${codes})` : ""}; ` +
-        (nextAttemptAt ? `next try at ${nextAttemptAt}` : "gave up (an admin can retry it)"),
-    );
   }
 
   async function run() {

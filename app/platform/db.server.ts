@@ -93,6 +93,19 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
 }
 
+/**
+ * After personal data is erased: SQLite's write-ahead log still holds the
+ * pages as they were before the delete, so they are copied into the database
+ * (where secure_delete zeroed the rows) and the log is cut to nothing.
+ * PostgreSQL's own vacuum reclaims dead rows. Best effort: a reader holding
+ * the log open leaves it for the next checkpoint, and that is said.
+ */
+export async function purgeErasedData(db: Db): Promise<void> {
+  if (dialectOf(db) !== "sqlite") return;
+  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  if (rows[0]?.busy) console.warn("Erased data stays in the SQLite write-ahead log until its next checkpoint: a reader was busy");
+}
+
 /** True when the database answers a trivial query. */
 export async function pingDatabase(db: Db): Promise<boolean> {
   try {

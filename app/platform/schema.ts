@@ -35,6 +35,8 @@ export interface ContactSubmissionTable {
   created_at: Generated<Date | string>;
   /** Null: not spam. Otherwise why it was filed under Spam ("honeypot", "link-in-name+too-fast", …; app/enquiries/spam.server.ts). */
   spam_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The address as UK GDPR requests compare it (foldEmail; migration 008). */
+  email_folded: ColumnType<string | null, string | null | undefined, string | null>;
   /** Null: nothing noticed. Otherwise what marked it as possible spam while it stays in the inbox (migration 007). */
   spam_signals: ColumnType<string | null, string | null | undefined, string | null>;
 }

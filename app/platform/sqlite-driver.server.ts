@@ -15,6 +15,9 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
   raw.exec("PRAGMA synchronous = FULL");
   raw.exec("PRAGMA busy_timeout = 5000");
   raw.exec("PRAGMA foreign_keys = ON");
+  // Deleted rows are overwritten with zeros, not left in free space: an erased
+  // enquiry (UK GDPR) must not survive in the file (decision 020).
+  raw.exec("PRAGMA secure_delete = ON");
 
   // Queries repeat (the same few statements all day), so keep them prepared.
   const statements = new Map<string, { statement: StatementSync; reader: boolean }>();

@@ -5,6 +5,8 @@
  * backend; the enquiries and their e-mail jobs are stored as the contact form
  * stores them, with e-mail on.
  */
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
@@ -111,10 +113,10 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     expect(file.email).toBe(TYPED_TRIMMED);
     expect(Date.parse(file.exported_at)).not.toBeNaN();
     const stored = await signedIn.reader.db.selectFrom("contact_submissions").selectAll().where("id", "in", [...hers, herSpam]).execute();
-    // Every field of each submission, as stored, newest first.
+    // Every field of each submission, as stored, newest first (the folded copy of the address is only an index).
     expect(file.submissions.map(({ email_jobs: _, ...submission }) => submission)).toEqual(
       stored
-        .map((row) => ({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }))
+        .map(({ email_folded: _, ...row }) => ({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }))
         .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)),
     );
 
@@ -162,6 +164,35 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     // Only the others' jobs are left: two each.
     expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others, ...others].sort());
     expect(signedIn.server.stdout() + signedIn.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
+  });
+
+  if (backend.name === "sqlite") {
+    it("leaves no trace of an erased enquiry in the database's files", async () => {
+      const { db } = signedIn.reader;
+      const secret = `Erase me please ${Date.now()}: 7 Quince Row, Chigwell`;
+      await saveEnquiry(db, { ...HERS[0]!, message: secret }, MAIL);
+      const files = () =>
+        readdirSync(signedIn.database.env.DATA_DIR!)
+          .filter((name) => name.startsWith("app.sqlite"))
+          .map((name) => readFileSync(path.join(signedIn.database.env.DATA_DIR!, name)));
+      expect(files().some((bytes) => bytes.includes(secret)), "the message is on disk before").toBe(true);
+
+      const response = await post({ intent: "erase", email: TYPED, confirmed: "yes" });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      expect(files().some((bytes) => bytes.includes(secret)), "no copy of the message is left in the file or its log").toBe(false);
+    });
+  }
+
+  it("matches an address with full Unicode case folding on every backend: STRASSE and Straße are one address", async () => {
+    const { db } = signedIn.reader;
+    const folded = (await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)).id;
+    const html = await (await page({ email: "jürgen@straße.example" })).text();
+    expect(html).toContain("1 submission and 2 e-mail jobs are held for jürgen@straße.example.");
+
+    const response = await post({ intent: "erase", email: "Jürgen@Straße.example", confirmed: "yes" });
+    expect(await response.text()).toContain("Erased 1 submission for Jürgen@Straße.example.");
+    expect((await snapshot()).submissions.map((row) => row.id)).not.toContain(folded);
   });
 
   it.each([

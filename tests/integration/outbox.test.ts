@@ -8,7 +8,8 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import { RETRY_DELAYS_MS, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
+import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
+import { RETRY_DELAYS_MS, claimJob, deliverClaimed, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
 import { enqueueEmail, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { migrateToLatest, type Database } from "~/platform/db.server";
@@ -103,15 +104,15 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
    * job it left alone was not due.
    */
   async function settle(worker: OutboxWorker) {
-    const id = `sentinel-${randomUUID()}`;
-    const message = { from: MAIL.from, to: ["sentinel@example.com"], subject: "sentinel", text: "-", html: "-" };
-    await enqueueEmail(database.db, { id, submissionId: id, kind: "notification", message }, clock);
+    const sentinel = { ...WITH_MAIL, mail: { ...MAIL, notifyTo: ["sentinel@example.com"] }, now: clock };
+    const { id } = await saveEnquiry(database.db, { ...enquiry, name: "Sentinel" }, sentinel);
     worker.wake();
     await waitFor("the sentinel job to be tried", async () => {
-      const row = await database.db.selectFrom("email_outbox").select("status").where("id", "=", id).executeTakeFirst();
+      const row = await database.db.selectFrom("email_outbox").select("status").where("submission_id", "=", id).executeTakeFirst();
       return row?.status === "sent" || row?.status === "failed";
     });
-    await database.db.deleteFrom("email_outbox").where("id", "=", id).execute();
+    await database.db.deleteFrom("email_outbox").where("submission_id", "=", id).execute();
+    await database.db.deleteFrom("contact_submissions").where("id", "=", id).execute();
   }
 
   beforeAll(async () => {
@@ -293,6 +294,25 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     await waitFor("the job to be taken over and sent", async () => (await onlyJob(id)).status === "sent");
     expect(await onlyJob(id)).toMatchObject({ attempts: 2, lease_token: null });
     expect(mailer.sent.filter((email) => email.to.includes("office@example.com"))).toHaveLength(1);
+  });
+
+  it("re-checks a claimed job before sending: an enquiry erased or filed under Spam since is not e-mailed about", async () => {
+    const mailer = testMailer();
+    const erased = await saveEnquiry(database.db, { ...enquiry, name: "Erased Meanwhile" }, { ...WITH_MAIL, now: clock });
+    const filed = await saveEnquiry(database.db, { ...enquiry, name: "Filed Meanwhile" }, { ...WITH_MAIL, now: clock });
+    const kept = await saveEnquiry(database.db, { ...enquiry, name: "Still Wanted" }, { ...WITH_MAIL, now: clock });
+    const claimed = async (submissionId: string) => (await claimJob(database.db, (await onlyJob(submissionId)).id, clock))!;
+    const [erasedJob, filedJob, keptJob] = [await claimed(erased.id), await claimed(filed.id), await claimed(kept.id)];
+
+    // Between the claim and the send: a UK GDPR erasure, and an admin's Move to Spam.
+    await deleteSubmissions(database.db, [erased.id]);
+    expect(await markSpam(database.db, filed.id)).toBe(true);
+    for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(database.db, mailer, job, now);
+
+    expect(mailer.sent.map((email) => email.subject)).toEqual(["New enquiry from Still Wanted (Property Investor)"]);
+    expect(await jobsOf(erased.id)).toEqual([]);
+    expect(await jobsOf(filed.id)).toEqual([]);
+    expect(await onlyJob(kept.id)).toMatchObject({ status: "sent" });
   });
 
   it("sends each of 20 jobs exactly once with two workers on two connections", async () => {

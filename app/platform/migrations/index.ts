@@ -5,6 +5,7 @@ import * as enquiryDelivery from "./004-enquiry-delivery";
 import * as publicDataVersion from "./005-public-data-version";
 import * as signInHistory from "./006-sign-in-history";
 import * as possibleSpam from "./007-possible-spam";
+import * as foldedEmails from "./008-folded-emails";
 import type { AppMigration } from "./types";
 
 /**
@@ -20,4 +21,5 @@ export const migrations: Record<string, AppMigration> = {
   "005-public-data-version": publicDataVersion,
   "006-sign-in-history": signInHistory,
   "007-possible-spam": possibleSpam,
+  "008-folded-emails": foldedEmails,
 };
