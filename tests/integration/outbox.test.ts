@@ -10,7 +10,7 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
 import { RETRY_DELAYS_MS, claimJob, deliverClaimed, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
-import { enqueueEmail, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
+import { mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
