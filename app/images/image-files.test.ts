@@ -30,8 +30,11 @@ describe("checkSelectedFiles", () => {
     expect(checkSelectedFiles([file("", 1000, "photo")])).toMatch(/^File type must be /);
   });
 
-  it("refuses a file over 10 MB, in the drop zone's words", () => {
-    expect(checkSelectedFiles([file("image/jpeg", 10_485_761)])).toBe("File is larger than 10485760 bytes");
+  it("refuses an image of 10 MB or more in the specification's words, however it is chosen", () => {
+    // SPEC §5's own words for an image of 10 MB or more, not the generic "File is larger than N bytes".
+    expect(checkSelectedFiles([file("image/jpeg", 11 * 1024 * 1024)])).toBe("File size must be less than 10MB");
+    expect(checkSelectedFiles([file("image/jpeg", 10_485_761)])).toBe("File size must be less than 10MB");
+    expect(checkSelectedFiles([file("image/bmp", 11 * 1024 * 1024, "scan.bmp")])).toBe("File size must be less than 10MB");
   });
 
   it("refuses an empty file", () => {

@@ -25,14 +25,13 @@ export const UPLOAD_TEXT = {
   tooLarge: "File size must be less than 10MB",
   /** Generic file-drop messages (SPEC §5). */
   fileType: (types: string) => `File type must be ${types}`,
-  largerThan: (bytes: number) => `File is larger than ${bytes} bytes`,
   smallerThan: (bytes: number) => `File is smaller than ${bytes} bytes`,
   tooMany: "Too many files",
   failed: "Upload failed",
   failedWith: (reason: string) => `Upload failed: ${reason}`,
   bothRequired: "Please upload both before and after images.",
   unreadable: "The file could not be read as an image. It may be damaged or incomplete.",
-  tooManyPixels: "The image is too large in pixels. Please upload a smaller image.",
+  tooManyPixels: "The image is too large in pixels (over 40 megapixels). Please upload a smaller image.",
   busy: "The server is busy processing other images. Please try again in a moment.",
 } as const;
 
@@ -89,12 +88,12 @@ function extensionOf(name: string): string {
 export const DROP_ZONE_ACCEPT = ["image/*", ...ACCEPTED_IMAGE_EXTENSIONS].join(", ");
 
 /**
- * The two checks a chosen or dropped file passes before anything is sent
- * (docs/decisions/010-gallery-uploads.md). First the drop zone's own rules,
- * with its generic messages: one file, an image type, at most 10 MB, not
- * empty. Then the upload's stricter rule, with SPEC §5's words: JPEG, PNG,
- * GIF or WebP only (an image/bmp or image/heic passes the first check, not
- * this one), and under 10 MB. Returns the first problem, or undefined.
+ * The checks a chosen or dropped file passes before anything is sent
+ * (docs/decisions/010-gallery-uploads.md): one file, an image type (the drop
+ * zone's generic words), under 10 MB (SPEC §5's own words, whichever way the
+ * image came: "File size must be less than 10MB"), not empty, then JPEG, PNG,
+ * GIF or WebP only (an image/bmp or image/heic is an image, but not one of
+ * ours). Returns the first problem, or undefined.
  */
 export function checkSelectedFiles(files: ArrayLike<SelectedFile>): string | undefined {
   if (files.length === 0) return undefined;
@@ -105,11 +104,10 @@ export function checkSelectedFiles(files: ArrayLike<SelectedFile>): string | und
   const extensionOk = (ACCEPTED_IMAGE_EXTENSIONS as readonly string[]).includes(extension);
   // Some systems send no type for a file they do not know: the extension decides then.
   if (!(type.startsWith("image/") || (type === "" && extensionOk))) return UPLOAD_TEXT.fileType(DROP_ZONE_ACCEPT);
-  if (file.size > MAX_IMAGE_BYTES) return UPLOAD_TEXT.largerThan(MAX_IMAGE_BYTES);
+  if (file.size >= MAX_IMAGE_BYTES) return UPLOAD_TEXT.tooLarge;
   if (file.size < 1) return UPLOAD_TEXT.smallerThan(1);
   if (!((ACCEPTED_IMAGE_TYPES as readonly string[]).includes(type) || (type === "" && extensionOk))) {
     return UPLOAD_TEXT.invalidType;
   }
-  if (file.size >= MAX_IMAGE_BYTES) return UPLOAD_TEXT.tooLarge;
   return undefined;
 }

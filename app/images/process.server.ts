@@ -30,8 +30,13 @@ export class ImageError extends Error {
 export const MAX_STORED_SIDE = 1920;
 /** Widths of the resized copies for `srcset` (an image narrower than one gets a copy at its own width instead). */
 export const VARIANT_WIDTHS = [480, 960, 1440] as const;
-/** Refuse images with more pixels than this before decoding them (a small file can claim huge dimensions). */
-export const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Refuse images with more pixels than this before decoding them (a small file
+ * can claim huge dimensions). 40 megapixels is more than any photo a phone or
+ * camera saves by default, and what the browser sends is already resized to
+ * 1920×1080; a 40-megapixel PNG still decodes within a bounded memory (decision 021).
+ */
+export const MAX_INPUT_PIXELS = 40_000_000;
 
 type Accepted = "jpeg" | "png" | "gif" | "webp";
 

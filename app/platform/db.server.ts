@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResult } from "kysely/migration";
@@ -29,7 +29,11 @@ export function openDatabase(options: DatabaseOptions): Database {
 }
 
 function openSqliteDatabase(file: string): Database {
-  mkdirSync(path.dirname(file), { recursive: true });
+  // Readable by the server's user only, whatever the umask: the enquiries are
+  // personal data (decision 021). SQLite gives its -wal and -shm files the
+  // database file's own mode.
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, "a", 0o600));
   const { database } = openSqlite(file);
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: "sqlite", description: `SQLite at ${file}`, close: () => db.destroy() };

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import path from "node:path";
 import { LocalDiskStorage, type ImageStorage } from "~/storage/storage.server";
 import { openDatabase, type Database } from "./db.server";
@@ -14,9 +15,29 @@ import { createSmtpMailer, type Mailer } from "./mailer.server";
 export type Backends = { database: Database; storage: ImageStorage; mailer: Mailer | undefined };
 
 export function openBackends(env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail">>): Backends {
+  warnIfOthersCanRead(env.dataDir);
   return {
     database: openDatabase(env),
     storage: new LocalDiskStorage(path.join(env.dataDir, "images")),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
+}
+
+/**
+ * DATA_DIR holds the enquiries and the uploads: what the server creates there
+ * is its user's alone (0700 folders, 0600 files). A folder that existed
+ * before with a wider mode is left as it is, and said so once.
+ */
+function warnIfOthersCanRead(dataDir: string): void {
+  let mode: number;
+  try {
+    mode = statSync(dataDir).mode & 0o777;
+  } catch {
+    return; // Not there yet: it will be created private.
+  }
+  if (mode & 0o077) {
+    console.warn(
+      `DATA_DIR ${dataDir} can be read by other users of this machine (mode ${mode.toString(8)}); \`chmod 700 ${dataDir}\` keeps the enquiries and images private.`,
+    );
+  }
 }

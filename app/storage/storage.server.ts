@@ -64,10 +64,11 @@ export class LocalDiskStorage implements ImageStorage {
 
   async put(name: string, data: Uint8Array, _options: { contentType: string }): Promise<void> {
     const target = this.pathOf(name);
-    await fs.mkdir(this.directory, { recursive: true });
+    // The server's user only: uploads are the company's until a project shows them (decision 021).
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
     // A name no listing or request accepts, so a half-written file is never served.
     const temporary = path.join(this.directory, `.upload-${randomBytes(8).toString("hex")}`);
-    const handle = await fs.open(temporary, "wx", 0o644);
+    const handle = await fs.open(temporary, "wx", 0o600);
     try {
       await handle.writeFile(data);
       await handle.sync();

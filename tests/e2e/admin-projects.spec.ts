@@ -254,6 +254,36 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   }
 });
 
+test("an image of 10 MB or more, chosen or dropped, is refused in the browser with the specification's 'File size must be less than 10MB'", async ({
+  page,
+}) => {
+  await resetProjects();
+  await openProjects(page);
+  await addButton(page).click();
+  await expect(formHeading(page)).toBeVisible();
+  const form = projectForm(page);
+  const uploads = recordUploads(page);
+  // An 11 MB photo: a JPEG's first bytes, then zeros.
+  const eleven = Buffer.alloc(11 * 1024 * 1024);
+  eleven.set([0xff, 0xd8, 0xff, 0xe0]);
+
+  await form.file("before").setInputFiles({ name: "big-photo.jpg", mimeType: "image/jpeg", buffer: eleven });
+  await expect(form.group("before").getByRole("alert")).toHaveText("File size must be less than 10MB");
+
+  // Dropped on the drop zone of the other image.
+  const dropZone = form.group("after").locator("label").filter({ has: page.locator('input[type="file"]') });
+  const dataTransfer = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(11 * 1024 * 1024)], "dropped-photo.jpg", { type: "image/jpeg" }));
+    return transfer;
+  });
+  await dropZone.dispatchEvent("dragenter", { dataTransfer });
+  await dropZone.dispatchEvent("drop", { dataTransfer });
+  await expect(form.group("after").getByRole("alert")).toHaveText("File size must be less than 10MB");
+  await expect(page.getByText(/File is larger than/)).toHaveCount(0);
+  expect(uploads, "nothing was sent").toEqual([]);
+});
+
 test("validation: both images are required; a text file is refused in the browser; bytes that are no image are refused by the server, inline", async ({
   page,
 }) => {
