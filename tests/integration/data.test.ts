@@ -16,7 +16,16 @@ import {
 } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 
-const ALL_MIGRATIONS = ["001-initial", "002-admin-auth", "003-gallery-images", "004-enquiry-delivery", "005-public-data-version"];
+const ALL_MIGRATIONS = [
+  "001-initial",
+  "002-admin-auth",
+  "003-gallery-images",
+  "004-enquiry-delivery",
+  "005-public-data-version",
+  "006-sign-in-history",
+  "007-possible-spam",
+  "008-folded-emails",
+];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -108,7 +117,7 @@ describe.each(backends)("data layer on $name", (backend) => {
         ].sort(),
       );
       expect(columns("contact_submissions")).toEqual(
-        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason"].sort(),
+        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"].sort(),
       );
     });
 
@@ -243,6 +252,8 @@ describe.each(backends)("data layer on $name", (backend) => {
         is_read: false,
         created_at: stored.createdAt,
         spam_reason: null,
+        spam_signals: null,
+        email_folded: "ada@example.com",
       });
     });
 
