@@ -7,7 +7,7 @@ export default defineConfig({
   // the code that creates the database share one copy of every module.
   environments: {
     // cssMinify: the server build inlines app.css into the landing page (decision 017), so minify it like the client's.
-    ssr: { build: { rolldownOptions: { input: "./server/app.ts" }, cssMinify: true } },
+    ssr: { build: { rolldownOptions: { input: "./server/index.ts" }, cssMinify: true } },
   },
   resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter()],

@@ -13,15 +13,8 @@ import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
 import { InlineStyleContext } from "~/platform/inline-style";
 import { INLINE_STYLE } from "~/platform/inline-style.server";
-import { acceptsGzip } from "~/platform/compression.server";
 import { clientErrorLine } from "~/platform/log-text";
-import {
-  NONCE_PLACEHOLDER,
-  cachedDocument,
-  documentCacheKey,
-  documentCaptureContext,
-  storeDocument,
-} from "~/platform/document-cache.server";
+import { NONCE_PLACEHOLDER, documentCaptureContext, encodeDocument, isCacheableDocument } from "~/platform/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -61,42 +54,24 @@ export default async function handleRequest(
   const nonce = loadContext.get(cspNonceContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
-  const cacheKey = await documentCacheKey(request, responseStatusCode, routerContext);
-  if (!cacheKey) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
+  // A page the cache keeps (platform/page-cache.server.ts) varies with the encoding it is sent in.
+  const cacheable = isCacheableDocument(request, responseStatusCode, routerContext);
+  if (cacheable) responseHeaders.append("Vary", "Accept-Encoding");
+  if (!cacheable) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
 
-  const { pathname } = new URL(request.url);
   const capture = loadContext.get(documentCaptureContext);
   if (capture) {
     // The page cache renders for itself, and splices in its own values and encoding.
-    responseHeaders.append("Vary", "Accept-Encoding");
     const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
     const html = await text(rendered.body!);
     if (rendered.status === 200) capture.html = html;
     return new Response(html, rendered);
   }
-  let document = cachedDocument(pathname, cacheKey);
-  if (document === undefined) {
-    const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
-    const html = await text(rendered.body!);
-    if (rendered.status !== 200) return new Response(html.replaceAll(NONCE_PLACEHOLDER, nonce), rendered);
-    document = storeDocument(pathname, cacheKey, html);
-  } else {
-    // The data for hydration is already in the cached document.
-    await routerContext.serverHandoffStream?.cancel();
-  }
-  responseHeaders.append("Vary", "Accept-Encoding");
-  let body: Buffer;
-  if (acceptsGzip(request.headers.get("accept-encoding"))) {
-    body = document.gzip([nonce]);
-    responseHeaders.set("Content-Encoding", "gzip");
-  } else {
-    body = document.identity([nonce]);
-  }
-  responseHeaders.set("Content-Length", String(body.length));
-  return new Response(new Uint8Array(body), {
-    status: responseStatusCode,
-    headers: responseHeaders,
-  });
+  // A request the page cache left to the full pipeline (a cookie, a query string) gets the
+  // document rendered afresh, in the encoding and with the headers the cache would send.
+  const rendered = await render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
+  const body = encodeDocument(await text(rendered.body!), request.headers.get("accept-encoding"), responseHeaders);
+  return new Response(new Uint8Array(body), { status: rendered.status, headers: responseHeaders });
 }
 
 function render(

@@ -1,10 +1,9 @@
+import { boot } from "~/boot.server";
 import { collectUnusedImages } from "~/images/images.server";
-import { migrateToLatest } from "~/platform/db.server";
-import { openBackends } from "~/platform/services.server";
 import { seedDemoProjects } from "~/projects/demo.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
-import { passwordProblem } from "~/auth/password-rules";
+import { passwordProblem } from "~/platform/password-rules";
 import { isValidEmail } from "~/platform/email-address";
 
 /**
@@ -62,11 +61,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
-  const { database, storage } = openBackends(env);
+  // The CLI's log goes to stderr: stdout is for what a command answers.
+  const booted = await boot(env, { role: "cli", log: { log: warn, warn, error: warn } });
   try {
-    await migrateToLatest(database);
-    warn(`Database: ${database.description}`);
-    const db = database.db;
+    const { db, storage } = booted.services;
 
     if (command === "seed-demo") {
       expectArguments(args, 0);
@@ -133,7 +131,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     }
     throw error;
   } finally {
-    await database.close();
+    await booted.close();
   }
 }
 

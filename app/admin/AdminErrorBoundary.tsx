@@ -3,7 +3,7 @@ import { LoginScreen } from "./LoginScreen";
 
 /**
  * What an admin route shows when its loader or action refuses: the sign-in
- * form for anybody not signed in (requireAdmin's 401, so the HTML holds no
+ * form for anybody not signed in (the admin layout's 401, so the HTML holds no
  * admin data), a plain explanation for anything else.
  */
 export function AdminErrorBoundary({ error }: { error: unknown }) {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
 import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
-import { retryNotification } from "~/enquiries/outbox.server";
+import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db.server";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
@@ -21,13 +21,17 @@ function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal:
 }
 
 /**
- * The Contact Submissions actions, after requireAdmin: a card's mark read,
+ * The Contact Submissions actions, for the signed-in admin (routes/admin-guard.tsx): a card's mark read,
  * mark unread, delete, Not spam, Move to Spam and Retry now; the bulk bar's mark and
  * delete of the ticked cards (`ids`, repeated; undefined when the body could
  * not carry repeats). Bad input and unknown ids answer 4xx and change
  * nothing; a database failure answers 503.
  */
-export async function handleInboxAction(db: Db, fields: Record<string, string>, ids: string[] | undefined) {
+export async function handleInboxAction(
+  { db, outbox }: { db: Db; outbox: OutboxSignal },
+  fields: Record<string, string>,
+  ids: string[] | undefined,
+) {
   const { intent, id } = fields;
   switch (intent) {
     case "mark-read":
@@ -85,7 +89,7 @@ export async function handleInboxAction(db: Db, fields: Record<string, string>, 
       const text = INBOX_TEXT.notification;
       if (!isSubmissionId(id)) return notice("error", text.retryFailure, 400);
       try {
-        if (!(await retryNotification(db, id))) return notice("error", text.notFound, 404);
+        if (!(await retryNotification(db, id, outbox))) return notice("error", text.notFound, 404);
       } catch (error) {
         console.error("Could not retry a notification e-mail:", error);
         return notice("error", text.retryFailure, 503);

@@ -30,7 +30,7 @@ const notice = (kind: "success" | "error", text: string, status: number) =>
   data<AdminActionData>({ notice: { kind, text } }, { status });
 
 /**
- * The Renovation Projects actions, after requireAdmin. Bad input and unknown
+ * The Renovation Projects actions, for the signed-in admin (routes/admin-guard.tsx). Bad input and unknown
  * ids answer 4xx with SPEC §8's message and change nothing; a database
  * failure answers 503. Files of a replaced or deleted project are removed
  * only after the change has committed, and a failed removal is a warning.

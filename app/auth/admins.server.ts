@@ -3,7 +3,7 @@ import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import { clearEvents } from "~/platform/rate-limit.server";
 import { hashPassword } from "./password.server";
-import { passwordProblem } from "./password-rules";
+import { passwordProblem } from "~/platform/password-rules";
 
 /**
  * Admin accounts. E-mail addresses are stored trimmed and lower-cased, so

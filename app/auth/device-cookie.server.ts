@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db } from "~/platform/db.server";
-import { secretKey } from "~/platform/secrets.server";
-import type { CookieSettings } from "./sessions.server";
+import type { Secrets } from "~/platform/secrets.server";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
 
 /**
  * The device cookie (OWASP, "Slow brute force attacks: device cookies"): a
@@ -21,7 +20,7 @@ const TOKEN_PATTERN = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43}
 export type Device = { adminId: string; deviceId: string };
 
 function deviceCookieName(settings: CookieSettings): string {
-  return settings.secure ? "__Host-admin_device" : "admin_device";
+  return cookieName("admin_device", settings);
 }
 
 function signature(key: Buffer, adminId: string, deviceId: string): Buffer {
@@ -34,34 +33,19 @@ export function deviceLimitSubject(device: Device): string {
 }
 
 /** A new device cookie for the admin, as a Set-Cookie value. */
-export async function issueDeviceCookie(db: Db, adminId: string, settings: CookieSettings): Promise<string> {
+export async function issueDeviceCookie(secrets: Secrets, adminId: string, settings: CookieSettings): Promise<string> {
   const deviceId = randomBytes(16).toString("base64url");
-  const token = `${adminId}.${deviceId}.${signature(await secretKey(db, SECRET_NAME), adminId, deviceId).toString("base64url")}`;
-  const attributes = [
-    `${deviceCookieName(settings)}=${token}`,
-    "Path=/",
-    "HttpOnly",
-    // Only ever needed by the sign-in form of this site.
-    "SameSite=Strict",
-    `Max-Age=${DEVICE_COOKIE_MAX_AGE_SECONDS}`,
-  ];
-  if (settings.secure) attributes.push("Secure");
-  return attributes.join("; ");
+  const token = `${adminId}.${deviceId}.${signature(await secrets.key(SECRET_NAME), adminId, deviceId).toString("base64url")}`;
+  // SameSite=Strict: only ever needed by the sign-in form of this site.
+  return setCookie(deviceCookieName(settings), token, settings, { maxAgeSeconds: DEVICE_COOKIE_MAX_AGE_SECONDS, sameSite: "strict" });
 }
 
 /** The device a request's cookie names, when its signature holds; undefined for anything else. */
-export async function readDeviceCookie(db: Db, cookieHeader: string | null, settings: CookieSettings): Promise<Device | undefined> {
-  if (!cookieHeader) return undefined;
-  const name = deviceCookieName(settings);
-  for (const part of cookieHeader.split(";")) {
-    const index = part.indexOf("=");
-    if (index === -1 || part.slice(0, index).trim() !== name) continue;
-    const match = TOKEN_PATTERN.exec(part.slice(index + 1).trim());
-    if (!match) continue;
-    const [, adminId, deviceId, signed] = match as unknown as [string, string, string, string];
-    const given = Buffer.from(signed, "base64url");
-    const expected = signature(await secretKey(db, SECRET_NAME), adminId, deviceId);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return { adminId, deviceId };
-  }
-  return undefined;
+export async function readDeviceCookie(secrets: Secrets, cookieHeader: string | null, settings: CookieSettings): Promise<Device | undefined> {
+  const match = TOKEN_PATTERN.exec(readCookie(cookieHeader, deviceCookieName(settings)) ?? "");
+  if (!match) return undefined;
+  const [, adminId, deviceId, signed] = match as unknown as [string, string, string, string];
+  const given = Buffer.from(signed, "base64url");
+  const expected = signature(await secrets.key(SECRET_NAME), adminId, deviceId);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? { adminId, deviceId } : undefined;
 }

@@ -1,5 +1,7 @@
 import { data, isRouteErrorResponse, type RouterContextProvider } from "react-router";
-import { requestContext, servicesContext } from "~/platform/context";
+import { requestContext } from "~/platform/context";
+import type { CookieSettings } from "~/platform/cookies.server";
+import type { Db } from "~/platform/db.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "./same-origin";
 import { findSession, readSessionToken, type AdminSession } from "./sessions.server";
 
@@ -26,21 +28,17 @@ export function assertSameOrigin(request: Request): void {
   throw data({ reason: "cross-site" as const }, { status: 403, statusText: "Cross-site request refused" });
 }
 
-/** The signed-in admin, or undefined. Reads only: use requireAdmin to guard a handler. */
-async function getAdmin(request: Request, context: Context): Promise<AdminSession | undefined> {
-  const { db, auth } = context.get(servicesContext);
-  const token = readSessionToken(request, auth.cookie);
-  return token ? findSession(db, token) : undefined;
-}
-
 /**
- * The first line of every admin loader, action and API route. Answers a
- * cross-site change with 403, and anybody not signed in with 401: JSON for
- * /api/ routes, for pages an error the admin route renders as the sign-in form.
+ * The signed-in admin of a request, or a refusal: 403 for a change another
+ * site sent, 401 for anybody not signed in (JSON for /api/ routes; for pages
+ * an error the admin routes render as the sign-in form). The admin routes'
+ * layout (routes/admin-guard.tsx) calls it once, before any of their loaders
+ * or actions runs and before any body is read.
  */
-export async function requireAdmin(request: Request, context: Context): Promise<AdminSession> {
+export async function authenticateAdmin(request: Request, { db, cookie }: { db: Db; cookie: CookieSettings }): Promise<AdminSession> {
   assertSameOrigin(request);
-  const admin = await getAdmin(request, context);
+  const token = readSessionToken(request, cookie);
+  const admin = token ? await findSession(db, token) : undefined;
   if (admin) return admin;
   if (isApi(request)) {
     throw Response.json({ error: "Sign in required." }, { status: 401, headers: { "Cache-Control": "no-store" } });

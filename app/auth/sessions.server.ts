@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 
@@ -12,11 +13,6 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often: a write per page view would be waste. */
 const TOUCH_EVERY_MS = 60 * 1000;
 
-export type CookieSettings = {
-  /** Secure attribute and the __Host- prefix: on in production. */
-  secure: boolean;
-};
-
 export type AdminSession = {
   /** The row's id (the token's hash), e.g. to keep this session when ending the others. */
   sessionId: string;
@@ -29,8 +25,7 @@ export type AdminSession = {
 };
 
 export function sessionCookieName(settings: CookieSettings): string {
-  // __Host-: the browser only takes it from a secure origin, for Path=/ and this host alone.
-  return settings.secure ? "__Host-admin_session" : "admin_session";
+  return cookieName("admin_session", settings);
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -41,22 +36,12 @@ function hashToken(token: string): string {
 
 /** The session token from a request's Cookie header, if it has a well-formed one. */
 export function readSessionToken(request: Request, settings: CookieSettings): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  const name = sessionCookieName(settings);
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index === -1 || part.slice(0, index).trim() !== name) continue;
-    const value = part.slice(index + 1).trim();
-    if (TOKEN_PATTERN.test(value)) return value;
-  }
-  return undefined;
+  const value = readCookie(request.headers.get("cookie"), sessionCookieName(settings));
+  return value !== undefined && TOKEN_PATTERN.test(value) ? value : undefined;
 }
 
 export function sessionCookie(token: string, settings: CookieSettings, maxAgeSeconds: number): string {
-  const attributes = [`${sessionCookieName(settings)}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
-  if (settings.secure) attributes.push("Secure");
-  return attributes.join("; ");
+  return setCookie(sessionCookieName(settings), token, settings, { maxAgeSeconds, sameSite: "lax" });
 }
 
 export function clearedSessionCookie(settings: CookieSettings): string {

@@ -1,7 +1,7 @@
 import type { Db } from "~/platform/db.server";
 import { isValidEmail } from "~/platform/email-address";
 import { printable } from "~/platform/log-text";
-import { clearEvents, countEvents, ipLimitSubject, latestEvent, pruneEvents, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
 
 /** A place a limit gave: given back when the attempt does not count after all. */
 type Taken = Extract<Slot, { ok: true }>;
@@ -79,7 +79,6 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
     if (admin) await recordFailedSignIn(db, admin.id);
     console.warn(`Sign-in failed for ${who} from ${printable(attempt.clientIp, 64)}`);
     if (!trustedDevice) await lockWhenDue(db, account, who, attempt.clientIp, now);
-    await pruneEvents(db, now);
     return { ok: false, reason: "invalid" };
   }
 
@@ -148,9 +147,9 @@ async function takeAttackerSlots(db: Db, account: string, who: string, attempt: 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
 async function lockWhenDue(db: Db, account: string, who: string, clientIp: string, now: Date): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
+  // The failures stay counted: cleared, they would give attempts still in flight new places. They
+  // are older than the window by the time the lockout ends.
   await recordEvent(db, "login-lockout", account, now);
-  // A fresh count once the lockout ends.
-  await clearEvents(db, "login-account-failure", account);
   console.warn(
     `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (last from ${printable(clientIp, 64)}); ` +
       `\`npm run admin -- unlock\` lifts it, and a browser that signed in to the account before is not held by it`,

@@ -22,6 +22,18 @@ export const PLACEHOLDER_COMPANY: Company = {
   logoUrl: "/logo.svg",
 };
 
+/** The company as configured: each COMPANY_* value given, else the placeholder; the short name falls back to the name. */
+export function companyFrom(overrides: Partial<Record<keyof Company, string | undefined>>): Company {
+  return {
+    name: overrides.name ?? PLACEHOLDER_COMPANY.name,
+    shortName: overrides.shortName ?? overrides.name ?? PLACEHOLDER_COMPANY.shortName,
+    phone: overrides.phone ?? PLACEHOLDER_COMPANY.phone,
+    email: overrides.email ?? PLACEHOLDER_COMPANY.email,
+    address: overrides.address ?? PLACEHOLDER_COMPANY.address,
+    logoUrl: overrides.logoUrl ?? PLACEHOLDER_COMPANY.logoUrl,
+  };
+}
+
 /** "020 7946 0000" → "+442079460000" for tel: links. */
 export function telHref(phone: string): string {
   const digits = phone.replace(/[^\d+]/g, "");

@@ -1,4 +1,4 @@
-import type { ResponsiveImage as Sources } from "~/projects/types";
+import type { ResponsiveImage as Sources } from "~/images/image-files";
 
 /**
  * An uploaded image as `<picture>`: AVIF, then WebP copies in several widths,

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
-import type { AppServices } from "~/platform/context";
+import type { NotificationAddresses } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
-import { enqueueEmail, signalOutbox, type NewOutboxJob } from "./outbox.server";
+import { enqueueEmail, type NewOutboxJob, type OutboxSignal } from "./outbox.server";
 import type { Enquiry } from "./schema";
 import { joinSignals } from "./spam";
 import type { SpamVerdict } from "./spam.server";
@@ -17,8 +17,10 @@ export type SaveEnquiryOptions = {
   /** What the spam rules made of it: filed under Spam (nobody is e-mailed), possible spam (marked), or clean. */
   verdict?: SpamVerdict;
   /** Who to e-mail; undefined when e-mail is off. */
-  mail: AppServices["mail"];
+  mail: NotificationAddresses | undefined;
   company: Company;
+  /** Wakes this process's outbox worker once the e-mails are committed. */
+  outbox?: OutboxSignal;
   now?: Date;
 };
 
@@ -54,14 +56,14 @@ export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiry
       .execute();
     for (const job of jobs) await enqueueEmail(trx, job, now);
   });
-  if (jobs.length > 0) signalOutbox();
+  if (jobs.length > 0) options.outbox?.signal();
   return stored;
 }
 
 function enquiryEmails(
   stored: StoredEnquiry,
   enquiry: Enquiry,
-  mail: NonNullable<AppServices["mail"]>,
+  mail: NotificationAddresses,
   company: Company,
   possibleSpam: boolean,
 ): NewOutboxJob[] {

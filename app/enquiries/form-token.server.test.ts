@@ -2,15 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../../tests/support/backends";
-import {
-  MIN_FORM_AGE_MS,
-  checkFormToken,
-  formTokenKey,
-  issueFormToken,
-  issuedAtSeconds,
-  signFormToken,
-  verifyFormToken,
-} from "./form-token.server";
+import { createSecrets } from "~/platform/secrets.server";
+import { formTokensOf } from "../../tests/support/form-tokens";
+import { MIN_FORM_AGE_MS, checkFormToken, issuedAtSeconds, signFormToken } from "./form-token.server";
 
 const key = randomBytes(32);
 const renderedAt = new Date("2025-06-01T12:00:00.000Z");
@@ -107,7 +101,7 @@ describe.each(backends)("the signing key on $name", (backend) => {
   it("is one random 32-byte key per database, agreed by every instance on it, even when they ask at once", async () => {
     const test = await migrated();
     const instances: Database[] = [test.open(), test.open(), test.open()];
-    const keys = await Promise.all(instances.map((instance) => formTokenKey(instance.db)));
+    const keys = await Promise.all(instances.map((instance) => createSecrets(instance.db).key("form-token")));
     expect(keys[0]).toHaveLength(32);
     for (const other of keys) expect(other.equals(keys[0]!)).toBe(true);
     const rows = await instances[0]!.db.selectFrom("app_secrets").select("name").execute();
@@ -117,19 +111,19 @@ describe.each(backends)("the signing key on $name", (backend) => {
   it("makes tokens one instance issues good on another", async () => {
     const test = await migrated();
     const [issuer, checker] = [test.open(), test.open()];
-    const token = await issueFormToken(issuer.db, renderedAt);
-    expect(await verifyFormToken(checker.db, token, later(5_000))).toBe("ok");
-    expect(await verifyFormToken(checker.db, token, later(1_000))).toBe("too-fast");
+    const token = await formTokensOf(issuer.db).issue(renderedAt);
+    expect(await formTokensOf(checker.db).verify(token, later(5_000))).toBe("ok");
+    expect(await formTokensOf(checker.db).verify(token, later(1_000))).toBe("too-fast");
   });
 
   it("differs between databases", async () => {
     const first = await migrated();
-    const token = await issueFormToken(first.open().db, renderedAt);
+    const token = await formTokensOf(first.open().db).issue(renderedAt);
     const other = await backend.createDatabase();
     try {
       const otherDb = other.open();
       await migrateToLatest(otherDb);
-      expect(await verifyFormToken(otherDb.db, token, later(5_000))).toBe("bad-token");
+      expect(await formTokensOf(otherDb.db).verify(token, later(5_000))).toBe("bad-token");
     } finally {
       await other.cleanup();
     }

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Db } from "~/platform/db.server";
-import { secretKey } from "~/platform/secrets.server";
+import type { Secrets } from "~/platform/secrets.server";
 
 /**
  * The contact form's time trap. The page carries a token saying when it was
@@ -23,7 +22,7 @@ export type FormTokenCheck = "ok" | "no-token" | "bad-token" | "too-fast";
 
 /**
  * Rounded up to the next whole second: the landing page is rendered once per
- * version of its loader data (document-cache.server.ts), so the token changes
+ * version of the public data (page-cache.server.ts), so the token changes
  * it at most once a second, and a token never claims to be older than it is.
  */
 export function issuedAtSeconds(now: Date): number {
@@ -34,16 +33,10 @@ function signature(key: Buffer, issuedAt: string): Buffer {
   return createHmac("sha256", key).update(`contact-form:${issuedAt}`).digest();
 }
 
-/** The last token signed with each key: every page served within one second carries the same one. */
-const lastSigned = new WeakMap<Buffer, { issuedAt: number; token: string }>();
-
+/** A token for a page served at `now`. */
 export function signFormToken(key: Buffer, now = new Date()): string {
   const issuedAt = issuedAtSeconds(now);
-  const last = lastSigned.get(key);
-  if (last?.issuedAt === issuedAt) return last.token;
-  const token = `${issuedAt}.${signature(key, String(issuedAt)).toString("base64url")}`;
-  lastSigned.set(key, { issuedAt, token });
-  return token;
+  return `${issuedAt}.${signature(key, String(issuedAt)).toString("base64url")}`;
 }
 
 /**
@@ -65,15 +58,27 @@ export function checkFormToken(key: Buffer, token: unknown, now = new Date(), to
   return now.getTime() + toleranceMs - Number(issuedAt) * 1000 < MIN_FORM_AGE_MS ? "too-fast" : "ok";
 }
 
-/** The signing key, one per database so every instance on it agrees. */
-export function formTokenKey(db: Db): Promise<Buffer> {
-  return secretKey(db, SECRET_NAME);
-}
+/**
+ * The contact form's tokens for one boot of the app: the key is a server
+ * secret every instance on the database shares, and every page served within
+ * one second carries the same token (signed once).
+ */
+export type FormTokens = {
+  issue(now: Date): Promise<string>;
+  verify(token: unknown, now: Date, toleranceMs?: number): Promise<FormTokenCheck>;
+};
 
-export async function issueFormToken(db: Db, now = new Date()): Promise<string> {
-  return signFormToken(await formTokenKey(db), now);
-}
-
-export async function verifyFormToken(db: Db, token: unknown, now = new Date(), toleranceMs = 0): Promise<FormTokenCheck> {
-  return checkFormToken(await formTokenKey(db), token, now, toleranceMs);
+export function createFormTokens(secrets: Secrets): FormTokens {
+  let last: { issuedAt: number; token: string } | undefined;
+  const key = () => secrets.key(SECRET_NAME);
+  return {
+    async issue(now) {
+      const issuedAt = issuedAtSeconds(now);
+      if (last?.issuedAt !== issuedAt) last = { issuedAt, token: signFormToken(await key(), now) };
+      return last.token;
+    },
+    async verify(token, now, toleranceMs = 0) {
+      return checkFormToken(await key(), token, now, toleranceMs);
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from "kysely";
 import type { Db } from "~/platform/db.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
 import type { DatabaseSchema } from "~/platform/schema";
-import { onOutboxDue } from "./outbox.server";
+import type { OutboxSignal } from "./outbox.server";
 
 /**
  * Sends what the outbox holds, one job at a time. Several instances may run
@@ -35,6 +35,8 @@ const MAX_ERROR_LENGTH = 300;
 export type OutboxWorkerOptions = {
   db: Db;
   mailer: Mailer;
+  /** Wakes the worker when this process queues a job. */
+  outbox?: OutboxSignal;
   /** How often to look for due jobs without being woken; default 5 s. */
   pollMs?: number;
   /** The clock, for tests. */
@@ -154,7 +156,7 @@ export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, no
   );
 }
 
-export function startOutboxWorker({ db, mailer, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+export function startOutboxWorker({ db, mailer, outbox, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
   let interrupt: (() => void) | undefined;
@@ -164,7 +166,7 @@ export function startOutboxWorker({ db, mailer, pollMs = 5_000, now = () => new 
     woken = true;
     interrupt?.();
   };
-  const unsubscribe = onOutboxDue(wake);
+  const unsubscribe = outbox?.onDue(wake) ?? (() => {});
 
   const pause = () =>
     new Promise<void>((resolve) => {

@@ -11,17 +11,25 @@ import type { MailHealth, NotificationState } from "./delivery";
  * visitor was thanked for always has its e-mail on record, sent or not.
  */
 
-const outboxEvents = new EventEmitter();
+/**
+ * Tells this process's worker that a job is due now (other instances find it
+ * by polling). One per boot of the app (app/boot.server.ts).
+ */
+export type OutboxSignal = {
+  signal(): void;
+  /** Calls `listener` whenever a job becomes due in this process; returns the unsubscribe. */
+  onDue(listener: () => void): () => void;
+};
 
-/** Tells this process's worker that a job is due now; other instances find it by polling. */
-export function signalOutbox(): void {
-  outboxEvents.emit("due");
-}
-
-/** Calls `listener` whenever a job becomes due in this process; returns the unsubscribe. */
-export function onOutboxDue(listener: () => void): () => void {
-  outboxEvents.on("due", listener);
-  return () => outboxEvents.off("due", listener);
+export function createOutboxSignal(): OutboxSignal {
+  const events = new EventEmitter();
+  return {
+    signal: () => void events.emit("due"),
+    onDue(listener) {
+      events.on("due", listener);
+      return () => events.off("due", listener);
+    },
+  };
 }
 
 export type NewOutboxJob = {
@@ -94,7 +102,7 @@ export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> 
  * up); false when there is none to retry. The attempt count stays: it is the
  * record of tries, and a job that had given up gets one more try per retry.
  */
-export async function retryNotification(db: Db, submissionId: string, now: Date = new Date()): Promise<boolean> {
+export async function retryNotification(db: Db, submissionId: string, outbox?: OutboxSignal, now: Date = new Date()): Promise<boolean> {
   const at = now.toISOString();
   const result = await db
     .updateTable("email_outbox")
@@ -104,6 +112,6 @@ export async function retryNotification(db: Db, submissionId: string, now: Date 
     .where("status", "=", "failed")
     .executeTakeFirst();
   const retried = Number(result.numUpdatedRows) > 0;
-  if (retried) signalOutbox();
+  if (retried) outbox?.signal();
   return retried;
 }

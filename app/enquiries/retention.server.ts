@@ -1,4 +1,5 @@
 import type { Db } from "~/platform/db.server";
+import { startRepeating, type Repeating } from "~/platform/schedule.server";
 import { deleteEnquiries } from "./enquiries.server";
 
 /**
@@ -46,33 +47,19 @@ export function startRetentionSchedule({
   firstRunAfterMs = 60_000,
   everyMs = DAY_MS,
   now = () => new Date(),
-}: RetentionOptions): { stop(): void } {
+}: RetentionOptions): Repeating {
   if (retentionDays === undefined) return { stop() {} };
   const days = retentionDays;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const schedule = (delay: number) => {
-    if (stopped) return;
-    timer = setTimeout(run, delay);
-    timer.unref();
-  };
-  async function run() {
-    try {
-      const deleted = await deleteExpiredEnquiries(db, days, now());
-      if (deleted > 0) log.log(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
-    } catch (error) {
-      log.error("Retention: could not delete old enquiries:", error instanceof Error ? error.message : error);
-    }
-    schedule(everyMs);
-  }
-
   log.log(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
-  schedule(firstRunAfterMs);
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
+  return startRepeating(
+    async () => {
+      try {
+        const deleted = await deleteExpiredEnquiries(db, days, now());
+        if (deleted > 0) log.log(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
+      } catch (error) {
+        log.error("Retention: could not delete old enquiries:", error instanceof Error ? error.message : error);
+      }
     },
-  };
+    { firstAfterMs: firstRunAfterMs, everyMs },
+  );
 }

@@ -1,12 +1,26 @@
-import type { AppServices } from "~/platform/context";
+import type { Company } from "~/company/company";
+import type { Clock } from "~/platform/clock.server";
+import type { NotificationAddresses } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
 import { printable } from "~/platform/log-text";
-import { countEvents, ipLimitSubject, latestEvent, pruneEvents, recordEvent, takeSlot } from "~/platform/rate-limit.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
-import { verifyFormToken } from "./form-token.server";
+import type { FormTokens } from "./form-token.server";
+import type { OutboxSignal } from "./outbox.server";
 import { FAILURE_MESSAGE, busyMessage, rateLimitedMessage, validateEnquiry, type Enquiry, type EnquiryField } from "./schema";
 import { HONEYPOT_FIELD, joinSignals, type SpamSignal } from "./spam";
 import { contentSignals, honeypotFilled, spamVerdict, type SpamVerdict } from "./spam.server";
+
+/** What storing an enquiry needs of the app's services. */
+export type EnquiryServices = {
+  db: Db;
+  clock: Clock;
+  formTokens: FormTokens;
+  outbox: OutboxSignal;
+  company: Company;
+  mail: NotificationAddresses | undefined;
+  contact: { rateLimit: number; siteLimit: number };
+};
 
 /** CONTACT_RATE_LIMIT and CONTACT_SITE_LIMIT count submissions in this window. */
 export const CONTACT_WINDOW_MS = 60 * 60 * 1000;
@@ -37,7 +51,7 @@ export type Submission = {
  * answered exactly like an accepted enquiry, so a sender cannot tell which
  * rule caught them.
  */
-export async function submitEnquiry(services: AppServices, submission: Submission): Promise<SubmitResult> {
+export async function submitEnquiry(services: EnquiryServices, submission: Submission): Promise<SubmitResult> {
   const { input, clientIp } = submission;
   const now = submission.now ?? services.clock.now();
   const validation = validateEnquiry(input);
@@ -73,7 +87,7 @@ export async function submitEnquiry(services: AppServices, submission: Submissio
           `Enquiry from ${printable(clientIp, 64)} ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
         );
       }
-      enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, now });
+      enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, outbox: services.outbox, now });
     } catch (error) {
       // The original error is the one worth reporting; a failed release only keeps the place taken.
       await Promise.all([slot.release(), site.release()]).catch((releaseError: unknown) =>
@@ -81,7 +95,6 @@ export async function submitEnquiry(services: AppServices, submission: Submissio
       );
       throw error;
     }
-    await pruneNowAndThen(services.db, now);
     return { ok: true, enquiry, verdict };
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
@@ -100,20 +113,9 @@ export async function siteLimitRefusals(db: Db, now: Date): Promise<{ count: num
   return last ? { count, last } : undefined;
 }
 
-/** Old limit events go now and then, not at every submission: each delete is one more write (an fsync on SQLite). */
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
-const nextPruneAt = new WeakMap<Db, number>();
-
-async function pruneNowAndThen(db: Db, now: Date): Promise<void> {
-  if ((nextPruneAt.get(db) ?? 0) > now.getTime()) return;
-  nextPruneAt.set(db, now.getTime() + PRUNE_EVERY_MS);
-  // The enquiry is stored: a failure here must not turn its answer into an error.
-  await pruneEvents(db, now).catch((error: unknown) => console.error("Could not prune rate-limit events:", error));
-}
-
 /** Everything the rules notice: the honeypot, the time trap, the content, how much this connection has sent. */
 async function spamSignals(
-  services: AppServices,
+  services: EnquiryServices,
   { input, tokenRequired }: Submission,
   enquiry: Enquiry,
   sentThisHour: number,
@@ -123,7 +125,7 @@ async function spamSignals(
   if (honeypotFilled(input[HONEYPOT_FIELD])) signals.push("honeypot");
   const token = input.formToken;
   if (tokenRequired || (token !== undefined && token !== null && token !== "")) {
-    const check = await verifyFormToken(services.db, token, now, services.clock.uncertaintyMs);
+    const check = await services.formTokens.verify(token, now, services.clock.uncertaintyMs);
     if (check !== "ok") signals.push(check);
   }
   signals.push(...contentSignals(enquiry));

@@ -1,3 +1,5 @@
+import type { ObjectNaming } from "~/platform/storage.server";
+
 /**
  * Uploaded images as both sides of the site see them: what may be uploaded,
  * how stored files are named, and the words shown about them. No server code
@@ -40,6 +42,15 @@ const NAME = /^(\d{13})-([a-z0-9]{12})(?:-(\d{1,4})w)?\.(jpg|png|webp|avif)$/;
 
 export type ImageExtension = "jpg" | "png" | "webp" | "avif";
 
+/** The resized copies of an uploaded image, for `<picture>`: `srcset` lists and the stored size. */
+export type ResponsiveImage = {
+  width: number;
+  height: number;
+  /** "…-480w.avif 480w, …-960w.avif 960w" */
+  avif: string;
+  webp: string;
+};
+
 export const IMAGE_CONTENT_TYPES: Record<ImageExtension, string> = {
   jpg: "image/jpeg",
   png: "image/png",
@@ -70,6 +81,13 @@ export const IMAGE_URL_PREFIX = "/images/";
 export function imageUrl(name: string): string {
   return `${IMAGE_URL_PREFIX}${name}`;
 }
+
+/** How the bucket (platform/storage.server.ts) knows our names: the images module owns them. */
+export const IMAGE_NAMING: ObjectNaming = {
+  isValidName: isImageName,
+  contentTypeOf: (name) => IMAGE_CONTENT_TYPES[parseImageName(name)!.extension],
+  urlOf: imageUrl,
+};
 
 /** The stored file a URL of ours points at (`/images/<name>`), or undefined for any other URL. */
 export function imageNameFromUrl(url: string): string | undefined {

@@ -3,9 +3,8 @@ import type { Selectable } from "kysely";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { ImageTable } from "~/platform/schema";
-import type { ImageStorage } from "~/storage/storage.server";
-import type { ResponsiveImage } from "~/projects/types";
-import { IMAGE_CONTENT_TYPES, UPLOAD_TEXT, imageNameFromUrl, imageUrl, parseImageName, type ImageExtension } from "./image-files";
+import type { ImageStorage } from "~/platform/storage.server";
+import { IMAGE_CONTENT_TYPES, UPLOAD_TEXT, imageNameFromUrl, imageUrl, parseImageName, type ImageExtension, type ResponsiveImage } from "./image-files";
 import { ImageError, processImage } from "./process.server";
 
 /**

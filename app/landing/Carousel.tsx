@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from
 import type { RenovationProject } from "~/projects/types";
 import { Icon, type IconName } from "~/components/Icon";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
-import type { ResponsiveImage as Sources } from "~/projects/types";
+import type { ResponsiveImage as Sources } from "~/images/image-files";
 
 /** Below this horizontal distance (px) a touch is a tap or a scroll, not a swipe. */
 const SWIPE_THRESHOLD = 50;

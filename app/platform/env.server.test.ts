@@ -1,7 +1,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PLACEHOLDER_COMPANY } from "~/company/company";
+import { PLACEHOLDER_COMPANY, companyFrom } from "~/company/company";
 import { EnvError, parseEnv, parseMailbox } from "./env.server";
+
+/** The company the settings make: what COMPANY_* says, placeholders for the rest. */
+const companyOf = (source: Record<string, string | undefined>) => companyFrom(parseEnv(source).company);
 
 function envErrorOf(source: Record<string, string | undefined>): EnvError {
   try {
@@ -29,7 +32,7 @@ describe("parseEnv", () => {
       mail: undefined,
       trustProxy: false,
       publicUrl: undefined,
-      company: PLACEHOLDER_COMPANY,
+      company: {},
     });
   });
 
@@ -136,21 +139,21 @@ describe("parseEnv", () => {
   });
 
   it("trims company settings and treats white space alone as unset", () => {
-    const env = parseEnv({ COMPANY_NAME: "  Acme Lettings Ltd  ", COMPANY_PHONE: "   " });
-    expect(env.company.name).toBe("Acme Lettings Ltd");
-    expect(env.company.phone).toBe(PLACEHOLDER_COMPANY.phone);
+    const company = companyOf({ COMPANY_NAME: "  Acme Lettings Ltd  ", COMPANY_PHONE: "   " });
+    expect(company.name).toBe("Acme Lettings Ltd");
+    expect(company.phone).toBe(PLACEHOLDER_COMPANY.phone);
   });
 
   it("lets every COMPANY_* variable override the placeholder", () => {
     expect(
-      parseEnv({
+      companyOf({
         COMPANY_NAME: "Acme Lettings Ltd",
         COMPANY_SHORT_NAME: "Acme",
         COMPANY_PHONE: "0161 496 0000",
         COMPANY_EMAIL: "office@acme.example",
         COMPANY_ADDRESS: "2 High Street, Manchester M1 1AA",
         COMPANY_LOGO_URL: "/brand/acme.svg",
-      }).company,
+      }),
     ).toEqual({
       name: "Acme Lettings Ltd",
       shortName: "Acme",
@@ -162,11 +165,11 @@ describe("parseEnv", () => {
   });
 
   it("uses COMPANY_NAME as the short name when COMPANY_SHORT_NAME is unset", () => {
-    expect(parseEnv({ COMPANY_NAME: "Acme Lettings Ltd" }).company.shortName).toBe("Acme Lettings Ltd");
+    expect(companyOf({ COMPANY_NAME: "Acme Lettings Ltd" }).shortName).toBe("Acme Lettings Ltd");
   });
 
   it("keeps the placeholder for what is not overridden", () => {
-    const { company } = parseEnv({ COMPANY_PHONE: "0161 496 0000" });
+    const company = companyOf({ COMPANY_PHONE: "0161 496 0000" });
     expect(company).toEqual({ ...PLACEHOLDER_COMPANY, phone: "0161 496 0000" });
   });
 

@@ -1,8 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { passwordProblem } from "~/auth/password-rules";
-import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
+import { passwordProblem } from "./password-rules";
 import { isValidEmail } from "./email-address";
 
 /**
@@ -182,7 +181,17 @@ export type Env = {
   trustProxy: TrustProxy;
   /** PUBLIC_URL without its trailing slash; undefined: each request's own origin. */
   publicUrl: string | undefined;
-  company: Company;
+  /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
+  company: CompanyOverrides;
+};
+
+export type CompanyOverrides = {
+  name?: string | undefined;
+  shortName?: string | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  address?: string | undefined;
+  logoUrl?: string | undefined;
 };
 
 export type MailConfig = {
@@ -258,12 +267,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
     publicUrl: env.PUBLIC_URL,
     company: {
-      name: env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.name,
-      shortName: env.COMPANY_SHORT_NAME ?? env.COMPANY_NAME ?? PLACEHOLDER_COMPANY.shortName,
-      phone: env.COMPANY_PHONE ?? PLACEHOLDER_COMPANY.phone,
-      email: env.COMPANY_EMAIL ?? PLACEHOLDER_COMPANY.email,
-      address: env.COMPANY_ADDRESS ?? PLACEHOLDER_COMPANY.address,
-      logoUrl: env.COMPANY_LOGO_URL ?? PLACEHOLDER_COMPANY.logoUrl,
+      name: env.COMPANY_NAME,
+      shortName: env.COMPANY_SHORT_NAME,
+      phone: env.COMPANY_PHONE,
+      email: env.COMPANY_EMAIL,
+      address: env.COMPANY_ADDRESS,
+      logoUrl: env.COMPANY_LOGO_URL,
     },
   };
 }

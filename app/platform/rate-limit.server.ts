@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
-import type { Db } from "./db.server";
+import { sql } from "kysely";
+import { dialectOf, type Db } from "./db.server";
+import { startRepeating, type Repeating } from "./schedule.server";
 
 /**
  * Rate limits counted in the database, so that several instances of the
@@ -65,6 +67,18 @@ export async function clearEvents(db: Db, bucket: RateLimitBucket, subject: stri
   await db.deleteFrom("rate_limit_events").where("bucket", "=", bucket).where("subject", "=", subject).execute();
 }
 
+/**
+ * Deletes old events every ten minutes in the background, rather than at
+ * requests (each delete is one more write: an fsync on SQLite). Every instance
+ * runs one; the deletes are idempotent.
+ */
+export function startPruningEvents(db: Db, log: Pick<Console, "error"> = console): Repeating {
+  return startRepeating(
+    () => pruneEvents(db).catch((error: unknown) => log.error("Could not prune rate-limit events:", error instanceof Error ? error.message : error)),
+    { firstAfterMs: 60_000, everyMs: 10 * 60_000 },
+  );
+}
+
 /** Deletes events no window looks at any more. */
 export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
   await db
@@ -85,10 +99,12 @@ export type Slot =
 
 /**
  * Takes one of `limit` places the subject has in the window, or says how long
- * until the oldest one frees up. The event is recorded first and counted
- * after, so concurrent callers, on any instance, never get more than `limit`
- * places between them; in a burst over the limit one may be refused that
- * would just have fitted.
+ * until the oldest one frees up. Counting and taking are one step per subject,
+ * on every instance: a transaction that holds the subject's lock (an advisory
+ * lock on PostgreSQL; SQLite lets one writer in at a time). So a burst gets
+ * exactly the places that are left, never more, and none is refused that
+ * would have fitted (recording first and counting after, as before, could
+ * refuse every request of a burst larger than the limit).
  */
 export async function takeSlot(
   db: Db,
@@ -96,15 +112,26 @@ export async function takeSlot(
   subject: string,
   { limit, windowMs, now = new Date() }: { limit: number; windowMs: number; now?: Date },
 ): Promise<Slot> {
-  const id = randomUUID();
-  await db.insertInto("rate_limit_events").values({ id, bucket, subject, created_at: iso(now) }).execute();
-  const release = async () => {
-    await db.deleteFrom("rate_limit_events").where("id", "=", id).execute();
+  const taken = await db.transaction().execute(async (trx) => {
+    if (dialectOf(db) === "postgres") await sql`select pg_advisory_xact_lock(hashtextextended(${`${bucket} ${subject}`}, 0))`.execute(trx);
+    const used = await countEvents(trx, bucket, subject, windowMs, now);
+    if (used >= limit) return { ok: false as const, retryAfterSeconds: await retryAfter(trx, bucket, subject, windowMs, now) };
+    const id = randomUUID();
+    await trx.insertInto("rate_limit_events").values({ id, bucket, subject, created_at: iso(now) }).execute();
+    return { ok: true as const, used: used + 1, id };
+  });
+  if (!taken.ok) return taken;
+  return {
+    ok: true,
+    used: taken.used,
+    release: async () => {
+      await db.deleteFrom("rate_limit_events").where("id", "=", taken.id).execute();
+    },
   };
-  const used = await countEvents(db, bucket, subject, windowMs, now);
-  if (used <= limit) return { ok: true, used, release };
+}
 
-  await release();
+/** Seconds until the oldest event in the window leaves it. */
+async function retryAfter(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date): Promise<number> {
   const oldest = await db
     .selectFrom("rate_limit_events")
     .select("created_at")
@@ -115,7 +142,7 @@ export async function takeSlot(
     .limit(1)
     .executeTakeFirst();
   const freesAt = oldest ? new Date(oldest.created_at).getTime() + windowMs : now.getTime();
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000)) };
+  return Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
 }
 
 /**

@@ -4,22 +4,25 @@ import type { Db } from "./db.server";
 /**
  * Server secrets (signing keys) kept in the database, so every instance on it
  * agrees: created by whichever instance asks first (the others' inserts do
- * nothing), then read back, and kept in memory. A failure (database down) is
- * not kept: the next call tries again.
+ * nothing), then read back, and kept by this object. A failure (database
+ * down) is not kept: the next call tries again. One per boot (app/boot.server.ts).
  */
-const keys = new WeakMap<Db, Map<string, Promise<Buffer>>>();
+export type Secrets = { key(name: string): Promise<Buffer> };
 
-export function secretKey(db: Db, name: string): Promise<Buffer> {
-  let named = keys.get(db);
-  if (!named) keys.set(db, (named = new Map()));
-  let key = named.get(name);
-  if (!key) {
-    const loading = loadKey(db, name);
-    loading.catch(() => named.get(name) === loading && named.delete(name));
-    named.set(name, loading);
-    key = loading;
-  }
-  return key;
+export function createSecrets(db: Db): Secrets {
+  const keys = new Map<string, Promise<Buffer>>();
+  return {
+    key(name) {
+      let key = keys.get(name);
+      if (!key) {
+        const loading = loadKey(db, name);
+        loading.catch(() => keys.get(name) === loading && keys.delete(name));
+        keys.set(name, loading);
+        key = loading;
+      }
+      return key;
+    },
+  };
 }
 
 async function loadKey(db: Db, name: string): Promise<Buffer> {

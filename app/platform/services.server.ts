@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { LocalDiskStorage, type ImageStorage } from "~/storage/storage.server";
+import { LocalDiskStorage, type ImageStorage, type ObjectNaming } from "./storage.server";
 import { openDatabase, type Database } from "./db.server";
 import type { Env } from "./env.server";
 import { createSmtpMailer, type Mailer } from "./mailer.server";
@@ -14,11 +14,14 @@ import { createSmtpMailer, type Mailer } from "./mailer.server";
  */
 export type Backends = { database: Database; storage: ImageStorage; mailer: Mailer | undefined };
 
-export function openBackends(env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail">>): Backends {
+export function openBackends(
+  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail">>,
+  imageNaming: ObjectNaming,
+): Backends {
   warnIfOthersCanRead(env.dataDir);
   return {
     database: openDatabase(env),
-    storage: new LocalDiskStorage(path.join(env.dataDir, "images")),
+    storage: new LocalDiskStorage(path.join(env.dataDir, "images"), imageNaming),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
 }

@@ -1,11 +1,4 @@
-/** The resized copies of an uploaded image, for `<picture>`: `srcset` lists and the stored size. */
-export type ResponsiveImage = {
-  width: number;
-  height: number;
-  /** "…-480w.avif 480w, …-960w.avif 960w" */
-  avif: string;
-  webp: string;
-};
+import type { ResponsiveImage } from "~/images/image-files";
 
 /** A renovation project as the site and the API show it (SPEC §3 field names, plus alt text and image sizes). */
 export type RenovationProject = {

@@ -6,11 +6,10 @@ import {
   type DataRequestActionData,
   type DataRequestLookup,
 } from "~/admin/DataRequestsPage";
-import { requireAdmin } from "~/auth/require-admin.server";
 import { downloadDate } from "~/enquiries/csv";
 import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
 import { LIMITS } from "~/enquiries/schema";
-import { servicesContext } from "~/platform/context";
+import { adminContext, servicesContext } from "~/services";
 import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import type { Route } from "./+types/admin.data-requests";
 
@@ -29,7 +28,6 @@ export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
     const params = new URL(request.url).searchParams;
     if (params.get("format") !== "json" || (request.method !== "GET" && request.method !== "HEAD")) return next();
-    await requireAdmin(request, context);
     const email = parseRequestEmail(params.get("email"));
     if (email === undefined) return next();
     const { db } = context.get(servicesContext);
@@ -52,7 +50,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 /** The page: the address asked about (?email=) and what is held for it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = context.get(adminContext);
   const { db, company } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const base = { adminEmail: admin.email, company: { name: company.name, logoUrl: company.logoUrl } };
@@ -91,7 +89,6 @@ const answer = (result: DataRequestActionData, status = 200, init: ResponseInit 
  * has asked) it only asks, on the page. The log says how many, never whose.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
   const { db } = context.get(servicesContext);
   let fields: Record<string, string>;
   try {

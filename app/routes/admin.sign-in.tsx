@@ -6,7 +6,7 @@ import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server";
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
-import { servicesContext } from "~/platform/context";
+import { servicesContext } from "~/services";
 import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
 import type { Route } from "./+types/admin.sign-in";
 
@@ -22,12 +22,12 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * Sign-in: the one admin action that cannot start with requireAdmin, since
+ * Sign-in: the one admin action outside the admin layout's session check, since
  * nobody is signed in yet. It still refuses other sites' posts (login CSRF).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const { db, auth } = context.get(servicesContext);
+  const { db, auth, secrets } = context.get(servicesContext);
   let fields: Record<string, string>;
   try {
     fields = await readFormFields(request, ADMIN_FORM_LIMIT);
@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<SignInFailure>({ error: LOGIN_TEXT.insecure, email }, { status: 400 });
   }
 
-  const device = await readDeviceCookie(db, request.headers.get("cookie"), auth.cookie);
+  const device = await readDeviceCookie(secrets, request.headers.get("cookie"), auth.cookie);
   const result = await signIn(db, {
     email,
     // Longer than any password we accept: refuse it without spending a hash on it.
@@ -67,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
   const headers = new Headers({ "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) });
   // This browser has now signed in to the account: it keeps (or gets) the cookie that says so.
-  if (device?.adminId !== result.adminId) headers.append("Set-Cookie", await issueDeviceCookie(db, result.adminId, auth.cookie));
+  if (device?.adminId !== result.adminId) headers.append("Set-Cookie", await issueDeviceCookie(secrets, result.adminId, auth.cookie));
   return redirect(returnTo(fields.returnTo), { headers });
 }
 

@@ -1,8 +1,7 @@
 import { redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { requireAdmin } from "~/auth/require-admin.server";
 import { clearedSessionCookie, deleteSession } from "~/auth/sessions.server";
-import { servicesContext } from "~/platform/context";
+import { adminContext, servicesContext } from "~/services";
 import type { Route } from "./+types/admin.sign-out";
 
 /** Signing out is a POST; a visit to this address goes back to the dashboard. */
@@ -12,7 +11,7 @@ export function loader() {
 
 /** Ends the session on the server (not just in this browser) and returns to the sign-in form. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = context.get(adminContext);
   const { db, auth } = context.get(servicesContext);
   await deleteSession(db, admin.sessionId);
   return redirect("/admin", { headers: { "Set-Cookie": clearedSessionCookie(auth.cookie) } });

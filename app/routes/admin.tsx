@@ -16,14 +16,13 @@ import {
   type ProjectsView,
   type SiteLimitNotice,
 } from "~/admin/types";
-import { requireAdmin } from "~/auth/require-admin.server";
 import type { MailHealth } from "~/enquiries/delivery";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
 import { siteLimitRefusals } from "~/enquiries/submit.server";
-import { servicesContext, type AppServices } from "~/platform/context";
+import { adminContext, servicesContext, type AppServices } from "~/services";
 import type { Db } from "~/platform/db.server";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
@@ -38,7 +37,7 @@ export function meta({ error }: Route.MetaArgs) {
 
 /** The dashboard: who is signed in, and the data of the tab in the URL (?tab=projects|contacts). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = context.get(adminContext);
   const services = context.get(servicesContext);
   const { db, company } = services;
   const params = new URL(request.url).searchParams;
@@ -148,8 +147,7 @@ const ADMIN_FIELDS_LIMIT = 64 * 1024;
  * images were uploaded already and the form refers to them.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
-  const { db, storage } = context.get(servicesContext);
+  const { db, storage, outbox } = context.get(servicesContext);
   let fields: Record<string, string>;
   let files: Record<string, UploadedFile> = {};
   /** The bulk bar's ticked submissions; undefined from a multipart body, which keeps one value per name. */
@@ -176,7 +174,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
-  return handleInboxAction(db, fields, ids);
+  return handleInboxAction({ db, outbox }, fields, ids);
 }
 
 export default function AdminRoute({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,7 @@
 import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
-import { requestContext, servicesContext } from "~/platform/context";
+import { requestContext } from "~/platform/context";
+import { servicesContext } from "~/services";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readJsonObject } from "~/platform/request-body.server";
 import type { Route } from "./+types/api.contact";
 

@@ -1,12 +1,13 @@
 import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
 import { OPENING_HOURS, PLAN_PRICES_GBP, type Company } from "~/company/company";
-import { issueFormToken } from "~/enquiries/form-token.server";
+import type { FormTokens } from "~/enquiries/form-token.server";
 import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { requestContext, servicesContext, siteUrl } from "~/platform/context";
+import { requestContext, siteUrl } from "~/platform/context";
+import { servicesContext } from "~/services";
 import { jsonForScript } from "~/platform/json-script";
 import type { Db } from "~/platform/db.server";
 import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
@@ -116,7 +117,7 @@ function postalAddress(address: string) {
   };
 }
 
-/** The page depends only on its loader data: rendered once per version of it (see document-cache.server.ts). */
+/** The page is the same for every visitor: rendered once per version of the public data (platform/page-cache.server.ts). */
 export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -134,7 +135,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
     siteUrl: siteUrl(services, request),
     projects,
-    formToken: await formTokenFor(db, services.clock.now()),
+    formToken: await formTokenFor(services.formTokens, services.clock.now()),
     retentionDays: contact.retentionDays,
   };
 }
@@ -143,9 +144,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The time-trap token the form sends back. Without its key (database down)
  * the page still renders; an enquiry sent from it is kept, marked as possible spam.
  */
-async function formTokenFor(db: Db, now: Date): Promise<string> {
+async function formTokenFor(formTokens: FormTokens, now: Date): Promise<string> {
   try {
-    return await issueFormToken(db, now);
+    return await formTokens.issue(now);
   } catch (error) {
     console.error("Could not issue a contact form token:", error);
     return "";

@@ -1,4 +1,4 @@
-import { servicesContext } from "~/platform/context";
+import { servicesContext } from "~/services";
 import type { Route } from "./+types/manifest";
 
 /** The web app manifest, named after the configured company (a static file could not be). */

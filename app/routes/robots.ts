@@ -1,4 +1,5 @@
-import { servicesContext, siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { servicesContext } from "~/services";
 import type { Route } from "./+types/robots";
 
 /** robots.txt: the public page may be crawled; the admin and its API may not. */

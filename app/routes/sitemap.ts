@@ -1,4 +1,5 @@
-import { servicesContext, siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { servicesContext } from "~/services";
 import type { Route } from "./+types/sitemap";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };

@@ -4,7 +4,8 @@ import sharp from "sharp";
 import { removeImageIfUnused, saveImage } from "~/images/images.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
 import type { RenovationProject } from "~/projects/types";
-import { LocalDiskStorage } from "~/storage/storage.server";
+import { LocalDiskStorage } from "~/platform/storage.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { signIn, withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
 
@@ -113,7 +114,7 @@ export async function imageFacts(bytes: Buffer): Promise<{ format?: string; widt
 function adminStorage(): LocalDiskStorage {
   const dataDir = process.env.E2E_ADMIN_DATA_DIR;
   if (!dataDir) throw new Error("E2E_ADMIN_DATA_DIR is not set: run the tests through playwright.config.ts");
-  return new LocalDiskStorage(path.join(dataDir, "images"));
+  return new LocalDiskStorage(path.join(dataDir, "images"), IMAGE_NAMING);
 }
 
 export type ProjectSeed = {

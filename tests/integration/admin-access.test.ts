@@ -12,6 +12,7 @@
  * because the request was malformed.
  */
 import { randomBytes, randomUUID } from "node:crypto";
+import net from "node:net";
 import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +24,8 @@ import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
 import { createProject, getProject, listAllProjects } from "~/projects/projects.server";
 import routeConfig from "~/routes";
-import { LocalDiskStorage } from "~/storage/storage.server";
+import { LocalDiskStorage } from "~/platform/storage.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
@@ -230,7 +232,7 @@ const TABLE: Entry[] = [
   {
     route: "admin/sign-out",
     handler: "loader",
-    access: "redirect",
+    access: "admin",
     calls: [get(() => "/admin/sign-out", "document", "redirect"), get(() => "/admin/sign-out.data", "data", "redirect")],
   },
   {
@@ -546,7 +548,7 @@ describe.each(backends)("admin access on $name", (backend) => {
       is_active: false,
     });
     projectId = hidden.id;
-    const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir) };
+    const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
     beforeUrl = (await saveImage(images, JPEG)).url;
     afterUrl = (await saveImage(images, JPEG)).url;
     await seeding.close();
@@ -559,6 +561,63 @@ describe.each(backends)("admin access on $name", (backend) => {
   afterAll(async () => {
     await server?.stop();
     await database?.cleanup();
+  });
+
+  describe("every admin route in app/routes.ts, anonymously", () => {
+    /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in. */
+    async function adminRoutePaths(): Promise<string[]> {
+      const paths: string[] = [];
+      const walk = (entries: RouteConfigEntry[], parent: string) => {
+        for (const entry of entries) {
+          const routePath = joinPaths(parent, entry.path);
+          if (ADMIN_PATH.test(routePath) && routePath !== "admin/sign-in") paths.push(routePath);
+          if (entry.children) walk(entry.children, routePath);
+        }
+      };
+      walk(await routeConfig, "");
+      return paths;
+    }
+
+    /**
+     * A request whose body never ends: its answer proves the server decided
+     * without reading the body (a handler that read it would wait for ever).
+     */
+    function answerWithoutBody(method: "GET" | "POST", routePath: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const socket = net.connect(server.port, "127.0.0.1");
+        let text = "";
+        socket.setEncoding("latin1");
+        socket.setTimeout(10_000, () => {
+          socket.destroy();
+          reject(new Error(`${method} /${routePath}: no answer in 10 s; the body must have been waited for`));
+        });
+        socket.on("data", (chunk: string) => {
+          text += chunk;
+          const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
+          if (status) {
+            socket.destroy();
+            resolve(Number(status[1]));
+          }
+        });
+        socket.on("error", reject);
+        const headers = [`${method} /${routePath} HTTP/1.1`, `Host: 127.0.0.1:${server.port}`, `Origin: ${server.url}`];
+        if (method === "POST") headers.push("Content-Type: application/x-www-form-urlencoded", "Transfer-Encoding: chunked");
+        socket.write(`${headers.join("\r\n")}\r\n\r\n${method === "POST" ? "5\r\nintent\r\n" : ""}`);
+      });
+    }
+
+    it("is refused, GET and POST alike, before any body is read", async () => {
+      const paths = await adminRoutePaths();
+      expect(paths).toEqual(expect.arrayContaining(["admin", "admin/data-requests", "api/admin/images"]));
+      for (const routePath of paths) {
+        for (const method of ["GET", "POST"] as const) {
+          const status = await answerWithoutBody(method, routePath);
+          // A page visit gets the sign-in page (200); writes and APIs 401.
+          expect([200, 401], `${method} /${routePath}: ${status}`).toContain(status);
+          if (method === "POST") expect(status, `POST /${routePath}`).toBe(401);
+        }
+      }
+    });
   });
 
   describe("without a session", () => {
@@ -710,7 +769,7 @@ describe.each(backends)("admin access on $name", (backend) => {
       const what = label(call);
       const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
       // A project of its own with a neighbour below it (last in the list), and two new uploads for the forms.
-      const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir) };
+      const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
       const controlImages = [(await saveImage(images, JPEG)).url, (await saveImage(images, JPEG)).url];
       const control = await controlProject(controlImages);
       await controlProject(controlImages);

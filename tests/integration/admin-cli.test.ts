@@ -10,7 +10,8 @@ import { signIn } from "~/auth/sign-in.server";
 import { saveImage } from "~/images/images.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { createProject } from "~/projects/projects.server";
-import { LocalDiskStorage } from "~/storage/storage.server";
+import { LocalDiskStorage } from "~/platform/storage.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { assertBuilt } from "../support/server";
@@ -180,7 +181,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       const rowWithoutFiles = await oldImage(40, { files: false });
       const justOverMinAge = await oldImage(25);
       // Young: an upload made a moment ago (through the real pipeline) for a form not saved yet, and a young stray file.
-      const storage = new LocalDiskStorage(imagesDir);
+      const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
       const young = await saveImage({ db: database.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer());
       const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
       const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;

@@ -4,7 +4,8 @@ import { imageNameFromUrl, parseImageName } from "~/images/image-files";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { DEMO_PROJECTS, seedDemoProjects } from "~/projects/demo.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
-import { LocalDiskStorage, type ImageStorage } from "~/storage/storage.server";
+import { LocalDiskStorage, type ImageStorage } from "~/platform/storage.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { makeTempDir, removeTempDir } from "../support/temp";
 
@@ -35,7 +36,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
     database = testDb.open();
     await migrateToLatest(database);
     dir = await makeTempDir("demo-images");
-    storage = new LocalDiskStorage(dir);
+    storage = new LocalDiskStorage(dir, IMAGE_NAMING);
     await createProject(database.db, {
       title: "Existing Project",
       category: "Kitchen Renovation",
@@ -56,7 +57,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
     async () => {
       const failingDir = await makeTempDir("demo-failing");
       try {
-        const disk = new LocalDiskStorage(failingDir);
+        const disk = new LocalDiskStorage(failingDir, IMAGE_NAMING);
         // The first picture is stored in full; the first file of the second one fails.
         let firstStem: string | undefined;
         const failing: ImageStorage = {

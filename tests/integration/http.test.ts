@@ -6,7 +6,7 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueFormToken } from "~/enquiries/form-token.server";
+import { formTokensOf } from "../support/form-tokens";
 import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
@@ -363,7 +363,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
     it("stores the enquiry and shows the success notice", async () => {
       const message = `Form enquiry ${backend.name} ${Date.now()}`;
       // The page's time-trap token, as a person who took 10 s to fill in the form sends it back.
-      const formToken = await issueFormToken(reader.db, new Date(Date.now() - 10_000));
+      const formToken = await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000));
       const response = await postForm(server.url, { ...validEnquiry, userType: "tenant", message, formToken });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);

@@ -6,7 +6,8 @@
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LocalDiskStorage, StorageError } from "~/storage/storage.server";
+import { LocalDiskStorage, StorageError } from "~/platform/storage.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { makeTempDir, removeTempDir } from "../support/temp";
 
 const NAME = "1700000000000-abcdefghij01.jpg";
@@ -54,7 +55,7 @@ describe("LocalDiskStorage", () => {
     await mkdir(dataDir, { recursive: true });
     await writeFile(path.join(dataDir, "app.sqlite"), "the database");
     directory = path.join(dataDir, "images");
-    storage = new LocalDiskStorage(directory);
+    storage = new LocalDiskStorage(directory, IMAGE_NAMING);
   });
 
   /** Everything under the bucket's parent folder, recursively. */

@@ -10,7 +10,7 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
 import { RETRY_DELAYS_MS, claimJob, deliverClaimed, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
-import { mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
+import { createOutboxSignal, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
@@ -20,7 +20,9 @@ import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
 
 const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
-const WITH_MAIL = { mail: MAIL, company: PLACEHOLDER_COMPANY };
+/** What the app shares between storing an enquiry and its worker: a job stored here wakes the worker. */
+const outbox = createOutboxSignal();
+const WITH_MAIL = { mail: MAIL, company: PLACEHOLDER_COMPANY, outbox };
 
 const enquiry: Enquiry = {
   name: "Ada Lovelace",
@@ -66,7 +68,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
   function start(mailer: Mailer, db = database.db): OutboxWorker {
     // A long poll: the tests drive the worker by waking it.
-    const worker = startOutboxWorker({ db, mailer, pollMs: 3_600_000, now });
+    const worker = startOutboxWorker({ db, mailer, outbox, pollMs: 3_600_000, now });
     workers.push(worker);
     return worker;
   }
@@ -227,7 +229,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // The SMTP server is fixed and the admin retries: it goes at once.
     mailer.failure = undefined;
-    expect(await retryNotification(database.db, id, clock)).toBe(true);
+    expect(await retryNotification(database.db, id, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(await onlyJob(id)).toMatchObject({ attempts: RETRY_DELAYS_MS.length + 2, last_error: null, next_attempt_at: null });
     expect(mailer.sent.filter((email) => email.subject.startsWith("New enquiry"))).toHaveLength(1);
@@ -243,7 +245,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     expect((await onlyJob(id)).next_attempt_at).toBe(new Date(clock.getTime() + 10_000).toISOString());
 
     mailer.failure = undefined;
-    expect(await retryNotification(database.db, id, clock)).toBe(true);
+    expect(await retryNotification(database.db, id, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(mailer.sent).toHaveLength(1);
 
@@ -399,8 +401,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // Once the failing ones are sent, the banner has nothing to say.
     mailer.failure = undefined;
-    await retryNotification(database.db, first.id, clock);
-    await retryNotification(database.db, second.id, clock);
+    await retryNotification(database.db, first.id, outbox, clock);
+    await retryNotification(database.db, second.id, outbox, clock);
     await settle(worker);
     expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
   });

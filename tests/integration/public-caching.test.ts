@@ -8,7 +8,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyFormToken } from "~/enquiries/form-token.server";
+import { formTokensOf } from "../support/form-tokens";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { createProject, deleteProject, setProjectActive, type NewProject } from "~/projects/projects.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
@@ -136,7 +136,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
       // Rounded up to the whole second (form-token.server.ts): never older than the request.
       expect(issuedAt).toBeGreaterThanOrEqual(before);
       expect(issuedAt).toBeLessThanOrEqual(Date.now() + 1000);
-      expect(await verifyFormToken(writer.db, token, new Date(issuedAt + 10_000))).toBe("ok");
+      expect(await formTokensOf(writer.db).verify(token, new Date(issuedAt + 10_000))).toBe("ok");
       return token!;
     };
     const first = await tokenAt();

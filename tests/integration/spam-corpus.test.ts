@@ -8,7 +8,7 @@
  * marked or not) are counted and printed, and must not grow.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueFormToken } from "~/enquiries/form-token.server";
+import { formTokensOf } from "../support/form-tokens";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { findEnquiry, postJson } from "../support/enquiries";
@@ -88,7 +88,7 @@ describe.each(backends)("the spam rules on a labelled corpus, on $name", (backen
     return /<input[^>]*name="formToken"[^>]*value="([^"]*)"/.exec(html)![1]!;
   }
   /** A token as a page opened a minute ago carries it: a person took their time. */
-  const agedToken = () => issueFormToken(reader.db, new Date(Date.now() - 60_000));
+  const agedToken = () => formTokensOf(reader.db).issue(new Date(Date.now() - 60_000));
 
   let sequence = 0;
   /** Sends one post from `client`'s address; the message gets a mark to find its row by. */

@@ -5,7 +5,7 @@
  * exactly like accepted ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueFormToken } from "~/enquiries/form-token.server";
+import { formTokensOf } from "../support/form-tokens";
 import { INVALID_EMAIL_MESSAGE, SUCCESS_MESSAGE, busyMessage, rateLimitedMessage } from "~/enquiries/schema";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { migrateToLatest, type Database } from "~/platform/db.server";
@@ -87,7 +87,7 @@ describe.each(backends)("spam defence on $name", (backend) => {
     // Many enquiries from 127.0.0.1 here; the limit has tests of its own below.
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000" });
     reader = database.open();
-    agedToken = () => issueFormToken(reader.db, new Date(Date.now() - 10_000));
+    agedToken = () => formTokensOf(reader.db).issue(new Date(Date.now() - 10_000));
   });
 
   afterAll(async () => {
@@ -325,7 +325,7 @@ describe.each(backends)("spam defence on $name", (backend) => {
     });
 
     it("answers the HTML form with 429, the message in its error notice and everything typed kept", async () => {
-      const response = await postForm(limited.url, { ...typed, formToken: await issueFormToken(limitedReader.db, new Date(Date.now() - 10_000)) });
+      const response = await postForm(limited.url, { ...typed, formToken: await formTokensOf(limitedReader.db).issue(new Date(Date.now() - 10_000)) });
       expect(response.status).toBe(429);
       expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
       const html = visibleHtml(await response.text());

@@ -3,14 +3,13 @@ import { constants, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { IMAGE_CONTENT_TYPES, imageUrl, isImageName, parseImageName } from "~/images/image-files";
 
 /**
  * Where uploaded images live: the `images` bucket (SPEC §3, §7). Today a
  * folder under DATA_DIR; an S3-compatible store will implement the same
- * interface. Every method takes a bare file name and refuses anything that is
- * not a name the bucket hands out (`<timestamp>-<random>.<ext>`), so no path
- * from a request can reach the filesystem.
+ * interface. Every method takes a bare object name and refuses anything that
+ * is not a name the bucket hands out (the images module says which: see
+ * ObjectNaming), so no path from a request can reach the filesystem.
  */
 export interface ImageStorage {
   /** For logs. */
@@ -49,16 +48,26 @@ export class StorageError extends Error {
 
 export const LIST_DEFAULTS = { limit: 100, offset: 0, sortBy: { column: "name", order: "asc" } } as const;
 
+/** What the bucket's owner (app/images) says of its names: which are valid, the type of each, where it is served. */
+export type ObjectNaming = {
+  isValidName(name: string): boolean;
+  contentTypeOf(name: string): string;
+  urlOf(name: string): string;
+};
+
 /** The bucket as a folder. Writes are atomic (a temporary file, flushed, then linked in place). */
 export class LocalDiskStorage implements ImageStorage {
   readonly description: string;
 
-  constructor(readonly directory: string) {
+  constructor(
+    readonly directory: string,
+    private readonly naming: ObjectNaming,
+  ) {
     this.description = `local disk at ${directory}`;
   }
 
   private pathOf(name: string): string {
-    if (!isImageName(name)) throw new StorageError(`Not an image name: ${JSON.stringify(name)}`);
+    if (!this.naming.isValidName(name)) throw new StorageError(`Not an image name: ${JSON.stringify(name)}`);
     return path.join(this.directory, name);
   }
 
@@ -98,7 +107,7 @@ export class LocalDiskStorage implements ImageStorage {
 
   url(name: string): string {
     this.pathOf(name);
-    return imageUrl(name);
+    return this.naming.urlOf(name);
   }
 
   async list(options: ListOptions = {}): Promise<StoredObject[]> {
@@ -107,7 +116,7 @@ export class LocalDiskStorage implements ImageStorage {
     const order = options.sortBy?.order ?? LIST_DEFAULTS.sortBy.order;
     let names: string[];
     try {
-      names = (await fs.readdir(this.directory)).filter(isImageName);
+      names = (await fs.readdir(this.directory)).filter((name) => this.naming.isValidName(name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
@@ -129,7 +138,7 @@ export class LocalDiskStorage implements ImageStorage {
   }
 
   async open(name: string): Promise<OpenedObject | undefined> {
-    if (!isImageName(name)) return undefined;
+    if (!this.naming.isValidName(name)) return undefined;
     let handle: fs.FileHandle;
     try {
       // O_NOFOLLOW: a symlink placed in the folder is not followed out of it.
@@ -152,7 +161,7 @@ export class LocalDiskStorage implements ImageStorage {
     }
     return {
       size: stats.size,
-      contentType: IMAGE_CONTENT_TYPES[parseImageName(name)!.extension],
+      contentType: this.naming.contentTypeOf(name),
       modifiedAt: stats.mtime,
       stream: () => handle.createReadStream({ autoClose: true }),
       close: () => handle.close(),

@@ -1,28 +1,79 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SplicedText, acceptsGzip } from "~/platform/compression.server";
-import { NONCE_PLACEHOLDER } from "~/platform/document-cache.server";
-import { newNonce, type SecurityHeaders } from "./security-headers";
+import { gzipSync } from "node:zlib";
+import { createContext, type EntryContext, type ServerBuild } from "react-router";
+import { SplicedText, acceptsGzip } from "./compression.server";
+import { newNonce, type SecurityHeaders } from "./security-headers.server";
 
 /**
- * Public pages served ahead of Express and React Router
- * (docs/decisions/016-public-pages-served-ahead-of-react-router.md).
+ * The one cache of public pages (docs/decisions/024), served ahead of Express
+ * and React Router.
  *
- * A page whose route keeps its document cached (handle.cacheDocument) is the
- * same for every visitor but for per-response values. This cache renders it
- * once per version of the public data, through React Router, and then answers
- * GET and HEAD for it with a database read of one number: the version, which
- * every write to the public tables changes in its own transaction, whichever
+ * A page whose route says so (`handle.cacheDocument`) is the same for every
+ * visitor but for per-response values. This cache renders it once per
+ * version of the public data, through React Router, and then answers GET and
+ * HEAD for it with a database read of one number: the version, which every
+ * write to the public tables changes in its own transaction, whichever
  * instance or tool makes it. Each response still gets its own nonce (in the
  * CSP header and on every script) and its own form token, spliced into the
  * document compressed once.
  *
- * Anything it is unsure of goes to the full pipeline instead: other methods,
- * query strings, requests carrying a cookie or credentials, unusual Host
- * headers, and any failure.
+ * Anything it is unsure of goes to the full pipeline instead, which renders
+ * afresh: other methods, query strings, requests carrying a cookie or
+ * credentials, unusual Host headers, and any failure.
  */
+
+/** Stands for the nonce in a kept document: each response's own nonce is spliced in its place. */
+export const NONCE_PLACEHOLDER = `nonce${randomBytes(24).toString("base64url")}`;
+
+/**
+ * Set in the load context when the cache renders a page for itself:
+ * entry.server.tsx hands a cacheable document's HTML over here, rendered with
+ * NONCE_PLACEHOLDER for the nonce (and nothing when it is not cacheable).
+ */
+export type DocumentCapture = { html?: string };
+export const documentCaptureContext = createContext<DocumentCapture | null>(null);
+
+type Handle = { cacheDocument?: boolean } | undefined;
+
+/**
+ * A document the cache may keep: a GET with no query string (which would let
+ * anyone fill the cache with copies of one page), answered 200 with no action
+ * data or errors, by a route that opts in.
+ */
+export function isCacheableDocument(request: Request, status: number, context: EntryContext): boolean {
+  if (request.method !== "GET" || status !== 200 || new URL(request.url).search !== "") return false;
+  const { matches, actionData, errors } = context.staticHandlerContext;
+  const leaf = matches.at(-1);
+  return !actionData && !errors && leaf !== undefined && Boolean((context.routeModules[leaf.route.id]?.handle as Handle)?.cacheDocument);
+}
+
+/** A kept page's body, once, in the encoding the cache sends (gzip when accepted), with its length in `headers`. */
+export function encodeDocument(html: string, acceptEncoding: string | null | undefined, headers: Headers): Buffer {
+  const gzip = acceptsGzip(acceptEncoding);
+  const body = gzip ? gzipSync(html, { level: 9 }) : Buffer.from(html);
+  if (gzip) headers.set("Content-Encoding", "gzip");
+  headers.set("Content-Length", String(body.length));
+  return body;
+}
+
+/** The paths of the routes that opt in, from the build: "/", "/fees". Routes with parameters are left out. */
+export function cachedPagePaths(build: Pick<ServerBuild, "routes">): Set<string> {
+  const paths = new Set<string>();
+  for (const route of Object.values(build.routes)) {
+    if (!route || !(route.module.handle as Handle)?.cacheDocument) continue;
+    const segments: string[] = [];
+    for (let at: typeof route | undefined = route; at; at = at.parentId ? build.routes[at.parentId] : undefined) {
+      if (at.path) segments.unshift(at.path);
+    }
+    const path = `/${segments.join("/")}`.replace(/\/+/g, "/");
+    if (!/[:*]/.test(path)) paths.add(path);
+  }
+  return paths;
+}
+
 export type PageCacheOptions = {
-  /** True for paths whose route keeps its document (learned from React Router's answers). */
+  /** The paths whose documents are kept (cachedPagePaths). */
   isCachedPage(pathname: string): boolean;
   /** The public data's version (data-version.server.ts). */
   dataVersion(): Promise<number>;

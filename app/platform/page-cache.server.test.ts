@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { NONCE_PLACEHOLDER } from "~/platform/document-cache.server";
-import { createPageCache, type PageCacheOptions } from "./page-cache";
-import { securityHeaders } from "./security-headers";
+import { NONCE_PLACEHOLDER, createPageCache, type PageCacheOptions } from "./page-cache.server";
+import { securityHeaders } from "./security-headers.server";
 
 /** A page as React Router renders it for the cache: placeholder nonce, the token of the moment. */
 const page = (body: string, token: string) =>

@@ -1,6 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
-import type { ImageStorage } from "./storage.server";
+import type { ImageStorage } from "~/platform/storage.server";
 
 /**
  * GET/HEAD /images/<name>. The name must be one the bucket hands out (no

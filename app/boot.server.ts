@@ -1,0 +1,110 @@
+import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { prepareDecoy } from "~/auth/password.server";
+import { companyFrom } from "~/company/company";
+import { createFormTokens } from "~/enquiries/form-token.server";
+import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
+import { createOutboxSignal } from "~/enquiries/outbox.server";
+import { startRetentionSchedule } from "~/enquiries/retention.server";
+import { IMAGE_NAMING } from "~/images/image-files";
+import { startDatabaseClock } from "~/platform/clock.server";
+import { migrateToLatest, type Database } from "~/platform/db.server";
+import type { Env } from "~/platform/env.server";
+import type { Mailer } from "~/platform/mailer.server";
+import { startPruningEvents } from "~/platform/rate-limit.server";
+import type { Repeating } from "~/platform/schedule.server";
+import { createSecrets } from "~/platform/secrets.server";
+import { openBackends } from "~/platform/services.server";
+import type { AppServices } from "~/services";
+
+export type BootOptions = {
+  /**
+   * The server runs the background work (the e-mail outbox, retention,
+   * pruning) and makes ADMIN_EMAIL's admin; `npm run admin` does neither.
+   */
+  role: "server" | "cli";
+  log?: Pick<Console, "log" | "warn" | "error">;
+};
+
+export type Booted = {
+  services: AppServices;
+  database: Database;
+  mailer: Mailer | undefined;
+  /** Stops the background work, then closes the mailer and the database. */
+  close(): Promise<void>;
+};
+
+/**
+ * The one place the app is put together, for the server, `npm run admin` and
+ * so the bench alike: validated settings → backends (platform/services.server.ts
+ * chooses them) → migrations → the services every loader, action and command
+ * is given. Nothing else builds them.
+ */
+export async function boot(env: Env, { role, log = console }: BootOptions): Promise<Booted> {
+  const { database, storage, mailer } = openBackends(env, IMAGE_NAMING);
+  const applied = await migrateToLatest(database);
+  log.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
+
+  // Times several instances compare (the contact form's token) are on the database's clock.
+  const clock = await startDatabaseClock(database);
+  const secrets = createSecrets(database.db);
+  const outbox = createOutboxSignal();
+  const services: AppServices = {
+    db: database.db,
+    secrets,
+    formTokens: createFormTokens(secrets),
+    outbox,
+    clock,
+    storage,
+    company: companyFrom(env.company),
+    publicUrl: env.publicUrl,
+    mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
+    contact: { rateLimit: env.contactRateLimit, siteLimit: env.contactSiteLimit, retentionDays: env.enquiryRetentionDays },
+    auth: {
+      // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
+      cookie: { secure: env.mode === "production" },
+      loginRateLimit: env.loginRateLimit,
+    },
+  };
+
+  const background: Array<Repeating | { stop(): Promise<void> }> = [];
+  if (role === "server") {
+    log.log(`Images: ${storage.description}`);
+    // Jobs left from before a restart go out as soon as the worker starts.
+    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox }));
+    log.log(
+      mailer && env.mail
+        ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
+        : "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only",
+    );
+    if (env.mail?.insecure && env.mail.smtpUrl.startsWith("smtp:")) {
+      log.warn(
+        "WARNING: SMTP_INSECURE=true: e-mail may go over plain SMTP, where anyone on the network path can read the SMTP password and every enquiry. Use it only for a relay on this machine or a trusted network.",
+      );
+    }
+    // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
+    background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log }));
+    background.push(startPruningEvents(database.db, log));
+
+    if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
+      log.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
+    } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
+      log.log("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
+    }
+    void prepareDecoy();
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    services,
+    database,
+    mailer,
+    close: () =>
+      (closing ??= (async () => {
+        // An e-mail being sent records its outcome before the database closes.
+        await Promise.all(background.map((work) => work.stop()));
+        clock.stop();
+        mailer?.close();
+        await database.close();
+      })()),
+  };
+}

@@ -1,0 +1,207 @@
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
+import { serveImage } from "~/images/serve.server";
+import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
+import { cspNonceContext, requestContext } from "~/platform/context";
+import { publicDataVersion } from "~/platform/data-version.server";
+import { pingDatabase } from "~/platform/db.server";
+import type { TrustProxy } from "~/platform/env.server";
+import { clientErrorLine } from "~/platform/log-text";
+import { newNonce, type SecurityHeaders } from "~/platform/security-headers.server";
+import { listActiveProjects } from "~/projects/projects.server";
+import { servicesContext, type AppServices } from "~/services";
+
+export type ExpressAppOptions = {
+  services: AppServices;
+  trustProxy: TrustProxy;
+  security: SecurityHeaders;
+  /** Vite's dev server under `npm run dev`; the built client otherwise. */
+  vite?: ViteDevServer;
+  /** The production build, loaded once; undefined in development (reloaded per request). */
+  build: ServerBuild | undefined;
+};
+
+/** A React Router load context for one request: the services, the CSP nonce, the client's address. */
+export type LoadContextOf = (nonce: string, clientIp?: string) => RouterContextProvider;
+
+/**
+ * Express: security headers with a nonce per response, compression, the rules
+ * every route shares, /healthz, /api/projects, uploaded images, static files,
+ * then React Router. Returns the app and how to make a load context, which the
+ * page cache uses too.
+ */
+export function createExpressApp({ services, trustProxy, security, vite, build }: ExpressAppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
+  app.set("trust proxy", trustProxy);
+  // Parsing of bodies is left to the routes, which cap their size themselves.
+
+  // helmet's headers, computed once; each response gets its own nonce.
+  app.use((_req, res, next) => {
+    const nonce = newNonce();
+    res.locals.cspNonce = nonce;
+    const headers = security.forNonce(nonce);
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+    next();
+  });
+  app.use(
+    compression({
+      // Quality 4 with a 256 KB window: most of brotli's gain for a fraction of
+      // its default memory (4 MB per response in flight).
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
+    }),
+  );
+  // React Router builds a URL from the Host header; without a usable one it
+  // would fail with a 500, so refuse such requests up front.
+  app.use((req, res, next) => {
+    const host = req.headers.host;
+    if (!host || !URL.canParse(`http://${host}/`)) {
+      res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header");
+      return;
+    }
+    next();
+  });
+
+  // Rules every route shares, in one pass:
+  // - nothing here answers cross-origin preflights, and no route should run for them;
+  // - a page of another site must not change anything (CSRF): writes whose Origin
+  //   (or Sec-Fetch-Site) is another site are refused, whatever the route. React
+  //   Router has a check of its own, but it answers a bare 400;
+  // - admin pages and data are private: never stored by a browser or proxy, never
+  //   indexed. React Router matches paths decoded and in any case (/Admin,
+  //   /%61dmin), so this does too.
+  app.use((req, res, next) => {
+    if (req.method === "OPTIONS") {
+      res.status(204).set("Allow", "GET, HEAD, POST").end();
+      return;
+    }
+    if (!SAFE_METHODS.has(req.method)) {
+      const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
+      const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
+      if (!isSameOrigin(headers, host)) {
+        res.status(403).set("Cache-Control", "no-store");
+        if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
+        else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
+        return;
+      }
+    }
+    if (isAdminPath(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
+    next();
+  });
+
+  app.get("/healthz", async (_req: Request, res: Response) => {
+    const ok = await pingDatabase(services.db);
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
+  });
+
+  app.get("/api/projects", projectsJson(services));
+
+  // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
+  app.get("/images/:name", serveImage(services.storage));
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    const client = fileURLToPath(new URL("../client", import.meta.url));
+    // Vite puts a content hash in every file name under /assets: cache forever.
+    app.use("/assets", express.static(`${client}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    const publicFiles = express.static(client, { maxAge: "1h", index: false, redirect: false });
+    // Every public file has an extension; pages (/, /admin) do not, and
+    // should not cost a filesystem lookup on each request.
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
+  }
+
+  const loadContext: LoadContextOf = (nonce, clientIp) => {
+    const context = new RouterContextProvider();
+    context.set(servicesContext, services);
+    context.set(cspNonceContext, nonce);
+    if (clientIp !== undefined) context.set(requestContext, { clientIp: normalizeIp(clientIp) });
+    return context;
+  };
+  app.use(
+    createRequestHandler({
+      // In production the build is loaded once: given a function, React Router
+      // would import it and rebuild its route table on every request (that is
+      // for hot reload in development).
+      build: build ?? (() => import("virtual:react-router/server-build")),
+      mode: build ? "production" : "development",
+      getLoadContext: (req, res) => loadContext(res.locals.cspNonce as string, req.ip ?? req.socket.remoteAddress ?? "unknown"),
+    }),
+  );
+  app.use(expressErrorHandler);
+  return { app, loadContext };
+}
+
+/**
+ * The public gallery as JSON, answered by Express itself: it is the hottest
+ * read, and React Router's fetch adapter would double its cost. Queried and
+ * compressed once per version of the public data; Express answers 304 when
+ * the ETag matches (docs/decisions/007-performance-of-public-pages.md).
+ */
+function projectsJson({ db }: AppServices) {
+  let kept: (Precompressed & { version: number }) | undefined;
+  return async (req: Request, res: Response) => {
+    try {
+      // Read first: the list queried after it is at least this new.
+      const version = await publicDataVersion(db);
+      if (!kept || kept.version < version) {
+        kept = { version, ...precompress(JSON.stringify(await listActiveProjects(db))) };
+      }
+      const json = kept;
+      res.set({ "Cache-Control": "no-cache", "Content-Type": "application/json; charset=utf-8", Vary: "Accept-Encoding" });
+      // One ETag for the content, whichever encoding carries it.
+      res.set("ETag", json.etag);
+      if (acceptsGzip(req.headers["accept-encoding"])) {
+        res.set("Content-Encoding", "gzip").send(json.gzip);
+      } else {
+        res.send(json.identity);
+      }
+    } catch (error) {
+      console.error("Could not load renovation projects:", error);
+      res.status(503).set("Cache-Control", "no-store").json({ error: "Could not load renovation projects" });
+    }
+  };
+}
+
+/**
+ * Express's last word on an error a middleware passed on (a parameter that
+ * does not decode, say): a client's mistake is one line and a 4xx, a fault of
+ * ours is logged in full and answered 500.
+ */
+function expressErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+  if (status < 500) console.warn(clientErrorLine(status, req.method, req.originalUrl, (error as Error).message));
+  else console.error(error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+}
+
+/** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
+function normalizeIp(ip: string): string {
+  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
+}
+
+/** /admin…, /api/admin…, however React Router would still match them. */
+function isAdminPath(rawPath: string): boolean {
+  let pathname = rawPath;
+  if (rawPath.includes("%")) {
+    try {
+      pathname = decodeURIComponent(rawPath);
+    } catch {
+      // Malformed escapes: React Router will not match an admin route either.
+    }
+  }
+  return /^\/(?:admin|api\/admin)(?:[/.]|$)/i.test(pathname);
+}
