@@ -7,7 +7,6 @@ import {
   downloadDate,
   enquiriesCsv,
   enquiriesCsvStream,
-  neutraliseFormula,
 } from "./csv";
 import type { StoredSubmission } from "./inbox";
 import { parseCsv } from "../../tests/support/csv";
@@ -48,14 +47,14 @@ describe("a CSV field", () => {
     ["\r=1+1", "'\r=1+1"],
     ["+44 20 7946 0000", "'+44 20 7946 0000"],
   ])("neutralises the formula %j as text", (value, shown) => {
-    expect(neutraliseFormula(value)).toBe(shown);
+    expect(csvField(value)).toBe(`"${shown.replaceAll('"', '""')}"`);
     expect(parseCsv(csvRecord([value]))).toEqual([[shown]]);
   });
 
   it.each(["Ada Lovelace", "020 7946 0000", "a=b", "1+1", "email@example.com", " =1 (a leading space)", "£1,200 — café", "'quoted'"])(
     "leaves the harmless %j as it is",
     (value) => {
-      expect(neutraliseFormula(value)).toBe(value);
+      expect(csvField(value)).toBe(`"${value.replaceAll('"', '""')}"`);
       expect(parseCsv(csvRecord([value]))).toEqual([[value]]);
     },
   );

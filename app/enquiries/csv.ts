@@ -1,3 +1,4 @@
+import { stringify, type Options } from "csv-stringify/sync";
 import type { InboxFilter, StoredSubmission } from "./inbox";
 import { USER_TYPE_LABELS } from "./schema";
 import { spamSignalsLabel } from "./spam";
@@ -13,7 +14,8 @@ import { spamSignalsLabel } from "./spam";
  * return) as a formula, and anybody can type one into the contact form. Such
  * a field is prefixed with "'", which spreadsheets show as text. The price: a
  * phone number "+44 20 …" or a message starting "- " shows the "'" too. Text
- * that looks harmless is never changed.
+ * that looks harmless is never changed. The encoding is csv-stringify's
+ * (quoted, escape_formulas, bom); the batches of a large file are ours.
  *
  * Dates are ISO 8601 in UTC ("2026-07-01T08:30:00.000Z"): one unambiguous
  * value that sorts as text and that other programs read back, where the
@@ -21,30 +23,25 @@ import { spamSignalsLabel } from "./spam";
  */
 export const CSV_BOM = "\uFEFF";
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** The field as a spreadsheet should show it: text, never a formula. */
-export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
+const ENCODING: Options = { quoted: true, quoted_empty: true, escape_formulas: true, record_delimiter: "windows" };
 
 /** One field: neutralised, always quoted, inner quotes doubled. */
 export function csvField(value: string): string {
-  return `"${neutraliseFormula(value).replaceAll('"', '""')}"`;
+  return csvRecord([value]).slice(0, -2);
 }
 
 /** One record, ended by CRLF. */
 export function csvRecord(values: string[]): string {
-  return `${values.map(csvField).join(",")}\r\n`;
+  return stringify([values], ENCODING);
 }
 
 /** The columns; "Spam reason" for the Spam filter, where every row has one, "Possible spam" for the others. */
-export function enquiryCsvHeader(filter: InboxFilter): string {
+function enquiryCsvColumns(filter: InboxFilter): string[] {
   const columns = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
-  return csvRecord([...columns, filter === "spam" ? "Spam reason" : "Possible spam"]);
+  return [...columns, filter === "spam" ? "Spam reason" : "Possible spam"];
 }
 
-export function enquiryCsvRecord(submission: StoredSubmission, filter: InboxFilter): string {
+function enquiryCsvValues(submission: StoredSubmission, filter: InboxFilter): string[] {
   const values = [
     submission.created_at,
     submission.name,
@@ -56,12 +53,12 @@ export function enquiryCsvRecord(submission: StoredSubmission, filter: InboxFilt
   ];
   const signals = filter === "spam" ? submission.spam_reason : submission.spam_signals;
   values.push(signals === null ? "" : spamSignalsLabel(signals));
-  return csvRecord(values);
+  return values;
 }
 
 /** A whole file: byte-order mark, header, one record per submission. */
 export function enquiriesCsv(submissions: StoredSubmission[], filter: InboxFilter): string {
-  return CSV_BOM + enquiryCsvHeader(filter) + submissions.map((submission) => enquiryCsvRecord(submission, filter)).join("");
+  return stringify([enquiryCsvColumns(filter), ...submissions.map((submission) => enquiryCsvValues(submission, filter))], { ...ENCODING, bom: true });
 }
 
 /** Submissions fetched per query while a CSV streams out. */
@@ -84,7 +81,7 @@ export function enquiriesCsvStream(
   let next = 0;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(CSV_BOM + enquiryCsvHeader(filter)));
+      controller.enqueue(encoder.encode(stringify([enquiryCsvColumns(filter)], { ...ENCODING, bom: true })));
     },
     async pull(controller) {
       if (next >= ids.length) {
@@ -97,9 +94,9 @@ export function enquiriesCsvStream(
         const byId = new Map((await load(batch)).map((submission) => [submission.id, submission]));
         const records = batch.flatMap((id) => {
           const submission = byId.get(id);
-          return submission ? [enquiryCsvRecord(submission, filter)] : [];
+          return submission ? [enquiryCsvValues(submission, filter)] : [];
         });
-        controller.enqueue(encoder.encode(records.join("")));
+        if (records.length > 0) controller.enqueue(encoder.encode(stringify(records, ENCODING)));
       } catch (error) {
         onError(error);
         controller.error(error);

@@ -1,15 +1,11 @@
 import { createHash } from "node:crypto";
 import { constants, crc32, deflateRawSync, gzipSync } from "node:zlib";
+import Negotiator from "negotiator";
 
-/** True when an Accept-Encoding header allows gzip (and does not refuse it with q=0). */
+/** True when an Accept-Encoding header allows gzip (and does not refuse it with q=0), as `negotiator` reads it. */
 export function acceptsGzip(header: string | null | undefined): boolean {
   if (!header) return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+  return new Negotiator({ headers: { "accept-encoding": header } }).encodings(["gzip"]).includes("gzip");
 }
 
 /** A body compressed once, for as long as it does not change. */
