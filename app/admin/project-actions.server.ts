@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { UPLOAD_TEXT, imageNameFromUrl } from "~/images/image-files";
 import { removeImageIfUnused, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
-import type { UploadedFile } from "~/platform/multipart.server";
+import type { UploadedFile } from "~/platform/request-body.server";
 import { PROJECT_FORM_TEXT, parseProjectFields, type ProjectFormErrors, type ProjectFormValues } from "~/projects/project-form";
 import {
   createProject,

@@ -10,7 +10,7 @@ import { downloadDate } from "~/enquiries/csv";
 import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
 import { LIMITS } from "~/enquiries/schema";
 import { adminContext, servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/admin.data-requests";
 
 export function meta({ error }: Route.MetaArgs) {
@@ -88,15 +88,14 @@ const answer = (result: DataRequestActionData, status = 200, init: ResponseInit 
  * e-mails about them. Without confirmed=yes (no JavaScript, so no confirm()
  * has asked) it only asks, on the page. The log says how many, never whose.
  */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = withBody(
+  (request) => readFormFields(request, ADMIN_FORM_LIMIT),
+  (refusal) => answer({ notice: { kind: "error", text: refusal.message } }, refusal.status, { headers: refusal.headers }),
+  eraseAction,
+);
+
+async function eraseAction({ context }: Route.ActionArgs, fields: Record<string, string>) {
   const { db } = context.get(servicesContext);
-  let fields: Record<string, string>;
-  try {
-    fields = await readFormFields(request, ADMIN_FORM_LIMIT);
-  } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-    return answer({ notice: { kind: "error", text: error.message } }, error.status, { headers: bodyErrorHeaders(error) });
-  }
   if (fields.intent !== "erase") return answer({ notice: { kind: "error", text: "Unknown action." } }, 400);
   const email = parseRequestEmail(fields.email);
   if (email === undefined) return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.invalid } }, 400);

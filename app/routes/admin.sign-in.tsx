@@ -7,7 +7,7 @@ import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
 import { servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, BodyError, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/admin.sign-in";
 
 export function meta() {
@@ -25,16 +25,19 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * Sign-in: the one admin action outside the admin layout's session check, since
  * nobody is signed in yet. It still refuses other sites' posts (login CSRF).
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request);
+export async function action(args: Route.ActionArgs) {
+  assertSameOrigin(args.request);
+  return signInWithForm(args);
+}
+
+const signInWithForm = withBody(
+  (request) => readFormFields(request, ADMIN_FORM_LIMIT),
+  (refusal) => data<SignInFailure>({ error: refusal.message, email: "" }, { status: refusal.status, headers: refusal.headers }),
+  signInAction,
+);
+
+async function signInAction({ request, context }: Route.ActionArgs, fields: Record<string, string>) {
   const { db, auth, secrets } = context.get(servicesContext);
-  let fields: Record<string, string>;
-  try {
-    fields = await readFormFields(request, ADMIN_FORM_LIMIT);
-  } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-    return data<SignInFailure>({ error: error.message, email: "" }, { status: error.status, headers: bodyErrorHeaders(error) });
-  }
   const email = (fields.email ?? "").trim().slice(0, 254);
   const password = fields.password ?? "";
   if (email === "" || password === "") return data<SignInFailure>({ error: LOGIN_TEXT.missing, email }, { status: 400 });

@@ -26,8 +26,7 @@ import { adminContext, servicesContext, type AppServices } from "~/services";
 import type { Db } from "~/platform/db.server";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
-import { readMultipartForm, type UploadedFile } from "~/platform/multipart.server";
-import { BodyError, bodyErrorHeaders, readFormEntries } from "~/platform/request-body.server";
+import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
 import { listAllProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/admin";
 
@@ -146,35 +145,35 @@ const ADMIN_FIELDS_LIMIT = 64 * 1024;
  * JavaScript is multipart and carries its two images; with JavaScript the
  * images were uploaded already and the form refers to them.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, storage, outbox } = context.get(servicesContext);
-  let fields: Record<string, string>;
-  let files: Record<string, UploadedFile> = {};
-  /** The bulk bar's ticked submissions; undefined from a multipart body, which keeps one value per name. */
-  let ids: string[] | undefined;
-  try {
-    if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
-      ({ fields, files } = await readMultipartForm(request, {
-        fileFields: ["before_image_file", "after_image_file"],
-        maxFileBytes: MAX_IMAGE_BYTES,
-        fileTooLarge: UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge),
-        maxFieldBytes: ADMIN_FIELDS_LIMIT,
-      }));
-    } else {
-      const entries = await readFormEntries(request, ADMIN_FIELDS_LIMIT);
-      // The first value of each name, as readFormFields keeps it.
-      fields = Object.fromEntries(entries.toReversed());
-      ids = entries.filter(([name]) => name === "ids").map(([, value]) => value);
-    }
-  } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-    return data<AdminActionData>(
-      { notice: { kind: "error", text: error.message } },
-      { status: error.status, headers: bodyErrorHeaders(error) },
-    );
+export const action = withBody(
+  readDashboardForm,
+  (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
+  async ({ context }: Route.ActionArgs, { fields, files, ids }) => {
+    const { db, storage, outbox } = context.get(servicesContext);
+    if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
+    return handleInboxAction({ db, outbox }, fields, ids);
+  },
+);
+
+/**
+ * The dashboard's form: a project form without JavaScript is multipart with
+ * its two images; anything else is a plain form whose `ids` repeat (the bulk
+ * bar's ticked submissions; undefined from a multipart body).
+ */
+async function readDashboardForm(
+  request: Request,
+): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile>; ids: string[] | undefined }> {
+  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+    const form = await readMultipartForm(request, {
+      fileFields: ["before_image_file", "after_image_file"],
+      maxFileBytes: MAX_IMAGE_BYTES,
+      fileTooLarge: UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge),
+      maxFieldBytes: ADMIN_FIELDS_LIMIT,
+    });
+    return { ...form, ids: undefined };
   }
-  if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
-  return handleInboxAction({ db, outbox }, fields, ids);
+  const entries = await readFormEntries(request, ADMIN_FIELDS_LIMIT);
+  return { fields: firstOfEach(entries), files: {}, ids: entries.filter(([name]) => name === "ids").map(([, value]) => value) };
 }
 
 export default function AdminRoute({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,8 +2,7 @@ import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { saveImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
 import { servicesContext } from "~/services";
-import { readMultipartForm } from "~/platform/multipart.server";
-import { BodyError, bodyErrorHeaders } from "~/platform/request-body.server";
+import { jsonRefusal, readMultipartForm, withBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/api.admin.images";
 
 /**
@@ -14,29 +13,32 @@ import type { Route } from "./+types/api.admin.images";
  * then refers to the URL. (Without JavaScript the project form carries the
  * files itself.)
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { db, storage } = context.get(servicesContext);
-  if (request.method !== "POST") {
+export async function action(args: Route.ActionArgs) {
+  if (args.request.method !== "POST") {
     return Response.json({ error: "Use POST to upload an image." }, { status: 405, headers: { Allow: "POST" } });
   }
-  try {
-    const { files } = await readMultipartForm(request, {
-      fileFields: ["file"],
-      maxFileBytes: MAX_IMAGE_BYTES,
-      fileTooLarge: UPLOAD_TEXT.tooLarge,
-      maxFieldBytes: 1024,
-    });
+  return upload(args);
+}
+
+const upload = withBody(
+  (request) => readMultipartForm(request, { fileFields: ["file"], maxFileBytes: MAX_IMAGE_BYTES, fileTooLarge: UPLOAD_TEXT.tooLarge, maxFieldBytes: 1024 }),
+  jsonRefusal,
+  async ({ context }: Route.ActionArgs, { files }) => {
+    const { db, storage } = context.get(servicesContext);
     const file = files.file;
     if (!file) return Response.json({ error: "Please choose an image to upload." }, { status: 400 });
-    const image = await saveImage({ db, storage }, file.bytes);
+    return storeUpload({ db, storage }, file.bytes);
+  },
+);
+
+async function storeUpload(services: Parameters<typeof saveImage>[0], bytes: Buffer): Promise<Response> {
+  try {
+    const image = await saveImage(services, bytes);
     return Response.json(
       { url: image.url, name: image.name, width: image.width, height: image.height },
       { status: 201, headers: { Location: image.url } },
     );
   } catch (error) {
-    if (error instanceof BodyError) {
-      return Response.json({ error: error.message }, { status: error.status, headers: bodyErrorHeaders(error) });
-    }
     if (error instanceof ImageError) return Response.json({ error: error.message }, { status: error.status });
     console.error("Could not store an uploaded image:", error);
     return Response.json({ error: "The image could not be stored. Please try again." }, { status: 503 });

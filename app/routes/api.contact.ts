@@ -2,7 +2,7 @@ import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { requestContext } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readJsonObject } from "~/platform/request-body.server";
+import { CONTACT_BODY_LIMIT, jsonRefusal, readJsonObject, withBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/api.contact";
 
 const methodNotAllowed = () =>
@@ -16,17 +16,13 @@ export function loader() {
  * POST /api/contact: JSON {name, email, phone?, userType, message} → 201 {ok, id, message} or 4xx {error}.
  * Also honoured: `website` (the honeypot) and `formToken` (the time trap, checked when sent).
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  let body: Record<string, unknown>;
-  try {
-    body = await readJsonObject(request, CONTACT_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyError) {
-      return Response.json({ error: error.message }, { status: error.status, headers: bodyErrorHeaders(error) });
-    }
-    throw error;
-  }
+export async function action(args: Route.ActionArgs) {
+  return args.request.method === "POST" ? submit(args) : methodNotAllowed();
+}
+
+const submit = withBody((request) => readJsonObject(request, CONTACT_BODY_LIMIT), jsonRefusal, submitJson);
+
+async function submitJson({ context }: Route.ActionArgs, body: Record<string, unknown>): Promise<Response> {
   const result = await submitEnquiry(context.get(servicesContext), {
     input: body,
     clientIp: context.get(requestContext).clientIp,

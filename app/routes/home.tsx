@@ -10,7 +10,7 @@ import { requestContext, siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
 import { jsonForScript } from "~/platform/json-script";
 import type { Db } from "~/platform/db.server";
-import { BodyError, CONTACT_BODY_LIMIT, bodyErrorHeaders, readFormFields } from "~/platform/request-body.server";
+import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/home";
 
@@ -159,17 +159,14 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 /** The contact form posted as an HTML form: works with and without JavaScript. */
-export async function action({ request, context }: Route.ActionArgs) {
-  let fields: Record<string, string>;
-  try {
-    fields = await readFormFields(request, CONTACT_BODY_LIMIT);
-  } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-    return data<ContactActionData>({ status: "error", error: error.message, fields: [], values: {} }, {
-      status: error.status,
-      headers: bodyErrorHeaders(error),
-    });
-  }
+export const action = withBody(
+  (request) => readFormFields(request, CONTACT_BODY_LIMIT),
+  (refusal) =>
+    data<ContactActionData>({ status: "error", error: refusal.message, fields: [], values: {} }, { status: refusal.status, headers: refusal.headers }),
+  submitContactForm,
+);
+
+async function submitContactForm({ context }: Route.ActionArgs, fields: Record<string, string>) {
   const values = {
     name: fields.name ?? "",
     email: fields.email ?? "",
