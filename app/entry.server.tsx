@@ -55,7 +55,7 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
   // A page the cache keeps (platform/page-cache.server.ts) varies with the encoding it is sent in.
-  const cacheable = isCacheableDocument(request, responseStatusCode, routerContext);
+  const cacheable = await isCacheableDocument(request, responseStatusCode, routerContext);
   if (cacheable) responseHeaders.append("Vary", "Accept-Encoding");
   if (!cacheable) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
 

@@ -39,13 +39,19 @@ type Handle = { cacheDocument?: boolean } | undefined;
 /**
  * A document the cache may keep: a GET with no query string (which would let
  * anyone fill the cache with copies of one page), answered 200 with no action
- * data or errors, by a route that opts in.
+ * data or errors, by a route that opts in, whose deferred data all arrived (a
+ * failed one renders a fallback, which must not be kept).
  */
-export function isCacheableDocument(request: Request, status: number, context: EntryContext): boolean {
+export async function isCacheableDocument(request: Request, status: number, context: EntryContext): Promise<boolean> {
   if (request.method !== "GET" || status !== 200 || new URL(request.url).search !== "") return false;
-  const { matches, actionData, errors } = context.staticHandlerContext;
+  const { matches, actionData, errors, loaderData } = context.staticHandlerContext;
   const leaf = matches.at(-1);
-  return !actionData && !errors && leaf !== undefined && Boolean((context.routeModules[leaf.route.id]?.handle as Handle)?.cacheDocument);
+  if (actionData || errors || !leaf || !(context.routeModules[leaf.route.id]?.handle as Handle)?.cacheDocument) return false;
+  const deferred = Object.values(loaderData).flatMap((data) =>
+    data !== null && typeof data === "object" ? Object.values(data as Record<string, unknown>).filter((value) => value instanceof Promise) : [],
+  );
+  const settled = await Promise.allSettled(deferred);
+  return settled.every((outcome) => outcome.status === "fulfilled");
 }
 
 /** A kept page's body, once, in the encoding the cache sends (gzip when accepted), with its length in `headers`. */

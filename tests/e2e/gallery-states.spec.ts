@@ -51,8 +51,10 @@ test("with no active projects: the heading Property Renovation Services and a no
 
 test("when the projects cannot be loaded: logged, then the bundled sample project", async ({ page }) => {
   const db = emptyGalleryDatabase();
-  // Take the table away under the running server, so its gallery query fails.
+  // Take the table away under the running server, so its gallery query fails, and say the public
+  // data changed (as a write would), so no page rendered before is served in its place.
   db.exec("ALTER TABLE renovation_projects RENAME TO renovation_projects_offline");
+  db.exec("UPDATE public_data_version SET version = version + 1");
   try {
     const errors: string[] = [];
     page.on("console", (message) => {
