@@ -1,0 +1,228 @@
+/**
+ * The bench's report: a table per kind of case on stdout, everything in
+ * bench/results/latest.json (git-ignored).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FootprintResult } from "./cases/footprint.ts";
+import type { CaseResult } from "./cases/load.ts";
+import type { StaticServer } from "./cases/static.ts";
+import type { UploadResult } from "./cases/upload.ts";
+import { RESULTS_DIR, ROOT, TARGETS, type Options } from "./lib/config.ts";
+import { git, round, type Spread } from "./lib/measure.ts";
+
+export type ReportInput = {
+  options: Options;
+  serverNodeArgs: string[];
+  dataDirFilesystem: string;
+  warnings: string[];
+  results: CaseResult[];
+  staticRef: StaticServer | undefined;
+  rss: { afterStartMb: number | null; peakMb: number; sampledPeakMb: number; vmHwmMb: number; samples: number };
+  footprint: FootprintResult | undefined;
+  mainStartMs: number;
+  upload: UploadResult | undefined;
+  loadBefore: number[];
+  loadAfter: number[];
+  serverLog: string;
+  failed: boolean;
+};
+
+/** Prints the tables and writes latest.json. */
+export function report(input: ReportInput): void {
+  const { options, results, staticRef, footprint, upload, loadBefore, loadAfter, mainStartMs } = input;
+  const { peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb } = input.rss;
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const lpad = (text: string, width: number) => text.padStart(width);
+  const verdict = (ok: boolean) => (ok ? "pass" : "MISS");
+  const rssOk = peakRssMb <= TARGETS.peakRssMb;
+  const homeRow = results.find((row) => row.case === "home");
+  const staticRow = results.find((row) => row.case === "static");
+  const versusStatic =
+    homeRow && staticRow && staticRef
+      ? {
+          bytes: staticRef.bytes,
+          contentEncoding: staticRef.headers["content-encoding"] ?? null,
+          home2xxPerSecond: homeRow.successesPerSecond,
+          static2xxPerSecond: staticRow.successesPerSecond,
+          homeP50Ms: homeRow.latencyMs.p50,
+          staticP50Ms: staticRow.latencyMs.p50,
+          homeP99Ms: homeRow.latencyMs.p99,
+          staticP99Ms: staticRow.latencyMs.p99,
+          homeCpuMsPerRequest: homeRow.serverCpuMsPerRequest,
+          staticCpuMsPerRequest: staticRow.serverCpuMsPerRequest,
+          ratio: round(homeRow.successesPerSecond / staticRow.successesPerSecond, 3),
+          ratioOk: homeRow.successesPerSecond >= staticRow.successesPerSecond * TARGETS.homeVsStatic,
+          p99Ok: homeRow.latencyMs.p99 <= TARGETS.homeP99Ms,
+        }
+      : undefined;
+  if (results.length) {
+    console.log("");
+    const header = [
+      pad("case", 20),
+      lpad("conns", 5),
+      lpad("req/s mean", 10),
+      lpad("2xx/s", 8),
+      lpad("p50 ms", 7),
+      lpad("p99 ms", 7),
+      lpad("non-2xx", 7),
+      lpad("err/t-o", 7),
+      lpad("srv CPU", 7),
+      lpad("ms CPU/req", 10),
+      "  " + pad("target", 24),
+      pad("rate", 4),
+      " p99 (≤100; GET / ≤50)",
+    ].join(" ");
+    console.log(header);
+    console.log("-".repeat(header.length));
+    for (const row of results) {
+      const rate = row.durable ? row.durable.durablePerSecond : row.successesPerSecond;
+      console.log(
+        [
+          pad(row.label, 20),
+          lpad(String(row.connections), 5),
+          lpad(row.requestsPerSecondMean.toFixed(1), 10),
+          lpad(rate.toFixed(1), 8),
+          lpad(row.latencyMs.p50.toFixed(1), 7),
+          lpad(row.latencyMs.p99.toFixed(1), 7),
+          lpad(String(row.non2xx), 7),
+          lpad(`${row.errors}/${row.timeouts}`, 7),
+          lpad(`${Math.round(row.serverCpuPercent)}%`, 7),
+          lpad(row.serverCpuMsPerRequest.toFixed(2), 10),
+          "  " + pad(row.target, 24),
+          // static / is the reference, not a target.
+          pad(row.case === "static" ? "—" : verdict(row.rateOk), 4),
+          " " + (row.case === "static" ? "—" : verdict(row.p99Ok)),
+        ].join(" "),
+      );
+    }
+    console.log("");
+    console.log(
+      `Server peak RSS over these cases: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${input.rss.afterStartMb ?? "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
+    );
+    console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB${row.case === "static" ? " (its own process, VmHWM; the app idle)" : ""}`).join(", ")}`);
+    console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
+    console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
+    console.log("  response, the figure least disturbed by other work on the machine.");
+    for (const row of results) {
+      if (!row.durable) continue;
+      const d = row.durable;
+      console.log(
+        `Contact durability: ${d.acknowledgedDuringRun} acknowledged, ${d.storedDuringRun} rows stored (${d.storedNotAcknowledged} in flight when the load stopped), ${d.missingAcknowledged} acknowledged but missing: ${d.ok ? "OK" : `FAILED: ${d.problem}`}`,
+      );
+    }
+    for (const row of results) {
+      const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
+      if (codes.length) console.log(`${row.label}: non-2xx status codes ${codes.map(([code, n]) => `${code}×${n}`).join(", ")}`);
+    }
+    if (versusStatic) {
+      const v = versusStatic;
+      console.log("");
+      console.log(
+        `GET / against static / (the same ${v.bytes.toLocaleString("en-GB")} bytes from node:http): ${v.home2xxPerSecond} vs ${v.static2xxPerSecond} 2xx/s, ` +
+          `p50 ${v.homeP50Ms} vs ${v.staticP50Ms} ms, p99 ${v.homeP99Ms} vs ${v.staticP99Ms} ms, ms CPU/req ${v.homeCpuMsPerRequest} vs ${v.staticCpuMsPerRequest}`,
+      );
+      console.log(`  ratio app/static ${v.ratio.toFixed(3)} (1/${(1 / v.ratio).toFixed(2)})   target ≥ 1/3: ${verdict(v.ratioOk)}`);
+      console.log(`  GET / p99 ${v.homeP99Ms} ms   target ≤ ${TARGETS.homeP99Ms} ms: ${verdict(v.p99Ok)}`);
+    }
+    const proxiedRow = results.find((row) => row.case === "proxied");
+    if (proxiedRow && homeRow) {
+      console.log("");
+      console.log(
+        `GET / behind a proxy (TRUST_PROXY=loopback, forwarded headers, no PUBLIC_URL) against GET / direct: ` +
+          `${proxiedRow.successesPerSecond} vs ${homeRow.successesPerSecond} 2xx/s, p50 ${proxiedRow.latencyMs.p50} vs ${homeRow.latencyMs.p50} ms, ` +
+          `p99 ${proxiedRow.latencyMs.p99} vs ${homeRow.latencyMs.p99} ms, ms CPU/req ${proxiedRow.serverCpuMsPerRequest} vs ${homeRow.serverCpuMsPerRequest}`,
+      );
+      console.log(
+        `  ratio proxied/direct ${(proxiedRow.successesPerSecond / homeRow.successesPerSecond).toFixed(3)}   target ≥ ${TARGETS.proxiedVsHome}: ${verdict(proxiedRow.rateOk)}`,
+      );
+    }
+  }
+  if (footprint) {
+    const f = footprint;
+    console.log("");
+    console.log(
+      `Cold start (spawn → first 200 from /healthz, ${f.coldStart.runs.length} fresh DATA_DIRs, migrations + admin creation each): ` +
+        `median ${f.coldStart.medianMs} ms, max ${f.coldStart.maxMs} ms, min ${f.coldStart.minMs} ms   target ≤ ${TARGETS.coldStartMs} ms: ` +
+        `median ${verdict(f.coldStart.ok)}, max ${verdict(f.coldStart.maxOk)}`,
+    );
+    console.log(`  runs: ${f.coldStart.runs.map((run) => `${run.ms} ms (${run.rssMb} MB)`).join(", ")}; main server up in ${mainStartMs} ms`);
+    console.log(
+      `Idle RSS: ${f.idleRss.afterStartMb} MB after start; ${f.idleRss.settledMb} MB ${f.idleRss.afterLoadCases.length ? `after ${f.idleRss.afterLoadCases.join(", ")}` : "with no load (none ran)"} ` +
+        `once settled (${f.idleRss.settled.fromMb} MB → ${f.idleRss.settled.toMb} MB in ${f.idleRss.settled.seconds} s; every 5 s: ${f.idleRss.settled.trace.join(", ")})   target ≤ ${TARGETS.idleRssMb} MB: ${verdict(f.idleRss.ok)}`,
+    );
+  }
+  if (upload) {
+    const u = upload;
+    const row = (name: string, runs: number, spreadOf: Spread, cpu: string, rss: string) =>
+      [pad(name, 30), lpad(String(runs), 4), lpad(spreadOf.medianMs.toFixed(1), 10), lpad(spreadOf.minMs.toFixed(1), 9), lpad(spreadOf.maxMs.toFixed(1), 9), lpad(cpu, 11), "  " + rss].join(" ");
+    console.log("");
+    const header = [pad("upload (24 MP JPEG)", 30), lpad("runs", 4), lpad("median ms", 10), lpad("min ms", 9), lpad("max ms", 9), lpad("CPU ms/run", 11), "  peak RSS"].join(" ");
+    console.log(header);
+    console.log("-".repeat(header.length + 50));
+    const hwm = u.server.vmHwmMb === null ? "VmHWM not reset" : `VmHWM ${u.server.vmHwmMb} MB`;
+    console.log(row(u.label, u.server.timesMs.length, u.server, u.server.cpuMsPerUpload.toFixed(0), `${u.server.peakRssMb} MB (sampled ${u.server.sampledPeakRssMb} MB, ${hwm}; ${u.server.rssBeforeMb} MB before, +${u.server.riseMb} MB)`));
+    console.log(row("processImage alone (own proc)", u.sharpAlone.timesMs.length, u.sharpAlone, u.sharpAlone.cpuMsPerRun.toFixed(0), `VmHWM ${u.sharpAlone.vmHwmMb} MB (${u.sharpAlone.rssAfterImportMb} MB after importing the build)`));
+    console.log(row("  10 MB non-image (415)", 3, u.requestOverhead, "", "transfer + multipart + session check, no image work"));
+    console.log("");
+    console.log(`Upload time: ${u.ratio.toFixed(2)}× processImage alone   target ≤ ${TARGETS.uploadRatio}×: ${verdict(u.ratioOk)}`);
+    console.log(`  (CPU time per image: ${u.cpuRatio.toFixed(2)}×, the figure least disturbed by other work on the machine)`);
+    console.log(`Server peak RSS during the upload case: ${u.server.peakRssMb} MB   target ≤ ${TARGETS.uploadPeakRssMb} MB: ${verdict(u.rssOk)}`);
+    if (results.length) {
+      console.log(
+        `  (after the load cases the server held ${u.server.settled.fromMb} MB; idle for ${u.server.settled.seconds} s it went to ${u.server.settled.toMb} MB, ` +
+          `and began the case holding ${u.server.rssBeforeMb} MB; \`--only=upload\` measures it from a fresh start)`,
+      );
+    }
+    console.log(
+      `  Each answer ${u.server.answers.length === u.server.timesMs.length && u.server.answers.every((a) => a.width === u.expected.width && a.height === u.expected.height) ? `${u.expected.width}×${u.expected.height} (upright)` : JSON.stringify(u.server.answers)}; ` +
+        `${u.server.storedFiles} files stored for ${u.uploads + 1} uploads; uploads: ${u.server.timesMs.join(", ")} ms; alone: ${u.sharpAlone.timesMs.join(", ")} ms.`,
+    );
+    console.log(`Upload case: ${u.ok ? "OK" : `FAILED: ${u.problem ?? `${u.server.timesMs.length} of ${u.uploads} uploads succeeded`}`}`);
+  }
+  console.log(`Load average before ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, after ${loadAfter.map((n) => n.toFixed(2)).join(" ")}.`);
+  const serverErrors = input.serverLog.split("\n").filter((line) => /error/i.test(line)).length;
+  if (serverErrors) console.log(`The server logged ${serverErrors} line(s) mentioning errors (see bench/results/server.log).`);
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const report = {
+    when: new Date().toISOString(),
+    commit: git("rev-parse", "HEAD"),
+    uncommittedChanges: Boolean(git("status", "--porcelain")?.length),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    note: "autocannon runs in the same process as this script, on the same cores as the server",
+    options: {
+      durationS: options.durationS,
+      warmupS: options.warmupS,
+      only: options.only ?? null,
+      acceptEncoding: options.acceptEncoding,
+      uploads: options.uploads,
+      starts: options.starts,
+      cpuProf: options.cpuProf,
+      serverNodeArgs: input.serverNodeArgs,
+    },
+    dataDirFilesystem: input.dataDirFilesystem,
+    warnings: input.warnings,
+    targets: TARGETS,
+    cases: results,
+    // The server's peak over the load cases (home, projects, contact) and its start; the upload case has its own in upload.server.
+    rss: {
+      cases: options.loadCases,
+      afterStartMb: input.rss.afterStartMb,
+      peakMb: peakRssMb,
+      sampledPeakMb,
+      vmHwmMb: hwmMb,
+      samples: input.rss.samples,
+      ok: rssOk,
+    },
+    upload: upload ?? null,
+    versusStatic: versusStatic ?? null,
+    footprint: footprint ? { ...footprint, mainServerStartMs: mainStartMs } : null,
+    ok: !input.failed,
+  };
+  writeFileSync(path.join(RESULTS_DIR, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Results written to ${path.relative(ROOT, path.join(RESULTS_DIR, "latest.json"))}.`);
+}
