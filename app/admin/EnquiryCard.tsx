@@ -1,4 +1,4 @@
-import { useEffect, useId } from "react";
+import { useEffect, useId, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
 import { telHref } from "~/company/company";
@@ -55,6 +55,24 @@ export function EnquiryCard({
   useEffect(() => {
     if (fetcher.data) onResult(fetcher.data);
   }, [fetcher.data, onResult]);
+
+  const busy = fetcher.state !== "idle";
+  const notSpamLabel = (
+    <>
+      <Icon name="check" className="size-4" />
+      {INBOX_TEXT.spam.notSpam}
+    </>
+  );
+  /** One of the card's plain buttons: a small form posting its intent for this submission. */
+  const cardAction = (intent: string, label: ReactNode, disabled: boolean | undefined) => (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={submission.id} />
+      <button type="submit" disabled={disabled} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+        {label}
+      </button>
+    </fetcher.Form>
+  );
 
   return (
     <li>
@@ -169,54 +187,26 @@ export function EnquiryCard({
             <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>
-          {spam ? (
-            <fetcher.Form method="post">
-              <input type="hidden" name="intent" value="not-spam" />
-              <input type="hidden" name="id" value={submission.id} />
-              <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-                <Icon name="check" className="size-4" />
-                {INBOX_TEXT.spam.notSpam}
-              </button>
-            </fetcher.Form>
-          ) : (
-            <fetcher.Form method="post">
-              <input type="hidden" name="intent" value={isRead ? "mark-unread" : "mark-read"} />
-              <input type="hidden" name="id" value={submission.id} />
-              <button type="submit" disabled={deleting} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-                {isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead}
-              </button>
-            </fetcher.Form>
-          )}
+          {spam
+            ? cardAction("not-spam", notSpamLabel, busy)
+            : cardAction(isRead ? "mark-unread" : "mark-read", isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead, deleting)}
           {possibleSpam ? (
             <>
-              <fetcher.Form method="post">
-                <input type="hidden" name="intent" value="not-spam" />
-                <input type="hidden" name="id" value={submission.id} />
-                <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-                  <Icon name="check" className="size-4" />
-                  {INBOX_TEXT.spam.notSpam}
-                </button>
-              </fetcher.Form>
-              <fetcher.Form method="post">
-                <input type="hidden" name="intent" value="mark-spam" />
-                <input type="hidden" name="id" value={submission.id} />
-                <button type="submit" disabled={fetcher.state !== "idle"} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-                  {INBOX_TEXT.spam.moveToSpam}
-                </button>
-              </fetcher.Form>
+              {cardAction("not-spam", notSpamLabel, busy)}
+              {cardAction("mark-spam", INBOX_TEXT.spam.moveToSpam, busy)}
             </>
           ) : null}
-          {notification?.failed ? (
-            <fetcher.Form method="post">
-              <input type="hidden" name="intent" value="retry-notification" />
-              <input type="hidden" name="id" value={submission.id} />
-              {/* Not disabled while it runs: the card stays, and focus should stay on the button. */}
-              <button type="submit" className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-                <Icon name="refresh" className="size-4" />
-                {INBOX_TEXT.notification.retry}
-              </button>
-            </fetcher.Form>
-          ) : null}
+          {notification?.failed
+            ? // Not disabled while it runs: the card stays, and focus should stay on the button.
+              cardAction(
+                "retry-notification",
+                <>
+                  <Icon name="refresh" className="size-4" />
+                  {INBOX_TEXT.notification.retry}
+                </>,
+                undefined,
+              )
+            : null}
           <fetcher.Form
             method="post"
             onSubmit={(event) => {
