@@ -18,7 +18,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/support/chromium.ts";
  * (tests/e2e/seed-data.ts), "empty gallery" (E2E_PORT + 1) with no
  * projects, for the gallery's empty and failure states, and "admin"
  * (E2E_PORT + 2) with an admin account and an inbox of its own, so the admin
- * tests can count enquiries while other tests send theirs to "site".
+ * tests can count enquiries while other tests send theirs to "site", and
+ * "website" (E2E_PORT + 3), whose admin publishes changes to the site's texts
+ * (tests/e2e/admin-website.spec.ts) that no other test's page may see.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4317);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -46,6 +48,12 @@ const ADMIN_EMAIL = (process.env.E2E_ADMIN_EMAIL ??= "admin@example.com");
 const ADMIN_PASSWORD = (process.env.E2E_ADMIN_PASSWORD ??= "e2e-correct-horse-battery");
 // "&" must be escaped in the "Reply via Email" link's subject.
 const ADMIN_COMPANY_NAME = (process.env.E2E_ADMIN_COMPANY_NAME ??= "Smith & Jones Lettings");
+
+/** The Website tab's server: what its tests publish is live on its / only. */
+const WEBSITE_PORT = PORT + 3;
+process.env.E2E_WEBSITE_URL = `http://127.0.0.1:${WEBSITE_PORT}`;
+const WEBSITE_DATA_DIR = path.join(DATA_DIR, "website");
+process.env.E2E_WEBSITE_DATA_DIR = WEBSITE_DATA_DIR;
 
 /** The production server, as `npm start` runs it, on a port and data directory of its own. */
 function server(
@@ -124,5 +132,6 @@ export default defineConfig({
       // The failure tests sign in wrongly on purpose, several times, from one IP.
       LOGIN_RATE_LIMIT: "50",
     }),
+    server("website", WEBSITE_PORT, WEBSITE_DATA_DIR, "pipe", { ADMIN_EMAIL, ADMIN_PASSWORD }),
   ],
 });

@@ -15,6 +15,8 @@ export default [
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
     route("admin/data-requests", "routes/admin.data-requests.tsx"),
+    route("admin/website", "routes/admin.website.tsx"),
+    route("admin/website/preview", "routes/admin.website-preview.tsx"),
     route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),
     route("api/admin/images", "routes/api.admin.images.ts"),
   ]),

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import { AdminHeader } from "./AdminHeader";
 import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
@@ -5,7 +6,7 @@ import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
 import { Icon } from "~/components/Icon";
-import { DASHBOARD_TEXT, INBOX_TEXT, MAIL_TEXT } from "./texts";
+import { DASHBOARD_TEXT, INBOX_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
 import type { AdminTab, AdminActionData, InboxView, ProjectsView, SiteLimitNotice } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
@@ -16,7 +17,7 @@ export type DashboardProps = {
   email: string;
   signIns?: SignInNotice;
   company: { name: string; logoUrl: string };
-  tab: AdminTab;
+  tab: AdminTab | "website";
   inbox?: InboxView;
   projects?: ProjectsView;
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
@@ -28,6 +29,8 @@ export type DashboardProps = {
   /** ENQUIRY_RETENTION_DAYS, when set (Contact Submissions tab). */
   retentionDays?: number;
   actionData?: AdminActionData;
+  /** The panel of a tab that is a route of its own (Website). */
+  children?: ReactNode;
 };
 
 const MAIN_TAB = (selected: boolean) =>
@@ -35,7 +38,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, children }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -75,10 +78,13 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
           items={[
             { id: "tab-projects", label: DASHBOARD_TEXT.projectsTab, to: "/admin?tab=projects", selected: shownTab === "projects" },
             { id: "tab-contacts", label: DASHBOARD_TEXT.contactsTab, to: inboxHref("all"), selected: shownTab === "contacts" },
+            { id: "tab-website", label: WEBSITE_TEXT_ADMIN.tab, to: "/admin/website", selected: shownTab === "website" },
           ]}
         />
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
-          {shownTab === "contacts" ? (
+          {shownTab === "website" ? (
+            children
+          ) : shownTab === "contacts" ? (
             <EnquiriesPanel
               view={inbox ?? { status: "error", filter: "all", search: "" }}
               loading={loadingContacts}

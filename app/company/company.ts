@@ -50,6 +50,3 @@ export const OPENING_HOURS: { days: DayOfWeek[]; opens: string; closes: string }
 ];
 
 export type DayOfWeek = "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
-
-/** SPEC §9 plans, per property: the range the structured data gives as priceRange. */
-export const PLAN_PRICES_GBP = { gold: 80, platinum: 120 } as const;

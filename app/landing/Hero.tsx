@@ -1,8 +1,8 @@
-import { PRICING_PROMISES, PRICING_TAGLINE } from "./content";
+import type { SiteContent } from "~/website/content";
 import { Icon } from "~/components/Icon";
 import { CONTAINER, ScrollButton } from "./ui";
 
-export function Hero() {
+export function Hero({ hero }: { hero: SiteContent["hero"] }) {
   return (
     <section
       id="home"
@@ -19,17 +19,16 @@ export function Hero() {
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-sm font-medium text-blue-800 shadow-sm ring-1 ring-blue-200">
             <Icon name="home" className="size-4" />
-            For landlords, investors and tenants
+            {hero.eyebrow}
           </p>
           <h1
             id="home-title"
             className="mt-6 text-4xl font-extrabold tracking-tight text-balance text-slate-900 sm:text-5xl xl:text-6xl"
           >
-            Professional Property Management Services
+            {hero.headline}
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-slate-600">
-            From finding the right tenants to collecting the rent, handling repairs and keeping you on the right side
-            of every regulation, we look after your property so it earns for you without the hassle.
+            {hero.blurb}
           </p>
           <div className="mt-10 flex flex-col gap-4 sm:flex-row">
             <ScrollButton to="services">
@@ -62,14 +61,14 @@ export function Hero() {
           <div>
             <h2 className="flex items-center gap-3 text-xl font-bold sm:text-2xl">
               <Icon name="shield" className="size-7 shrink-0 text-emerald-400" />
-              Transparent Pricing Promise
+              {hero.promiseTitle}
             </h2>
-            <p className="mt-2 text-slate-300">{PRICING_TAGLINE}</p>
+            <p className="mt-2 text-slate-300">{hero.promiseTagline}</p>
           </div>
           <ul className="flex flex-wrap gap-3">
-            {PRICING_PROMISES.map((promise) => (
+            {hero.promises.map((promise, index) => (
               <li
-                key={promise}
+                key={index}
                 className="inline-flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold ring-1 ring-white/20"
               >
                 <Icon name="checkCircle" className="size-5 text-emerald-400" />

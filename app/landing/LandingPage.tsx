@@ -1,6 +1,7 @@
 import type { Company } from "~/company/company";
 import type { ContactActionData } from "~/enquiries/schema";
 import type { RenovationProject } from "~/projects/types";
+import type { SiteContent } from "~/website/content";
 import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";
@@ -13,6 +14,8 @@ import { Services } from "./Services";
 
 export type LandingPageProps = {
   company: Company;
+  /** The published (or, in a preview, the draft's) texts and prices. */
+  site: SiteContent;
   projects: Promise<RenovationProject[]>;
   contactResult: ContactActionData | undefined;
   /** The contact form's time-trap token (form-token.server.ts). */
@@ -22,7 +25,7 @@ export type LandingPageProps = {
 };
 
 /** The public one-page site (SPEC §2): header, six sections, footer. */
-export function LandingPage({ company, projects, contactResult, formToken, retentionDays }: LandingPageProps) {
+export function LandingPage({ company, site, projects, contactResult, formToken, retentionDays }: LandingPageProps) {
   return (
     <>
       <a
@@ -36,10 +39,10 @@ export function LandingPage({ company, projects, contactResult, formToken, reten
         props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }}
       />
       <main id="main" tabIndex={-1}>
-        <Hero />
+        <Hero hero={site.hero} />
         <Services />
         <Renovations projects={projects} />
-        <Pricing />
+        <Pricing pricing={site.pricing} />
         <About company={company} />
         <Contact company={company} initialResult={contactResult} formToken={formToken} retentionDays={retentionDays} />
       </main>

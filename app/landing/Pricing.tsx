@@ -1,38 +1,38 @@
-import { pricingPlans, type PricingPlan } from "./content";
+import { formatPrice, type SiteContent, type SitePlan } from "~/website/content";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
-export function Pricing() {
+export function Pricing({ pricing }: { pricing: SiteContent["pricing"] }) {
   return (
     <section id="pricing" tabIndex={-1} aria-labelledby="pricing-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
-        <SectionHeader id="pricing-title" eyebrow="Plans" title="Simple, Transparent Pricing">
-          One clear fee per property, and nothing added on top.
+        <SectionHeader id="pricing-title" eyebrow="Plans" title={pricing.title}>
+          {pricing.intro}
         </SectionHeader>
 
         <ul className="mx-auto mt-16 grid max-w-5xl items-start gap-10 lg:grid-cols-2">
-          {pricingPlans.map((plan) => (
-            <PlanCard key={plan.name} plan={plan} />
+          {pricing.plans.map((plan, index) => (
+            <PlanCard key={index} plan={plan} />
           ))}
         </ul>
 
         <p className="mt-12 text-center text-lg text-slate-700">
-          Managing a larger portfolio?{" "}
+          {pricing.enterpriseQuestion}{" "}
           <a
             href="#contact"
             data-scroll-to="contact"
             className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900"
           >
-            Contact us
+            {pricing.enterpriseLink}
           </a>{" "}
-          for enterprise pricing.
+          {pricing.enterpriseRest}
         </p>
       </div>
     </section>
   );
 }
 
-function PlanCard({ plan }: { plan: PricingPlan }) {
+function PlanCard({ plan }: { plan: SitePlan }) {
   const popular = plan.popular;
   return (
     <li
@@ -57,12 +57,12 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
       </h3>
       <p className={`mt-3 leading-7 ${popular ? "text-slate-300" : "text-slate-600"}`}>{plan.description}</p>
       <p className="mt-8 flex items-baseline gap-2">
-        <span className="text-5xl font-extrabold tracking-tight">{plan.price}</span>
+        <span className="text-5xl font-extrabold tracking-tight">{formatPrice(plan.pricePence)}</span>
         <span className={popular ? "text-slate-300" : "text-slate-600"}>{plan.period}</span>
       </p>
       <ul className="mt-8 space-y-3">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-3">
+        {plan.features.map((feature, index) => (
+          <li key={index} className="flex gap-3">
             <Icon name="check" className={`mt-0.5 size-5 shrink-0 ${popular ? "text-blue-400" : "text-blue-700"}`} />
             <span className={popular ? "text-slate-100" : "text-slate-700"}>{feature}</span>
           </li>

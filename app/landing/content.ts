@@ -1,7 +1,7 @@
 import type { IconName } from "~/components/Icon";
 import type { SectionId } from "./scroll";
 
-/** The landing page's fixed texts, apart from the company's own details. */
+/** The landing page's fixed texts; the company's details, the hero and the pricing are edited in the Website tab (app/website/content.ts). */
 
 export const NAV_ITEMS: { id: SectionId; label: string }[] = [
   { id: "home", label: "Home" },
@@ -11,9 +11,6 @@ export const NAV_ITEMS: { id: SectionId; label: string }[] = [
   { id: "about", label: "About" },
   { id: "contact", label: "Contact Us" },
 ];
-
-export const PRICING_PROMISES = ["No VAT Added", "No Hidden Fees", "No Surprises"] as const;
-export const PRICING_TAGLINE = "What you see is what you pay - guaranteed transparent pricing";
 
 export type Service = { title: string; description: string; icon: IconName };
 
@@ -77,54 +74,6 @@ export const RENOVATION_SERVICES: Service[] = [
     title: "Property Upgrades",
     description: "New kitchens, bathrooms and energy-efficiency improvements that raise rents and EPC ratings.",
     icon: "sparkles",
-  },
-];
-
-/** SPEC §3 "Pricing plan". */
-export type PricingPlan = {
-  name: string;
-  price: string;
-  period: string;
-  description: string;
-  features: string[];
-  buttonText: string;
-  popular: boolean;
-};
-
-export const pricingPlans: PricingPlan[] = [
-  {
-    name: "Gold",
-    price: "£80",
-    period: "per property",
-    description: "Everything a landlord needs for hands-off lettings, with priority service throughout.",
-    features: [
-      "Automated rent collection and accounting",
-      "Priority maintenance and repairs",
-      "Tenant communication management",
-      "Priority phone and email support",
-      "Weekly progress updates",
-      "Emergency response coordination",
-    ],
-    buttonText: "Choose Gold",
-    popular: false,
-  },
-  {
-    name: "Platinum",
-    price: "£120",
-    period: "per property",
-    description: "Our complete service for investors who want every detail handled and reported.",
-    features: [
-      "Complete property management service",
-      "Advanced financial reporting and analytics",
-      "Legal compliance and documentation",
-      "24/7 dedicated support line",
-      "Real-time dashboard and insights",
-      "Property renovation coordination",
-      "Insurance claims management",
-      "Dedicated account manager",
-    ],
-    buttonText: "Choose Platinum",
-    popular: true,
   },
 ];
 

@@ -47,6 +47,10 @@ export async function isCacheableDocument(request: Request, status: number, cont
   const { matches, actionData, errors, loaderData } = context.staticHandlerContext;
   const leaf = matches.at(-1);
   if (actionData || errors || !leaf || !(context.routeModules[leaf.route.id]?.handle as Handle)?.cacheDocument) return false;
+  const degraded = Object.values(loaderData).some(
+    (data) => data !== null && typeof data === "object" && Object.hasOwn(data, "degraded") && (data as { degraded: unknown }).degraded === true,
+  );
+  if (degraded) return false;
   const deferred = Object.values(loaderData).flatMap((data) =>
     data !== null && typeof data === "object" ? Object.values(data as Record<string, unknown>).filter((value) => value instanceof Promise) : [],
   );

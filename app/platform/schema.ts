@@ -119,6 +119,26 @@ export interface PublicDataVersionTable {
   version: number | string;
 }
 
+/** Every publish of the company's site (migration 009); the newest is live. */
+export interface SiteVersionTable {
+  number: number;
+  /** JSON text of the whole site content. */
+  content: string;
+  published_at: Date | string;
+  /** The admin's e-mail, or "schedule" / "import". */
+  published_by: string;
+  restored_from: number | null;
+}
+
+/** The one draft being edited (id 1). */
+export interface SiteDraftTable {
+  id: number;
+  content: string;
+  revision: number;
+  updated_at: Date | string;
+  updated_by: string;
+}
+
 export interface DatabaseSchema {
   renovation_projects: RenovationProjectTable;
   contact_submissions: ContactSubmissionTable;
@@ -129,4 +149,6 @@ export interface DatabaseSchema {
   email_outbox: EmailOutboxTable;
   app_secrets: AppSecretTable;
   public_data_version: PublicDataVersionTable;
+  site_versions: SiteVersionTable;
+  site_draft: SiteDraftTable;
 }

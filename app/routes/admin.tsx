@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import { dashboardBase } from "~/admin/dashboard.server";
 import { Dashboard } from "~/admin/Dashboard";
 import { formatSubmittedAt } from "~/platform/dates";
 import { handleInboxAction } from "~/admin/inbox-actions.server";
@@ -14,16 +15,12 @@ import {
   type Notice,
   type ProjectFormState,
   type ProjectsView,
-  type SiteLimitNotice,
 } from "~/admin/types";
-import type { MailHealth } from "~/enquiries/delivery";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
-import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
+import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
-import { siteLimitRefusals } from "~/enquiries/submit.server";
-import { adminContext, servicesContext, type AppServices } from "~/services";
-import type { Db } from "~/platform/db.server";
+import { adminContext, servicesContext } from "~/services";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
@@ -38,20 +35,11 @@ export function meta({ error }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(adminContext);
   const services = context.get(servicesContext);
-  const { db, company } = services;
+  const { db } = services;
   const params = new URL(request.url).searchParams;
   const tab = parseAdminTab(params.get("tab"));
-  const base = {
-    email: admin.email,
-    signIns: {
-      failed: admin.failedSignInsBefore,
-      previousSignIn: admin.previousSignInAt === null ? undefined : formatSubmittedAt(admin.previousSignInAt),
-    },
-    company: { name: company.name, logoUrl: company.logoUrl },
-    tab,
-    mail: await readMailHealth(db, services.mail !== undefined),
-    siteLimit: await readSiteLimit(db, services),
-  };
+  const base = { ...(await dashboardBase(services, admin)), tab };
+
 
   if (tab === "contacts") {
     const filter = parseInboxFilter(params.get("filter"));
@@ -108,27 +96,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     projects = { status: "error" };
   }
   return { ...base, projects, unread };
-}
-
-/** Enquiries CONTACT_SITE_LIMIT turned away lately, for a banner; a failure to read it only hides the banner. */
-async function readSiteLimit(db: Db, services: AppServices): Promise<SiteLimitNotice | undefined> {
-  try {
-    const refusals = await siteLimitRefusals(db, services.clock.now());
-    return refusals && { refused: refusals.count, limit: services.contact.siteLimit, last: formatSubmittedAt(refusals.last.toISOString()) };
-  } catch (error) {
-    console.error("Could not read the site-wide enquiry limit:", error);
-    return undefined;
-  }
-}
-
-/** For the banner; a failure to read it only hides the banner (the tab's own load says what is wrong). */
-async function readMailHealth(db: Db, enabled: boolean): Promise<MailHealth | undefined> {
-  try {
-    return await mailHealth(db, enabled);
-  } catch (error) {
-    console.error("Could not read the e-mail outbox:", error);
-    return undefined;
-  }
 }
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */

@@ -1,6 +1,6 @@
 import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
-import { OPENING_HOURS, PLAN_PRICES_GBP, type Company } from "~/company/company";
+import { OPENING_HOURS, type Company } from "~/company/company";
 import type { FormTokens } from "~/enquiries/form-token.server";
 import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
@@ -12,6 +12,8 @@ import { jsonForScript } from "~/platform/json-script";
 import type { Db } from "~/platform/db.server";
 import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
+import { formatPrice, type SiteContent } from "~/website/content";
+import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
 
 const DESCRIPTION =
@@ -73,8 +75,9 @@ function StructuredData({ value }: { value: object }) {
   );
 }
 
-/** schema.org structured data: the company as a local business, from its configuration. */
-function localBusiness(company: Company, siteUrl: string) {
+/** schema.org structured data: the company as a local business, as the published site names it. */
+function localBusiness(company: Company, site: SiteContent, siteUrl: string) {
+  const prices = site.pricing.plans.map((plan) => plan.pricePence);
   return {
     "@context": "https://schema.org",
     // A LocalBusiness subtype for agencies that let and manage property.
@@ -90,7 +93,7 @@ function localBusiness(company: Company, siteUrl: string) {
     // COMPANY_LOGO_URL is free text: one that is no URL must not break the page.
     logo: URL.canParse(company.logoUrl, `${siteUrl}/`) ? new URL(company.logoUrl, `${siteUrl}/`).href : `${siteUrl}/icon-512.png`,
     image: `${siteUrl}${SHARE_IMAGE.path}`,
-    priceRange: `£${PLAN_PRICES_GBP.gold}–£${PLAN_PRICES_GBP.platinum}`,
+    priceRange: prices.length ? `${formatPrice(Math.min(...prices))}–${formatPrice(Math.max(...prices))}` : undefined,
     areaServed: { "@type": "Country", name: "United Kingdom" },
     openingHoursSpecification: OPENING_HOURS.map(({ days, opens, closes }) => ({
       "@type": "OpeningHoursSpecification",
@@ -122,7 +125,8 @@ export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const { db, company, contact } = services;
+  const { db, contact } = services;
+  const published = await publishedSite(db, services.company);
   // Not awaited: the gallery shows its loading state while the projects are on
   // their way during client-side navigation. The server waits for it before
   // sending a document, so the projects are always in the HTML.
@@ -131,7 +135,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw error;
   });
   return {
-    company,
+    company: published.company,
+    site: published.content,
+    // The defaults shown because the published content could not be read: not a page to keep.
+    degraded: published.degraded,
     // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
     siteUrl: siteUrl(services, request),
     projects,
@@ -196,12 +203,13 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
     <>
       <LandingPage
         company={loaderData.company}
+        site={loaderData.site}
         projects={loaderData.projects}
         contactResult={actionData}
         formToken={loaderData.formToken}
         retentionDays={loaderData.retentionDays}
       />
-      <StructuredData value={localBusiness(loaderData.company, loaderData.siteUrl)} />
+      <StructuredData value={localBusiness(loaderData.company, loaderData.site, loaderData.siteUrl)} />
     </>
   );
 }

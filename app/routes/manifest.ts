@@ -1,9 +1,11 @@
 import { servicesContext } from "~/services";
+import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/manifest";
 
-/** The web app manifest, named after the configured company (a static file could not be). */
-export function loader({ context }: Route.LoaderArgs) {
-  const { company } = context.get(servicesContext);
+/** The web app manifest, named after the company as the published site names it (a static file could not be). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const { company } = await publishedSite(services.db, services.company);
   const manifest = {
     name: company.name,
     short_name: company.shortName,

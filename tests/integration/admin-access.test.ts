@@ -62,14 +62,26 @@ type Effect =
   | "update-project"
   | "toggle-project"
   | "move-project"
-  | "delete-project";
+  | "delete-project"
+  | "save-site"
+  | "preview";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
  * a project, two images uploaded here (URLs a project form may refer to), and
  * a marker that names what a request creates.
  */
-type Values = { id: string; email: string; password: string; projectId: string; beforeUrl: string; afterUrl: string; marker: string };
+type Values = {
+  id: string;
+  email: string;
+  password: string;
+  projectId: string;
+  beforeUrl: string;
+  afterUrl: string;
+  marker: string;
+  /** The Website draft's revision a save is based on. */
+  siteRevision: string;
+};
 
 type FileField = { filename: string; type: string; data: Buffer };
 
@@ -167,6 +179,17 @@ const toggleProject = ({ projectId }: Values) => ({ intent: "toggle-project", id
 const moveProject = ({ projectId }: Values) => ({ intent: "move-project", id: projectId, direction: "down" });
 const deleteProject = ({ projectId }: Values) => ({ intent: "delete-project", id: projectId, confirmed: "yes" });
 const uploadFile = () => ({ file: jpegFile("photo.jpg") });
+/** The Website tab's Company section, saved to the draft with a name that says which request saved it. */
+const saveSite = ({ marker, siteRevision }: Values) => ({
+  intent: "save-section",
+  section: "company",
+  revision: siteRevision,
+  "company.name": `Company ${marker}`,
+  "company.shortName": "Company",
+  "company.phone": "020 7946 0000",
+  "company.email": "hello@example.com",
+  "company.address": "1 Example Street, London EC1A 1AA",
+});
 
 const TABLE: Entry[] = [
   {
@@ -289,6 +312,31 @@ const TABLE: Entry[] = [
     ],
   },
   {
+    route: "admin/website",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin/website", "document"),
+      get(() => "/admin/website?section=pricing&notice=saved", "document"),
+      get(() => "/admin/website.data", "data"),
+    ],
+  },
+  {
+    route: "admin/website",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", () => "/admin/website?section=company", "document", "save-site", saveSite),
+      send("POST", () => "/admin/website.data", "data", "save-site", saveSite),
+    ],
+  },
+  {
+    route: "admin/website/preview",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/website/preview", "document", "preview"), get(() => "/admin/website/preview.data", "data", "preview")],
+  },
+  {
     route: "api/admin/images",
     handler: "action",
     access: "admin",
@@ -372,6 +420,7 @@ const PLACEHOLDERS: Values = {
   beforeUrl: "<before>",
   afterUrl: "<after>",
   marker: "<marker>",
+  siteRevision: "<revision>",
 };
 
 function label(call: Call): string {
@@ -437,6 +486,7 @@ describe.each(backends)("admin access on $name", (backend) => {
     beforeUrl,
     afterUrl,
     marker: "refused",
+    siteRevision: "0",
   });
 
   /** One request, exactly as given (node:http: no headers of its own but Host and Connection). */
@@ -503,7 +553,7 @@ describe.each(backends)("admin access on $name", (backend) => {
 
   /** What a refused request must leave as it was: the enquiries, the sessions, the admins, the projects, the images. */
   async function snapshot() {
-    const [enquiries, sessions, admins, projects, images, files] = await Promise.all([
+    const [enquiries, sessions, admins, projects, images, files, siteDraft, siteVersions] = await Promise.all([
       reader.db.selectFrom("contact_submissions").select(["id", "name", "email", "phone", "message", "is_read"]).orderBy("id").execute(),
       // last_seen_at is left out: using a session may touch it.
       reader.db.selectFrom("admin_sessions").select(["id", "admin_id", "expires_at"]).orderBy("id").execute(),
@@ -511,8 +561,12 @@ describe.each(backends)("admin access on $name", (backend) => {
       reader.db.selectFrom("renovation_projects").selectAll().orderBy("id").execute(),
       reader.db.selectFrom("images").select("name").orderBy("name").execute(),
       filesIn(imagesDir),
+      reader.db.selectFrom("site_draft").select(["content", "revision"]).execute(),
+      reader.db.selectFrom("site_versions").select(["number", "content"]).orderBy("number").execute(),
     ]);
     return {
+      siteDraft,
+      siteVersions,
       enquiries: enquiries.map((row) => ({ ...row, is_read: toBoolean(row.is_read) })),
       sessions,
       admins,
@@ -780,6 +834,7 @@ describe.each(backends)("admin access on $name", (backend) => {
         beforeUrl: (await saveImage(images, JPEG)).url,
         afterUrl: (await saveImage(images, JPEG)).url,
         marker: randomBytes(6).toString("hex"),
+        siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
       };
       const properly = () => request(call, values, { ...sameOrigin(), cookie: session });
       const redirected = call.format === "document" ? 302 : 202;
@@ -931,6 +986,21 @@ describe.each(backends)("admin access on $name", (backend) => {
           const response = await properly();
           expect(response.status, what).toBe(200);
           expect(await getProject(reader.db, control.id), `${what}: deleted`).toBeUndefined();
+          break;
+        }
+        case "save-site": {
+          const response = await properly();
+          expect(response.status, what).toBe(redirected);
+          const draft = await reader.db.selectFrom("site_draft").select("content").executeTakeFirstOrThrow();
+          expect(JSON.parse(draft.content).company.name, `${what}: saved to the draft`).toBe(`Company ${values.marker}`);
+          break;
+        }
+        case "preview": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          expect(header(response, "x-robots-tag"), `${what}: never indexed`).toMatch(/noindex/);
+          expect(response.text, `${what}: the landing page's texts`).toContain("Professional Property Management Services");
           break;
         }
       }

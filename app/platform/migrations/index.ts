@@ -6,6 +6,7 @@ import * as publicDataVersion from "./005-public-data-version";
 import * as signInHistory from "./006-sign-in-history";
 import * as possibleSpam from "./007-possible-spam";
 import * as foldedEmails from "./008-folded-emails";
+import * as siteContent from "./009-site-content";
 import type { AppMigration } from "./types";
 
 /**
@@ -22,4 +23,5 @@ export const migrations: Record<string, AppMigration> = {
   "006-sign-in-history": signInHistory,
   "007-possible-spam": possibleSpam,
   "008-folded-emails": foldedEmails,
+  "009-site-content": siteContent,
 };

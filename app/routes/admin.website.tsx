@@ -1,0 +1,145 @@
+import { data, redirect } from "react-router";
+import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import { Dashboard } from "~/admin/Dashboard";
+import { dashboardBase } from "~/admin/dashboard.server";
+import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
+import type { WebsiteActionData, WebsiteNotice, WebsiteView } from "~/admin/website-types";
+import { WebsitePanel } from "~/admin/WebsitePanel";
+import { countSubmissions } from "~/enquiries/inbox.server";
+import { formatSubmittedAt } from "~/platform/dates";
+import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, withBody } from "~/platform/request-body.server";
+import { adminContext, servicesContext } from "~/services";
+import { SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, siteDefaults, type SiteSection } from "~/website/content";
+import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
+import type { Route } from "./+types/admin.website";
+
+export function meta() {
+  return [{ title: "Website | Admin Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+function sectionFrom(value: string | null | undefined): SiteSection {
+  return (SITE_SECTIONS as readonly string[]).includes(value ?? "") ? (value as SiteSection) : "company";
+}
+
+const wholeNumber = (value: string | null | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
+
+/** The notice a redirect after a change asks for (?notice=…), read with own-property checks only. */
+function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotice | undefined {
+  const version = wholeNumber(params.get("version"));
+  switch (params.get("notice")) {
+    case "saved":
+      return { kind: "success", text: WEBSITE_TEXT_ADMIN.saved(SECTION_LABELS[section]) };
+    case "published":
+      return version === undefined ? undefined : { kind: "success", text: WEBSITE_TEXT_ADMIN.published(version) };
+    case "discarded":
+      return { kind: "success", text: WEBSITE_TEXT_ADMIN.discarded };
+    case "restored": {
+      const from = wholeNumber(params.get("from"));
+      return version === undefined || from === undefined ? undefined : { kind: "success", text: WEBSITE_TEXT_ADMIN.restored(from, version) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The Website tab: the draft, section by section, its state against the live site, and the history. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = context.get(adminContext);
+  const services = context.get(servicesContext);
+  const params = new URL(request.url).searchParams;
+  const section = sectionFrom(params.get("section"));
+  const base = await dashboardBase(services, admin);
+  let website: WebsiteView;
+  let unread: number | undefined;
+  try {
+    const defaults = siteDefaults(services.company);
+    const [draft, versions, counts] = await Promise.all([readDraft(services.db, defaults), listVersions(services.db), countSubmissions(services.db)]);
+    unread = counts.unread;
+    website = {
+      status: "ok",
+      section,
+      content: draft.content,
+      revision: draft.revision,
+      unpublished: draft.unpublished,
+      lastSaved: draft.updatedAt && draft.updatedBy ? { when: formatSubmittedAt(draft.updatedAt), by: draft.updatedBy } : undefined,
+      versions: versions.map((version) => ({ ...version, publishedLabel: formatSubmittedAt(version.publishedAt) })),
+      notice: noticeFrom(params, section),
+    };
+  } catch (error) {
+    console.error("Could not load the website's content:", error);
+    website = { status: "error", section };
+  }
+  return { ...base, tab: "website" as const, website, unread };
+}
+
+/** Headers an action sets (Connection: close on a 413) reach the response. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders;
+}
+
+/** The editor's forms are short texts; the pricing section is the longest. */
+const WEBSITE_FORM_LIMIT = Math.max(ADMIN_FORM_LIMIT, 64 * 1024);
+
+export const action = withBody(
+  async (request) => firstOfEach(await readFormEntries(request, WEBSITE_FORM_LIMIT)),
+  (refusal) => data<WebsiteActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
+  async ({ context }: Route.ActionArgs, fields) => {
+    const admin = context.get(adminContext);
+    const services = context.get(servicesContext);
+    const { db } = services;
+    const defaults = siteDefaults(services.company);
+    const change = { by: admin.email, now: services.clock.now() };
+    const baseRevision = wholeNumber(fields.revision);
+    const stale = (extra: Partial<WebsiteActionData> = {}) =>
+      data<WebsiteActionData>({ ...extra, notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.stale } }, { status: 409 });
+    if (baseRevision === undefined) return data<WebsiteActionData>({ notice: { kind: "error", text: "The form was not understood. Please reload the page." } }, { status: 400 });
+
+    switch (fields.intent) {
+      case "save-section": {
+        const section = sectionFrom(fields.section);
+        const draft = await readDraft(db, defaults);
+        const parsed = parseSection(section, fields, draft.content);
+        if (!parsed.ok) {
+          return data<WebsiteActionData>({ section, errors: parsed.errors, values: parsed.values, notice: { kind: "error", text: WEBSITE_TEXT.fixErrors } }, { status: 400 });
+        }
+        const saved = draft.revision === baseRevision ? await saveDraft(db, { ...change, content: parsed.content, baseRevision }) : ({ ok: false, reason: "stale" } as const);
+        if (!saved.ok) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
+        throw redirect(`/admin/website?section=${section}&notice=saved`);
+      }
+      case "publish": {
+        const published = await publishDraft(db, { ...change, defaults, baseRevision });
+        if (published.ok) throw redirect(`/admin/website?notice=published&version=${published.version}`);
+        if (published.reason === "nothing-to-publish") return data<WebsiteActionData>({ notice: { kind: "info", text: WEBSITE_TEXT_ADMIN.nothingToPublish } });
+        return stale();
+      }
+      case "discard": {
+        const discarded = await discardDraft(db, { ...change, defaults, baseRevision });
+        if (discarded.ok) throw redirect("/admin/website?notice=discarded");
+        return stale();
+      }
+      case "restore": {
+        const number = wholeNumber(fields.version);
+        if (number === undefined) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.notFound } }, { status: 400 });
+        const restored = await restoreVersion(db, { ...change, defaults, number, baseRevision });
+        if (restored.ok) throw redirect(`/admin/website?notice=restored&from=${number}&version=${restored.version}`);
+        if (restored.reason === "not-found") return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.notFound } }, { status: 404 });
+        return stale();
+      }
+      default:
+        return data<WebsiteActionData>({ notice: { kind: "error", text: "Unknown action." } }, { status: 400 });
+    }
+  },
+);
+
+export default function AdminWebsiteRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const { website, ...dashboard } = loaderData;
+  return (
+    <Dashboard {...dashboard}>
+      <WebsitePanel view={website} actionData={actionData} />
+    </Dashboard>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

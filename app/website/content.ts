@@ -1,0 +1,327 @@
+import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
+import { isValidEmail } from "~/platform/email-address";
+
+/**
+ * What the company edits of its own site (issue 15), as typed data: each
+ * section of the landing page with its own fields, limits and messages, so
+ * an edit can never break the layout. Shared by the browser (labels, limits)
+ * and the server (which decides). A fresh site shows the specification's
+ * texts: SITE_DEFAULTS.
+ */
+
+export type SitePlan = {
+  name: string;
+  /** Whole pence, so £80 and £79.50 are both exact. */
+  pricePence: number;
+  period: string;
+  description: string;
+  features: string[];
+  buttonText: string;
+  popular: boolean;
+};
+
+export type SiteContent = {
+  company: Pick<Company, "name" | "shortName" | "phone" | "email" | "address">;
+  hero: {
+    eyebrow: string;
+    headline: string;
+    blurb: string;
+    promiseTitle: string;
+    promiseTagline: string;
+    promises: string[];
+  };
+  pricing: {
+    title: string;
+    intro: string;
+    plans: SitePlan[];
+    enterpriseQuestion: string;
+    enterpriseLink: string;
+    enterpriseRest: string;
+  };
+};
+
+/** One published version, as the history lists it. */
+export type VersionSummary = { number: number; publishedAt: string; publishedBy: string; restoredFrom: number | null; live: boolean };
+
+export const SITE_SECTIONS = ["company", "hero", "pricing"] as const;
+export type SiteSection = (typeof SITE_SECTIONS)[number];
+
+export const SECTION_LABELS: Record<SiteSection, string> = {
+  company: "Company",
+  hero: "Hero",
+  pricing: "Pricing",
+};
+
+/** The specification's texts (SPEC §9, §10), with the company from COMPANY_* or the placeholders. */
+export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteContent {
+  return {
+    company: { name: company.name, shortName: company.shortName, phone: company.phone, email: company.email, address: company.address },
+    hero: {
+      eyebrow: "For landlords, investors and tenants",
+      headline: "Professional Property Management Services",
+      blurb:
+        "From finding the right tenants to collecting the rent, handling repairs and keeping you on the right side of every regulation, we look after your property so it earns for you without the hassle.",
+      promiseTitle: "Transparent Pricing Promise",
+      promiseTagline: "What you see is what you pay - guaranteed transparent pricing",
+      promises: ["No VAT Added", "No Hidden Fees", "No Surprises"],
+    },
+    pricing: {
+      title: "Simple, Transparent Pricing",
+      intro: "One clear fee per property, and nothing added on top.",
+      plans: [
+        {
+          name: "Gold",
+          pricePence: 8000,
+          period: "per property",
+          description: "Everything a landlord needs for hands-off lettings, with priority service throughout.",
+          features: [
+            "Automated rent collection and accounting",
+            "Priority maintenance and repairs",
+            "Tenant communication management",
+            "Priority phone and email support",
+            "Weekly progress updates",
+            "Emergency response coordination",
+          ],
+          buttonText: "Choose Gold",
+          popular: false,
+        },
+        {
+          name: "Platinum",
+          pricePence: 12000,
+          period: "per property",
+          description: "Our complete service for investors who want every detail handled and reported.",
+          features: [
+            "Complete property management service",
+            "Advanced financial reporting and analytics",
+            "Legal compliance and documentation",
+            "24/7 dedicated support line",
+            "Real-time dashboard and insights",
+            "Property renovation coordination",
+            "Insurance claims management",
+            "Dedicated account manager",
+          ],
+          buttonText: "Choose Platinum",
+          popular: true,
+        },
+      ],
+      enterpriseQuestion: "Managing a larger portfolio?",
+      enterpriseLink: "Contact us",
+      enterpriseRest: "for enterprise pricing.",
+    },
+  };
+}
+
+/** "£80", "£79.50", "£1,250": how a price is shown. */
+export function formatPrice(pence: number): string {
+  const pounds = Math.floor(pence / 100);
+  const rest = pence % 100;
+  return `£${pounds.toLocaleString("en-GB")}${rest ? `.${String(rest).padStart(2, "0")}` : ""}`;
+}
+
+/** "80", "79.50": a price as the editor's field shows it. */
+export function priceFieldValue(pence: number): string {
+  const rest = pence % 100;
+  return `${Math.floor(pence / 100)}${rest ? `.${String(rest).padStart(2, "0")}` : ""}`;
+}
+
+// ---------------------------------------------------------------- fields
+
+export type FieldSpec = {
+  /** The form field's name: "company.name", "plans.0.features". */
+  name: string;
+  label: string;
+  max: number;
+  required: boolean;
+  /** A multi-line field; for lists, one item a line. */
+  multiline?: boolean;
+  hint?: string;
+  type?: "text" | "email" | "tel";
+};
+
+export const MAX_PROMISES = 3;
+export const MAX_FEATURES = 12;
+export const FEATURE_MAX = 120;
+export const MAX_PRICE_PENCE = 10_000_000;
+
+export const WEBSITE_TEXT = {
+  fieldRequired: (label: string) => `Please fill in ${label.toLowerCase()}.`,
+  tooLong: (label: string, max: number) => `${label} must be at most ${max} characters.`,
+  email: "Please enter a valid email address",
+  price: (label: string) => `${label} must be an amount in pounds, such as 80 or 79.50.`,
+  tooManyLines: (label: string, max: number) => `${label}: at most ${max} lines.`,
+  lineTooLong: (label: string, max: number) => `${label}: each line must be at most ${max} characters.`,
+  fixErrors: "Please correct the highlighted fields. Nothing was saved.",
+} as const;
+
+export function sectionFields(section: SiteSection, content: SiteContent): FieldSpec[] {
+  if (section === "company") {
+    return [
+      { name: "company.name", label: "Company name", max: 100, required: true },
+      { name: "company.shortName", label: "Short name", max: 40, required: true, hint: "Shown in the header on small screens." },
+      { name: "company.phone", label: "Phone", max: 40, required: true, type: "tel" },
+      { name: "company.email", label: "Email", max: 254, required: true, type: "email" },
+      { name: "company.address", label: "Postal address", max: 200, required: true },
+    ];
+  }
+  if (section === "hero") {
+    return [
+      { name: "hero.eyebrow", label: "Line above the headline", max: 80, required: true },
+      { name: "hero.headline", label: "Headline", max: 100, required: true },
+      { name: "hero.blurb", label: "Introduction", max: 400, required: true, multiline: true },
+      { name: "hero.promiseTitle", label: "Pricing promise title", max: 60, required: true },
+      { name: "hero.promiseTagline", label: "Pricing promise tagline", max: 140, required: true },
+      ...Array.from({ length: MAX_PROMISES }, (_, index): FieldSpec => ({ name: `hero.promises.${index}`, label: `Promise ${index + 1}`, max: 40, required: true })),
+    ];
+  }
+  return [
+    { name: "pricing.title", label: "Section title", max: 80, required: true },
+    { name: "pricing.intro", label: "Section introduction", max: 200, required: true },
+    ...content.pricing.plans.flatMap((plan, index): FieldSpec[] => {
+      const which = `Plan ${index + 1}`;
+      return [
+        { name: `plans.${index}.name`, label: `${which} name`, max: 40, required: true },
+        { name: `plans.${index}.price`, label: `${which} price (£)`, max: 12, required: true, hint: "In pounds, such as 80 or 79.50." },
+        { name: `plans.${index}.period`, label: `${which} period`, max: 40, required: true },
+        { name: `plans.${index}.description`, label: `${which} description`, max: 300, required: true, multiline: true },
+        { name: `plans.${index}.features`, label: `${which} features`, max: MAX_FEATURES * (FEATURE_MAX + 1), required: true, multiline: true, hint: `One feature a line, in the order shown; at most ${MAX_FEATURES}.` },
+        { name: `plans.${index}.buttonText`, label: `${which} button text`, max: 40, required: true },
+      ];
+    }),
+    { name: "pricing.enterpriseQuestion", label: "Enterprise line: question", max: 80, required: true },
+    { name: "pricing.enterpriseLink", label: "Enterprise line: link text", max: 40, required: true },
+    { name: "pricing.enterpriseRest", label: "Enterprise line: after the link", max: 80, required: true },
+  ];
+}
+
+/** The section's current values as the form's fields show them. */
+export function sectionValues(section: SiteSection, content: SiteContent): Record<string, string> {
+  const values: Record<string, string> = Object.create(null);
+  if (section === "company") {
+    for (const [key, value] of Object.entries(content.company)) values[`company.${key}`] = value;
+  } else if (section === "hero") {
+    const { promises, ...texts } = content.hero;
+    for (const [key, value] of Object.entries(texts)) values[`hero.${key}`] = value;
+    promises.forEach((promise, index) => (values[`hero.promises.${index}`] = promise));
+  } else {
+    const { plans, ...texts } = content.pricing;
+    for (const [key, value] of Object.entries(texts)) values[`pricing.${key}`] = value;
+    plans.forEach((plan, index) => {
+      values[`plans.${index}.name`] = plan.name;
+      values[`plans.${index}.price`] = priceFieldValue(plan.pricePence);
+      values[`plans.${index}.period`] = plan.period;
+      values[`plans.${index}.description`] = plan.description;
+      values[`plans.${index}.features`] = plan.features.join("\n");
+      values[`plans.${index}.buttonText`] = plan.buttonText;
+    });
+    values.popular = String(plans.findIndex((plan) => plan.popular));
+  }
+  return values;
+}
+
+/** Trims, keeps line breaks as \n, drops control characters a browser never sends. */
+function clean(value: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  return (value ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
+}
+
+export type SectionErrors = Record<string, string>;
+
+/**
+ * Reads one section's form into a new whole content, or says what is wrong
+ * with each field (then nothing is to be saved).
+ */
+export function parseSection(
+  section: SiteSection,
+  fields: Record<string, string | undefined>,
+  current: SiteContent,
+): { ok: true; content: SiteContent } | { ok: false; errors: SectionErrors; values: Record<string, string> } {
+  const errors: SectionErrors = Object.create(null);
+  const values: Record<string, string> = Object.create(null);
+  const text: Record<string, string> = Object.create(null);
+  for (const spec of sectionFields(section, current)) {
+    const value = clean(Object.hasOwn(fields, spec.name) ? fields[spec.name] : undefined);
+    values[spec.name] = value;
+    text[spec.name] = value;
+    if (spec.required && value === "") errors[spec.name] = WEBSITE_TEXT.fieldRequired(spec.label);
+    else if (value.length > spec.max) errors[spec.name] = WEBSITE_TEXT.tooLong(spec.label, spec.max);
+    else if (spec.type === "email" && !isValidEmail(value)) errors[spec.name] = WEBSITE_TEXT.email;
+  }
+  const get = (name: string) => text[name] ?? "";
+
+  let content: SiteContent;
+  if (section === "company") {
+    content = {
+      ...current,
+      company: { name: get("company.name"), shortName: get("company.shortName"), phone: get("company.phone"), email: get("company.email"), address: get("company.address").replace(/\s*\n\s*/g, ", ") },
+    };
+  } else if (section === "hero") {
+    content = {
+      ...current,
+      hero: {
+        eyebrow: get("hero.eyebrow"),
+        headline: get("hero.headline"),
+        blurb: get("hero.blurb"),
+        promiseTitle: get("hero.promiseTitle"),
+        promiseTagline: get("hero.promiseTagline"),
+        promises: Array.from({ length: MAX_PROMISES }, (_, index) => get(`hero.promises.${index}`)),
+      },
+    };
+  } else {
+    const popular = clean(fields.popular);
+    values.popular = popular;
+    const plans = current.pricing.plans.map((_, index): SitePlan => {
+      const priceName = `plans.${index}.price`;
+      const priceText = get(priceName).replace(/^£\s*/, "").replace(/,/g, "");
+      const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(priceText);
+      const pricePence = match ? Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")) : NaN;
+      if (!errors[priceName] && (!match || pricePence > MAX_PRICE_PENCE)) errors[priceName] = WEBSITE_TEXT.price(`Plan ${index + 1} price`);
+      const featuresName = `plans.${index}.features`;
+      const features = get(featuresName).split("\n").map((line) => line.trim()).filter(Boolean);
+      if (!errors[featuresName]) {
+        if (features.length > MAX_FEATURES) errors[featuresName] = WEBSITE_TEXT.tooManyLines(`Plan ${index + 1} features`, MAX_FEATURES);
+        else if (features.some((line) => line.length > FEATURE_MAX)) errors[featuresName] = WEBSITE_TEXT.lineTooLong(`Plan ${index + 1} features`, FEATURE_MAX);
+      }
+      return {
+        name: get(`plans.${index}.name`),
+        pricePence: Number.isFinite(pricePence) ? pricePence : 0,
+        period: get(`plans.${index}.period`),
+        description: get(`plans.${index}.description`),
+        features,
+        buttonText: get(`plans.${index}.buttonText`),
+        popular: popular === String(index),
+      };
+    });
+    content = {
+      ...current,
+      pricing: {
+        title: get("pricing.title"),
+        intro: get("pricing.intro"),
+        plans,
+        enterpriseQuestion: get("pricing.enterpriseQuestion"),
+        enterpriseLink: get("pricing.enterpriseLink"),
+        enterpriseRest: get("pricing.enterpriseRest"),
+      },
+    };
+  }
+  if (Object.keys(errors).length) return { ok: false, errors, values };
+  return { ok: true, content };
+}
+
+/**
+ * A stored content checked as a whole (an import, a version read back): every
+ * section's fields within their limits. Returns the problems, none when it is sound.
+ */
+export function contentProblems(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return ["The site content must be an object."];
+  const content = value as SiteContent;
+  const problems: string[] = [];
+  try {
+    for (const section of SITE_SECTIONS) {
+      const parsed = parseSection(section, sectionValues(section, content), content);
+      if (!parsed.ok) problems.push(...Object.values(parsed.errors));
+    }
+  } catch {
+    problems.push("The site content is not in the expected shape.");
+  }
+  return problems;
+}

@@ -1,0 +1,186 @@
+import type { Company } from "~/company/company";
+import type { Db } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
+import { SITE_SECTIONS, contentProblems, siteDefaults, type SiteContent, type VersionSummary } from "./content";
+
+/**
+ * The company's site content in the database (migration 009, decision 027):
+ * one draft that admins edit, and the published versions, newest live. Every
+ * change is a compare-and-set on the draft's revision, so two admins editing
+ * at once cannot overwrite each other unseen, and publishing commits the new
+ * version with the public data version (the page cache renders once more, on
+ * every instance).
+ */
+
+export type LiveSite = {
+  content: SiteContent;
+  /** The live version's number; undefined while nothing was published (the defaults are live). */
+  version: number | undefined;
+};
+
+export type DraftSite = {
+  content: SiteContent;
+  /** 0 before the first save. */
+  revision: number;
+  /** True when the draft differs from what is live. */
+  unpublished: boolean;
+  updatedAt: string | undefined;
+  updatedBy: string | undefined;
+};
+
+export type Change = { ok: true; revision: number } | { ok: false; reason: "stale" | "not-found" | "nothing-to-publish" };
+
+/** Kept for restore; older versions are deleted by the publish that pushes them out. */
+export const KEPT_VERSIONS = 50;
+
+/**
+ * Stored content read over the defaults, section by section and field by
+ * field, so a field added by a later release shows its default until edited.
+ */
+function parseStored(json: string, defaults: SiteContent): SiteContent {
+  const stored = JSON.parse(json) as Partial<SiteContent>;
+  const merged = { ...defaults } as Record<string, unknown>;
+  for (const section of SITE_SECTIONS) {
+    const value = stored[section];
+    if (value && typeof value === "object") merged[section] = { ...defaults[section], ...value };
+  }
+  return merged as SiteContent;
+}
+
+export async function readLive(db: Db, defaults: SiteContent): Promise<LiveSite> {
+  const row = await db.selectFrom("site_versions").select(["number", "content"]).orderBy("number", "desc").limit(1).executeTakeFirst();
+  if (!row) return { content: defaults, version: undefined };
+  return { content: parseStored(row.content, defaults), version: Number(row.number) };
+}
+
+export async function readDraft(db: Db, defaults: SiteContent): Promise<DraftSite> {
+  const [row, live] = await Promise.all([
+    db.selectFrom("site_draft").select(["content", "revision", "updated_at", "updated_by"]).where("id", "=", 1).executeTakeFirst(),
+    readLive(db, defaults),
+  ]);
+  if (!row) return { content: live.content, revision: 0, unpublished: false, updatedAt: undefined, updatedBy: undefined };
+  const content = parseStored(row.content, defaults);
+  return {
+    content,
+    revision: Number(row.revision),
+    unpublished: JSON.stringify(content) !== JSON.stringify(live.content),
+    updatedAt: toIsoString(row.updated_at),
+    updatedBy: row.updated_by,
+  };
+}
+
+/** Writes the draft if it is still at `baseRevision`; the whole content is checked first (a bug must not store a broken site). */
+async function writeDraft(db: Db, content: SiteContent, baseRevision: number, by: string, now: Date): Promise<Change> {
+  const problems = contentProblems(content);
+  if (problems.length) throw new Error(`Refusing to store invalid site content: ${problems.join(" ")}`);
+  const json = JSON.stringify(content);
+  const updatedAt = now.toISOString();
+  if (baseRevision === 0) {
+    const inserted = await db
+      .insertInto("site_draft")
+      .values({ id: 1, content: json, revision: 1, updated_at: updatedAt, updated_by: by })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1 ? { ok: true, revision: 1 } : { ok: false, reason: "stale" };
+  }
+  const updated = await db
+    .updateTable("site_draft")
+    .set({ content: json, revision: baseRevision + 1, updated_at: updatedAt, updated_by: by })
+    .where("id", "=", 1)
+    .where("revision", "=", baseRevision)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1 ? { ok: true, revision: baseRevision + 1 } : { ok: false, reason: "stale" };
+}
+
+/** Saves an edited draft; refused as stale when someone else saved since `baseRevision` was read. */
+export async function saveDraft(db: Db, change: { content: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change> {
+  return writeDraft(db, change.content, change.baseRevision, change.by, change.now);
+}
+
+async function insertVersion(db: Db, content: string, by: string, now: Date, restoredFrom: number | null): Promise<number> {
+  const newest = await db.selectFrom("site_versions").select((eb) => eb.fn.max("number").as("n")).executeTakeFirst();
+  const number = Number(newest?.n ?? 0) + 1;
+  await db.insertInto("site_versions").values({ number, content, published_at: now.toISOString(), published_by: by, restored_from: restoredFrom }).execute();
+  await db.deleteFrom("site_versions").where("number", "<=", number - KEPT_VERSIONS).execute();
+  return number;
+}
+
+/**
+ * Publishes the draft as it was at `baseRevision`: live at once, everywhere.
+ * The draft row is written in the same transaction (its revision moves), which
+ * also makes two publishes at once take turns.
+ */
+export async function publishDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change & { version?: number }> {
+  return db.transaction().execute(async (trx) => {
+    const draft = await readDraft(trx, change.defaults);
+    if (draft.revision !== change.baseRevision) return { ok: false, reason: "stale" } as const;
+    if (!draft.unpublished) return { ok: false, reason: "nothing-to-publish" } as const;
+    const moved = await writeDraft(trx, draft.content, draft.revision, change.by, change.now);
+    if (!moved.ok) return moved;
+    const version = await insertVersion(trx, JSON.stringify(draft.content), change.by, change.now, null);
+    return { ok: true, revision: moved.revision, version } as const;
+  });
+}
+
+/** Puts the draft back to what is live. */
+export async function discardDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change> {
+  return db.transaction().execute(async (trx) => {
+    const live = await readLive(trx, change.defaults);
+    return writeDraft(trx, live.content, change.baseRevision, change.by, change.now);
+  });
+}
+
+/** Publishes an earlier version again, as a new version; the draft becomes that content too. */
+export async function restoreVersion(
+  db: Db,
+  change: { defaults: SiteContent; number: number; baseRevision: number; by: string; now: Date },
+): Promise<Change & { version?: number }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("site_versions").select("content").where("number", "=", change.number).executeTakeFirst();
+    if (!row) return { ok: false, reason: "not-found" } as const;
+    const content = parseStored(row.content, change.defaults);
+    const moved = await writeDraft(trx, content, change.baseRevision, change.by, change.now);
+    if (!moved.ok) return moved;
+    const version = await insertVersion(trx, JSON.stringify(content), change.by, change.now, change.number);
+    return { ok: true, revision: moved.revision, version } as const;
+  });
+}
+
+export async function listVersions(db: Db): Promise<VersionSummary[]> {
+  const rows = await db
+    .selectFrom("site_versions")
+    .select(["number", "published_at", "published_by", "restored_from"])
+    .orderBy("number", "desc")
+    .limit(KEPT_VERSIONS)
+    .execute();
+  return rows.map((row, index) => ({
+    number: Number(row.number),
+    publishedAt: toIsoString(row.published_at),
+    publishedBy: row.published_by,
+    restoredFrom: row.restored_from === null ? null : Number(row.restored_from),
+    live: index === 0,
+  }));
+}
+
+export async function readVersion(db: Db, number: number, defaults: SiteContent): Promise<SiteContent | undefined> {
+  const row = await db.selectFrom("site_versions").select("content").where("number", "=", number).executeTakeFirst();
+  return row ? parseStored(row.content, defaults) : undefined;
+}
+
+/**
+ * What the public pages show: the live content, and the company as the site
+ * names it (the live details over the configured ones; the logo stays
+ * COMPANY_LOGO_URL's until the logo is edited here). A failure to read it
+ * shows the defaults and says so (`degraded`), and such a page is never kept
+ * by the page cache.
+ */
+export async function publishedSite(db: Db, company: Company): Promise<{ content: SiteContent; company: Company; degraded: boolean }> {
+  const defaults = siteDefaults(company);
+  try {
+    const live = await readLive(db, defaults);
+    return { content: live.content, company: { ...company, ...live.content.company }, degraded: false };
+  } catch (error) {
+    console.error("Could not read the published site content:", error);
+    return { content: defaults, company, degraded: true };
+  }
+}

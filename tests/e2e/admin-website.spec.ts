@@ -1,0 +1,132 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, loginFields, loginHeading } from "./admin-fixtures";
+import { tabUntilFocused } from "./fixtures";
+
+/**
+ * The Website tab (issue 15) on the "website" server of playwright.config.ts:
+ * what these tests publish is live on that server's / only, so no other
+ * test's landing page changes under it. They run in order: each starts from
+ * what the one before published.
+ */
+const WEBSITE_URL = process.env.E2E_WEBSITE_URL!;
+test.describe.configure({ mode: "serial" });
+test.setTimeout(90_000);
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${WEBSITE_URL}/admin/website`);
+  await expect(loginHeading(page)).toBeVisible();
+  const fields = loginFields(page);
+  await fields.email.fill(ADMIN_EMAIL);
+  await fields.password.fill(ADMIN_PASSWORD);
+  await fields.submit.click();
+  await expect(page.getByText(`Welcome, ${ADMIN_EMAIL}`, { exact: true })).toBeVisible();
+  if (new URL(page.url()).pathname !== "/admin/website") await page.goto(`${WEBSITE_URL}/admin/website`);
+  await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
+}
+
+async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing", fill: Record<string, string>): Promise<void> {
+  await page.getByRole("tab", { name: section, exact: true }).click();
+  await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
+  for (const [label, value] of Object.entries(fill)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText(`${section} saved to the draft. Preview it, or publish to make it live.`);
+}
+
+async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  expect(
+    violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+    `axe-core violations on ${where}`,
+  ).toEqual([]);
+}
+
+test("edits every section; the preview shows the draft while / stays live; publish makes it live; an old version is restored", async ({ page, browser }) => {
+  await signIn(page);
+  await saveSection(page, "Company", { "Company name *": "Thames Valley Lettings", "Phone *": "0118 496 0000" });
+  await saveSection(page, "Hero", { "Headline *": "Lettings Done Properly", "Promise 1 *": "Prices Include VAT" });
+  await saveSection(page, "Pricing", { "Plan 1 price (£) *": "85", "Section title *": "Clear Fees, Every Month" });
+  await expect(page.getByText(/^Unpublished changes, last saved .* by admin@example\.com\.$/)).toBeVisible();
+
+  // The preview, in a tab of its own, shows the draft…
+  const [preview] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: /Preview draft/ }).click()]);
+  await expect(preview.getByRole("heading", { name: "Lettings Done Properly", level: 1 })).toBeVisible();
+  await expect(preview.getByText("Preview: this is how the site will look. Visitors do not see it until it is published.")).toBeVisible();
+  await expect(preview.getByText("£85", { exact: true })).toBeVisible();
+  await expect(preview.getByText("Prices Include VAT")).toBeVisible();
+  await preview.close();
+
+  // …while a visitor still sees the live site.
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`${WEBSITE_URL}/`);
+  await expect(visitor.getByRole("heading", { name: "Professional Property Management Services", level: 1 })).toBeVisible();
+  await expect(visitor.getByText("£80", { exact: true })).toBeVisible();
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText("Published. Version 1 is live now.");
+  await expect(page.getByText("The draft is the same as the live site.")).toBeVisible();
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { name: "Lettings Done Properly", level: 1 })).toBeVisible();
+  await expect(visitor.getByText("£85", { exact: true })).toBeVisible();
+  await expect(visitor.getByRole("heading", { name: "Clear Fees, Every Month" })).toBeVisible();
+  await expect(visitor).toHaveTitle("Thames Valley Lettings | Professional Property Management Services");
+
+  // A second publish, then the first one back.
+  await saveSection(page, "Hero", { "Headline *": "A Headline We Regret" });
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText("Published. Version 2 is live now.");
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { name: "A Headline We Regret", level: 1 })).toBeVisible();
+  await page.getByRole("button", { name: "Restore Version 1" }).click();
+  await expect(page.getByRole("status")).toHaveText("Version 1 restored: it is live now as version 3.");
+  await expect(page.getByText("restored from version 1")).toBeVisible();
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { name: "Lettings Done Properly", level: 1 })).toBeVisible();
+  await visitorContext.close();
+});
+
+test("a field left empty is refused with its own message and nothing changes; discard goes back to what is live", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("tab", { name: "Company", exact: true }).click();
+  await page.getByLabel("Company name *", { exact: true }).fill("");
+  await page.getByLabel("Email *", { exact: true }).fill("not-an-address");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
+  const name = page.getByLabel("Company name *", { exact: true });
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("Please fill in company name.");
+  await expect(page.getByLabel("Email *", { exact: true })).toHaveAccessibleDescription("Please enter a valid email address");
+  await expect(page.getByText("The draft is the same as the live site.")).toBeVisible();
+
+  // What was typed stays in the form to be corrected.
+  await expect(page.getByLabel("Email *", { exact: true })).toHaveValue("not-an-address");
+  await saveSection(page, "Company", { "Company name *": "Draft We Throw Away", "Email *": "hello@example.com" });
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Discard draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("The draft is back to what is live.");
+  await expect(page.getByLabel("Company name *", { exact: true })).toHaveValue("Thames Valley Lettings");
+});
+
+test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
+  await signIn(page);
+  for (const section of ["Company", "Hero", "Pricing"] as const) {
+    await page.getByRole("tab", { name: section, exact: true }).click();
+    await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
+    await expectNoAxeViolations(page, `the Website tab, ${section}`);
+  }
+  await page.getByRole("tab", { name: "Hero", exact: true }).click();
+  const headline = page.getByLabel("Headline *", { exact: true });
+  await tabUntilFocused(page, headline);
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Typed Without A Mouse");
+  await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText("Hero saved to the draft. Preview it, or publish to make it live.");
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.keyboard.press("Shift+Tab");
+  await tabUntilFocused(page, page.getByRole("button", { name: "Publish", exact: true }), "Shift+Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText("Published. Version 4 is live now.");
+});
