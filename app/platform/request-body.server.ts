@@ -40,6 +40,7 @@ export function bodyErrorHeaders(error: BodyError): HeadersInit {
 async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
   const declared = Number(request.headers.get("content-length"));
+  // An API client is told at once; it reads the answer before it sends more (Expect: 100-continue) or is a script.
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!request.body) return new Uint8Array();
 
@@ -215,7 +216,12 @@ async function parseForm(
   uploads: (upload: FileUpload) => Promise<null> | null,
 ): Promise<FormData> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limits.maxTotalSize) throw tooLarge();
+  if (Number.isFinite(declared) && declared > limits.maxTotalSize) {
+    // A form a little over the limit (an 11 MB photo) is read to its end and thrown away, so the
+    // browser still sending it gets the refusal, not a reset; a far larger one is cut off at once.
+    if (declared <= limits.maxTotalSize * 2) await drain(request, declared);
+    throw tooLarge();
+  }
   if (!request.body) throw new BodyError(400, "Request body is not valid form data");
   try {
     return await parseFormData(request, limits, uploads);
