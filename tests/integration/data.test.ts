@@ -25,6 +25,7 @@ const ALL_MIGRATIONS = [
   "006-sign-in-history",
   "007-possible-spam",
   "008-folded-emails",
+  "009-site-content",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -116,6 +117,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           "updated_at",
         ].sort(),
       );
+      expect(columns("site_versions")).toEqual(["number", "content", "published_at", "published_by", "restored_from"].sort());
+      expect(columns("site_draft")).toEqual(["id", "content", "revision", "updated_at", "updated_by"].sort());
       expect(columns("contact_submissions")).toEqual(
         ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"].sort(),
       );
