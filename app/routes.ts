@@ -6,6 +6,11 @@ export default [
   route("robots.txt", "routes/robots.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("site.webmanifest", "routes/manifest.ts"),
+  route("fees", "routes/fees.tsx"),
+  // One module for the three policies, each at its own address.
+  route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
+  route("terms", "routes/policy.tsx", { id: "policy-terms" }),
+  route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
   // Signing in is the one admin route open to anybody, by nature.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
   // Every other admin route: the layout checks the session before any of their loaders or

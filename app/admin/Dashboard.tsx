@@ -29,6 +29,8 @@ export type DashboardProps = {
   /** ENQUIRY_RETENTION_DAYS, when set (Contact Submissions tab). */
   retentionDays?: number;
   actionData?: AdminActionData;
+  /** The client money protection certificate lapses soon, or has. */
+  certificate?: { date: string; days: number };
   /** The panel of a tab that is a route of its own (Website). */
   children?: ReactNode;
 };
@@ -38,7 +40,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, children }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, certificate, children }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -64,6 +66,20 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
         {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
+        {certificate ? (
+          <div
+            role={certificate.days < 0 ? "alert" : undefined}
+            className={`mb-6 flex gap-3 rounded-xl border-2 px-4 py-3 sm:px-5 ${certificate.days < 0 ? "border-red-700 bg-red-50 text-red-950" : "border-amber-600 bg-amber-50 text-amber-950"}`}
+          >
+            <Icon name="exclamation" className={`mt-0.5 size-6 shrink-0 ${certificate.days < 0 ? "text-red-700" : "text-amber-700"}`} />
+            <p className="min-w-0">
+              {WEBSITE_TEXT_ADMIN.cmpExpiring(certificate.date, certificate.days)}{" "}
+              <Link to="/admin/website?section=legal" className="font-semibold underline underline-offset-2">
+                {WEBSITE_TEXT_ADMIN.tab}
+              </Link>
+            </p>
+          </div>
+        ) : null}
         {siteLimit ? (
           <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
             <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />

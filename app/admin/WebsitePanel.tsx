@@ -1,13 +1,14 @@
+import { Fragment } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Icon } from "~/components/Icon";
-import { SECTION_LABELS, SITE_SECTIONS, sectionFields, sectionValues, type FieldSpec, type SiteSection } from "~/website/content";
+import { SECTION_LABELS, SITE_SECTIONS, sectionFields, sectionValues, type SiteSection } from "~/website/content";
 import { NoticeRegion } from "./NoticeRegion";
+import { WebsiteFees } from "./WebsiteFees";
+import { WebsiteField } from "./WebsiteField";
 import { TabLinks } from "./Tabs";
 import { WEBSITE_TEXT_ADMIN as TEXT } from "./texts";
 import type { WebsiteActionData, WebsiteView } from "./website-types";
 
-const INPUT =
-  "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold shadow-sm ring-1 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60";
 const PRIMARY = `${BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`;
 const SECONDARY = `${BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
@@ -113,9 +114,22 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
           <input type="hidden" name="intent" value="save-section" />
           <input type="hidden" name="section" value={section} />
           <input type="hidden" name="revision" value={view.revision} />
-          {fields.map((spec) => (
-            <Field key={spec.name} spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
-          ))}
+          {section === "fees" ? (
+            <WebsiteFees content={view.content} values={values} errors={errors} />
+          ) : (
+            fields.map((spec) => (
+              <Fragment key={spec.name}>
+                <WebsiteField spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
+                {section === "policies" && !(values[spec.name] ?? "").trim() ? (
+                  <div className="-mt-3 sm:col-span-2">
+                    <button type="submit" name="template" value={spec.name.slice("policies.".length)} className={SECONDARY}>
+                      {TEXT.useTemplate(spec.label)}
+                    </button>
+                  </div>
+                ) : null}
+              </Fragment>
+            ))
+          )}
           {section === "pricing" ? <PopularPlan names={view.content.pricing.plans.map((plan) => plan.name)} value={values.popular ?? "-1"} /> : null}
           <div className="sm:col-span-2">
             <button type="submit" disabled={saving} className={PRIMARY}>
@@ -125,42 +139,6 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
         </Form>
       </div>
     </section>
-  );
-}
-
-function Field({ spec, value, error }: { spec: FieldSpec; value: string; error: string | undefined }) {
-  const id = `field-${spec.name.replace(/\./g, "-")}`;
-  const described = [spec.hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  const common = {
-    id,
-    name: spec.name,
-    defaultValue: value,
-    required: spec.required,
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": described,
-    className: INPUT,
-  };
-  return (
-    <div className={spec.multiline ? "sm:col-span-2" : undefined}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {spec.label} {spec.required ? <span aria-hidden="true" className="text-red-700">*</span> : null}
-      </label>
-      {spec.multiline ? (
-        <textarea {...common} rows={spec.name.endsWith(".features") ? 8 : 4} maxLength={spec.max} />
-      ) : (
-        <input {...common} type={spec.type ?? "text"} maxLength={spec.max} autoComplete="off" />
-      )}
-      {spec.hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-          {spec.hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

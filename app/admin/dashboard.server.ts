@@ -5,7 +5,13 @@ import { siteLimitRefusals } from "~/enquiries/submit.server";
 import type { Db } from "~/platform/db.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import type { AppServices } from "~/services";
+import { publishedSite } from "~/website/website.server";
 import type { SiteLimitNotice } from "./types";
+
+/** The client money protection certificate lapses within this many days: the dashboard says so. */
+export const CMP_WARNING_DAYS = 30;
+
+export type CertificateNotice = { date: string; days: number };
 
 /** What every dashboard tab shows around its panel: who is signed in, the sign-in note, the e-mail and limit banners. */
 export async function dashboardBase(services: AppServices, admin: AdminSession) {
@@ -19,7 +25,20 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
     company: { name: company.name, logoUrl: company.logoUrl },
     mail: await readMailHealth(db, services.mail !== undefined),
     siteLimit: await readSiteLimit(db, services),
+    certificate: await readCertificate(services),
   };
+}
+
+/** The published client money protection certificate's expiry, from 30 days before it (a failure to read it hides the note). */
+async function readCertificate(services: AppServices): Promise<CertificateNotice | undefined> {
+  const { content, degraded } = await publishedSite(services.db, services.company);
+  const expires = content.legal.cmpExpires;
+  if (degraded || !expires) return undefined;
+  const today = services.clock.now().toISOString().slice(0, 10);
+  const days = Math.round((Date.parse(`${expires}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  if (days > CMP_WARNING_DAYS) return undefined;
+  const date = new Date(`${expires}T12:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "Europe/London" });
+  return { date, days };
 }
 
 /** Enquiries CONTACT_SITE_LIMIT turned away lately, for a banner; a failure to read it only hides the banner. */

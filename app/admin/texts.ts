@@ -217,4 +217,9 @@ export const WEBSITE_TEXT_ADMIN = {
   previewVersionBanner: (number: number) => `Preview of version ${number}. Visitors see the live version.`,
   backToEditor: "Back to the editor",
   loadError: "The website's content could not be loaded. Please try again in a moment.",
+  useTemplate: (policy: string) => `Start the ${policy} from a template`,
+  cmpExpiring: (date: string, days: number) =>
+    days < 0
+      ? `Your client money protection certificate expired on ${date}. A letting agent that holds client money must be a member of a scheme: renew it and update the Website tab's Legal details.`
+      : `Your client money protection certificate expires on ${date}, in ${days} ${days === 1 ? "day" : "days"}. Renew it, then update the date in the Website tab's Legal details.`,
 } as const;

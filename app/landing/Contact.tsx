@@ -11,11 +11,13 @@ export function Contact({
   initialResult,
   formToken,
   retentionDays,
+  privacyHref,
 }: {
   company: Company;
   initialResult: ContactActionData | undefined;
   formToken: string;
   retentionDays: number | undefined;
+  privacyHref: string | undefined;
 }) {
   return (
     <section id="contact" tabIndex={-1} aria-labelledby="contact-title" className="bg-white py-20 sm:py-28">
@@ -66,7 +68,7 @@ export function Contact({
           </div>
 
           <div className="lg:col-span-3">
-            <Island name="contactForm" props={{ initialResult, formToken, retentionDays }} />
+            <Island name="contactForm" props={{ initialResult, formToken, retentionDays, ...(privacyHref ? { privacyHref } : {}) }} />
           </div>
         </div>
       </div>

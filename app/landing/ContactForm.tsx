@@ -33,10 +33,13 @@ export function ContactForm({
   initialResult,
   formToken,
   retentionDays,
+  privacyHref,
 }: {
   initialResult: ContactActionData | undefined;
   formToken: string;
   retentionDays: number | undefined;
+  /** "/privacy" once the company has published its Privacy Policy. */
+  privacyHref?: string;
 }) {
   const [submitting, setSubmitting] = useState(false);
   // Null until the visitor sends the form in this page; then it replaces the no-JavaScript result.
@@ -183,7 +186,7 @@ export function ContactForm({
         </div>
       </form>
 
-      <PrivacyNotice retentionDays={retentionDays} />
+      <PrivacyNotice retentionDays={retentionDays} privacyHref={privacyHref} />
     </div>
   );
 }
@@ -212,7 +215,7 @@ async function send(fields: Record<string, string>): Promise<Outcome> {
 }
 
 /** What happens to what is typed above, said where it is typed (UK GDPR, at the point of collection). */
-function PrivacyNotice({ retentionDays }: { retentionDays: number | undefined }) {
+function PrivacyNotice({ retentionDays, privacyHref }: { retentionDays: number | undefined; privacyHref: string | undefined }) {
   const kept =
     retentionDays === undefined
       ? "They are kept only as long as needed to deal with your enquiry, and deleted on request."
@@ -221,8 +224,15 @@ function PrivacyNotice({ retentionDays }: { retentionDays: number | undefined })
     <p className="mt-8 border-t border-slate-200 pt-6 text-sm leading-6 text-slate-600">
       We store your name, e-mail address, phone number (if you give one) and message only to answer your enquiry; we
       never sell them or share them with third parties for marketing. {kept} See our{" "}
-      {/* A placeholder until the document exists, like the footer's policy links. */}
-      <a className="font-semibold text-slate-700">Privacy Policy</a>.
+      {/* A placeholder until the company has written it, like the footer's policy links. */}
+      {privacyHref ? (
+        <a href={privacyHref} className="font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900">
+          Privacy Policy
+        </a>
+      ) : (
+        <a className="font-semibold text-slate-700">Privacy Policy</a>
+      )}
+      .
     </p>
   );
 }

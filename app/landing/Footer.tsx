@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
+import { POLICIES, type SiteContent } from "~/website/content";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
@@ -10,12 +11,41 @@ const QUICK_LINKS: { id: SectionId; label: string }[] = [
   { id: "about", label: "About" },
 ];
 
-/** Placeholders until the documents exist: shown as link text with nowhere to go. */
-const POLICY_LINKS = ["Privacy Policy", "Terms of Service", "Cookie Policy"] as const;
 
 const FOOTER_LINK = "text-slate-300 transition-colors hover:text-white focus-visible:outline-blue-300";
 
-export function Footer({ company }: { company: Company }) {
+/** Companies House numbers start SC in Scotland and NI in Northern Ireland; the rest are England and Wales. */
+function registeredIn(companyNumber: string): string {
+  if (companyNumber.startsWith("SC")) return "Scotland";
+  if (companyNumber.startsWith("NI")) return "Northern Ireland";
+  return "England and Wales";
+}
+
+/** What a UK letting agent must show: its registration, redress scheme and client money protection. */
+function legalLines(company: Company, site: SiteContent): string[] {
+  const { legal } = site;
+  const lines: string[] = [];
+  if (legal.registeredName || legal.companyNumber) {
+    lines.push(
+      [
+        legal.registeredName || company.name,
+        legal.companyNumber ? `registered in ${registeredIn(legal.companyNumber)}, company number ${legal.companyNumber}` : "",
+        legal.registeredOffice ? `registered office ${legal.registeredOffice}` : "",
+      ]
+        .filter(Boolean)
+        .join(", ") + ".",
+    );
+  }
+  if (legal.vatNumber) lines.push(`VAT number ${legal.vatNumber}.`);
+  if (legal.redressScheme) lines.push(`Member of ${legal.redressScheme}${legal.redressNumber ? ` (membership number ${legal.redressNumber})` : ""}.`);
+  if (legal.cmpScheme) lines.push(`Client money protection: ${legal.cmpScheme}${legal.cmpNumber ? ` (membership number ${legal.cmpNumber})` : ""}.`);
+  if (legal.icoNumber) lines.push(`Registered with the Information Commissioner's Office, number ${legal.icoNumber}.`);
+  return lines;
+}
+
+export function Footer({ company, site, onLanding = true }: { company: Company; site: SiteContent; /** False on /fees and the policies: the quick links go back to the landing page. */ onLanding?: boolean }) {
+  const legal = legalLines(company, site);
+  const hasFees = site.fees.landlord.length + site.fees.tenant.length > 0;
   return (
     <footer className="bg-slate-950 text-slate-300">
       <div className={`${CONTAINER} py-16`}>
@@ -39,8 +69,8 @@ export function Footer({ company }: { company: Company }) {
               {QUICK_LINKS.map((link) => (
                 <li key={link.id}>
                   <a
-                    href={`#${link.id}`}
-                    data-scroll-to={link.id}
+                    href={onLanding ? `#${link.id}` : `/#${link.id}`}
+                    data-scroll-to={onLanding ? link.id : undefined}
                     className={FOOTER_LINK}
                   >
                     {link.label}
@@ -58,16 +88,33 @@ export function Footer({ company }: { company: Company }) {
                   Admin
                 </Link>
               </li>
-              {POLICY_LINKS.map((label) => (
-                <li key={label}>
-                  <a className="text-slate-300">{label}</a>
+              {hasFees ? (
+                <li>
+                  <a href="/fees" className={FOOTER_LINK}>
+                    Fees
+                  </a>
+                </li>
+              ) : null}
+              {POLICIES.map(({ key, path, title }) => (
+                <li key={key}>
+                  {/* A placeholder with nowhere to go (as the specification has it) until the company writes the policy. */}
+                  {site.policies[key] ? (
+                    <a href={path} className={FOOTER_LINK}>
+                      {title}
+                    </a>
+                  ) : (
+                    <a className="text-slate-300">{title}</a>
+                  )}
                 </li>
               ))}
             </ul>
           </div>
         </div>
 
-        <div className="mt-12 border-t border-slate-800 pt-8 text-sm text-slate-400">
+        <div className="mt-12 space-y-2 border-t border-slate-800 pt-8 text-sm text-slate-400">
+          {legal.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
           <p>
             © {new Date().getFullYear()} {company.name}. All rights reserved.
           </p>

@@ -42,11 +42,17 @@ export function LandingPage({ company, site, projects, contactResult, formToken,
         <Hero hero={site.hero} />
         <Services />
         <Renovations projects={projects} />
-        <Pricing pricing={site.pricing} />
+        <Pricing pricing={site.pricing} fees={site.fees} />
         <About company={company} />
-        <Contact company={company} initialResult={contactResult} formToken={formToken} retentionDays={retentionDays} />
+        <Contact
+          company={company}
+          initialResult={contactResult}
+          formToken={formToken}
+          retentionDays={retentionDays}
+          privacyHref={site.policies.privacy ? "/privacy" : undefined}
+        />
       </main>
-      <Footer company={company} />
+      <Footer company={company} site={site} />
       {/* Shown by enhance.client.ts when the footer's Admin link is followed. */}
       <SignInCheck id="checking-sign-in" hidden />
     </>

@@ -1,8 +1,9 @@
-import { formatPrice, type SiteContent, type SitePlan } from "~/website/content";
+import { VAT_STATEMENTS, formatPrice, type SiteContent, type SitePlan } from "~/website/content";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
-export function Pricing({ pricing }: { pricing: SiteContent["pricing"] }) {
+export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fees: SiteContent["fees"] }) {
+  const hasFees = fees.landlord.length + fees.tenant.length > 0;
   return (
     <section id="pricing" tabIndex={-1} aria-labelledby="pricing-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
@@ -12,7 +13,7 @@ export function Pricing({ pricing }: { pricing: SiteContent["pricing"] }) {
 
         <ul className="mx-auto mt-16 grid max-w-5xl items-start gap-10 lg:grid-cols-2">
           {pricing.plans.map((plan, index) => (
-            <PlanCard key={index} plan={plan} />
+            <PlanCard key={index} plan={plan} vatStatus={fees.vatStatus} />
           ))}
         </ul>
 
@@ -27,12 +28,25 @@ export function Pricing({ pricing }: { pricing: SiteContent["pricing"] }) {
           </a>{" "}
           {pricing.enterpriseRest}
         </p>
+        {fees.vatStatus || hasFees ? (
+          <p className="mt-4 text-center text-slate-700">
+            {fees.vatStatus ? VAT_STATEMENTS[fees.vatStatus] : null}
+            {fees.vatStatus && hasFees ? " " : null}
+            {hasFees ? (
+              <a href="/fees" className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900">
+                See all our fees
+              </a>
+            ) : null}
+          </p>
+        ) : null}
       </div>
     </section>
   );
 }
 
-function PlanCard({ plan }: { plan: SitePlan }) {
+const VAT_BESIDE_PRICE = { "": "", included: ", inc. VAT", "not-registered": ", no VAT" } as const;
+
+function PlanCard({ plan, vatStatus }: { plan: SitePlan; vatStatus: SiteContent["fees"]["vatStatus"] }) {
   const popular = plan.popular;
   return (
     <li
@@ -58,7 +72,10 @@ function PlanCard({ plan }: { plan: SitePlan }) {
       <p className={`mt-3 leading-7 ${popular ? "text-slate-300" : "text-slate-600"}`}>{plan.description}</p>
       <p className="mt-8 flex items-baseline gap-2">
         <span className="text-5xl font-extrabold tracking-tight">{formatPrice(plan.pricePence)}</span>
-        <span className={popular ? "text-slate-300" : "text-slate-600"}>{plan.period}</span>
+        <span className={popular ? "text-slate-300" : "text-slate-600"}>
+          {plan.period}
+          {VAT_BESIDE_PRICE[vatStatus]}
+        </span>
       </p>
       <ul className="mt-8 space-y-3">
         {plan.features.map((feature, index) => (

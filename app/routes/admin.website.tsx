@@ -9,7 +9,8 @@ import { countSubmissions } from "~/enquiries/inbox.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, withBody } from "~/platform/request-body.server";
 import { adminContext, servicesContext } from "~/services";
-import { SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, siteDefaults, type SiteSection } from "~/website/content";
+import { POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, siteDefaults, type SiteSection } from "~/website/content";
+import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
 import type { Route } from "./+types/admin.website";
 
@@ -98,6 +99,11 @@ export const action = withBody(
       case "save-section": {
         const section = sectionFrom(fields.section);
         const draft = await readDraft(db, defaults);
+        // "Start from a template": the empty policy it names is filled in, the rest saved as typed.
+        const template = POLICIES.find((policy) => policy.key === fields.template);
+        if (section === "policies" && template && !(fields[`policies.${template.key}`] ?? "").trim()) {
+          fields[`policies.${template.key}`] = policyTemplate(template.key, { content: draft.content, retentionDays: services.contact.retentionDays });
+        }
         const parsed = parseSection(section, fields, draft.content);
         if (!parsed.ok) {
           return data<WebsiteActionData>({ section, errors: parsed.errors, values: parsed.values, notice: { kind: "error", text: WEBSITE_TEXT.fixErrors } }, { status: 400 });

@@ -1,17 +1,25 @@
 import { siteUrl, siteUrlCacheControl } from "~/platform/context";
 import { servicesContext } from "~/services";
+import { POLICIES } from "~/website/content";
+import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/sitemap";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
-/** sitemap.xml: the site has one public page, the landing page. */
-export function loader({ request, context }: Route.LoaderArgs) {
+/** sitemap.xml: the landing page, /fees once there are fees, and each policy the company has written. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const home = `${siteUrl(services, request)}/`;
+  const origin = siteUrl(services, request);
+  const { content } = await publishedSite(services.db, services.company);
+  const paths = [
+    "/",
+    ...(content.fees.landlord.length + content.fees.tenant.length > 0 ? ["/fees"] : []),
+    ...POLICIES.filter((policy) => content.policies[policy.key] !== "").map((policy) => policy.path),
+  ];
   const body = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    `  <url><loc>${home.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!)}</loc></url>`,
+    ...paths.map((path) => `  <url><loc>${`${origin}${path}`.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!)}</loc></url>`),
     "</urlset>",
     "",
   ].join("\n");

@@ -20,6 +20,29 @@ export type SitePlan = {
   popular: boolean;
 };
 
+/** A fee as the fees page lists it (Consumer Rights Act 2015 s.83): its amount includes VAT. */
+export type SiteFee = {
+  name: string;
+  /** Including VAT, in whole pence. */
+  amountPence: number;
+  basis: FeeBasis;
+  /** What the fee covers. */
+  covers: string;
+  /** How it is worked out ("once, at the start of each tenancy", "10% of the monthly rent"). */
+  calculation: string;
+};
+export const FEE_BASES = ["per-property", "per-tenant"] as const;
+export type FeeBasis = (typeof FEE_BASES)[number];
+export const FEE_BASIS_LABELS: Record<FeeBasis, string> = { "per-property": "Per property", "per-tenant": "Per tenant" };
+
+/** How VAT applies to the prices shown: chosen by the company ("" until it chooses). */
+export const VAT_STATUSES = ["", "included", "not-registered"] as const;
+export type VatStatus = (typeof VAT_STATUSES)[number];
+export const VAT_STATEMENTS: Record<Exclude<VatStatus, "">, string> = {
+  included: "All prices include VAT.",
+  "not-registered": "We are not VAT registered, so no VAT is added to our prices.",
+};
+
 export type SiteContent = {
   company: Pick<Company, "name" | "shortName" | "phone" | "email" | "address">;
   hero: {
@@ -38,18 +61,37 @@ export type SiteContent = {
     enterpriseLink: string;
     enterpriseRest: string;
   };
+  fees: { vatStatus: VatStatus; landlord: SiteFee[]; tenant: SiteFee[] };
+  legal: {
+    registeredName: string;
+    companyNumber: string;
+    registeredOffice: string;
+    vatNumber: string;
+    icoNumber: string;
+    redressScheme: string;
+    redressNumber: string;
+    cmpScheme: string;
+    cmpNumber: string;
+    /** YYYY-MM-DD, or "". */
+    cmpExpires: string;
+  };
+  /** Markdown; "" while a policy is not written (its footer link stays a placeholder). */
+  policies: { privacy: string; terms: string; cookies: string };
 };
 
 /** One published version, as the history lists it. */
 export type VersionSummary = { number: number; publishedAt: string; publishedBy: string; restoredFrom: number | null; live: boolean };
 
-export const SITE_SECTIONS = ["company", "hero", "pricing"] as const;
+export const SITE_SECTIONS = ["company", "hero", "pricing", "fees", "legal", "policies"] as const;
 export type SiteSection = (typeof SITE_SECTIONS)[number];
 
 export const SECTION_LABELS: Record<SiteSection, string> = {
   company: "Company",
   hero: "Hero",
   pricing: "Pricing",
+  fees: "Fees",
+  legal: "Legal details",
+  policies: "Policies",
 };
 
 /** The specification's texts (SPEC §9, §10), with the company from COMPANY_* or the placeholders. */
@@ -108,8 +150,29 @@ export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteConten
       enterpriseLink: "Contact us",
       enterpriseRest: "for enterprise pricing.",
     },
+    fees: { vatStatus: "", landlord: [], tenant: [] },
+    legal: {
+      registeredName: "",
+      companyNumber: "",
+      registeredOffice: "",
+      vatNumber: "",
+      icoNumber: "",
+      redressScheme: "",
+      redressNumber: "",
+      cmpScheme: "",
+      cmpNumber: "",
+      cmpExpires: "",
+    },
+    policies: { privacy: "", terms: "", cookies: "" },
   };
 }
+
+export const POLICIES = [
+  { key: "privacy", path: "/privacy", title: "Privacy Policy" },
+  { key: "terms", path: "/terms", title: "Terms of Service" },
+  { key: "cookies", path: "/cookies", title: "Cookie Policy" },
+] as const;
+export type PolicyKey = (typeof POLICIES)[number]["key"];
 
 /** "£80", "£79.50", "£1,250": how a price is shown. */
 export function formatPrice(pence: number): string {
@@ -135,13 +198,18 @@ export type FieldSpec = {
   /** A multi-line field; for lists, one item a line. */
   multiline?: boolean;
   hint?: string;
-  type?: "text" | "email" | "tel";
+  type?: "text" | "email" | "tel" | "date";
+  /** A format the value must have when given, with its message. */
+  pattern?: { test: RegExp; message: string };
 };
 
 export const MAX_PROMISES = 3;
 export const MAX_FEATURES = 12;
 export const FEATURE_MAX = 120;
 export const MAX_PRICE_PENCE = 10_000_000;
+
+export const MAX_FEES = 20;
+export const POLICY_MAX = 30_000;
 
 export const WEBSITE_TEXT = {
   fieldRequired: (label: string) => `Please fill in ${label.toLowerCase()}.`,
@@ -151,7 +219,43 @@ export const WEBSITE_TEXT = {
   tooManyLines: (label: string, max: number) => `${label}: at most ${max} lines.`,
   lineTooLong: (label: string, max: number) => `${label}: each line must be at most ${max} characters.`,
   fixErrors: "Please correct the highlighted fields. Nothing was saved.",
+  tooManyFees: (max: number) => `At most ${max} fees in each list.`,
+  feeIncomplete: "Please give the fee a name, an amount, what it covers and how it is calculated, or tick Remove.",
+  vatStatus: "Please choose how VAT applies to your prices.",
+  date: (label: string) => `${label} must be a date, such as 2027-03-31.`,
 } as const;
+
+/**
+ * Tenant fees (Tenant Fees Act 2019, Schedule 1): only rent, a refundable
+ * deposit, a holding deposit, changes the tenant asks for, ending a tenancy
+ * early, utilities and council tax, and default fees are permitted. These
+ * names are the usual banned ones; the editor warns, the law decides.
+ */
+const BANNED_TENANT_FEE = /referenc|\badmin|inventor|viewing|check[\s-]?(in|out)\b|set[\s-]?up|credit check|renewal|application fee|signing fee/i;
+
+export const TENANT_FEE_WARNING =
+  "This looks like a fee the Tenant Fees Act 2019 bans (such as referencing, administration, inventory or viewing fees). Tenants may only be charged rent, a refundable deposit, a holding deposit, changes they ask for (up to £50), ending a tenancy early, utilities and council tax, and default fees for lost keys or rent more than 14 days late.";
+
+export function tenantFeeWarning(fee: Pick<SiteFee, "name" | "covers">): string | undefined {
+  return BANNED_TENANT_FEE.test(`${fee.name} ${fee.covers}`) ? TENANT_FEE_WARNING : undefined;
+}
+
+const COMPANY_NUMBER = /^(\d{8}|[A-Z]{2}\d{6})$/;
+const VAT_NUMBER = /^(GB)?(\d{9}|\d{12})$/;
+const ICO_NUMBER = /^Z[A-Z0-9]\d{6}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** One fee row's fields (`list` landlord or tenant, `index` its place; the row after the last adds a fee). */
+export function feeRowFields(list: "landlord" | "tenant", index: number): FieldSpec[] {
+  const prefix = `fees.${list}.${index}`;
+  const which = `${list === "landlord" ? "Landlord" : "Tenant"} fee ${index + 1}`;
+  return [
+    { name: `${prefix}.name`, label: `${which}: name`, max: 80, required: false },
+    { name: `${prefix}.amount`, label: `${which}: amount including VAT (£)`, max: 12, required: false, hint: "In pounds, such as 95 or 79.50." },
+    { name: `${prefix}.covers`, label: `${which}: what it covers`, max: 300, required: false, multiline: true },
+    { name: `${prefix}.calculation`, label: `${which}: how it is calculated`, max: 200, required: false },
+  ];
+}
 
 export function sectionFields(section: SiteSection, content: SiteContent): FieldSpec[] {
   if (section === "company") {
@@ -172,6 +276,52 @@ export function sectionFields(section: SiteSection, content: SiteContent): Field
       { name: "hero.promiseTagline", label: "Pricing promise tagline", max: 140, required: true },
       ...Array.from({ length: MAX_PROMISES }, (_, index): FieldSpec => ({ name: `hero.promises.${index}`, label: `Promise ${index + 1}`, max: 40, required: true })),
     ];
+  }
+  if (section === "legal") {
+    return [
+      { name: "legal.registeredName", label: "Registered company name", max: 120, required: false },
+      {
+        name: "legal.companyNumber",
+        label: "Company number",
+        max: 8,
+        required: false,
+        pattern: { test: COMPANY_NUMBER, message: "Company number is 8 characters, such as 01234567 or SC123456." },
+      },
+      { name: "legal.registeredOffice", label: "Registered office address", max: 200, required: false },
+      {
+        name: "legal.vatNumber",
+        label: "VAT number",
+        max: 16,
+        required: false,
+        hint: "Only if you are VAT registered.",
+        pattern: { test: VAT_NUMBER, message: "VAT number is GB followed by 9 digits, such as GB123456789." },
+      },
+      {
+        name: "legal.icoNumber",
+        label: "ICO registration number",
+        max: 8,
+        required: false,
+        pattern: { test: ICO_NUMBER, message: "ICO registration number is 8 characters starting with Z, such as ZA123456." },
+      },
+      { name: "legal.redressScheme", label: "Redress scheme", max: 120, required: false, hint: "For example The Property Ombudsman." },
+      { name: "legal.redressNumber", label: "Redress scheme membership number", max: 40, required: false },
+      { name: "legal.cmpScheme", label: "Client money protection scheme", max: 120, required: false, hint: "For example Propertymark Client Money Protection." },
+      { name: "legal.cmpNumber", label: "Client money protection membership number", max: 40, required: false },
+      { name: "legal.cmpExpires", label: "Client money protection certificate expires on", max: 10, required: false, type: "date", hint: "The dashboard warns you 30 days before." },
+    ];
+  }
+  if (section === "policies") {
+    return POLICIES.map(({ key, title }) => ({
+      name: `policies.${key}`,
+      label: title,
+      max: POLICY_MAX,
+      required: false,
+      multiline: true,
+      hint: "Markdown: # for headings, - for lists, [text](https://…) for links. Leave empty to keep the footer link as a placeholder.",
+    }));
+  }
+  if (section === "fees") {
+    return (["landlord", "tenant"] as const).flatMap((list) => content.fees[list].flatMap((_, index) => feeRowFields(list, index)).concat(feeRowFields(list, content.fees[list].length)));
   }
   return [
     { name: "pricing.title", label: "Section title", max: 80, required: true },
@@ -202,6 +352,22 @@ export function sectionValues(section: SiteSection, content: SiteContent): Recor
     const { promises, ...texts } = content.hero;
     for (const [key, value] of Object.entries(texts)) values[`hero.${key}`] = value;
     promises.forEach((promise, index) => (values[`hero.promises.${index}`] = promise));
+  } else if (section === "legal") {
+    for (const [key, value] of Object.entries(content.legal)) values[`legal.${key}`] = value;
+  } else if (section === "policies") {
+    for (const [key, value] of Object.entries(content.policies)) values[`policies.${key}`] = value;
+  } else if (section === "fees") {
+    values["fees.vatStatus"] = content.fees.vatStatus;
+    for (const list of ["landlord", "tenant"] as const) {
+      content.fees[list].forEach((fee, index) => {
+        const prefix = `fees.${list}.${index}`;
+        values[`${prefix}.name`] = fee.name;
+        values[`${prefix}.amount`] = priceFieldValue(fee.amountPence);
+        values[`${prefix}.basis`] = fee.basis;
+        values[`${prefix}.covers`] = fee.covers;
+        values[`${prefix}.calculation`] = fee.calculation;
+      });
+    }
   } else {
     const { plans, ...texts } = content.pricing;
     for (const [key, value] of Object.entries(texts)) values[`pricing.${key}`] = value;
@@ -226,6 +392,25 @@ function clean(value: string | undefined): string {
 
 export type SectionErrors = Record<string, string>;
 
+/** "£1,250.50", "80" → pence; undefined when it is not an amount (or more than £100,000). */
+function penceFrom(text: string): number | undefined {
+  const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text.replace(/^£\s*/, "").replace(/,/g, ""));
+  if (!match) return undefined;
+  const pence = Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0"));
+  return pence <= MAX_PRICE_PENCE ? pence : undefined;
+}
+
+function isDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** Company and VAT numbers are kept upper-case and without spaces, as they are written on forms. */
+function normalised(name: string, value: string): string {
+  return name === "legal.companyNumber" || name === "legal.vatNumber" || name === "legal.icoNumber" ? value.replace(/\s+/g, "").toUpperCase() : value;
+}
+
 /**
  * Reads one section's form into a new whole content, or says what is wrong
  * with each field (then nothing is to be saved).
@@ -239,12 +424,14 @@ export function parseSection(
   const values: Record<string, string> = Object.create(null);
   const text: Record<string, string> = Object.create(null);
   for (const spec of sectionFields(section, current)) {
-    const value = clean(Object.hasOwn(fields, spec.name) ? fields[spec.name] : undefined);
+    const value = normalised(spec.name, clean(Object.hasOwn(fields, spec.name) ? fields[spec.name] : undefined));
     values[spec.name] = value;
     text[spec.name] = value;
     if (spec.required && value === "") errors[spec.name] = WEBSITE_TEXT.fieldRequired(spec.label);
     else if (value.length > spec.max) errors[spec.name] = WEBSITE_TEXT.tooLong(spec.label, spec.max);
     else if (spec.type === "email" && !isValidEmail(value)) errors[spec.name] = WEBSITE_TEXT.email;
+    else if (spec.type === "date" && value !== "" && !isDate(value)) errors[spec.name] = WEBSITE_TEXT.date(spec.label);
+    else if (spec.pattern && value !== "" && !spec.pattern.test.test(value)) errors[spec.name] = spec.pattern.message;
   }
   const get = (name: string) => text[name] ?? "";
 
@@ -266,15 +453,48 @@ export function parseSection(
         promises: Array.from({ length: MAX_PROMISES }, (_, index) => get(`hero.promises.${index}`)),
       },
     };
+  } else if (section === "legal") {
+    const legal = { ...current.legal };
+    for (const key of Object.keys(legal) as Array<keyof SiteContent["legal"]>) legal[key] = normalised(`legal.${key}`, get(`legal.${key}`));
+    content = { ...current, legal };
+  } else if (section === "policies") {
+    content = { ...current, policies: { privacy: get("policies.privacy"), terms: get("policies.terms"), cookies: get("policies.cookies") } };
+  } else if (section === "fees") {
+    const vatStatus = clean(fields["fees.vatStatus"]);
+    values["fees.vatStatus"] = vatStatus;
+    if (!(VAT_STATUSES as readonly string[]).includes(vatStatus)) errors["fees.vatStatus"] = WEBSITE_TEXT.vatStatus;
+    const lists = { landlord: [] as SiteFee[], tenant: [] as SiteFee[] };
+    for (const list of ["landlord", "tenant"] as const) {
+      for (let index = 0; index <= current.fees[list].length; index++) {
+        const prefix = `fees.${list}.${index}`;
+        const basis = clean(fields[`${prefix}.basis`]);
+        values[`${prefix}.basis`] = basis;
+        if (clean(fields[`${prefix}.remove`]) !== "") {
+          values[`${prefix}.remove`] = "on";
+          continue;
+        }
+        const row = ["name", "amount", "covers", "calculation"].map((part) => get(`${prefix}.${part}`));
+        // The empty row at the end adds a fee only when something is typed in it.
+        if (row.every((part) => part === "")) {
+          if (index < current.fees[list].length && !errors[`${prefix}.name`]) errors[`${prefix}.name`] = WEBSITE_TEXT.feeIncomplete;
+          continue;
+        }
+        const [name, amount, covers, calculation] = row as [string, string, string, string];
+        const pence = penceFrom(amount);
+        if ((name === "" || covers === "" || calculation === "" || amount === "") && !errors[`${prefix}.name`]) errors[`${prefix}.name`] = WEBSITE_TEXT.feeIncomplete;
+        else if (pence === undefined && !errors[`${prefix}.amount`]) errors[`${prefix}.amount`] = WEBSITE_TEXT.price(`${list === "landlord" ? "Landlord" : "Tenant"} fee ${index + 1} amount`);
+        lists[list].push({ name, amountPence: pence ?? 0, basis: basis === "per-tenant" ? "per-tenant" : "per-property", covers, calculation });
+      }
+      if (lists[list].length > MAX_FEES) errors[`fees.${list}.0.name`] = WEBSITE_TEXT.tooManyFees(MAX_FEES);
+    }
+    content = { ...current, fees: { vatStatus: vatStatus as VatStatus, ...lists } };
   } else {
     const popular = clean(fields.popular);
     values.popular = popular;
     const plans = current.pricing.plans.map((_, index): SitePlan => {
       const priceName = `plans.${index}.price`;
-      const priceText = get(priceName).replace(/^£\s*/, "").replace(/,/g, "");
-      const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(priceText);
-      const pricePence = match ? Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")) : NaN;
-      if (!errors[priceName] && (!match || pricePence > MAX_PRICE_PENCE)) errors[priceName] = WEBSITE_TEXT.price(`Plan ${index + 1} price`);
+      const pricePence = penceFrom(get(priceName)) ?? NaN;
+      if (!errors[priceName] && Number.isNaN(pricePence)) errors[priceName] = WEBSITE_TEXT.price(`Plan ${index + 1} price`);
       const featuresName = `plans.${index}.features`;
       const features = get(featuresName).split("\n").map((line) => line.trim()).filter(Boolean);
       if (!errors[featuresName]) {

@@ -25,7 +25,7 @@ async function signIn(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
 }
 
-async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing", fill: Record<string, string>): Promise<void> {
+async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing" | "Legal details", fill: Record<string, string>): Promise<void> {
   await page.getByRole("tab", { name: section, exact: true }).click();
   await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
   for (const [label, value] of Object.entries(fill)) await page.getByLabel(label, { exact: true }).fill(value);
@@ -111,7 +111,7 @@ test("a field left empty is refused with its own message and nothing changes; di
 
 test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
   await signIn(page);
-  for (const section of ["Company", "Hero", "Pricing"] as const) {
+  for (const section of ["Company", "Hero", "Pricing", "Fees", "Legal details", "Policies"] as const) {
     await page.getByRole("tab", { name: section, exact: true }).click();
     await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
     await expectNoAxeViolations(page, `the Website tab, ${section}`);
@@ -128,5 +128,57 @@ test("keyboard only: edit a field, save and publish; axe finds nothing on any se
   await page.keyboard.press("Shift+Tab");
   await tabUntilFocused(page, page.getByRole("button", { name: "Publish", exact: true }), "Shift+Tab");
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status")).toHaveText("Published. Version 4 is live now.");
+  await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
+});
+
+test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({ page, browser }) => {
+  await signIn(page);
+  await page.getByRole("tab", { name: "Fees", exact: true }).click();
+  await page.getByLabel("We are not VAT registered, so no VAT is added to our prices.").check();
+  await page.getByLabel("Landlord fee 1: name", { exact: true }).fill("Tenant find");
+  await page.getByLabel("Landlord fee 1: amount including VAT (£)", { exact: true }).fill("480");
+  await page.getByLabel("Landlord fee 1: what it covers", { exact: true }).fill("Advertising and viewings for a new tenant.");
+  await page.getByLabel("Landlord fee 1: how it is calculated", { exact: true }).fill("Once, when a tenancy starts.");
+  await page.getByLabel("Tenant fee 1: name", { exact: true }).fill("Inventory fee");
+  await expect(page.getByText(/^Check this fee:/)).toHaveCount(0);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
+  // Typed, then saved: the warning comes with the saved page.
+  await page.getByLabel("Tenant fee 1: amount including VAT (£)", { exact: true }).fill("25");
+  await page.getByLabel("Tenant fee 1: what it covers", { exact: true }).fill("A check of the inventory at the end.");
+  await page.getByLabel("Tenant fee 1: how it is calculated", { exact: true }).fill("Once.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("Fees saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByText(/^Check this fee: This looks like a fee the Tenant Fees Act 2019 bans/)).toBeVisible();
+  await page.getByLabel("Remove this fee").nth(1).check();
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("Fees saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByText(/^Check this fee:/)).toHaveCount(0);
+
+  await saveSection(page, "Legal details", { "Redress scheme": "The Property Ombudsman", "Redress scheme membership number": "D01234", "Company number": "01234567" });
+  await page.getByRole("tab", { name: "Policies", exact: true }).click();
+  await page.getByRole("button", { name: "Start the Privacy Policy from a template" }).click();
+  await expect(page.getByRole("status")).toHaveText("Policies saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByLabel("Privacy Policy", { exact: true })).toHaveValue(/^> \*\*Template: review before publishing\.\*\*/);
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`${WEBSITE_URL}/`);
+  await expect(visitor.getByText("We are not VAT registered, so no VAT is added to our prices.")).toBeVisible();
+  await visitor.getByRole("link", { name: "See all our fees" }).click();
+  await expect(visitor).toHaveURL(`${WEBSITE_URL}/fees`);
+  await expect(visitor.getByRole("heading", { name: "Our fees", level: 1 })).toBeVisible();
+  await expect(visitor.getByRole("row", { name: /Tenant find £480 Per property/ })).toBeVisible();
+  await expect(visitor.getByText("Fees to tenants")).toHaveCount(0);
+  await expect(visitor.getByText("Member of The Property Ombudsman (membership number D01234).")).toBeVisible();
+  await expectNoAxeViolations(visitor, "/fees");
+  await visitor.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+  await expect(visitor).toHaveURL(`${WEBSITE_URL}/privacy`);
+  await expect(visitor.getByRole("heading", { name: "Who we are", level: 2 })).toBeVisible();
+  await expectNoAxeViolations(visitor, "/privacy");
+  // Terms of Service is not written: still the specification's placeholder.
+  await expect(visitor.getByRole("contentinfo").getByRole("link", { name: "Terms of Service" })).toHaveCount(0);
+  await visitorContext.close();
 });
