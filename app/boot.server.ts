@@ -15,6 +15,7 @@ import type { Repeating } from "~/platform/schedule.server";
 import { createSecrets } from "~/platform/secrets.server";
 import { openBackends } from "~/platform/services.server";
 import type { AppServices } from "~/services";
+import { startScheduledPublishing } from "~/website/schedule.server";
 
 export type BootOptions = {
   /**
@@ -84,6 +85,8 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log }));
     background.push(startPruningEvents(database.db, log));
+    // A website publish set for a date and time happens then, on one instance (decision 027).
+    background.push(startScheduledPublishing({ db: database.db, clock, log }));
 
     if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
       log.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);

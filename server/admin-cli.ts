@@ -1,3 +1,4 @@
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { boot } from "~/boot.server";
 import { collectUnusedImages } from "~/images/images.server";
 import { seedDemoProjects } from "~/projects/demo.server";
@@ -5,6 +6,9 @@ import { EnvError, loadEnv } from "~/platform/env.server";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
 import { passwordProblem } from "~/platform/password-rules";
 import { isValidEmail } from "~/platform/email-address";
+import { siteDefaults } from "~/website/content";
+import { SiteFileError, readSiteFile, siteFile } from "~/website/transfer.server";
+import { importContent, readDraft, readLive } from "~/website/website.server";
 
 /**
  * `npm run admin -- <command>`: admin accounts from the command line. There
@@ -29,12 +33,20 @@ Commands:
   seed-demo             Add three example renovation projects with their photos (made here, no download).
   gc-images [--min-age=<hours>]
                         Remove uploaded images no project uses, older than 24 hours (or <hours>).
+  export-site <file>    Write the website's content (what is live, and the draft when it has unpublished
+                        changes) to <file> as JSON, for another installation. Never overwrites a file.
+  import-site <file> [--publish]
+                        Read such a file into the draft (and publish it with --publish). The whole file is
+                        checked first: a bad file changes nothing.
   help                  Show this text.
 
 The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL).
 Passwords: at least 12 characters. Never put one on the command line.`;
 
 class UsageError extends Error {}
+
+/** A site export is a few hundred KB at most (three policies of 30,000 characters are the most of it). */
+const SITE_FILE_LIMIT = 2 * 1024 * 1024;
 
 export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
@@ -45,7 +57,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     say(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images"];
+  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images", "export-site", "import-site"];
   if (!known.includes(command)) {
     warn(`Unknown command "${command}".\n\n${USAGE}`);
     return 1;
@@ -80,6 +92,41 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       say(
         `Removed ${report.removed.length} unused file${report.removed.length === 1 ? "" : "s"}; ` +
           `${report.inUse} in use; ${report.keptRecent} unused but younger than ${minAgeHours} hour${minAgeHours === 1 ? "" : "s"} kept.`,
+      );
+      return 0;
+    }
+
+    if (command === "export-site" || command === "import-site") {
+      const publish = command === "import-site" && args.includes("--publish");
+      const rest = args.filter((arg) => arg !== "--publish" || command !== "import-site");
+      if (rest.length === 0) throw new UsageError(`Give the file, e.g. npm run admin -- ${command} site.json`);
+      expectArguments(rest, 1);
+      const file = rest[0]!;
+      const defaults = siteDefaults(booted.services.company);
+      if (command === "export-site") {
+        const [live, draft] = await Promise.all([readLive(db, defaults), readDraft(db, defaults)]);
+        try {
+          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx" });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} exists already; choose another name.`);
+          throw error;
+        }
+        say(`Wrote the website's content to ${file}${live.version === undefined ? " (nothing published yet: the standard texts)" : ` (live: version ${live.version})`}${draft.unpublished ? ", with the unpublished draft" : ""}.`);
+        return 0;
+      }
+      let text: string;
+      try {
+        if ((await stat(file)).size > SITE_FILE_LIMIT) throw new UsageError(`${file} is larger than a site export can be (2 MB).`);
+        text = await readFile(file, "utf8");
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(`Could not read ${file}: ${(error as Error).message}`);
+      }
+      const { content, from, exportedAt } = readSiteFile(text, defaults);
+      const { version } = await importContent(db, { content, defaults, publish, by: "import", now: new Date() });
+      say(
+        `Imported the ${from === "draft" ? "draft" : "live content"} exported ${exportedAt} into the draft.` +
+          (publish ? ` Published: version ${version} is live.` : " Preview it in the Website tab, then publish it there (or run again with --publish)."),
       );
       return 0;
     }
@@ -125,7 +172,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof AdminError) {
+    if (error instanceof UsageError || error instanceof AdminError || error instanceof SiteFileError) {
       warn(error.message);
       return 1;
     }

@@ -89,7 +89,7 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
         <TabLinks
           label={DASHBOARD_TEXT.title}
           panelId="dashboard-panel"
-          className="flex gap-2 border-b border-slate-300"
+          className="flex flex-wrap gap-x-2 border-b border-slate-300"
           tabClassName={MAIN_TAB}
           items={[
             { id: "tab-projects", label: DASHBOARD_TEXT.projectsTab, to: "/admin?tab=projects", selected: shownTab === "projects" },

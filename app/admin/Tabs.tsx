@@ -1,5 +1,5 @@
-import type { KeyboardEvent } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useHydrated } from "./use-hydrated";
 
 export type TabLinkItem = { id: string; label: string; to: string; selected: boolean };
@@ -24,6 +24,17 @@ export function TabLinks({
   tabClassName: (selected: boolean) => string;
 }) {
   const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const list = useRef<HTMLDivElement>(null);
+
+  // A tab that leads to another route (the Website tab) mounts a new page: focus follows the arrow key there too.
+  const focusTab = (location.state as { focusTab?: unknown } | null)?.focusTab;
+  useEffect(() => {
+    if (typeof focusTab !== "string") return;
+    const tab = list.current?.querySelector<HTMLAnchorElement>(`[role="tab"][id="${CSS.escape(focusTab)}"]`);
+    if (tab && document.activeElement !== tab) tab.focus();
+  }, [focusTab]);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const tabs = Array.from(event.currentTarget.querySelectorAll<HTMLAnchorElement>('[role="tab"]'));
@@ -37,12 +48,14 @@ export function TabLinks({
       : undefined;
     if (next === undefined) return;
     event.preventDefault();
-    tabs[next]!.focus();
-    tabs[next]!.click();
+    const tab = tabs[next]!;
+    tab.focus();
+    const item = items.find((candidate) => candidate.id === tab.id);
+    if (item) void navigate(item.to, { preventScrollReset: true, state: { focusTab: item.id } });
   }
 
   return (
-    <div role="tablist" aria-label={label} className={className} onKeyDown={onKeyDown}>
+    <div ref={list} role="tablist" aria-label={label} className={className} onKeyDown={onKeyDown}>
       {items.map((item) => (
         <Link
           key={item.id}

@@ -39,6 +39,7 @@ export function WebsitePanel({ view, actionData }: { view: WebsiteView; actionDa
       </header>
       <NoticeRegion notice={notice && { kind: notice.kind === "error" ? "error" : "success", text: notice.text }} watch={view.revision} />
       <DraftBar view={view} />
+      <SchedulePanel view={view} />
       <SectionEditor view={view} actionData={actionData} />
       <History view={view} />
     </div>
@@ -83,6 +84,52 @@ function DraftBar({ view }: { view: Extract<WebsiteView, { status: "ok" }> }) {
           </button>
         </Form>
       </div>
+    </section>
+  );
+}
+
+/** Publish later: a date and time in London; one scheduled publish at a time. */
+function SchedulePanel({ view }: { view: Extract<WebsiteView, { status: "ok" }> }) {
+  const { schedule } = view;
+  return (
+    <section aria-labelledby="website-schedule" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h3 id="website-schedule" className="font-semibold text-slate-900">
+        {TEXT.scheduleLegend}
+      </h3>
+      {schedule ? (
+        <div className="mt-2 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-slate-800">
+            {TEXT.scheduled(schedule.label, schedule.by)}
+            {schedule.ofCurrentDraft ? null : <span className="mt-1 block text-sm font-medium text-amber-900">{TEXT.scheduledChanged}</span>}
+          </p>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="cancel-schedule" />
+            <input type="hidden" name="revision" value={view.revision} />
+            <button type="submit" className={SECONDARY}>
+              {TEXT.cancelSchedule}
+            </button>
+          </Form>
+        </div>
+      ) : null}
+      <Form method="post" preventScrollReset className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <input type="hidden" name="intent" value="schedule" />
+        <input type="hidden" name="revision" value={view.revision} />
+        <div>
+          <label htmlFor="website-publish-at" className="block text-sm font-medium text-slate-800">
+            {TEXT.scheduleLabel}
+          </label>
+          <input
+            id="website-publish-at"
+            name="publishAt"
+            type="datetime-local"
+            required
+            className="mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700"
+          />
+        </div>
+        <button type="submit" disabled={!view.unpublished} className={SECONDARY}>
+          {TEXT.schedule}
+        </button>
+      </Form>
     </section>
   );
 }

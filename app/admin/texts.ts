@@ -217,6 +217,16 @@ export const WEBSITE_TEXT_ADMIN = {
   previewVersionBanner: (number: number) => `Preview of version ${number}. Visitors see the live version.`,
   backToEditor: "Back to the editor",
   loadError: "The website's content could not be loaded. Please try again in a moment.",
+  scheduleLegend: "Publish later",
+  scheduleLabel: "Date and time (London time)",
+  schedule: "Schedule publish",
+  scheduledNotice: "Scheduled. The draft as it is now will be published then, even if nobody is signed in.",
+  scheduled: (when: string, by: string) => `Publishing is scheduled for ${when} (London time), set by ${by}.`,
+  scheduledChanged: "The draft has changed since: those later changes are not part of it. Schedule again to include them.",
+  cancelSchedule: "Cancel schedule",
+  unscheduled: "The scheduled publish is cancelled.",
+  scheduleInvalid: "Please give a date and a time, such as 1 December 2026, 09:00.",
+  schedulePast: "That time has passed. Please choose a time in the future, or publish now.",
   useTemplate: (policy: string) => `Start the ${policy} from a template`,
   cmpExpiring: (date: string, days: number) =>
     days < 0

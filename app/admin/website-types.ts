@@ -12,6 +12,8 @@ export type WebsiteView =
       lastSaved: { when: string; by: string } | undefined;
       versions: Array<VersionSummary & { publishedLabel: string }>;
       notice: WebsiteNotice | undefined;
+      /** A publish set for later: when (London time), by whom, and whether the draft changed since. */
+      schedule: { label: string; by: string; ofCurrentDraft: boolean } | undefined;
     }
   | { status: "error"; section: SiteSection };
 

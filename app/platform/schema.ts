@@ -139,6 +139,17 @@ export interface SiteDraftTable {
   updated_by: string;
 }
 
+/** A publish set for a date and time (migration 009); done_at is set by the instance that publishes it. */
+export interface SiteScheduleTable {
+  id: Generated<number>;
+  content: string;
+  revision: number;
+  publish_at: Date | string;
+  scheduled_by: string;
+  created_at: Date | string;
+  done_at: Date | string | null;
+}
+
 export interface DatabaseSchema {
   renovation_projects: RenovationProjectTable;
   contact_submissions: ContactSubmissionTable;
@@ -151,4 +162,5 @@ export interface DatabaseSchema {
   public_data_version: PublicDataVersionTable;
   site_versions: SiteVersionTable;
   site_draft: SiteDraftTable;
+  site_schedule: SiteScheduleTable;
 }

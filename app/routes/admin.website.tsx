@@ -12,6 +12,8 @@ import { adminContext, servicesContext } from "~/services";
 import { POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, siteDefaults, type SiteSection } from "~/website/content";
 import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
+import { fromLondonTime, londonLabel } from "~/website/london-time";
+import { cancelSchedule, readSchedule, schedulePublish } from "~/website/schedule.server";
 import type { Route } from "./+types/admin.website";
 
 export function meta() {
@@ -34,6 +36,10 @@ function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotic
       return version === undefined ? undefined : { kind: "success", text: WEBSITE_TEXT_ADMIN.published(version) };
     case "discarded":
       return { kind: "success", text: WEBSITE_TEXT_ADMIN.discarded };
+    case "scheduled":
+      return { kind: "success", text: WEBSITE_TEXT_ADMIN.scheduledNotice };
+    case "unscheduled":
+      return { kind: "success", text: WEBSITE_TEXT_ADMIN.unscheduled };
     case "restored": {
       const from = wholeNumber(params.get("from"));
       return version === undefined || from === undefined ? undefined : { kind: "success", text: WEBSITE_TEXT_ADMIN.restored(from, version) };
@@ -54,7 +60,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let unread: number | undefined;
   try {
     const defaults = siteDefaults(services.company);
-    const [draft, versions, counts] = await Promise.all([readDraft(services.db, defaults), listVersions(services.db), countSubmissions(services.db)]);
+    const [draft, versions, counts, schedule] = await Promise.all([
+      readDraft(services.db, defaults),
+      listVersions(services.db),
+      countSubmissions(services.db),
+      readSchedule(services.db),
+    ]);
     unread = counts.unread;
     website = {
       status: "ok",
@@ -65,6 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       lastSaved: draft.updatedAt && draft.updatedBy ? { when: formatSubmittedAt(draft.updatedAt), by: draft.updatedBy } : undefined,
       versions: versions.map((version) => ({ ...version, publishedLabel: formatSubmittedAt(version.publishedAt) })),
       notice: noticeFrom(params, section),
+      schedule: schedule && { label: londonLabel(new Date(schedule.publishAt)), by: schedule.scheduledBy, ofCurrentDraft: schedule.revision === draft.revision },
     };
   } catch (error) {
     console.error("Could not load the website's content:", error);
@@ -122,6 +134,18 @@ export const action = withBody(
         const discarded = await discardDraft(db, { ...change, defaults, baseRevision });
         if (discarded.ok) throw redirect("/admin/website?notice=discarded");
         return stale();
+      }
+      case "schedule": {
+        const publishAt = fromLondonTime(fields.publishAt ?? "");
+        if (!publishAt) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.scheduleInvalid } }, { status: 400 });
+        if (publishAt.getTime() <= change.now.getTime()) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.schedulePast } }, { status: 400 });
+        const scheduled = await schedulePublish(db, { ...change, defaults, baseRevision, publishAt });
+        if (scheduled.ok) throw redirect("/admin/website?notice=scheduled");
+        return stale();
+      }
+      case "cancel-schedule": {
+        await cancelSchedule(db);
+        throw redirect("/admin/website?notice=unscheduled");
       }
       case "restore": {
         const number = wholeNumber(fields.version);

@@ -106,6 +106,36 @@ async function insertVersion(db: Db, content: string, by: string, now: Date, res
 }
 
 /**
+ * Publishes a stored content (JSON text, checked when it was written) as a new
+ * version: a scheduled publish. The draft is left as it is: unchanged since it
+ * was scheduled, it now equals the live site; edited since, those edits stay
+ * unpublished.
+ */
+export async function publishContent(db: Db, change: { content: string; by: string; now: Date }): Promise<number> {
+  return insertVersion(db, change.content, change.by, change.now, null);
+}
+
+/**
+ * Replaces the draft with an imported content (checked whole first); with
+ * `publish`, publishes it too. Takes the draft's revision as it finds it: an
+ * import is an operator's deliberate act.
+ */
+export async function importContent(
+  db: Db,
+  change: { content: SiteContent; defaults: SiteContent; publish: boolean; by: string; now: Date },
+): Promise<{ version: number | undefined }> {
+  return db.transaction().execute(async (trx) => {
+    const draft = await readDraft(trx, change.defaults);
+    const saved = await writeDraft(trx, change.content, draft.revision, change.by, change.now);
+    if (!saved.ok) throw new Error("The draft changed during the import; nothing was imported. Run it again.");
+    if (!change.publish) return { version: undefined };
+    const live = await readLive(trx, change.defaults);
+    if (live.version !== undefined && JSON.stringify(live.content) === JSON.stringify(change.content)) return { version: live.version };
+    return { version: await insertVersion(trx, JSON.stringify(change.content), change.by, change.now, null) };
+  });
+}
+
+/**
  * Publishes the draft as it was at `baseRevision`: live at once, everywhere.
  * The draft row is written in the same transaction (its revision moves), which
  * also makes two publishes at once take turns.

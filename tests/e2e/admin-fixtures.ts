@@ -210,7 +210,7 @@ export async function openInbox(page: Page, filter: "all" | "unread" | "read" | 
 }
 
 /** The dashboard's two tabs. */
-export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submissions"): Locator {
+export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submissions" | "Website"): Locator {
   return page.getByRole("tablist", { name: "Admin Dashboard" }).getByRole("tab", { name, exact: true });
 }
 

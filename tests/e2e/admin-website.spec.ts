@@ -182,3 +182,21 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await expect(visitor.getByRole("contentinfo").getByRole("link", { name: "Terms of Service" })).toHaveCount(0);
   await visitorContext.close();
 });
+
+test.describe("on a 375 px wide phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("the Website tab's sections and /fees fit without sideways scrolling, and axe finds nothing on /fees", async ({ page }) => {
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await signIn(page);
+    for (const section of ["Company", "Pricing", "Fees", "Policies"] as const) {
+      await page.getByRole("tab", { name: section, exact: true }).click();
+      await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
+      expect(await overflow(), `${section}: sideways overflow in px`).toBeLessThanOrEqual(0);
+    }
+    await page.goto(`${WEBSITE_URL}/fees`);
+    await expect(page.getByRole("heading", { name: "Our fees", level: 1 })).toBeVisible();
+    expect(await overflow(), "/fees: sideways overflow in px").toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "/fees at 375 px");
+  });
+});

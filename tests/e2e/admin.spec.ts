@@ -142,7 +142,8 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(page).toHaveTitle("Admin Dashboard");
     await expect(signOutButton(page)).toBeVisible();
-    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions"]);
+    // The specification's two tabs, with their names, and issue 15's Website tab after them.
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("aria-selected", "true");
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin?tab=projects");
     await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin?tab=contacts");
@@ -255,14 +256,20 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(/\/admin\?tab=projects$/);
     await expect(projects).toHaveAttribute("aria-selected", "true");
 
-    // The keys wrap around, Home and End go to the ends.
+    // The keys wrap around, Home and End go to the ends (the last tab is issue 15's Website, a page of its own).
+    const website = mainTab(page, "Website");
     await page.keyboard.press("ArrowLeft");
-    await expect(contacts).toBeFocused();
-    await expect(contacts).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(/\/admin\/website$/);
+    await expect(website).toBeFocused();
+    await expect(website).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("Home");
+    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
     await expect(projects).toBeFocused();
     await expect(projects).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
+    await expect(website).toBeFocused();
+    await expect(website).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("ArrowLeft");
     await expect(contacts).toBeFocused();
     await expect(contacts).toHaveAttribute("aria-selected", "true");
     await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
@@ -370,7 +377,8 @@ test.describe("without JavaScript", () => {
     await submitSignIn(page);
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(welcome(page)).toBeVisible();
-    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions"]);
+    // The specification's two tabs, with their names, and issue 15's Website tab after them.
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
     expect(await sessionCookie(page)).toMatchObject({ secure: true, httpOnly: true });
     await page.reload();
     await expect(welcome(page)).toBeVisible();

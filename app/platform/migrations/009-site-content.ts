@@ -8,6 +8,7 @@ import { timestampType, type MigrationDialect } from "./types";
  * site is the newest version (none yet: the specification's texts).
  * Publishing writes site_versions, so it moves the public data version like
  * any write to a public table (migration 005), in the same transaction.
+ * site_schedule holds a publish set for a date and time.
  */
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const timestamp = timestampType(dialect);
@@ -30,6 +31,18 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn("revision", "integer", (col) => col.notNull())
     .addColumn("updated_at", timestamp, (col) => col.notNull())
     .addColumn("updated_by", "text", (col) => col.notNull())
+    .execute();
+
+  // A publish set for a date and time: the draft as it was when scheduled. done_at marks it taken.
+  await db.schema
+    .createTable("site_schedule")
+    .addColumn("id", dialect === "postgres" ? "serial" : "integer", (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+    .addColumn("content", "text", (col) => col.notNull())
+    .addColumn("revision", "integer", (col) => col.notNull())
+    .addColumn("publish_at", timestamp, (col) => col.notNull())
+    .addColumn("scheduled_by", "text", (col) => col.notNull())
+    .addColumn("created_at", timestamp, (col) => col.notNull())
+    .addColumn("done_at", timestamp)
     .execute();
 
   if (dialect === "postgres") {

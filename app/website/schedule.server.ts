@@ -1,0 +1,93 @@
+import type { Db } from "~/platform/db.server";
+import { toIsoString } from "~/platform/db-values";
+import { startRepeating, type Repeating } from "~/platform/schedule.server";
+import type { Clock } from "~/platform/clock.server";
+import type { SiteContent } from "./content";
+import { publishContent, readDraft } from "./website.server";
+
+/**
+ * A publish set for a date and time (decision 027): the draft as it was when
+ * it was scheduled is published then, whether or not anybody is signed in,
+ * once, by exactly one instance: the one whose update marks it done, in the
+ * same transaction as the new version (a crash in between leaves it due).
+ * Times are on the database's clock (clock.server.ts).
+ */
+export type ScheduledPublish = { id: number; publishAt: string; scheduledBy: string; revision: number };
+
+export async function readSchedule(db: Db): Promise<ScheduledPublish | undefined> {
+  const row = await db
+    .selectFrom("site_schedule")
+    .select(["id", "publish_at", "scheduled_by", "revision"])
+    .where("done_at", "is", null)
+    .orderBy("publish_at")
+    .limit(1)
+    .executeTakeFirst();
+  return row && { id: Number(row.id), publishAt: toIsoString(row.publish_at), scheduledBy: row.scheduled_by, revision: Number(row.revision) };
+}
+
+/**
+ * Schedules the draft as it is at `baseRevision` for `publishAt`, in place of
+ * any pending one. Refused as stale when the draft moved since it was read.
+ */
+export async function schedulePublish(
+  db: Db,
+  change: { defaults: SiteContent; baseRevision: number; publishAt: Date; by: string; now: Date },
+): Promise<{ ok: true } | { ok: false; reason: "stale" }> {
+  return db.transaction().execute(async (trx) => {
+    const draft = await readDraft(trx, change.defaults);
+    if (draft.revision !== change.baseRevision) return { ok: false, reason: "stale" } as const;
+    await trx.deleteFrom("site_schedule").where("done_at", "is", null).execute();
+    await trx
+      .insertInto("site_schedule")
+      .values({
+        content: JSON.stringify(draft.content),
+        revision: draft.revision,
+        publish_at: change.publishAt.toISOString(),
+        scheduled_by: change.by,
+        created_at: change.now.toISOString(),
+        done_at: null,
+      })
+      .execute();
+    return { ok: true } as const;
+  });
+}
+
+export async function cancelSchedule(db: Db): Promise<boolean> {
+  const deleted = await db.deleteFrom("site_schedule").where("done_at", "is", null).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
+/**
+ * Publishes what is due at `now`, if anything: claims it (only one instance's
+ * update finds it not done; there is one pending schedule at most) and
+ * publishes it in one transaction. Returns the new version's number.
+ */
+export async function publishDue(db: Db, now: Date): Promise<number | undefined> {
+  return db.transaction().execute(async (trx) => {
+    // The write comes first: of two instances, the second waits for the first's transaction and then finds it done.
+    const [due] = await trx
+      .updateTable("site_schedule")
+      .set({ done_at: now.toISOString() })
+      .where("done_at", "is", null)
+      .where("publish_at", "<=", now.toISOString())
+      .returning(["content", "scheduled_by"])
+      .execute();
+    if (!due) return undefined;
+    return publishContent(trx, { content: due.content, by: `${due.scheduled_by} (scheduled)`, now });
+  });
+}
+
+/** The server's check for due publishes: every 20 seconds. */
+export function startScheduledPublishing({ db, clock, log }: { db: Db; clock: Clock; log: Pick<Console, "log" | "error"> }): Repeating {
+  return startRepeating(
+    async () => {
+      try {
+        const version = await publishDue(db, clock.now());
+        if (version !== undefined) log.log(`Published the scheduled website version ${version}`);
+      } catch (error) {
+        log.error("Could not publish the scheduled website version:", error);
+      }
+    },
+    { firstAfterMs: 2_000, everyMs: 20_000 },
+  );
+}
