@@ -8,17 +8,18 @@
  * on a free port with a temporary DATA_DIR (SQLite), seeds the three demo projects
  * (`npm run admin -- seed-demo`), then runs `npm exec lighthouse@13.5.0` (a pinned
  * devDependency, so `npm ci` installs it and nothing is fetched at run time) with Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) in its
- * default mobile profile on `/` (all four categories) and `/admin` (the public sign-in
- * page: accessibility, best practices, SEO). Reports (JSON and HTML) go to
- * lighthouse-reports/.
+ * default mobile profile on `/` (all four categories), `/admin` (the public sign-in
+ * page: accessibility, best practices, SEO), and `/fees` and `/privacy` with a
+ * company's fees and policy imported (accessibility, best practices, SEO). Reports
+ * (JSON and HTML) go to lighthouse-reports/.
  *
- * Exit code 1 when accessibility, best practices or SEO on `/`, or accessibility or
- * best practices on `/admin`, is below 100 in any run's median. Performance is a
+ * Exit code 1 when accessibility, best practices or SEO on `/`, `/fees` or `/privacy`,
+ * or accessibility or best practices on `/admin`, is below 100 in any run's median. Performance is a
  * timing on a shared machine: printed, never asserted.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +42,31 @@ const PAGES: Page[] = [
     asserted: ["accessibility", "best-practices", "seo"],
   },
   { name: "admin", path: "/admin", categories: ["accessibility", "best-practices", "seo"], asserted: ["accessibility", "best-practices"] },
+  // Issue 15's public pages, with the content a company publishes (SITE below).
+  { name: "fees", path: "/fees", categories: ["accessibility", "best-practices", "seo"], asserted: ["accessibility", "best-practices", "seo"] },
+  { name: "privacy", path: "/privacy", categories: ["accessibility", "best-practices", "seo"], asserted: ["accessibility", "best-practices", "seo"] },
 ];
+
+/** What a company publishes for /fees and /privacy (imported with `npm run admin -- import-site --publish`). */
+const SITE = {
+  format: "property-management-site",
+  version: 1,
+  exportedAt: "2026-11-25T12:00:00.000Z",
+  live: {
+    fees: {
+      vatStatus: "included",
+      landlord: [
+        { name: "Tenant find", amountPence: 60000, basis: "per-property", covers: "Advertising, viewings and referencing a new tenant.", calculation: "Once, when a tenancy starts." },
+        { name: "Full management", amountPence: 12000, basis: "per-property", covers: "Rent collection, repairs and compliance.", calculation: "Each month the property is let." },
+      ],
+      tenant: [{ name: "Change of sharer", amountPence: 5000, basis: "per-tenant", covers: "Changing a tenancy at the tenant's request.", calculation: "Once per change." }],
+    },
+    legal: { redressScheme: "The Property Ombudsman", redressNumber: "D01234", cmpScheme: "Propertymark Client Money Protection", cmpNumber: "C0123456" },
+    policies: {
+      privacy: "## Who we are\n\nWe manage property for landlords.\n\n## What we keep\n\n- your name\n- your message\n\nAsk us at [hello@example.com](mailto:hello@example.com).",
+    },
+  },
+};
 
 type LighthouseReport = {
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
@@ -182,8 +207,11 @@ async function main(): Promise<number> {
   const url = `http://127.0.0.1:${port}`;
   const serverEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", DATA_DIR: dataDir };
 
-  console.log(`Seeding the three demo projects into ${dataDir}…`);
+  console.log(`Seeding the three demo projects, the fees and a privacy policy into ${dataDir}…`);
   await run(process.execPath, ["scripts/admin.js", "seed-demo"], serverEnv);
+  const siteFile = path.join(dataDir, "site.json");
+  await writeFile(siteFile, JSON.stringify(SITE));
+  await run(process.execPath, ["scripts/admin.js", "import-site", siteFile, "--publish"], serverEnv);
 
   const server = spawn(process.execPath, ["server.js"], {
     cwd: root,
