@@ -3,7 +3,7 @@ import type { Clock } from "~/platform/clock.server";
 import type { NotificationAddresses } from "~/platform/context";
 import type { Db } from "~/platform/db.server";
 import { printable } from "~/platform/log-text";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot } from "~/platform/rate-limit.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
 import type { FormTokens } from "./form-token.server";
 import type { OutboxSignal } from "./outbox.server";
@@ -59,29 +59,30 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
     return { ok: false, status: 400, error: validation.error, fields: validation.fields };
   }
   try {
-    // Stored submissions count, spam included; refused ones give their place back.
-    const slot = await takeSlot(services.db, "contact-submission", ipLimitSubject(clientIp), {
-      limit: services.contact.rateLimit,
-      windowMs: CONTACT_WINDOW_MS,
-      now,
-    });
-    if (!slot.ok) {
+    // Stored submissions count, spam included; refused ones give their place back. The
+    // connection's limit and the whole site's (a botnet sends from many addresses) are taken together.
+    const slots = await takeSlots(
+      services.db,
+      [
+        { bucket: "contact-submission", subject: ipLimitSubject(clientIp), limit: services.contact.rateLimit },
+        { bucket: "contact-site", subject: "site", limit: services.contact.siteLimit },
+      ],
+      { windowMs: CONTACT_WINDOW_MS, now },
+    );
+    if (!slots.ok && slots.refused === 0) {
       console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
-      return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: slot.retryAfterSeconds };
+      return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
     }
-    // Then the whole site's: a botnet sends from many addresses at once.
-    const site = await takeSlot(services.db, "contact-site", "site", { limit: services.contact.siteLimit, windowMs: CONTACT_WINDOW_MS, now });
-    if (!site.ok) {
-      await slot.release();
+    if (!slots.ok) {
       // Kept for the dashboard's banner: a limit that turns people away must be seen.
       await recordEvent(services.db, "contact-site-refused", "site", now);
       console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
-      return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: site.retryAfterSeconds };
+      return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
     }
     let enquiry: StoredEnquiry;
     let verdict: SpamVerdict;
     try {
-      verdict = spamVerdict(await spamSignals(services, submission, validation.data, slot.used, now));
+      verdict = spamVerdict(await spamSignals(services, submission, validation.data, slots.used[0]!, now));
       if (verdict.kind !== "clean") {
         console.log(
           `Enquiry from ${printable(clientIp, 64)} ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
@@ -90,7 +91,7 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
       enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, outbox: services.outbox, now });
     } catch (error) {
       // The original error is the one worth reporting; a failed release only keeps the place taken.
-      await Promise.all([slot.release(), site.release()]).catch((releaseError: unknown) =>
+      await slots.release().catch((releaseError: unknown) =>
         console.error("Could not release a rate-limit place:", releaseError),
       );
       throw error;

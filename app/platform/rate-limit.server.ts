@@ -112,22 +112,66 @@ export async function takeSlot(
   subject: string,
   { limit, windowMs, now = new Date() }: { limit: number; windowMs: number; now?: Date },
 ): Promise<Slot> {
+  const taken = await takeSlots(db, [{ bucket, subject, limit }], { windowMs, now });
+  return taken.ok ? { ok: true, used: taken.used[0]!, release: taken.release } : { ok: false, retryAfterSeconds: taken.retryAfterSeconds };
+}
+
+export type SlotRequest = { bucket: RateLimitBucket; subject: string; limit: number };
+
+export type Slots =
+  | { ok: true; /** Per request, places taken in the window, this one included. */ used: number[]; release(): Promise<void> }
+  | { ok: false; /** The first request that had no place left. */ refused: number; retryAfterSeconds: number };
+
+/**
+ * Takes a place under each of several limits at once (an enquiry's per-IP and
+ * site-wide limits), all or none, in one transaction: one commit (one fsync
+ * on SQLite) however many limits there are. Each count stops at its limit, so
+ * its cost does not grow with the events in the window.
+ */
+export async function takeSlots(db: Db, requests: readonly SlotRequest[], { windowMs, now = new Date() }: { windowMs: number; now?: Date }): Promise<Slots> {
   const taken = await db.transaction().execute(async (trx) => {
-    if (dialectOf(db) === "postgres") await sql`select pg_advisory_xact_lock(hashtextextended(${`${bucket} ${subject}`}, 0))`.execute(trx);
-    const used = await countEvents(trx, bucket, subject, windowMs, now);
-    if (used >= limit) return { ok: false as const, retryAfterSeconds: await retryAfter(trx, bucket, subject, windowMs, now) };
-    const id = randomUUID();
-    await trx.insertInto("rate_limit_events").values({ id, bucket, subject, created_at: iso(now) }).execute();
-    return { ok: true as const, used: used + 1, id };
+    if (dialectOf(db) === "postgres") {
+      // Locks in one order, so two transactions taking the same places cannot deadlock.
+      for (const key of [...new Set(requests.map(({ bucket, subject }) => `${bucket} ${subject}`))].sort()) {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+      }
+    }
+    const used: number[] = [];
+    for (const [index, { bucket, subject, limit }] of requests.entries()) {
+      const count = await countEventsUpTo(trx, bucket, subject, windowMs, now, limit);
+      if (count >= limit) return { ok: false as const, refused: index, retryAfterSeconds: await retryAfter(trx, bucket, subject, windowMs, now) };
+      used.push(count + 1);
+    }
+    const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
+    await trx.insertInto("rate_limit_events").values(rows).execute();
+    return { ok: true as const, used, ids: rows.map((row) => row.id) };
   });
   if (!taken.ok) return taken;
   return {
     ok: true,
     used: taken.used,
     release: async () => {
-      await db.deleteFrom("rate_limit_events").where("id", "=", taken.id).execute();
+      await db.deleteFrom("rate_limit_events").where("id", "in", taken.ids).execute();
     },
   };
+}
+
+/** countEvents, but it stops counting at `atMost`: enough to know whether a limit is reached. */
+async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date, atMost: number): Promise<number> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("rate_limit_events")
+        .select("id")
+        .where("bucket", "=", bucket)
+        .where("subject", "=", subject)
+        .where("created_at", ">", iso(new Date(now.getTime() - windowMs)))
+        .limit(atMost)
+        .as("recent"),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Seconds until the oldest event in the window leaves it. */
