@@ -11,7 +11,7 @@ import { migrateToLatest, type Database } from "~/platform/db.server";
 import { TENANT_FEE_WARNING, VAT_STATEMENTS, siteDefaults, tenantFeeWarning, type SiteContent } from "~/website/content";
 import { TEMPLATE_NOTICE } from "~/website/templates";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
-import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
+import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
@@ -50,13 +50,7 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   });
 
   const page = (path: string, headers: Record<string, string> = {}) => rawRequest(server.port, { method: "GET", path, headers });
-  const post = (fields: Record<string, string>) =>
-    rawRequest(server.port, {
-      method: "POST",
-      path: "/admin/website",
-      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const post = (fields: Record<string, string>) => postAdminForm(server, cookie, "/admin/website", fields);
   const revision = async () => String((await readDraft(writer.db, DEFAULTS)).revision);
   const publish = async () => expect((await post({ intent: "publish", revision: await revision() })).status).toBe(302);
   /** Publishes a change made straight in the database, as another instance or an import would. */

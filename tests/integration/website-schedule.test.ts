@@ -14,7 +14,7 @@ import { fromLondonTime, toLondonTime } from "~/website/london-time";
 import { publishDue, readSchedule, schedulePublish } from "~/website/schedule.server";
 import { listVersions, readDraft, readLive, saveDraft } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
-import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
+import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
@@ -135,13 +135,7 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
       const cookie = await signInOverHttp(server);
       const revision = await edit("Published On Time Ltd");
       const versionsBefore = (await listVersions(writer.db)).length;
-      const post = (fields: Record<string, string>) =>
-        rawRequest(server.port, {
-          method: "POST",
-          path: "/admin/website",
-          headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams(fields).toString(),
-        });
+      const post = (fields: Record<string, string>) => postAdminForm(server, cookie, "/admin/website", fields);
       const past = await post({ intent: "schedule", revision: String(revision), publishAt: toLondonTime(new Date(Date.now() - 120_000)) });
       expect(past.status).toBe(400);
       expect(past.text).toContain("That time has passed.");

@@ -18,7 +18,7 @@ import {
   restoreVersion,
   saveDraft,
 } from "~/website/website.server";
-import { TEST_ADMIN, TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
+import { TEST_ADMIN, TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
@@ -52,13 +52,7 @@ describe.each(backends)("the website's content on $name", (backend) => {
   });
 
   const page = async (path: string, headers: Record<string, string> = {}) => rawRequest(server.port, { method: "GET", path, headers });
-  const post = (fields: Record<string, string>) =>
-    rawRequest(server.port, {
-      method: "POST",
-      path: "/admin/website",
-      headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const post = (fields: Record<string, string>) => postAdminForm(server, cookie, "/admin/website", fields);
   const revision = async () => (await readDraft(writer.db, DEFAULTS)).revision;
   const companyForm = async (name: string, extra: Record<string, string> = {}) => ({
     intent: "save-section",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import type { Backend, TestDatabase } from "./backends";
+import { rawRequest, type RawResponse } from "./http";
 import { startServer, type SpawnedServer } from "./server";
 
 /** The admin a spawned server creates at start (ADMIN_EMAIL / ADMIN_PASSWORD). */
@@ -73,4 +74,14 @@ export async function startSignedInServer(backend: Backend): Promise<SignedInSer
     cookie: await signInOverHttp(server),
     imagesDir: path.join(database.env.DATA_DIR, "images"),
   };
+}
+
+/** A signed-in admin's form POST to `path` from the site itself (urlencoded, as a browser sends it). */
+export function postAdminForm(server: SpawnedServer, cookie: string, path: string, fields: Record<string, string>): Promise<RawResponse> {
+  return rawRequest(server.port, {
+    method: "POST",
+    path,
+    headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
