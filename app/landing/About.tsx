@@ -1,27 +1,24 @@
 import type { Company } from "~/company/company";
-import { ABOUT_BADGES, ABOUT_CAPTIONS } from "./content";
+import type { SiteContent } from "~/website/content";
+import { ABOUT_CAPTION_ICONS } from "./content";
 import { Icon } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
-export function About({ company }: { company: Company }) {
+export function About({ company, about }: { company: Company; about: SiteContent["about"] }) {
+  const paragraphs = about.text.replaceAll("{company}", company.name).split(/\n\s*\n/).filter(Boolean);
   return (
     <section id="about" tabIndex={-1} aria-labelledby="about-title" className="bg-slate-50 py-20 sm:py-28">
       <div className={`${CONTAINER} grid items-center gap-16 lg:grid-cols-2`}>
         <div>
-          <SectionHeader id="about-title" eyebrow="Who we are" title="Property Management You Can Trust" align="left" />
+          <SectionHeader id="about-title" eyebrow={about.eyebrow} title={about.title} align="left" />
           <div className="mt-6 space-y-4 text-lg leading-8 text-slate-600">
-            <p>
-              {company.name} looks after homes for landlords, property investors and tenants. We believe good
-              property management is simple: honest prices, quick answers and well-kept homes.
-            </p>
-            <p>
-              Our local team handles the day-to-day so you don&apos;t have to, from rent and repairs to safety
-              certificates and renovations, and we keep you informed at every step.
-            </p>
+            {paragraphs.map((paragraph, index) => (
+              <p key={index}>{paragraph}</p>
+            ))}
           </div>
           <ul className="mt-10 grid gap-4 sm:grid-cols-2">
-            {ABOUT_BADGES.map((badge) => (
-              <li key={badge} className="flex items-center gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+            {about.badges.map((badge, index) => (
+              <li key={index} className="flex items-center gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
                 <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-emerald-100 text-emerald-800">
                   <Icon name="check" className="size-5" />
                 </span>
@@ -36,12 +33,12 @@ export function About({ company }: { company: Company }) {
           <div aria-hidden="true" className="absolute -bottom-24 -left-16 size-72 rounded-full bg-white/5" />
           <Icon name="home" className="relative size-12 text-blue-200" />
           <p className="relative mt-6 text-2xl leading-snug font-semibold text-balance sm:text-3xl">
-            We look after every property as if it were our own.
+            {about.quote}
           </p>
           <ul className="relative mt-10 grid gap-4 sm:grid-cols-2">
-            {ABOUT_CAPTIONS.map((caption) => (
-              <li key={caption.title} className="rounded-2xl bg-white p-5 text-slate-900 shadow-lg">
-                <Icon name={caption.icon} className="size-8 text-blue-700" />
+            {about.captions.map((caption, index) => (
+              <li key={index} className="rounded-2xl bg-white p-5 text-slate-900 shadow-lg">
+                <Icon name={ABOUT_CAPTION_ICONS[index % ABOUT_CAPTION_ICONS.length]!} className="size-8 text-blue-700" />
                 <p className="mt-3 text-lg font-bold">{caption.title}</p>
                 <p className="text-sm text-slate-600">{caption.subtitle}</p>
               </li>

@@ -5,6 +5,7 @@ import { BUSINESS_HOURS } from "./content";
 import { Island } from "./Island";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
+import type { SiteContent } from "~/website/content";
 
 export function Contact({
   company,
@@ -12,8 +13,10 @@ export function Contact({
   formToken,
   retentionDays,
   privacyHref,
+  texts,
 }: {
   company: Company;
+  texts: SiteContent["contact"];
   initialResult: ContactActionData | undefined;
   formToken: string;
   retentionDays: number | undefined;
@@ -22,9 +25,8 @@ export function Contact({
   return (
     <section id="contact" tabIndex={-1} aria-labelledby="contact-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
-        <SectionHeader id="contact-title" eyebrow="Get in touch" title="Let's Talk About Your Property">
-          Whether you are a landlord, a property investor or a tenant, send us a message and the right person will
-          get back to you.
+        <SectionHeader id="contact-title" eyebrow={texts.eyebrow} title={texts.title}>
+          {texts.intro}
         </SectionHeader>
 
         <div className="mt-16 grid gap-10 lg:grid-cols-5">
@@ -32,12 +34,12 @@ export function Contact({
             <div className="rounded-3xl bg-slate-900 p-8 text-white shadow-xl">
               <h3 className="text-xl font-bold">Contact details</h3>
               <address className="mt-6 space-y-6 not-italic">
-                <Detail icon="phone" title="Phone" note="Phone line open 9am – 6pm, Monday to Friday">
+                <Detail icon="phone" title="Phone" note={texts.phoneNote}>
                   <a href={telHref(company.phone)} className="font-semibold hover:underline focus-visible:outline-blue-300">
                     {company.phone}
                   </a>
                 </Detail>
-                <Detail icon="envelope" title="Email" note="We answer every e-mail within 24 hours">
+                <Detail icon="envelope" title="Email" note={texts.emailNote}>
                   <a
                     href={`mailto:${company.email}`}
                     className="font-semibold break-all hover:underline focus-visible:outline-blue-300"

@@ -43,13 +43,14 @@ export function LandingPage({ company, site, projects, contactResult, formToken,
         <Services />
         <Renovations projects={projects} />
         <Pricing pricing={site.pricing} fees={site.fees} />
-        <About company={company} />
+        <About company={company} about={site.about} />
         <Contact
           company={company}
           initialResult={contactResult}
           formToken={formToken}
           retentionDays={retentionDays}
           privacyHref={site.policies.privacy ? "/privacy" : undefined}
+          texts={site.contact}
         />
       </main>
       <Footer company={company} site={site} />

@@ -77,17 +77,8 @@ export const RENOVATION_SERVICES: Service[] = [
   },
 ];
 
-export const ABOUT_BADGES = [
-  "Many Satisfied Clients",
-  "Proven Track Record",
-  "24/7 Support Available",
-  "High Client Satisfaction",
-] as const;
-
-export const ABOUT_CAPTIONS: { title: string; subtitle: string; icon: IconName }[] = [
-  { title: "Certified Agents", subtitle: "Fully Licensed & Insured", icon: "badge" },
-  { title: "Market Leaders", subtitle: "Top Performance Rating", icon: "trophy" },
-];
+/** The icons of the About panel's two captions (their words are edited in the Website tab). */
+export const ABOUT_CAPTION_ICONS: IconName[] = ["badge", "trophy"];
 
 /** SPEC §9: Mon-Fri 9:00-18:00, Sat 10:00-16:00, Sun closed. */
 export const BUSINESS_HOURS: { days: string; hours: string }[] = [

@@ -61,6 +61,16 @@ export type SiteContent = {
     enterpriseLink: string;
     enterpriseRest: string;
   };
+  about: {
+    eyebrow: string;
+    title: string;
+    /** Paragraphs separated by a blank line; {company} stands for the company's name. */
+    text: string;
+    badges: string[];
+    quote: string;
+    captions: Array<{ title: string; subtitle: string }>;
+  };
+  contact: { eyebrow: string; title: string; intro: string; phoneNote: string; emailNote: string };
   fees: { vatStatus: VatStatus; landlord: SiteFee[]; tenant: SiteFee[] };
   legal: {
     registeredName: string;
@@ -82,13 +92,15 @@ export type SiteContent = {
 /** One published version, as the history lists it. */
 export type VersionSummary = { number: number; publishedAt: string; publishedBy: string; restoredFrom: number | null; live: boolean };
 
-export const SITE_SECTIONS = ["company", "hero", "pricing", "fees", "legal", "policies"] as const;
+export const SITE_SECTIONS = ["company", "hero", "pricing", "about", "contact", "fees", "legal", "policies"] as const;
 export type SiteSection = (typeof SITE_SECTIONS)[number];
 
 export const SECTION_LABELS: Record<SiteSection, string> = {
   company: "Company",
   hero: "Hero",
   pricing: "Pricing",
+  about: "About",
+  contact: "Contact",
   fees: "Fees",
   legal: "Legal details",
   policies: "Policies",
@@ -149,6 +161,27 @@ export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteConten
       enterpriseQuestion: "Managing a larger portfolio?",
       enterpriseLink: "Contact us",
       enterpriseRest: "for enterprise pricing.",
+    },
+    about: {
+      eyebrow: "Who we are",
+      title: "Property Management You Can Trust",
+      text: [
+        "{company} looks after homes for landlords, property investors and tenants. We believe good property management is simple: honest prices, quick answers and well-kept homes.",
+        "Our local team handles the day-to-day so you don't have to, from rent and repairs to safety certificates and renovations, and we keep you informed at every step.",
+      ].join("\n\n"),
+      badges: ["Many Satisfied Clients", "Proven Track Record", "24/7 Support Available", "High Client Satisfaction"],
+      quote: "We look after every property as if it were our own.",
+      captions: [
+        { title: "Certified Agents", subtitle: "Fully Licensed & Insured" },
+        { title: "Market Leaders", subtitle: "Top Performance Rating" },
+      ],
+    },
+    contact: {
+      eyebrow: "Get in touch",
+      title: "Let's Talk About Your Property",
+      intro: "Whether you are a landlord, a property investor or a tenant, send us a message and the right person will get back to you.",
+      phoneNote: "Phone line open 9am – 6pm, Monday to Friday",
+      emailNote: "We answer every e-mail within 24 hours",
     },
     fees: { vatStatus: "", landlord: [], tenant: [] },
     legal: {
@@ -277,6 +310,28 @@ export function sectionFields(section: SiteSection, content: SiteContent): Field
       ...Array.from({ length: MAX_PROMISES }, (_, index): FieldSpec => ({ name: `hero.promises.${index}`, label: `Promise ${index + 1}`, max: 40, required: true })),
     ];
   }
+  if (section === "about") {
+    return [
+      { name: "about.eyebrow", label: "Line above the title", max: 60, required: true },
+      { name: "about.title", label: "Section title", max: 80, required: true },
+      { name: "about.text", label: "Text", max: 1500, required: true, multiline: true, hint: "A blank line starts a new paragraph. {company} is replaced by the company's name." },
+      ...Array.from({ length: 4 }, (_, index): FieldSpec => ({ name: `about.badges.${index}`, label: `Badge ${index + 1}`, max: 40, required: true })),
+      { name: "about.quote", label: "Quote in the blue panel", max: 140, required: true },
+      ...[0, 1].flatMap((index): FieldSpec[] => [
+        { name: `about.captions.${index}.title`, label: `Caption ${index + 1}: title`, max: 40, required: true },
+        { name: `about.captions.${index}.subtitle`, label: `Caption ${index + 1}: line below`, max: 60, required: true },
+      ]),
+    ];
+  }
+  if (section === "contact") {
+    return [
+      { name: "contact.eyebrow", label: "Line above the title", max: 60, required: true },
+      { name: "contact.title", label: "Section title", max: 80, required: true },
+      { name: "contact.intro", label: "Introduction", max: 300, required: true, multiline: true },
+      { name: "contact.phoneNote", label: "Note under the phone number", max: 100, required: true, hint: "Your phone line's hours." },
+      { name: "contact.emailNote", label: "Note under the e-mail address", max: 100, required: true, hint: "How soon you reply." },
+    ];
+  }
   if (section === "legal") {
     return [
       { name: "legal.registeredName", label: "Registered company name", max: 120, required: false },
@@ -352,6 +407,16 @@ export function sectionValues(section: SiteSection, content: SiteContent): Recor
     const { promises, ...texts } = content.hero;
     for (const [key, value] of Object.entries(texts)) values[`hero.${key}`] = value;
     promises.forEach((promise, index) => (values[`hero.promises.${index}`] = promise));
+  } else if (section === "about") {
+    const { badges, captions, ...texts } = content.about;
+    for (const [key, value] of Object.entries(texts)) values[`about.${key}`] = value;
+    badges.forEach((badge, index) => (values[`about.badges.${index}`] = badge));
+    captions.forEach((caption, index) => {
+      values[`about.captions.${index}.title`] = caption.title;
+      values[`about.captions.${index}.subtitle`] = caption.subtitle;
+    });
+  } else if (section === "contact") {
+    for (const [key, value] of Object.entries(content.contact)) values[`contact.${key}`] = value;
   } else if (section === "legal") {
     for (const [key, value] of Object.entries(content.legal)) values[`legal.${key}`] = value;
   } else if (section === "policies") {
@@ -451,6 +516,29 @@ export function parseSection(
         promiseTitle: get("hero.promiseTitle"),
         promiseTagline: get("hero.promiseTagline"),
         promises: Array.from({ length: MAX_PROMISES }, (_, index) => get(`hero.promises.${index}`)),
+      },
+    };
+  } else if (section === "about") {
+    content = {
+      ...current,
+      about: {
+        eyebrow: get("about.eyebrow"),
+        title: get("about.title"),
+        text: get("about.text"),
+        badges: Array.from({ length: 4 }, (_, index) => get(`about.badges.${index}`)),
+        quote: get("about.quote"),
+        captions: [0, 1].map((index) => ({ title: get(`about.captions.${index}.title`), subtitle: get(`about.captions.${index}.subtitle`) })),
+      },
+    };
+  } else if (section === "contact") {
+    content = {
+      ...current,
+      contact: {
+        eyebrow: get("contact.eyebrow"),
+        title: get("contact.title"),
+        intro: get("contact.intro"),
+        phoneNote: get("contact.phoneNote"),
+        emailNote: get("contact.emailNote"),
       },
     };
   } else if (section === "legal") {

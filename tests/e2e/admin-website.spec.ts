@@ -25,7 +25,7 @@ async function signIn(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
 }
 
-async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing" | "Legal details", fill: Record<string, string>): Promise<void> {
+async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing" | "About" | "Contact" | "Legal details", fill: Record<string, string>): Promise<void> {
   await page.getByRole("tab", { name: section, exact: true }).click();
   await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
   for (const [label, value] of Object.entries(fill)) await page.getByLabel(label, { exact: true }).fill(value);
@@ -46,6 +46,8 @@ test("edits every section; the preview shows the draft while / stays live; publi
   await saveSection(page, "Company", { "Company name *": "Thames Valley Lettings", "Phone *": "0118 496 0000" });
   await saveSection(page, "Hero", { "Headline *": "Lettings Done Properly", "Promise 1 *": "Prices Include VAT" });
   await saveSection(page, "Pricing", { "Plan 1 price (£) *": "85", "Section title *": "Clear Fees, Every Month" });
+  await saveSection(page, "About", { "Quote in the blue panel *": "Every home, looked after like our own." });
+  await saveSection(page, "Contact", { "Note under the phone number *": "Phone line open 8am – 8pm, every day" });
   await expect(page.getByText(/^Unpublished changes, last saved .* by admin@example\.com\.$/)).toBeVisible();
 
   // The preview, in a tab of its own, shows the draft…
@@ -54,6 +56,8 @@ test("edits every section; the preview shows the draft while / stays live; publi
   await expect(preview.getByText("Preview: this is how the site will look. Visitors do not see it until it is published.")).toBeVisible();
   await expect(preview.getByText("£85", { exact: true })).toBeVisible();
   await expect(preview.getByText("Prices Include VAT")).toBeVisible();
+  await expect(preview.getByText("Every home, looked after like our own.")).toBeVisible();
+  await expect(preview.getByText("Phone line open 8am – 8pm, every day")).toBeVisible();
   await preview.close();
 
   // …while a visitor still sees the live site.
@@ -111,7 +115,7 @@ test("a field left empty is refused with its own message and nothing changes; di
 
 test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
   await signIn(page);
-  for (const section of ["Company", "Hero", "Pricing", "Fees", "Legal details", "Policies"] as const) {
+  for (const section of ["Company", "Hero", "Pricing", "About", "Contact", "Fees", "Legal details", "Policies"] as const) {
     await page.getByRole("tab", { name: section, exact: true }).click();
     await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
     await expectNoAxeViolations(page, `the Website tab, ${section}`);

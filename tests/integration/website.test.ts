@@ -152,6 +152,8 @@ describe.each(backends)("the website's content on $name", (backend) => {
 
     const home = await page("/");
     expect(home.text).toContain("<title>Harbour Lettings Ltd | Professional Property Management Services</title>");
+    // The About text names the company through {company}, so it follows a new name without an edit of its own.
+    expect(home.text).toContain("Harbour Lettings Ltd looks after homes for landlords, property investors and tenants.");
     const structured = /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(home.text)?.[1];
     expect(JSON.parse(structured!)).toMatchObject({ name: "Harbour Lettings Ltd", priceRange: "£80–£120" });
     const manifest = await page("/site.webmanifest");
