@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { POLICIES, type SiteContent } from "~/website/content";
+import { POLICIES, hasFees, type SiteContent } from "~/website/content";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
@@ -45,7 +45,7 @@ function legalLines(company: Company, site: SiteContent): string[] {
 
 export function Footer({ company, site, onLanding = true }: { company: Company; site: SiteContent; /** False on /fees and the policies: the quick links go back to the landing page. */ onLanding?: boolean }) {
   const legal = legalLines(company, site);
-  const hasFees = site.fees.landlord.length + site.fees.tenant.length > 0;
+  const feesListed = hasFees(site.fees);
   return (
     <footer className="bg-slate-950 text-slate-300">
       <div className={`${CONTAINER} py-16`}>
@@ -88,7 +88,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
                   Admin
                 </Link>
               </li>
-              {hasFees ? (
+              {feesListed ? (
                 <li>
                   <a href="/fees" className={FOOTER_LINK}>
                     Fees

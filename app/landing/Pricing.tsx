@@ -1,9 +1,9 @@
-import { VAT_STATEMENTS, formatPrice, type SiteContent, type SitePlan } from "~/website/content";
+import { VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SitePlan } from "~/website/content";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
 export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fees: SiteContent["fees"] }) {
-  const hasFees = fees.landlord.length + fees.tenant.length > 0;
+  const feesListed = hasFees(fees);
   return (
     <section id="pricing" tabIndex={-1} aria-labelledby="pricing-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
@@ -28,11 +28,11 @@ export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fe
           </a>{" "}
           {pricing.enterpriseRest}
         </p>
-        {fees.vatStatus || hasFees ? (
+        {fees.vatStatus || feesListed ? (
           <p className="mt-4 text-center text-slate-700">
             {fees.vatStatus ? VAT_STATEMENTS[fees.vatStatus] : null}
-            {fees.vatStatus && hasFees ? " " : null}
-            {hasFees ? (
+            {fees.vatStatus && feesListed ? " " : null}
+            {feesListed ? (
               <a href="/fees" className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900">
                 See all our fees
               </a>

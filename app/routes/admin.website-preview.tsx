@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
+import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext } from "~/services";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       site: content,
       version: number,
       projects,
-      formToken: await services.formTokens.issue(services.clock.now()).catch(() => ""),
+      formToken: await formTokenFor(services.formTokens, services.clock.now()),
       retentionDays: services.contact.retentionDays,
     },
     { headers: PRIVATE_HEADERS },

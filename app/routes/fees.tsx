@@ -1,7 +1,7 @@
 import { SubPage } from "~/landing/SubPage";
 import { siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { FEE_BASIS_LABELS, VAT_STATEMENTS, formatPrice, type SiteContent, type SiteFee } from "~/website/content";
+import { FEE_BASIS_LABELS, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/fees";
 
@@ -89,7 +89,7 @@ function Schemes({ site }: { site: SiteContent }) {
 export default function Fees({ loaderData }: Route.ComponentProps) {
   const { company, site } = loaderData;
   const { fees } = site;
-  const none = fees.landlord.length + fees.tenant.length === 0;
+  const none = !hasFees(fees);
   return (
     <SubPage
       company={company}

@@ -1,7 +1,7 @@
 import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
 import { OPENING_HOURS, type Company } from "~/company/company";
-import type { FormTokens } from "~/enquiries/form-token.server";
+import { formTokenFor } from "~/enquiries/form-token.server";
 import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
@@ -9,7 +9,6 @@ import { LandingPage } from "~/landing/LandingPage";
 import { requestContext, siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
 import { jsonForScript } from "~/platform/json-script";
-import type { Db } from "~/platform/db.server";
 import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { formatPrice, type SiteContent } from "~/website/content";
@@ -147,18 +146,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/**
- * The time-trap token the form sends back. Without its key (database down)
- * the page still renders; an enquiry sent from it is kept, marked as possible spam.
- */
-async function formTokenFor(formTokens: FormTokens, now: Date): Promise<string> {
-  try {
-    return await formTokens.issue(now);
-  } catch (error) {
-    console.error("Could not issue a contact form token:", error);
-    return "";
-  }
-}
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {

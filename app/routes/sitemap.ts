@@ -1,6 +1,6 @@
 import { siteUrl, siteUrlCacheControl } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { POLICIES } from "~/website/content";
+import { POLICIES, hasFees } from "~/website/content";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/sitemap";
 
@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { content } = await publishedSite(services.db, services.company);
   const paths = [
     "/",
-    ...(content.fees.landlord.length + content.fees.tenant.length > 0 ? ["/fees"] : []),
+    ...(hasFees(content.fees) ? ["/fees"] : []),
     ...POLICIES.filter((policy) => content.policies[policy.key] !== "").map((policy) => policy.path),
   ];
   const body = [

@@ -207,6 +207,26 @@ export const POLICIES = [
 ] as const;
 export type PolicyKey = (typeof POLICIES)[number]["key"];
 
+/** True once the company has listed a fee: /fees is linked and in the sitemap. */
+export function hasFees(fees: SiteContent["fees"]): boolean {
+  return fees.landlord.length + fees.tenant.length > 0;
+}
+
+/**
+ * Stored or imported content read over the defaults, section by section and
+ * field by field, so a field added by a later release shows its default until
+ * edited. Sections that are not objects are left at their defaults; callers
+ * that must refuse them check first.
+ */
+export function overDefaults(stored: Record<string, unknown>, defaults: SiteContent): SiteContent {
+  const merged = { ...defaults } as Record<string, unknown>;
+  for (const section of SITE_SECTIONS) {
+    const value = stored[section];
+    if (value && typeof value === "object" && !Array.isArray(value)) merged[section] = { ...defaults[section], ...value };
+  }
+  return merged as SiteContent;
+}
+
 /** "£80", "£79.50", "£1,250": how a price is shown. */
 export function formatPrice(pence: number): string {
   const pounds = Math.floor(pence / 100);

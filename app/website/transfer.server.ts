@@ -1,4 +1,4 @@
-import { SITE_SECTIONS, contentProblems, type SiteContent } from "./content";
+import { SITE_SECTIONS, contentProblems, overDefaults, type SiteContent } from "./content";
 
 /**
  * The site's content as a file (`npm run admin -- export-site FILE`,
@@ -29,14 +29,11 @@ export function siteFile(live: SiteContent, draft: SiteContent | undefined, now:
 function contentFrom(value: unknown, defaults: SiteContent, what: string): SiteContent {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SiteFileError(`The file's ${what} content is missing or not an object.`);
   const stored = value as Record<string, unknown>;
-  const merged = { ...defaults } as Record<string, unknown>;
   for (const section of SITE_SECTIONS) {
     const part = stored[section];
-    if (part === undefined) continue;
-    if (typeof part !== "object" || part === null || Array.isArray(part)) throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
-    merged[section] = { ...defaults[section], ...part };
+    if (part !== undefined && (typeof part !== "object" || part === null || Array.isArray(part))) throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
   }
-  const content = merged as SiteContent;
+  const content = overDefaults(stored, defaults);
   const problems = contentProblems(content);
   if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${problems.slice(0, 5).join(" ")}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}`);
   return content;

@@ -1,7 +1,7 @@
 import type { Company } from "~/company/company";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
-import { SITE_SECTIONS, contentProblems, siteDefaults, type SiteContent, type VersionSummary } from "./content";
+import { contentProblems, overDefaults, siteDefaults, type SiteContent, type VersionSummary } from "./content";
 
 /**
  * The company's site content in the database (migration 009, decision 027):
@@ -33,18 +33,9 @@ export type Change = { ok: true; revision: number } | { ok: false; reason: "stal
 /** Kept for restore; older versions are deleted by the publish that pushes them out. */
 export const KEPT_VERSIONS = 50;
 
-/**
- * Stored content read over the defaults, section by section and field by
- * field, so a field added by a later release shows its default until edited.
- */
+/** A stored version or draft (JSON text), read over the defaults (overDefaults). */
 function parseStored(json: string, defaults: SiteContent): SiteContent {
-  const stored = JSON.parse(json) as Partial<SiteContent>;
-  const merged = { ...defaults } as Record<string, unknown>;
-  for (const section of SITE_SECTIONS) {
-    const value = stored[section];
-    if (value && typeof value === "object") merged[section] = { ...defaults[section], ...value };
-  }
-  return merged as SiteContent;
+  return overDefaults(JSON.parse(json) as Record<string, unknown>, defaults);
 }
 
 export async function readLive(db: Db, defaults: SiteContent): Promise<LiveSite> {
