@@ -59,6 +59,10 @@ start() {
 
   as_owner "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
 CREATE ROLE $role LOGIN CREATEDB PASSWORD '$password';
+-- DROP DATABASE ... WITH (FORCE) ends every session on the database, an autovacuum
+-- worker's too; without this grant that fails now and then with "must be a member
+-- of the role whose process is being terminated or member of pg_signal_backend".
+GRANT pg_signal_backend TO $role;
 CREATE DATABASE $database OWNER $role;
 SQL
   log "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $dir)"

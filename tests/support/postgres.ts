@@ -18,6 +18,24 @@ async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Prom
   }
 }
 
+/**
+ * DROP DATABASE ... WITH (FORCE). An autovacuum worker on the database cannot be
+ * ended by a role without pg_signal_backend (scripts/test-postgres.sh grants it);
+ * on a server set up by hand, wait for the worker to finish and try again.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (error) {
+      const insufficientPrivilege = (error as { code?: string }).code === "42501";
+      if (!insufficientPrivilege || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 export type PostgresTestDatabase = {
   name: string;
   url: string;
@@ -35,9 +53,6 @@ export async function createPostgresDatabase(): Promise<PostgresTestDatabase> {
   return {
     name,
     url: url.toString(),
-    drop: () =>
-      (dropped ??= withAdminClient(async (client) => {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      })),
+    drop: () => (dropped ??= dropDatabase(name)),
   };
 }
