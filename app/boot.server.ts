@@ -58,6 +58,7 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
     storage,
     company: companyFrom(env.company),
     publicUrl: env.publicUrl,
+    publicImagesUrl: env.publicImagesUrl,
     mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
     contact: { rateLimit: env.contactRateLimit, siteLimit: env.contactSiteLimit, retentionDays: env.enquiryRetentionDays },
     auth: {
@@ -69,7 +70,7 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
 
   const background: Array<Repeating | { stop(): Promise<void> }> = [];
   if (role === "server") {
-    log.log(`Images: ${storage.description}`);
+    log.log(`Images: ${storage.description}${env.publicImagesUrl ? `, linked from the pages at ${env.publicImagesUrl}` : ""}`);
     // Jobs left from before a restart go out as soon as the worker starts.
     if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox }));
     log.log(

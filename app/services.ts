@@ -26,6 +26,8 @@ export type AppServices = {
   company: Company;
   /** PUBLIC_URL without its trailing slash; undefined: use the request's own origin (see siteUrl). */
   publicUrl: string | undefined;
+  /** PUBLIC_IMAGES_URL (ending in "/"): the public pages link images there; undefined: `/images/<name>`. */
+  publicImagesUrl: string | undefined;
   /** Who is e-mailed about enquiries; undefined when e-mail is off (no SMTP_URL). */
   mail: NotificationAddresses | undefined;
   contact: {

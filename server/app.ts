@@ -49,7 +49,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { services } = booted;
 
   const dev = Boolean(options.vite);
-  const security = securityHeaders({ dev, hsts: env.mode === "production", styleHashes: [INLINE_STYLE_HASH] });
+  const security = securityHeaders({
+    dev,
+    hsts: env.mode === "production",
+    styleHashes: [INLINE_STYLE_HASH],
+    // A CDN in front of the image bucket (PUBLIC_IMAGES_URL) serves the gallery's pictures.
+    imageOrigins: env.publicImagesUrl ? [new URL(env.publicImagesUrl).origin] : [],
+  });
   // In production the build is loaded once (in development React Router reloads it per request).
   const build = dev ? undefined : ((await import("virtual:react-router/server-build")) as ServerBuild);
   const { app, loadContext } = createExpressApp({ services, trustProxy: env.trustProxy, security, vite: options.vite, build });

@@ -82,6 +82,17 @@ export function imageUrl(name: string): string {
   return `${IMAGE_URL_PREFIX}${name}`;
 }
 
+/**
+ * Where a page links one of our image URLs (`/images/<name>`, a copy's name
+ * too): under PUBLIC_IMAGES_URL when it is set (a CDN in front of the bucket),
+ * else as it is. Any other URL (the sample's, another site's) is left alone.
+ */
+export function linkImageUrl(url: string, publicImagesUrl: string | undefined): string {
+  if (publicImagesUrl === undefined || !url.startsWith(IMAGE_URL_PREFIX)) return url;
+  const name = url.slice(IMAGE_URL_PREFIX.length);
+  return isImageName(name) ? `${publicImagesUrl}${name}` : url;
+}
+
 /** How the bucket (platform/storage.server.ts) knows our names: the images module owns them. */
 export const IMAGE_NAMING: ObjectNaming = {
   isValidName: isImageName,

@@ -4,7 +4,16 @@ import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { ImageTable } from "~/platform/schema";
 import type { ImageStorage } from "~/platform/storage.server";
-import { IMAGE_CONTENT_TYPES, UPLOAD_TEXT, imageNameFromUrl, imageUrl, parseImageName, type ImageExtension, type ResponsiveImage } from "./image-files";
+import {
+  IMAGE_CONTENT_TYPES,
+  UPLOAD_TEXT,
+  imageNameFromUrl,
+  imageUrl,
+  linkImageUrl,
+  parseImageName,
+  type ImageExtension,
+  type ResponsiveImage,
+} from "./image-files";
 import { ImageError, processImage } from "./process.server";
 
 /**
@@ -116,13 +125,13 @@ export async function findImagesByUrl(db: Db, urls: readonly string[]): Promise<
   return found;
 }
 
-/** `srcset` lists of an image's copies. */
-export function responsiveImage(image: StoredImage): ResponsiveImage {
+/** `srcset` lists of an image's copies, linked under PUBLIC_IMAGES_URL when it is given. */
+export function responsiveImage(image: StoredImage, publicImagesUrl?: string): ResponsiveImage {
   const srcset = (format: "avif" | "webp") =>
     image.variants
       .filter((variant) => variant.format === format)
       .sort((a, b) => a.width - b.width)
-      .map((variant) => `${imageUrl(variant.name)} ${variant.width}w`)
+      .map((variant) => `${linkImageUrl(imageUrl(variant.name), publicImagesUrl)} ${variant.width}w`)
       .join(", ");
   return { width: image.width, height: image.height, avif: srcset("avif"), webp: srcset("webp") };
 }

@@ -106,6 +106,37 @@ const envSchema = z.object({
       .transform((value) => publicUrlOf(value)!)
       .optional(),
   ),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens")
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => /^https?:\/\/[^/?#]/i.test(value) && !/[?#]/.test(value) && URL.canParse(value) && new URL(value).username === "",
+        "must be the S3 server's http:// or https:// URL without credentials, e.g. https://s3.eu-west-2.amazonaws.com (leave it unset for AWS)",
+      )
+      .optional(),
+  ),
+  S3_REGION: optionalText.pipe(
+    z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as eu-west-2 (lowercase letters, digits, hyphens)").optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalText.pipe(z.string().regex(/^[\x21-\x7e]{1,256}$/, "must be an access key id (printable characters, no spaces)").optional()),
+  S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().regex(/^[\x21-\x7e]{1,256}$/, "must be a secret key (printable characters, no spaces)").optional()),
+  S3_FORCE_PATH_STYLE: optionalBoolean,
+  PUBLIC_IMAGES_URL: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (value) => publicImagesUrlOf(value) !== undefined,
+        "must be an http:// or https:// URL without credentials, ? or #, where the images are served by name, e.g. https://images.example-lettings.co.uk/",
+      )
+      .transform((value) => publicImagesUrlOf(value)!)
+      .optional(),
+  ),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -114,7 +145,23 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY"]);
+
+/** The S3 variables that mean nothing without S3_BUCKET. */
+const S3_DETAILS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const;
+
+/**
+ * PUBLIC_IMAGES_URL → the prefix an image's name is appended to, ending in
+ * "/" ("https://cdn.example.co.uk/images/"). Undefined for what is not an
+ * absolute http(s) URL, or has credentials, a query or a fragment.
+ */
+export function publicImagesUrlOf(value: string): string | undefined {
+  const text = value.trim();
+  if (!/^https?:\/\/[^/?#]/i.test(text) || /[?#]/.test(text) || !URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.username !== "" || url.password !== "") return undefined;
+  return url.href.endsWith("/") ? url.href : `${url.href}/`;
+}
 
 /**
  * PUBLIC_URL → the origin pages are found at, without a trailing slash
@@ -181,8 +228,24 @@ export type Env = {
   trustProxy: TrustProxy;
   /** PUBLIC_URL without its trailing slash; undefined: each request's own origin. */
   publicUrl: string | undefined;
+  /** S3_*: the images bucket in object storage; undefined: images on disk in DATA_DIR/images. */
+  s3: S3Config | undefined;
+  /** PUBLIC_IMAGES_URL (ending in "/"): pages link images there by name; undefined: at /images/<name>. */
+  publicImagesUrl: string | undefined;
   /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
   company: CompanyOverrides;
+};
+
+export type S3Config = {
+  bucket: string;
+  /** S3_ENDPOINT; undefined: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  /** S3_REGION, us-east-1 when unset (what most S3-compatible servers expect). */
+  region: string;
+  /** S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY; undefined: the SDK's own chain (AWS_* variables, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** S3_FORCE_PATH_STYLE: http://host/bucket/name instead of http://bucket.host/name. */
+  forcePathStyle: boolean;
 };
 
 export type CompanyOverrides = {
@@ -238,6 +301,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment variables:\n  MAIL_FROM, CONTACT_NOTIFY_TO: set both when SMTP_URL is set (who sends, and who is told of each enquiry)",
     );
   }
+  if (env.S3_BUCKET === undefined) {
+    const stray = S3_DETAILS.filter((name) => env[name] !== undefined);
+    if (stray.length > 0) {
+      throw new EnvError(`Invalid environment variables:\n  ${stray.join(", ")}: set S3_BUCKET too (images stay on disk without it)`);
+    }
+  }
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither (then the AWS SDK's own credentials are used)",
+    );
+  }
   return {
     mode: env.NODE_ENV,
     port: env.PORT,
@@ -266,6 +340,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         : undefined,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
     publicUrl: env.PUBLIC_URL,
+    s3:
+      env.S3_BUCKET === undefined
+        ? undefined
+        : {
+            bucket: env.S3_BUCKET,
+            endpoint: env.S3_ENDPOINT,
+            region: env.S3_REGION ?? "us-east-1",
+            credentials:
+              env.S3_ACCESS_KEY_ID !== undefined && env.S3_SECRET_ACCESS_KEY !== undefined
+                ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+                : undefined,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false,
+          },
+    publicImagesUrl: env.PUBLIC_IMAGES_URL,
     company: {
       name: env.COMPANY_NAME,
       shortName: env.COMPANY_SHORT_NAME,

@@ -51,9 +51,12 @@ export function securityHeaders({
   dev,
   hsts,
   styleHashes = [],
+  imageOrigins = [],
 }: {
   dev: boolean;
   hsts: boolean;
+  /** Other origins the pages load images from (PUBLIC_IMAGES_URL's). */
+  imageOrigins?: string[];
   /** `'sha256-…'` sources of inline stylesheets the pages may carry (decision 017). */
   styleHashes?: string[];
 }): SecurityHeaders {
@@ -66,7 +69,7 @@ export function securityHeaders({
         "script-src": ["'self'", `'nonce-${placeholder}'`, "'strict-dynamic'", ...(dev ? ["'unsafe-eval'"] : [])],
         // Vite injects styles inline in development only; a hash beside 'unsafe-inline' would switch it off.
         "style-src": ["'self'", ...(dev ? ["'unsafe-inline'"] : styleHashes)],
-        "img-src": ["'self'", "data:", "blob:"],
+        "img-src": ["'self'", "data:", "blob:", ...imageOrigins],
         "font-src": ["'self'"],
         "connect-src": ["'self'", ...(dev ? ["ws:", "wss:"] : [])],
         "form-action": ["'self'"],

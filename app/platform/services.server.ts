@@ -3,6 +3,7 @@ import path from "node:path";
 import { LocalDiskStorage, type ImageStorage, type ObjectNaming } from "./storage.server";
 import { openDatabase, type Database } from "./db.server";
 import type { Env } from "./env.server";
+import { S3ImageStorage } from "./s3-storage.server";
 import { createSmtpMailer, type Mailer } from "./mailer.server";
 
 /**
@@ -15,15 +16,30 @@ import { createSmtpMailer, type Mailer } from "./mailer.server";
 export type Backends = { database: Database; storage: ImageStorage; mailer: Mailer | undefined };
 
 export function openBackends(
-  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail">>,
+  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "s3">>,
   imageNaming: ObjectNaming,
 ): Backends {
   warnIfOthersCanRead(env.dataDir);
   return {
     database: openDatabase(env),
-    storage: new LocalDiskStorage(path.join(env.dataDir, "images"), imageNaming),
+    storage: openImageStorage(env, imageNaming, env.s3 ? "s3" : "disk"),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
+}
+
+/**
+ * One image bucket: "disk" is DATA_DIR/images, "s3" the bucket of S3_BUCKET.
+ * openBackends takes the one the settings choose; `npm run admin --
+ * migrate-images` opens both to copy from one to the other.
+ */
+export function openImageStorage(
+  env: Pick<Env, "dataDir"> & Partial<Pick<Env, "s3">>,
+  imageNaming: ObjectNaming,
+  where: "disk" | "s3",
+): ImageStorage {
+  if (where === "disk") return new LocalDiskStorage(path.join(env.dataDir, "images"), imageNaming);
+  if (!env.s3) throw new Error("S3_BUCKET is not set");
+  return new S3ImageStorage(env.s3, imageNaming);
 }
 
 /**

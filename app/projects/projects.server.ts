@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SelectQueryBuilder, Selectable } from "kysely";
+import { linkImageUrl } from "~/images/image-files";
 import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
 import { dialectOf, type Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
@@ -8,7 +9,10 @@ import { defaultAlt, type RenovationProject } from "./types";
 
 type Row = Selectable<RenovationProjectTable>;
 
-function toProject(row: Row, images: Map<string, StoredImage>): RenovationProject {
+/** How a list links its images: PUBLIC_IMAGES_URL for the public pages (undefined: `/images/<name>`). */
+export type ImageLinks = { publicImagesUrl?: string | undefined };
+
+function toProject(row: Row, images: Map<string, StoredImage>, { publicImagesUrl }: ImageLinks = {}): RenovationProject {
   const before = images.get(row.before_image_url);
   const after = images.get(row.after_image_url);
   return {
@@ -18,12 +22,12 @@ function toProject(row: Row, images: Map<string, StoredImage>): RenovationProjec
     description: row.description,
     duration: row.duration,
     budget: row.budget,
-    before_image_url: row.before_image_url,
-    after_image_url: row.after_image_url,
+    before_image_url: linkImageUrl(row.before_image_url, publicImagesUrl),
+    after_image_url: linkImageUrl(row.after_image_url, publicImagesUrl),
     before_image_alt: row.before_image_alt ?? defaultAlt("before", row.title),
     after_image_alt: row.after_image_alt ?? defaultAlt("after", row.title),
-    before_image_sources: before ? responsiveImage(before) : null,
-    after_image_sources: after ? responsiveImage(after) : null,
+    before_image_sources: before ? responsiveImage(before, publicImagesUrl) : null,
+    after_image_sources: after ? responsiveImage(after, publicImagesUrl) : null,
     is_active: toBoolean(row.is_active),
     display_order: Number(row.display_order),
     created_at: toIsoString(row.created_at),
@@ -31,12 +35,12 @@ function toProject(row: Row, images: Map<string, StoredImage>): RenovationProjec
   };
 }
 
-async function withImages(db: Db, rows: Row[]): Promise<RenovationProject[]> {
+async function withImages(db: Db, rows: Row[], links?: ImageLinks): Promise<RenovationProject[]> {
   const images = await findImagesByUrl(
     db,
     rows.flatMap((row) => [row.before_image_url, row.after_image_url]),
   );
-  return rows.map((row) => toProject(row, images));
+  return rows.map((row) => toProject(row, images, links));
 }
 
 /** The order everyone sees: display order, then age, then id (so ties are stable). */
@@ -44,10 +48,14 @@ function inDisplayOrder<O>(query: SelectQueryBuilder<DatabaseSchema, "renovation
   return query.orderBy("display_order", "asc").orderBy("created_at", "asc").orderBy("id", "asc");
 }
 
-/** The public gallery: active projects, in display order. */
-export async function listActiveProjects(db: Db): Promise<RenovationProject[]> {
+/**
+ * The public gallery: active projects, in display order. The pages pass
+ * PUBLIC_IMAGES_URL; the JSON API keeps the stored `/images/<name>`, the
+ * address that identifies an image and always works.
+ */
+export async function listActiveProjects(db: Db, links?: ImageLinks): Promise<RenovationProject[]> {
   const rows = await inDisplayOrder(db.selectFrom("renovation_projects").selectAll().where("is_active", "=", true)).execute();
-  return withImages(db, rows);
+  return withImages(db, rows, links);
 }
 
 /** The admin's list: every project, active or not, in display order. */

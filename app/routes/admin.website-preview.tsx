@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (asked !== null && number === undefined) throw data(null, { status: 404, headers: PRIVATE_HEADERS });
   const content = number === undefined ? (await readDraft(services.db, defaults)).content : await readVersion(services.db, number, defaults);
   if (!content) throw data(null, { status: 404, headers: PRIVATE_HEADERS });
-  const projects = listActiveProjects(services.db).catch((error: unknown) => {
+  const projects = listActiveProjects(services.db, { publicImagesUrl: services.publicImagesUrl }).catch((error: unknown) => {
     console.error("Could not load renovation projects:", error);
     throw error;
   });

@@ -129,7 +129,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Not awaited: the gallery shows its loading state while the projects are on
   // their way during client-side navigation. The server waits for it before
   // sending a document, so the projects are always in the HTML.
-  const projects = listActiveProjects(db).catch((error: unknown) => {
+  const projects = listActiveProjects(db, { publicImagesUrl: services.publicImagesUrl }).catch((error: unknown) => {
     console.error("Could not load renovation projects:", error);
     throw error;
   });
