@@ -23,6 +23,10 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/support/chromium.ts";
  * (tests/e2e/admin-website.spec.ts) that no other test's page may see.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4317);
+/** The S3 settings CI exports for the integration tests, blanked: these servers keep their images on disk. */
+const NO_S3 = Object.fromEntries(
+  ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE", "PUBLIC_IMAGES_URL"].map((name) => [name, ""]),
+);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** A second server with no projects, for the gallery's empty and failure states. */
 const EMPTY_GALLERY_PORT = PORT + 1;
@@ -78,8 +82,9 @@ function server(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       NODE_ENV: "production",
-      // CI exports a PostgreSQL URL for the integration tests; these servers use SQLite.
+      // CI exports a PostgreSQL URL and an S3 bucket for the integration tests; these servers use SQLite and disk.
       DATABASE_URL: "",
+      ...NO_S3,
       // Every test browser is 127.0.0.1: the per-IP contact limit (5 an hour) would refuse the suite's enquiries.
       CONTACT_RATE_LIMIT: "1000",
       ...extraEnv,

@@ -32,6 +32,8 @@ describe("parseEnv", () => {
       mail: undefined,
       trustProxy: false,
       publicUrl: undefined,
+      s3: undefined,
+      publicImagesUrl: undefined,
       company: {},
     });
   });
@@ -300,6 +302,91 @@ describe("parseEnv", () => {
       expect(message).toMatch(/\bPUBLIC_URL\b/);
       expect(message).toContain(JSON.stringify(value));
     });
+  });
+
+  describe("images: S3_* and PUBLIC_IMAGES_URL", () => {
+    const s3 = {
+      S3_BUCKET: "acme-images",
+      S3_ENDPOINT: "https://s3.example.net",
+      S3_REGION: "eu-west-2",
+      S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      S3_SECRET_ACCESS_KEY: "s3cret/Key+with=signs",
+      S3_FORCE_PATH_STYLE: "true",
+    };
+
+    it("keeps images on disk without S3_BUCKET", () => {
+      expect(parseEnv({}).s3).toBeUndefined();
+    });
+
+    it("reads the bucket, the server, the region, the keys and the addressing", () => {
+      expect(parseEnv(s3).s3).toEqual({
+        bucket: "acme-images",
+        endpoint: "https://s3.example.net",
+        region: "eu-west-2",
+        credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "s3cret/Key+with=signs" },
+        forcePathStyle: true,
+      });
+    });
+
+    it("needs only S3_BUCKET: AWS's endpoint, us-east-1, the SDK's own credentials, virtual-host addressing", () => {
+      expect(parseEnv({ S3_BUCKET: "acme-images" }).s3).toEqual({
+        bucket: "acme-images",
+        endpoint: undefined,
+        region: "us-east-1",
+        credentials: undefined,
+        forcePathStyle: false,
+      });
+    });
+
+    it.each(["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_FORCE_PATH_STYLE"] as const)(
+      "refuses %s without S3_BUCKET, naming both",
+      (name) => {
+        const { message } = envErrorOf({ [name]: s3[name] });
+        expect(message).toMatch(new RegExp(`\\b${name}\\b`));
+        expect(message).toMatch(/\bS3_BUCKET\b/);
+      },
+    );
+
+    it("refuses one key without the other, and never shows the secret", () => {
+      const { S3_ACCESS_KEY_ID: _id, ...withoutId } = s3;
+      const missingId = envErrorOf(withoutId).message;
+      expect(missingId).toMatch(/\bS3_ACCESS_KEY_ID\b/);
+      expect(missingId).not.toContain(s3.S3_SECRET_ACCESS_KEY);
+      const { S3_SECRET_ACCESS_KEY: _secret, ...withoutSecret } = s3;
+      expect(envErrorOf(withoutSecret).message).toMatch(/\bS3_SECRET_ACCESS_KEY\b/);
+      const badSecret = "has a space";
+      const { message } = envErrorOf({ ...s3, S3_SECRET_ACCESS_KEY: badSecret });
+      expect(message).toMatch(/\bS3_SECRET_ACCESS_KEY\b/);
+      expect(message).not.toContain(badSecret);
+    });
+
+    it.each([
+      ["S3_BUCKET", "Acme_Images"],
+      ["S3_BUCKET", "ab"],
+      ["S3_BUCKET", "-acme"],
+      ["S3_ENDPOINT", "s3.example.net"],
+      ["S3_ENDPOINT", "ftp://s3.example.net"],
+      ["S3_ENDPOINT", "https://key:secret@s3.example.net"],
+      ["S3_ENDPOINT", "https://s3.example.net/?x=1"],
+      ["S3_REGION", "EU West 2"],
+      ["S3_FORCE_PATH_STYLE", "sometimes"],
+    ])("refuses %s=%j with a message naming it", (name, value) => {
+      expect(envErrorOf({ ...s3, [name]: value }).message).toMatch(new RegExp(`\\b${name}\\b`));
+    });
+
+    it("reads PUBLIC_IMAGES_URL as a prefix ending in /, with or without S3_BUCKET", () => {
+      expect(parseEnv({ PUBLIC_IMAGES_URL: "https://cdn.example.net" }).publicImagesUrl).toBe("https://cdn.example.net/");
+      expect(parseEnv({ ...s3, PUBLIC_IMAGES_URL: "https://cdn.example.net/acme/images/" }).publicImagesUrl).toBe(
+        "https://cdn.example.net/acme/images/",
+      );
+    });
+
+    it.each(["cdn.example.net", "/images/", "https://cdn.example.net/?v=1", "https://cdn.example.net/#x", "https://u:p@cdn.example.net/"])(
+      "refuses PUBLIC_IMAGES_URL=%s with a message naming it",
+      (value) => {
+        expect(envErrorOf({ PUBLIC_IMAGES_URL: value }).message).toMatch(/\bPUBLIC_IMAGES_URL\b/);
+      },
+    );
   });
 
   describe("e-mail: SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO, CONTACT_ACKNOWLEDGE", () => {
