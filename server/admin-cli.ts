@@ -1,6 +1,9 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { boot } from "~/boot.server";
+import { IMAGE_NAMING } from "~/images/image-files";
 import { collectUnusedImages } from "~/images/images.server";
+import { migrateImages } from "~/images/migrate.server";
+import { openImageStorage } from "~/platform/services.server";
 import { seedDemoProjects } from "~/projects/demo.server";
 import { EnvError, loadEnv } from "~/platform/env.server";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
@@ -33,6 +36,10 @@ Commands:
   seed-demo             Add three example renovation projects with their photos (made here, no download).
   gc-images [--min-age=<hours>]
                         Remove uploaded images no project uses, older than 24 hours (or <hours>).
+  migrate-images --to s3|disk
+                        Copy every image from DATA_DIR/images to the S3 bucket (--to s3) or back (--to disk),
+                        checking each copy byte for byte. Needs S3_BUCKET (and S3_ENDPOINT, keys… as needed).
+                        Run it again: what is there already is compared, never overwritten.
   export-site <file>    Write the website's content (what is live, and the draft when it has unpublished
                         changes) to <file> as JSON, for another installation. Never overwrites a file.
   import-site <file> [--publish]
@@ -40,7 +47,8 @@ Commands:
                         checked first: a bad file changes nothing.
   help                  Show this text.
 
-The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL).
+The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL),
+and the S3 bucket of S3_BUCKET when it is set.
 Passwords: at least 12 characters. Never put one on the command line.`;
 
 class UsageError extends Error {}
@@ -57,7 +65,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     say(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images", "export-site", "import-site"];
+  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images", "migrate-images", "export-site", "import-site"];
   if (!known.includes(command)) {
     warn(`Unknown command "${command}".\n\n${USAGE}`);
     return 1;
@@ -72,6 +80,19 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     throw error;
+  }
+  let migrateTo: "s3" | "disk" | undefined;
+  if (command === "migrate-images") {
+    const [flag, where, ...rest] = args.length === 1 && args[0]!.startsWith("--to=") ? ["--to", args[0]!.slice(5)] : args;
+    if (flag !== "--to" || (where !== "s3" && where !== "disk") || rest.length > 0) {
+      warn("Expected --to s3 or --to disk, e.g. npm run admin -- migrate-images --to s3");
+      return 1;
+    }
+    if (!env.s3) {
+      warn("Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed) to the bucket to copy " + (where === "s3" ? "to." : "from."));
+      return 1;
+    }
+    migrateTo = where;
   }
   // The CLI's log goes to stderr: stdout is for what a command answers.
   const booted = await boot(env, { role: "cli", log: { log: warn, warn, error: warn } });
@@ -93,6 +114,27 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
         `Removed ${report.removed.length} unused file${report.removed.length === 1 ? "" : "s"}; ` +
           `${report.inUse} in use; ${report.keptRecent} unused but younger than ${minAgeHours} hour${minAgeHours === 1 ? "" : "s"} kept.`,
       );
+      return 0;
+    }
+
+    if (migrateTo) {
+      const disk = openImageStorage(env, IMAGE_NAMING, "disk");
+      const s3 = openImageStorage(env, IMAGE_NAMING, "s3");
+      const [from, to] = migrateTo === "s3" ? [disk, s3] : [s3, disk];
+      say(`Copying images from the ${from.description} to the ${to.description}.`);
+      const report = await migrateImages(from, to, (name, outcome) => {
+        if (outcome === "different") warn(`${name}: the target has other bytes under this name; left as it is.`);
+      });
+      const total = report.copied.length + report.alreadyThere.length;
+      say(
+        `Copied ${report.copied.length} file${report.copied.length === 1 ? "" : "s"}; ${report.alreadyThere.length} already there; ` +
+          `all ${total} read back and identical.` +
+          (report.vanished.length ? ` ${report.vanished.length} removed from the source meanwhile.` : ""),
+      );
+      if (report.different.length > 0) {
+        warn(`${report.different.length} file${report.different.length === 1 ? "" : "s"} differ at the target (listed above): nothing was overwritten.`);
+        return 1;
+      }
       return 0;
     }
 
