@@ -6,7 +6,7 @@
  *   npm run build && eval "$(scripts/test-s3.sh start)" && npm run bench:images
  *   npm run bench:images -- --duration=5 --connections=10
  *
- * Puts one 1440-px AVIF-sized JPEG (about 150 KB, as the gallery serves) in the
+ * Puts one noisy 960 × 640 JPEG (about 100 KB, the size of a gallery copy) in the
  * bucket (public-read, as a redirect to a public URL needs) and in a DATA_DIR,
  * starts the app twice (disk, S3) and drives with autocannon, one after the other:
  *   app, disk         GET /images/<name> from DATA_DIR/images (today's default)
@@ -44,7 +44,7 @@ if (!/^(https?:\/\/)(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\/?$/.test(S3_E
   process.exit(2);
 }
 
-const image = await sharp({ create: { width: 1440, height: 960, channels: 3, background: "#888888", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+const image = await sharp({ create: { width: 960, height: 640, channels: 3, background: "#888888", noise: { type: "gaussian", mean: 128, sigma: 20 } } })
   .jpeg({ quality: 60 })
   .toBuffer();
 const name = `${String(Date.now()).padStart(13, "0")}-benchimage01.jpg`;
