@@ -15,12 +15,12 @@ import { createSmtpMailer, type Mailer } from "./mailer.server";
 export type Backends = { database: Database; storage: ImageStorage; mailer: Mailer | undefined };
 
 export function openBackends(
-  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail">>,
+  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "databasePool">>,
   imageNaming: ObjectNaming,
 ): Backends {
   warnIfOthersCanRead(env.dataDir);
   return {
-    database: openDatabase(env),
+    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool }),
     storage: new LocalDiskStorage(path.join(env.dataDir, "images"), imageNaming),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
