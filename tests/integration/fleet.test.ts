@@ -20,6 +20,9 @@ import { waitFor } from "../support/wait";
 
 beforeAll(() => assertBuilt());
 
+/** Starting instances one after another on a busy 2-core machine. */
+const FLEET_START_MS = 180_000;
+
 const MAIL_ENV = {
   MAIL_FROM: "Example Property <enquiries@mail.example.com>",
   CONTACT_NOTIFY_TO: "office@example.com",
@@ -59,7 +62,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
     fleet = await startFleet({ size: 2, env: { ...TEST_ADMIN_ENV, ...MAIL_ENV, SMTP_URL: smtp.url } });
     [a, b] = fleet.instances as [SpawnedServer, SpawnedServer];
     reader = fleet.reader();
-  });
+  }, FLEET_START_MS);
 
   afterAll(async () => {
     await fleet?.stop();
@@ -160,7 +163,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("an ins
     onTime = fleet.instances[0]!;
     ahead = await fleet.start(skewedClockEnv(600));
     reader = fleet.reader();
-  });
+  }, FLEET_START_MS);
 
   afterAll(async () => {
     await fleet?.stop();

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
-import { startServer, type SpawnedServer } from "./server";
+import { startServer, type Exit, type SpawnedServer } from "./server";
 import { makeTempDir, removeTempDir } from "./temp";
 import { openDatabase, type Database } from "~/platform/db.server";
 
@@ -20,6 +20,11 @@ export type Fleet = {
   instances: SpawnedServer[];
   /** Starts one more instance on the fleet's database (not waiting for the others); it joins `instances`. */
   start(extra?: Record<string, string | undefined>): Promise<SpawnedServer>;
+  /**
+   * Stops instance `index` with SIGTERM, as a rolling restart does, and
+   * starts it again on its port and DATA_DIR, in its place in `instances`.
+   */
+  restart(index: number): Promise<{ stopped: SpawnedServer; exit: Exit; restarted: SpawnedServer }>;
   /** A connection of the test's own, for reading what the fleet stored. */
   reader(): Database;
   /** Stops every instance, then drops the database. */
@@ -40,12 +45,24 @@ export async function startFleet({ size = 2, env = {} }: FleetOptions = {}): Pro
   const sharedEnv = { DATABASE_URL: postgres.url, ...env };
   const instances: SpawnedServer[] = [];
 
+  const settings = new Map<SpawnedServer, Record<string, string | undefined>>();
   const start = async (extra: Record<string, string | undefined> = {}) => {
     const dir = await makeTempDir("fleet");
     dirs.push(dir);
-    const instance = await startServer({ ...sharedEnv, DATA_DIR: dir, ...extra });
+    const env = { ...sharedEnv, DATA_DIR: dir, ...extra };
+    const instance = await startServer(env);
+    settings.set(instance, env);
     instances.push(instance);
     return instance;
+  };
+  const restart = async (index: number) => {
+    const stopped = instances[index]!;
+    const exit = await stopped.stop();
+    const env = { ...settings.get(stopped)!, PORT: String(stopped.port) };
+    const restarted = await startServer(env);
+    settings.set(restarted, env);
+    instances[index] = restarted;
+    return { stopped, exit, restarted };
   };
 
   const fleet: Fleet = {
@@ -53,6 +70,7 @@ export async function startFleet({ size = 2, env = {} }: FleetOptions = {}): Pro
     env: sharedEnv,
     instances,
     start,
+    restart,
     reader() {
       const opened = openDatabase({ dataDir: "", databaseUrl: postgres.url });
       readers.push(opened);
