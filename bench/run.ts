@@ -218,6 +218,7 @@ async function main(): Promise<number> {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DATABASE_URL: "", // always the embedded SQLite database
+    SHUTDOWN_DRAIN_MS: "0", // no balancer in front: SIGTERM stops at once
     // Every request comes from 127.0.0.1: keep the per-IP and site-wide limits out of the measurement.
     CONTACT_RATE_LIMIT: "1000000",
     CONTACT_SITE_LIMIT: "1000000",
