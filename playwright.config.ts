@@ -87,6 +87,8 @@ function server(
       ...NO_S3,
       // Every test browser is 127.0.0.1: the per-IP contact limit (5 an hour) would refuse the suite's enquiries.
       CONTACT_RATE_LIMIT: "1000",
+      // No balancer to drain from: SIGTERM stops at once (the drain has its own test).
+      SHUTDOWN_DRAIN_MS: "0",
       ...extraEnv,
     },
   };

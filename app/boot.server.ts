@@ -45,7 +45,7 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
   const applied = await migrateToLatest(database);
   log.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
-  // Times several instances compare (the contact form's token) are on the database's clock.
+  // Times several instances compare (the contact form's token, e-mail leases) are on the database's clock.
   const clock = await startDatabaseClock(database);
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
@@ -72,7 +72,8 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
   if (role === "server") {
     log.log(`Images: ${storage.description}${env.publicImagesUrl ? `, linked from the pages at ${env.publicImagesUrl}` : ""}`);
     // Jobs left from before a restart go out as soon as the worker starts.
-    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox }));
+    // Its leases are on the database's clock, which every instance shares.
+    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, now: () => clock.now() }));
     log.log(
       mailer && env.mail
         ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
@@ -84,7 +85,7 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
       );
     }
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
-    background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log }));
+    background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
     background.push(startPruningEvents(database.db, log));
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));

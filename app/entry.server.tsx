@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
 import { cspNonceContext } from "~/platform/context";
+import { noteDatabaseUnavailable } from "~/platform/database-busy.server";
 import { InlineStyleContext } from "~/platform/inline-style";
 import { INLINE_STYLE } from "~/platform/inline-style.server";
 import { clientErrorLine } from "~/platform/log-text";
@@ -24,8 +25,10 @@ export const streamTimeout = 5_000;
  * the thousand, and a stack trace each would fill the disk and bury real
  * faults. Everything else is a fault of ours, logged in full.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // The database could not serve it in time: answered 503, one line (platform/database-busy.server.ts).
+  if (noteDatabaseUnavailable(error, request, context)) return;
   if (isRouteErrorResponse(error) && error.status < 500) {
     const { pathname, search } = new URL(request.url);
     console.warn(clientErrorLine(error.status, request.method, pathname + search, error.statusText || undefined));

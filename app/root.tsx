@@ -12,12 +12,16 @@ import {
   useNavigation,
 } from "react-router";
 import { SignInCheck } from "~/components/SignInCheck";
+import { databaseBusyMiddleware } from "~/platform/database-busy.server";
 import { InlineStyleContext } from "~/platform/inline-style";
 import type { Route } from "./+types/root";
 import "./app.css";
 
 /** A route whose `handle` says `hydrate: "islands"` is hydrated island by island, without React Router (decision 015). */
 export type HydrationHandle = { hydrate?: "islands" };
+
+/** Every route: a request the database could not serve in time is answered 503 with Retry-After. */
+export const middleware: Route.MiddlewareFunction[] = [databaseBusyMiddleware];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Development keeps whole-document hydration: Vite's React refresh needs React Router's <Scripts>.

@@ -224,6 +224,7 @@ async function main(): Promise<number> {
     DATA_DIR: dataDir,
     DATABASE_URL: "", // always the embedded SQLite database
     ...NO_S3, // and images on disk
+    SHUTDOWN_DRAIN_MS: "0", // no balancer in front: SIGTERM stops at once
     // Every request comes from 127.0.0.1: keep the per-IP and site-wide limits out of the measurement.
     CONTACT_RATE_LIMIT: "1000000",
     CONTACT_SITE_LIMIT: "1000000",

@@ -205,7 +205,8 @@ async function main(): Promise<number> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "pm-lighthouse-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const serverEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", DATA_DIR: dataDir };
+  // No balancer in front: SIGTERM stops at once, without SHUTDOWN_DRAIN_MS.
+  const serverEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: "0" };
 
   console.log(`Seeding the three demo projects, the fees and a privacy policy into ${dataDir}…`);
   await run(process.execPath, ["scripts/admin.js", "seed-demo"], serverEnv);

@@ -58,10 +58,21 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   // In production the build is loaded once (in development React Router reloads it per request).
   const build = dev ? undefined : ((await import("virtual:react-router/server-build")) as ServerBuild);
-  const { app, loadContext } = createExpressApp({ services, trustProxy: env.trustProxy, security, vite: options.vite, build });
+  // From SIGTERM on, /readyz answers 503 so load balancers take this instance out, while it keeps answering.
+  let draining = false;
+  const { app, loadContext } = createExpressApp({
+    services,
+    trustProxy: env.trustProxy,
+    security,
+    vite: options.vite,
+    build,
+    isDraining: () => draining,
+  });
   const pages = build && publicPageCache(build, services, env, loadContext, app.get("trust proxy fn") as TrustProxy, security);
 
   const server = createServer((req, res) => {
+    // A client still sending on a kept-alive connection opens a new one next time, which the balancer sends elsewhere.
+    if (draining) res.setHeader("Connection", "close");
     if (answerUnusualRequest(req, res)) return;
     if (!pages?.mayServe(req)) {
       app(req, res);
@@ -69,7 +80,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     void pages.serve(req, res).then((served) => served || app(req, res));
   });
-  applyConnectionLimits(server);
+  applyConnectionLimits(server, env.keepAliveTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.port, env.host, () => {
@@ -97,15 +108,28 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await booted.close();
     })());
 
+  // SIGTERM (an orchestrator, a rolling restart): drain first, so that no request is sent to a closed port.
+  // SIGINT (Ctrl-C at a terminal): nobody balances traffic to it, stop at once.
+  const shutDown = async (drainMs: number) => {
+    draining = true;
+    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+    console.log("Closing: finishing in-flight requests and e-mails being sent");
+    const force = setTimeout(() => {
+      console.error(`Requests still running ${FORCE_CLOSE_AFTER_MS / 1000} s after closing; closing their connections`);
+      server.closeAllConnections();
+    }, FORCE_CLOSE_AFTER_MS);
+    force.unref();
+    await stop();
+  };
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      console.log(`${signal} received: finishing in-flight requests`);
-      const force = setTimeout(() => {
-        console.error("Shutdown took longer than 10 s; closing remaining connections");
-        server.closeAllConnections();
-      }, 10_000);
-      force.unref();
-      stop().then(
+      const drainMs = signal === "SIGTERM" ? env.shutdownDrainMs : 0;
+      console.log(
+        drainMs > 0
+          ? `${signal} received: /readyz answers 503; still answering requests for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`
+          : `${signal} received: finishing in-flight requests`,
+      );
+      shutDown(drainMs).then(
         () => process.exit(0),
         (error: unknown) => {
           console.error("Error during shutdown:", error);
@@ -148,24 +172,27 @@ function publicPageCache(
   });
 }
 
+/** After the drain, how long in-flight requests may take before their connections are closed. */
+const FORCE_CLOSE_AFTER_MS = 10_000;
+
 /**
  * How long a client may take, and how many may be connected at once. A slow
  * client (one header line a minute, a body trickled in) holds a socket and
- * memory; these bound both. Keep-alive outlasts the idle timeouts of common
- * load balancers (60 s on AWS ALB, nginx's upstream keepalive_timeout), so the
- * balancer, not the server, closes idle connections and never sends a request
- * on one the server has just closed.
+ * memory; these bound both. Keep-alive (KEEP_ALIVE_TIMEOUT_MS, 65 s by
+ * default) outlasts the idle timeouts of common load balancers (60 s on AWS
+ * ALB and Google's, nginx's upstream keepalive_timeout), so the balancer, not
+ * the server, closes idle connections and never sends a request on one the
+ * server has just closed (docs/deploy.md).
  */
 export const CONNECTION_LIMITS = {
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 65_000,
   maxConnections: 1_000,
 } as const;
 
-function applyConnectionLimits(server: Server): void {
+function applyConnectionLimits(server: Server, keepAliveTimeoutMs: number): void {
   server.headersTimeout = CONNECTION_LIMITS.headersTimeoutMs;
   server.requestTimeout = CONNECTION_LIMITS.requestTimeoutMs;
-  server.keepAliveTimeout = CONNECTION_LIMITS.keepAliveTimeoutMs;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   server.maxConnections = CONNECTION_LIMITS.maxConnections;
 }

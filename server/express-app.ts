@@ -11,7 +11,7 @@ import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/context";
 import { publicDataVersion } from "~/platform/data-version.server";
-import { pingDatabase } from "~/platform/db.server";
+import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
 import type { TrustProxy } from "~/platform/env.server";
 import { clientErrorLine } from "~/platform/log-text";
 import { newNonce, type SecurityHeaders } from "~/platform/security-headers.server";
@@ -26,6 +26,8 @@ export type ExpressAppOptions = {
   vite?: ViteDevServer;
   /** The production build, loaded once; undefined in development (reloaded per request). */
   build: ServerBuild | undefined;
+  /** True from SIGTERM on: /readyz answers 503 while the server still answers everything else. */
+  isDraining?: () => boolean;
 };
 
 /** A React Router load context for one request: the services, the CSP nonce, the client's address. */
@@ -37,7 +39,7 @@ export type LoadContextOf = (nonce: string, clientIp?: string) => RouterContextP
  * then React Router. Returns the app and how to make a load context, which the
  * page cache uses too.
  */
-export function createExpressApp({ services, trustProxy, security, vite, build }: ExpressAppOptions) {
+export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false }: ExpressAppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
@@ -97,9 +99,15 @@ export function createExpressApp({ services, trustProxy, security, vite, build }
     next();
   });
 
+  // Liveness: the process and its database answer (it stays 200 while the server drains).
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(services.db);
     res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
+  });
+  // Readiness, for load balancers: send this instance requests. 503 from SIGTERM on (docs/deploy.md).
+  app.get("/readyz", async (_req: Request, res: Response) => {
+    const status = isDraining() ? "shutting down" : (await pingDatabase(services.db)) ? "ok" : "database unavailable";
+    res.status(status === "ok" ? 200 : 503).set("Cache-Control", "no-store").json({ status });
   });
 
   app.get("/api/projects", projectsJson(services));
@@ -165,8 +173,9 @@ function projectsJson({ db }: AppServices) {
         res.send(json.identity);
       }
     } catch (error) {
-      console.error("Could not load renovation projects:", error);
-      res.status(503).set("Cache-Control", "no-store").json({ error: "Could not load renovation projects" });
+      if (isDatabaseUnavailable(error)) console.warn(clientErrorLine(503, req.method, req.originalUrl, `database unavailable: ${(error as Error).message}`));
+      else console.error("Could not load renovation projects:", error);
+      res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ error: "Could not load renovation projects" });
     }
   };
 }

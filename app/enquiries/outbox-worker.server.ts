@@ -11,6 +11,9 @@ import type { OutboxSignal } from "./outbox.server";
  * them can win, and only the lease holder may record the outcome. A worker
  * that dies mid-send leaves a lease that expires, and another takes the job
  * over (the e-mail keeps its Message-ID, so a receiver can tell a duplicate).
+ * Leases are stamped and compared on the database's clock (the `now` the
+ * server gives, platform/clock.server.ts), so an instance whose own clock is
+ * ahead does not see another's lease as run out.
  */
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last, the job gives up. */
@@ -26,8 +29,15 @@ export const RETRY_DELAYS_MS = [
   24 * 60 * 60_000,
 ] as const;
 
-/** Longer than an SMTP conversation may take (mailer.server.ts times out well before). */
-export const LEASE_MS = 2 * 60_000;
+/**
+ * How long a claim holds without news from its worker: a worker killed
+ * mid-send (SIGKILL, a lost machine) delays its e-mail by about this much.
+ * While it is still sending, the worker renews the lease every LEASE_RENEW_MS,
+ * so a slow SMTP conversation (mailer.server.ts allows up to 30 s of silence
+ * per step) is never taken over.
+ */
+export const LEASE_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
 /** How long stop() waits for an e-mail being sent before letting the database close. */
 const STOP_WAIT_MS = 10_000;
 const MAX_ERROR_LENGTH = 300;
@@ -114,10 +124,20 @@ async function stillWanted(db: Db, job: ClaimedJob): Promise<boolean> {
 export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, now: () => Date = () => new Date()): Promise<void> {
   if (!(await stillWanted(db, job))) return;
   let failure: unknown;
+  const renewal = setInterval(() => {
+    db.updateTable("email_outbox")
+      .set({ lease_until: new Date(now().getTime() + LEASE_MS).toISOString() })
+      .where("id", "=", job.id)
+      .where("lease_token", "=", job.leaseToken)
+      .execute()
+      .catch((error: unknown) => console.error(`E-mail ${job.id}: could not renew its lease:`, (error as Error).message));
+  }, LEASE_RENEW_MS);
   try {
     await mailer.send(JSON.parse(job.message) as OutgoingEmail);
   } catch (error) {
     failure = error ?? new Error("unknown error");
+  } finally {
+    clearInterval(renewal);
   }
   const at = now();
   const finish = db.updateTable("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken);

@@ -1,7 +1,8 @@
 import type { Company } from "~/company/company";
 import type { Clock } from "~/platform/clock.server";
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from "~/platform/database-busy.server";
 import type { NotificationAddresses } from "~/platform/context";
-import type { Db } from "~/platform/db.server";
+import { isDatabaseUnavailable, type Db } from "~/platform/db.server";
 import { printable } from "~/platform/log-text";
 import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
@@ -29,8 +30,8 @@ export const REPEAT_SENDER_COUNT = 3;
 
 export type SubmitResult =
   | { ok: true; enquiry: StoredEnquiry; verdict: SpamVerdict }
-  | { ok: false; status: 400 | 503; error: string; fields: EnquiryField[] }
-  | { ok: false; status: 429; error: string; fields: EnquiryField[]; retryAfterSeconds: number };
+  | { ok: false; status: 400; error: string; fields: EnquiryField[] }
+  | { ok: false; status: 429 | 503; error: string; fields: EnquiryField[]; retryAfterSeconds: number };
 
 export type Submission = {
   /** The enquiry's fields, plus the honeypot (`website`) and the time-trap token (`formToken`) when sent. */
@@ -99,8 +100,10 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
     return { ok: true, enquiry, verdict };
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
-    console.error("Could not store an enquiry:", error);
-    return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [] };
+    // A database that is merely busy or restarting is one line; anything else is a fault, in full.
+    if (isDatabaseUnavailable(error)) console.warn(`Could not store an enquiry: database unavailable (${(error as Error).message})`);
+    else console.error("Could not store an enquiry:", error);
+    return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [], retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS };
   }
 }
 

@@ -20,11 +20,18 @@ export type Database = {
 export type DatabaseOptions = {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL's pool (DATABASE_POOL_MAX, …); the defaults of env.server.ts when not given. */
+  pool?: PoolSettings | undefined;
 };
+
+/** How many connections, and how long a query may wait for one or run (env.server.ts's DatabasePoolSettings). */
+export type PoolSettings = { max: number; connectTimeoutMs: number; statementTimeoutMs: number };
+
+const DEFAULT_POOL: PoolSettings = { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
 
 /** The one place that chooses the database backend. */
 export function openDatabase(options: DatabaseOptions): Database {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL);
   return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"));
 }
 
@@ -39,11 +46,19 @@ function openSqliteDatabase(file: string): Database {
   return { db, dialect: "sqlite", description: `SQLite at ${file}`, close: () => db.destroy() };
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, settings: PoolSettings): Database {
   // pg is imported when the first query needs the pool: a SQLite site never loads it.
   const pool = async () => {
     const { default: pg } = await import("pg");
-    const created = new pg.Pool({ connectionString: url, max: 10 });
+    const created = new pg.Pool({
+      connectionString: url,
+      max: settings.max,
+      // Bounds both opening a connection and waiting for a free one of a full
+      // pool: a request then fails fast (503, isDatabaseUnavailable) instead of queueing for ever.
+      connectionTimeoutMillis: settings.connectTimeoutMs,
+      // PostgreSQL's own limit per statement, lock waits included.
+      statement_timeout: settings.statementTimeoutMs,
+    });
     // An idle client losing its connection must not crash the process.
     created.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
     return created;
@@ -108,6 +123,25 @@ export async function purgeErasedData(db: Db): Promise<void> {
   if (dialectOf(db) !== "sqlite") return;
   const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   if (rows[0]?.busy) console.warn("Erased data stays in the SQLite write-ahead log until its next checkpoint: a reader was busy");
+}
+
+/**
+ * Errors that say the database cannot serve this request now, rather than
+ * that the request or our code is wrong: no free connection in time (a full
+ * pool), a statement over DATABASE_STATEMENT_TIMEOUT_MS, a server that is
+ * unreachable, restarting or out of connections. Such a request is answered
+ * 503 with Retry-After (server/database-busy.ts), never left hanging.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code, message } = current as Error & { code?: unknown };
+    if (message === "timeout exceeded when trying to connect" || message.startsWith("Connection terminated")) return true;
+    if (typeof code !== "string") continue;
+    // 57014 statement timeout; 55P03 lock timeout; 57P01-03 shutting down or starting; 53300 too many connections; 08 connection exceptions.
+    if (/^(57014|55P03|57P0[123]|53300|08...)$/.test(code)) return true;
+    if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"].includes(code)) return true;
+  }
+  return false;
 }
 
 /** True when the database answers a trivial query. */

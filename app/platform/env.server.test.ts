@@ -34,8 +34,36 @@ describe("parseEnv", () => {
       publicUrl: undefined,
       s3: undefined,
       publicImagesUrl: undefined,
+      shutdownDrainMs: 10_000,
+      keepAliveTimeoutMs: 65_000,
+      databasePool: { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 },
       company: {},
     });
+  });
+
+  it("reads the fleet's settings: drain, keep-alive and the PostgreSQL pool", () => {
+    const env = parseEnv({
+      SHUTDOWN_DRAIN_MS: "0",
+      KEEP_ALIVE_TIMEOUT_MS: "75000",
+      DATABASE_POOL_MAX: "25",
+      DATABASE_CONNECT_TIMEOUT_MS: "2000",
+      DATABASE_STATEMENT_TIMEOUT_MS: "15000",
+    });
+    expect(env).toMatchObject({
+      shutdownDrainMs: 0,
+      keepAliveTimeoutMs: 75_000,
+      databasePool: { max: 25, connectTimeoutMs: 2_000, statementTimeoutMs: 15_000 },
+    });
+  });
+
+  it.each([
+    ["SHUTDOWN_DRAIN_MS", "-1"],
+    ["KEEP_ALIVE_TIMEOUT_MS", "500"],
+    ["DATABASE_POOL_MAX", "0"],
+    ["DATABASE_CONNECT_TIMEOUT_MS", "soon"],
+    ["DATABASE_STATEMENT_TIMEOUT_MS", "1.5"],
+  ])("refuses %s=%s with a message naming it", (name, value) => {
+    expect(envErrorOf({ [name]: value }).message).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
   it("reads every setting", () => {

@@ -137,6 +137,11 @@ const envSchema = z.object({
       .transform((value) => publicImagesUrlOf(value)!)
       .optional(),
   ),
+  SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000).default(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: wholeNumber(1_000, 3_600_000).default(65_000),
+  DATABASE_POOL_MAX: wholeNumber(1, 1_000).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(30_000),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -232,6 +237,15 @@ export type Env = {
   s3: S3Config | undefined;
   /** PUBLIC_IMAGES_URL (ending in "/"): pages link images there by name; undefined: at /images/<name>. */
   publicImagesUrl: string | undefined;
+  /**
+   * SHUTDOWN_DRAIN_MS: after SIGTERM, how long the server keeps answering
+   * (with /readyz at 503) so load balancers stop sending it requests first.
+   */
+  shutdownDrainMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: how long an idle keep-alive connection stays open; above the balancer's idle timeout. */
+  keepAliveTimeoutMs: number;
+  /** DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL). */
+  databasePool: DatabasePoolSettings;
   /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
   company: CompanyOverrides;
 };
@@ -246,6 +260,15 @@ export type S3Config = {
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   /** S3_FORCE_PATH_STYLE: http://host/bucket/name instead of http://bucket.host/name. */
   forcePathStyle: boolean;
+};
+
+export type DatabasePoolSettings = {
+  /** Connections one instance opens at most. */
+  max: number;
+  /** How long a query waits for a connection (a new one, or a free one of a full pool) before the request is answered 503. */
+  connectTimeoutMs: number;
+  /** PostgreSQL cancels a statement running longer than this. */
+  statementTimeoutMs: number;
 };
 
 export type CompanyOverrides = {
@@ -354,6 +377,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
             forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false,
           },
     publicImagesUrl: env.PUBLIC_IMAGES_URL,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+    databasePool: {
+      max: env.DATABASE_POOL_MAX,
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     company: {
       name: env.COMPANY_NAME,
       shortName: env.COMPANY_SHORT_NAME,

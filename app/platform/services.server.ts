@@ -16,12 +16,12 @@ import { createSmtpMailer, type Mailer } from "./mailer.server";
 export type Backends = { database: Database; storage: ImageStorage; mailer: Mailer | undefined };
 
 export function openBackends(
-  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "s3">>,
+  env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "s3" | "databasePool">>,
   imageNaming: ObjectNaming,
 ): Backends {
   warnIfOthersCanRead(env.dataDir);
   return {
-    database: openDatabase(env),
+    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool }),
     storage: openImageStorage(env, imageNaming, env.s3 ? "s3" : "disk"),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };

@@ -34,6 +34,10 @@ async function submitJson({ context }: Route.ActionArgs, body: Record<string, un
       { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
     );
   }
-  if (!result.ok) return Response.json({ error: result.error, fields: result.fields }, { status: result.status });
+  if (!result.ok) {
+    // 503: the database could not take it now; the client may try again after Retry-After.
+    const headers = result.status === 503 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    return Response.json({ error: result.error, fields: result.fields }, { status: result.status, headers });
+  }
   return Response.json({ ok: true, id: result.enquiry.id, message: SUCCESS_MESSAGE }, { status: 201 });
 }

@@ -178,7 +178,7 @@ async function submitContactForm({ context }: Route.ActionArgs, fields: Record<s
       { status: "error", error: result.error, fields: result.fields, values },
       {
         status: result.status,
-        headers: result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+        headers: result.status === 400 ? undefined : { "Retry-After": String(result.retryAfterSeconds) },
       },
     );
   }

@@ -3,10 +3,12 @@
  */
 import { once } from "node:events";
 import http from "node:http";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { findEnquiry, postJson, validEnquiry } from "../support/enquiries";
-import { connectionRefused } from "../support/http";
+import { connectionRefused, rawRequest } from "../support/http";
 import { assertBuilt, spawnServer, startServer, type SpawnedServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { waitFor } from "../support/wait";
@@ -110,7 +112,90 @@ describe.each(backends)("server life cycle on $name", (backend) => {
     }
   });
 
+  it("on SIGTERM: /readyz turns 503 at once, /healthz stays 200, and requests are answered through SHUTDOWN_DRAIN_MS; then it exits 0", async () => {
+    await server?.stop();
+    await database?.cleanup();
+    database = await backend.createDatabase();
+    server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", SHUTDOWN_DRAIN_MS: "5000", KEEP_ALIVE_TIMEOUT_MS: "75000" });
+    const running = server;
+    const get = (path: string) => rawRequest(running.port, { method: "GET", path, headers: { connection: "keep-alive" } });
+    expect((await get("/readyz")).status).toBe(200);
+    // Idle keep-alive connections stay open for KEEP_ALIVE_TIMEOUT_MS, and the server says so.
+    expect((await get("/")).headers["keep-alive"]).toBe("timeout=75");
+
+    running.child.kill("SIGTERM");
+    await waitFor("/readyz to answer 503", async () => (await get("/readyz")).status === 503);
+    const ready = await get("/readyz");
+    expect(JSON.parse(ready.text)).toEqual({ status: "shutting down" });
+    expect((await get("/healthz")).status).toBe(200);
+    const page = await get("/");
+    expect(page.status).toBe(200);
+    // Clients on kept-alive connections reconnect, to an instance that is not stopping.
+    expect(page.headers.connection).toBe("close");
+    const enquiry = await postJson(running.url, { ...validEnquiry, message: "Sent while the server drains" });
+    expect(enquiry.status).toBe(201);
+    const { id } = (await enquiry.json()) as { id: string };
+
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    expect(running.stdout()).toContain("SHUTDOWN_DRAIN_MS");
+    const check = database.open();
+    expect(await findEnquiry(check, { id })).toHaveLength(1);
+    await check.close();
+  });
+
   if (backend.name === "postgres") {
+    it("answers 503 with Retry-After, in one log line, when every database connection is busy; and recovers", async () => {
+      await server?.stop();
+      await database?.cleanup();
+      database = await backend.createDatabase();
+      server = await startServer({
+        ...database.env,
+        CONTACT_RATE_LIMIT: "1000",
+        DATABASE_POOL_MAX: "1",
+        DATABASE_CONNECT_TIMEOUT_MS: "300",
+        DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+        ...TEST_ADMIN_ENV,
+      });
+      const running = server;
+      const cookie = await signInOverHttp(running);
+      // Another client locks the table every enquiry writes first, so an enquiry's transaction
+      // waits there, holding the instance's only connection.
+      const locker = new pg.Client({ connectionString: database.env.DATABASE_URL });
+      await locker.connect();
+      try {
+        await locker.query("begin");
+        await locker.query("lock table rate_limit_events in access exclusive mode");
+        const holding = postJson(running.url, { ...validEnquiry, message: "Holds the only connection" });
+        await waitFor("the enquiry to wait on the lock", async () => {
+          const { rows } = await locker.query<{ count: string }>(
+            "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          return Number(rows[0]!.count) > 0;
+        });
+
+        const refused = await postJson(running.url, { ...validEnquiry, message: "Finds the pool full" });
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(((await refused.json()) as { error: string }).error).toMatch(/try again/i);
+        // A page: the admin's session is looked up in the database first.
+        const page = await fetch(`${running.url}/admin`, { headers: { cookie } });
+        expect(page.status).toBe(503);
+        expect(page.headers.get("retry-after")).toMatch(/^\d+$/);
+        // The waiting statement is cancelled at DATABASE_STATEMENT_TIMEOUT_MS: a 503 too, not a hang.
+        const held = await holding;
+        expect(held.status).toBe(503);
+        expect(held.headers.get("retry-after")).toMatch(/^\d+$/);
+      } finally {
+        await locker.query("rollback").catch(() => {});
+        await locker.end();
+      }
+      expect((await postJson(running.url, { ...validEnquiry, message: "After the lock" })).status).toBe(201);
+      const log = running.stdout() + running.stderr();
+      expect(log.match(/database unavailable/g)?.length).toBeGreaterThanOrEqual(3);
+      // One line each, no stack trace.
+      expect(log).not.toMatch(/^\s+at /m);
+    });
+
     it("answers /healthz with 503 while the PostgreSQL database is gone", async () => {
       const { database, server } = await freshServer();
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -9,7 +9,7 @@ export default function setup() {
     console.log("Integration tests: SQLite and PostgreSQL (DATABASE_URL is set).");
   } else {
     console.log(
-      "Integration tests: SQLite only. Set DATABASE_URL=postgres://… (a role that may CREATE DATABASE) to run them against PostgreSQL too; scripts/test-postgres.sh start prints one.",
+      "Integration tests: SQLite only. Set DATABASE_URL=postgres://… (a role that may CREATE DATABASE) to run them against PostgreSQL too, and the fleet tests (several instances on one database); scripts/test-postgres.sh start prints one.",
     );
   }
 }

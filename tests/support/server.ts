@@ -59,7 +59,8 @@ process.once("exit", () => {
 export function spawnServer(env: Record<string, string | undefined>): SpawnedServer {
   const port = Number(env.PORT ?? 0);
   const childEnv: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
-  for (const [name, value] of Object.entries({ NODE_ENV: "production", HOST: "127.0.0.1", ...env })) {
+  // No drain on SIGTERM unless a test asks for one: nothing balances traffic to a test's server.
+  for (const [name, value] of Object.entries({ NODE_ENV: "production", HOST: "127.0.0.1", SHUTDOWN_DRAIN_MS: "0", ...env })) {
     if (value !== undefined) childEnv[name] = value;
   }
   const child = spawn(process.execPath, [serverEntry], { cwd: repoRoot, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
@@ -88,7 +89,7 @@ export function spawnServer(env: Record<string, string | undefined>): SpawnedSer
 }
 
 /** Waits until GET /healthz answers 200, or fails with the server's output if it exits first. */
-async function waitUntilHealthy(server: SpawnedServer, timeoutMs = 40_000): Promise<void> {
+export async function waitUntilHealthy(server: SpawnedServer, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exit: Exit | undefined;
   void server.exited.then((value) => (exit = value));
@@ -111,11 +112,21 @@ async function waitUntilHealthy(server: SpawnedServer, timeoutMs = 40_000): Prom
 }
 
 /**
- * Starts the built server on a free port and waits until it is healthy. If the
- * port was taken in between (another test file grabbed it), tries another.
+ * Starts the built server on a free port (or env.PORT) and waits until it is
+ * healthy. If a free port was taken in between (another test file grabbed
+ * it), tries another.
  */
 export async function startServer(env: Record<string, string | undefined>): Promise<SpawnedServer> {
   assertBuilt();
+  if (env.PORT !== undefined) {
+    // A port the test chose (an instance restarted where a proxy expects it).
+    const server = spawnServer(env);
+    await waitUntilHealthy(server).catch(async (error: unknown) => {
+      await server.stop();
+      throw error;
+    });
+    return server;
+  }
   for (let attempt = 1; ; attempt++) {
     const server = spawnServer({ ...env, PORT: String(await freePort()) });
     try {

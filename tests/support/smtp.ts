@@ -27,6 +27,16 @@ export type TestSmtpServer = {
   start(): Promise<void>;
   /** Stops listening and drops connections: "SMTP is down". */
   stop(): Promise<void>;
+  /**
+   * Holds the server's reply to the next messages: `arrived` resolves when one
+   * has been transmitted, and it is accepted (250, and kept in `messages`)
+   * only at release(), if its sender is still connected. A sender killed in
+   * between never got a 250, so, as with a real server, the message is not
+   * delivered.
+   */
+  holdReplies(): { arrived: Promise<{ sessionId: string }>; release(): void };
+  /** Whether the client of that SMTP session has gone (disconnected, or its process killed). */
+  sessionClosed(sessionId: string): boolean;
 };
 
 /** A certificate for 127.0.0.1 and localhost, signed by itself: its file is the CA a client must trust (NODE_EXTRA_CA_CERTS). */
@@ -61,6 +71,8 @@ export async function createSmtpServer(port?: number, options: { tls?: boolean }
   const chosenPort = port ?? (await freePort());
   const messages: ReceivedMessage[] = [];
   let server: SMTPServer | undefined;
+  let held: { gate: Promise<void>; arrive(sessionId: string): void } | undefined;
+  const closedSessions = new Set<string>();
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -74,10 +86,19 @@ export async function createSmtpServer(port?: number, options: { tls?: boolean }
         onAuth(_auth, _session, callback) {
           callback(null, { user: "test" });
         },
+        onClose(session) {
+          closedSessions.add(session.id);
+        },
         onData(stream, session, callback) {
           const chunks: Buffer[] = [];
           stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("end", () => {
+          stream.on("end", async () => {
+            const hold = held;
+            if (hold) {
+              hold.arrive(session.id);
+              await hold.gate;
+              if (closedSessions.has(session.id)) return;
+            }
             messages.push({
               envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
               envelopeTo: session.envelope.rcptTo.map((recipient) => recipient.address),
@@ -100,6 +121,21 @@ export async function createSmtpServer(port?: number, options: { tls?: boolean }
     url: `smtp://127.0.0.1:${chosenPort}`,
     messages,
     start: listen,
+    sessionClosed: (sessionId) => closedSessions.has(sessionId),
+    holdReplies() {
+      let arrive!: (sessionId: string) => void;
+      let release!: () => void;
+      const arrived = new Promise<{ sessionId: string }>((resolve) => (arrive = (sessionId) => resolve({ sessionId })));
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      held = { gate, arrive };
+      return {
+        arrived,
+        release() {
+          if (held?.gate === gate) held = undefined;
+          release();
+        },
+      };
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         const instance = server;
