@@ -134,6 +134,8 @@ async function snapshotPostgres<T>(
       // pg_dump reads this transaction's snapshot, so it dumps exactly what is counted here.
       const snapshot = String((await query("select pg_export_snapshot() as snapshot"))[0]!.snapshot);
       const facts = await factsOf(query, await postgresTables(query));
+      // Counted here, but left out of the dump.
+      for (const table of withoutDataOf) if (table in facts.counts) facts.counts[table] = 0;
       const extra = await read(query);
       const dumped = await run(
         pgDump,
