@@ -96,7 +96,7 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     await createSession(site.database.db, admin.id);
     await saveEnquiry(site.database.db, { ...ENQUIRY, message: "Already here before the restore." }, { mail: undefined, company: PLACEHOLDER_COMPANY });
     // An upload no project uses yet: what a refused restore must leave in the bucket.
-    await site.storage.put("1700000000000-alreadyhere12.jpg", new TextEncoder().encode("an upload"), { contentType: "image/jpeg" });
+    await site.storage.put("1700000000000-alreadyhere1.jpg", new TextEncoder().encode("an upload"), { contentType: "image/jpeg" });
     return site;
   }
 
