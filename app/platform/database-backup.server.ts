@@ -244,11 +244,12 @@ async function restoreSqlite(databaseFile: string, file: string, options: Restor
           replaceSqliteSchema(connection);
           for (const statement of options.finish) connection.exec(statement);
           const broken = connection.prepare("pragma main.foreign_key_check").all();
-          if (broken.length > 0) throw new DatabaseBackupError(`The backup's rows break ${broken.length} foreign key${broken.length === 1 ? "" : "s"}.`);
+          if (broken.length > 0) throw new DatabaseBackupError(`The backup's rows break ${broken.length} foreign key${broken.length === 1 ? "" : "s"}: nothing was restored.`);
           connection.exec("COMMIT");
         } catch (error) {
           connection.exec("ROLLBACK");
-          throw error;
+          if (error instanceof DatabaseBackupError) throw error;
+          throw new DatabaseBackupError(`Restoring into SQLite failed, nothing was restored: ${(error as Error).message}`);
         }
       } finally {
         connection.exec("DETACH DATABASE backup");

@@ -256,4 +256,32 @@ describe.each(backends)("backup and restore on $name", (backend) => {
       await restoring.release();
     }
   }, SLOW);
+
+  it("keeps the site's database as it was when the restore fails inside its transaction, and says what was added", async () => {
+    // A backup that is sound but whose database refuses the restore's last
+    // step: a trigger (saved in the backup) raises when the data version moves.
+    const refusing = await newSite();
+    await saveEnquiry(refusing.database.db, { ...ENQUIRY, message: "From the refusing site." }, { mail: undefined, company: PLACEHOLDER_COMPANY });
+    await refusing.storage.put("1700000000001-fromrefusing.jpg", new TextEncoder().encode("its upload"), { contentType: "image/jpeg" });
+    if (backend.name === "postgres") {
+      await sql`create function refuse_restores() returns trigger language plpgsql as $$ begin raise exception 'restores are refused here'; end $$`.execute(refusing.database.db);
+      await sql`create trigger refuse_restores before update on public_data_version for each row execute function refuse_restores()`.execute(refusing.database.db);
+    } else {
+      await sql`create trigger refuse_restores before update on public_data_version begin select raise(abort, 'restores are refused here'); end`.execute(refusing.database.db);
+    }
+    const refusingBackup = path.join(backups, "refusing");
+    const made = await runAdmin(refusing.testDb.env, ["backup", refusingBackup]);
+    expect(made.code, made.stderr).toBe(0);
+
+    const target = await siteInUse();
+    const before = await siteState(target);
+    const restored = await runAdmin(target.testDb.env, ["restore", refusingBackup]);
+    expect(restored.code).toBe(1);
+    expect(restored.stderr).toContain("restores are refused here");
+    expect(restored.stderr).toMatch(/nothing was restored|The database was not changed/);
+    expect(restored.stderr).toContain("1 image was copied into the bucket; no project uses them, and gc-images removes them");
+    const after = await siteState(target);
+    expect(after.rows).toEqual(before.rows);
+    expect([...after.images.keys()].sort()).toEqual([...before.images.keys(), "1700000000001-fromrefusing.jpg"].sort());
+  }, SLOW);
 });
