@@ -11,6 +11,7 @@ import { migrateToLatest, type Database } from "~/platform/db.server";
 import type { Env } from "~/platform/env.server";
 import type { Mailer } from "~/platform/mailer.server";
 import { startPruningEvents } from "~/platform/rate-limit.server";
+import type { SiteLock } from "~/platform/site-lock.server";
 import type { Repeating } from "~/platform/schedule.server";
 import { createSecrets } from "~/platform/secrets.server";
 import { openBackends } from "~/platform/services.server";
@@ -42,6 +43,16 @@ export type Booted = {
  */
 export async function boot(env: Env, { role, log = console }: BootOptions): Promise<Booted> {
   const { database, storage, mailer } = openBackends(env, IMAGE_NAMING);
+  // A server says it runs before it touches the database, so `npm run admin --
+  // restore` refuses to replace it underneath, and a server does not start
+  // (nor migrate) while a restore is replacing it (decision 033).
+  let running: SiteLock | undefined;
+  try {
+    if (role === "server") running = await database.lockSite("running");
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const applied = await migrateToLatest(database);
   log.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
@@ -110,6 +121,7 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
         clock.stop();
         mailer?.close();
         await database.close();
+        await running?.release();
       })()),
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { boot } from "~/boot.server";
+import { boot, type Booted } from "~/boot.server";
 import { EnvError, loadEnv, type Env } from "~/platform/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
 import { publicDataVersion } from "~/platform/data-version.server";
@@ -14,6 +14,7 @@ import {
   type PageCache,
 } from "~/platform/page-cache.server";
 import { securityHeaders } from "~/platform/security-headers.server";
+import { SiteLockBusy } from "~/platform/site-lock.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
@@ -45,7 +46,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     throw error;
   }
-  const booted = await boot(env, { role: "server" });
+  let booted: Booted;
+  try {
+    booted = await boot(env, { role: "server" });
+  } catch (error) {
+    if (error instanceof SiteLockBusy) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const { services } = booted;
 
   const dev = Boolean(options.vite);

@@ -5,6 +5,7 @@ import { Migrator, type Migration, type MigrationResult } from "kysely/migration
 import { migrations } from "./migrations";
 import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
+import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
 import { openSqlite } from "./sqlite-driver.server";
 
 export type Db = Kysely<DatabaseSchema>;
@@ -14,6 +15,16 @@ export type Database = {
   dialect: MigrationDialect;
   /** A human-readable description for logs, never including a password. */
   description: string;
+  /**
+   * Says this process runs the site ("running", shared by every server) or
+   * replaces its data ("restoring", alone); throws SiteLockBusy when the other
+   * is held (site-lock.server.ts).
+   */
+  lockSite(mode: SiteLockMode): Promise<SiteLock>;
+  /** SQLite only: the database file. */
+  sqliteFile?: string;
+  /** PostgreSQL only: the connection URL (with its password: never log it). */
+  postgresUrl?: string;
   close(): Promise<void>;
 };
 
@@ -43,7 +54,14 @@ function openSqliteDatabase(file: string): Database {
   closeSync(openSync(file, "a", 0o600));
   const { database } = openSqlite(file);
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: "sqlite", description: `SQLite at ${file}`, close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    description: `SQLite at ${file}`,
+    lockSite: async (mode) => lockSqliteSite(path.join(path.dirname(file), "site.lock"), mode),
+    sqliteFile: file,
+    close: () => db.destroy(),
+  };
 }
 
 function openPostgres(url: string, settings: PoolSettings): Database {
@@ -66,7 +84,14 @@ function openPostgres(url: string, settings: PoolSettings): Database {
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = "";
-  return { db, dialect: "postgres", description: `PostgreSQL at ${safe.host}${safe.pathname}`, close: () => db.destroy() };
+  return {
+    db,
+    dialect: "postgres",
+    description: `PostgreSQL at ${safe.host}${safe.pathname}`,
+    lockSite: (mode) => lockPostgresSite(url, mode),
+    postgresUrl: url,
+    close: () => db.destroy(),
+  };
 }
 
 /**

@@ -398,3 +398,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 export function loadEnv(): Env {
   return parseEnv(process.env);
 }
+
+/**
+ * The environment a child process (pg_dump, pg_restore, psql) starts with:
+ * this process's, plus `extra` (its password, which never goes on a command
+ * line other users can read).
+ */
+export function childProcessEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...extra };
+}

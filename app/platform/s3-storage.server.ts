@@ -145,6 +145,18 @@ export class S3ImageStorage implements ImageStorage {
     };
   }
 
+  async read(name: string): Promise<Uint8Array | undefined> {
+    const opened = await this.open(name);
+    if (!opened) return undefined;
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of opened.stream()) chunks.push(chunk as Buffer);
+    } finally {
+      await opened.close();
+    }
+    return Buffer.concat(chunks);
+  }
+
   /** Whether the bucket answers with these credentials (a warning at start, never a refusal to start). */
   async probe(): Promise<void> {
     const { sdk, client } = await this.connect();

@@ -164,3 +164,25 @@ export interface DatabaseSchema {
   site_draft: SiteDraftTable;
   site_schedule: SiteScheduleTable;
 }
+
+/** Every table of the schema, by name: what a backup counts and a restore replaces. */
+export const TABLES = [
+  "renovation_projects",
+  "contact_submissions",
+  "admin_users",
+  "admin_sessions",
+  "rate_limit_events",
+  "images",
+  "email_outbox",
+  "app_secrets",
+  "public_data_version",
+  "site_versions",
+  "site_draft",
+  "site_schedule",
+] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
+
+// A table added to DatabaseSchema and not to TABLES fails the type check here.
+export const everyTableListed: Exclude<keyof DatabaseSchema, (typeof TABLES)[number]> extends never ? true : never = true;
+
+/** Kysely's own: which migrations ran (the schema's version is the last), and its lock. */
+export const MIGRATION_TABLES = ["kysely_migration", "kysely_migration_lock"] as const;

@@ -24,6 +24,12 @@ export interface ImageStorage {
   list(options?: ListOptions): Promise<StoredObject[]>;
   /** An object's bytes to serve, or undefined when there is none (local storage; S3 serves its own). */
   open(name: string): Promise<OpenedObject | undefined>;
+  /**
+   * An object's whole bytes, or undefined when there is none: for copying
+   * the bucket (a backup, a restore), never for serving. Images are under
+   * 10 MB, so one buffer is fine.
+   */
+  read(name: string): Promise<Uint8Array | undefined>;
 }
 
 export type ListOptions = {
@@ -137,7 +143,31 @@ export class LocalDiskStorage implements ImageStorage {
     return objects;
   }
 
+  async read(name: string): Promise<Uint8Array | undefined> {
+    const file = await this.openFile(name);
+    if (!file) return undefined;
+    try {
+      return await file.handle.readFile();
+    } finally {
+      await file.handle.close();
+    }
+  }
+
   async open(name: string): Promise<OpenedObject | undefined> {
+    const file = await this.openFile(name);
+    if (!file) return undefined;
+    const { handle, stats } = file;
+    return {
+      size: stats.size,
+      contentType: this.naming.contentTypeOf(name),
+      modifiedAt: stats.mtime,
+      stream: () => handle.createReadStream({ autoClose: true }),
+      close: () => handle.close(),
+    };
+  }
+
+  /** A regular file of the folder, open for reading; undefined for a name that is not one. */
+  private async openFile(name: string): Promise<{ handle: fs.FileHandle; stats: Stats } | undefined> {
     if (!this.naming.isValidName(name)) return undefined;
     let handle: fs.FileHandle;
     try {
@@ -159,12 +189,6 @@ export class LocalDiskStorage implements ImageStorage {
       await handle.close();
       return undefined;
     }
-    return {
-      size: stats.size,
-      contentType: this.naming.contentTypeOf(name),
-      modifiedAt: stats.mtime,
-      stream: () => handle.createReadStream({ autoClose: true }),
-      close: () => handle.close(),
-    };
+    return { handle, stats };
   }
 }

@@ -72,6 +72,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
           url: (name) => disk.url(name),
           list: (options) => disk.list(options),
           open: (name) => disk.open(name),
+          read: (name) => disk.read(name),
         };
         await expect(seedDemoProjects({ db: database.db, storage: failing })).rejects.toThrow("disk full");
         expect(firstStem).toBeDefined();

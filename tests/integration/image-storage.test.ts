@@ -109,29 +109,32 @@ describe.each(kinds)("ImageStorage on $name", (kind) => {
   afterEach(() => bucket.cleanup());
 
   describe("refuses anything but a bucket name", () => {
-    it.each(BAD_NAMES.map((name) => [JSON.stringify(name), name]))("%s: put, delete and url refuse it, open finds nothing", async (_label, name) => {
+    it.each(BAD_NAMES.map((name) => [JSON.stringify(name), name]))("%s: put, delete and url refuse it, open and read find nothing", async (_label, name) => {
       await storage.put(NAME, Buffer.from("a real image"), { contentType: "image/jpeg" });
       const before = await bucket.everything();
       await expect(storage.put(name, Buffer.from("overwrite attempt"), { contentType: "image/jpeg" })).rejects.toThrow(StorageError);
       await expect(storage.delete(name)).rejects.toThrow(StorageError);
       expect(() => storage.url(name)).toThrow(StorageError);
       expect(await storage.open(name)).toBeUndefined();
+      expect(await storage.read(name)).toBeUndefined();
       expect(await bucket.everything()).toEqual(before);
       expect(await bucket.rawGet(NAME)).toBe("a real image");
     });
   });
 
-  it("stores, opens, names and deletes an object", async () => {
+  it("stores, opens, reads, names and deletes an object", async () => {
     const data = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
     await storage.put(NAME, data, { contentType: "image/jpeg" });
     expect(storage.url(NAME)).toBe(`/images/${NAME}`);
     const opened = await storage.open(NAME);
     expect(opened).toMatchObject({ size: data.length, contentType: "image/jpeg", modifiedAt: expect.any(Date) });
     expect(await readAll(opened!.stream())).toEqual(data);
+    expect(Buffer.from((await storage.read(NAME))!)).toEqual(data);
     expect(await storage.list()).toMatchObject([{ name: NAME, size: data.length }]);
     expect(await storage.delete(NAME)).toBe(true);
     expect(await storage.delete(NAME)).toBe(false);
     expect(await storage.open(NAME)).toBeUndefined();
+    expect(await storage.read(NAME)).toBeUndefined();
     expect(await storage.list()).toEqual([]);
     expect(await bucket.everything()).not.toContain(NAME);
   });
@@ -250,20 +253,23 @@ describe("LocalDiskStorage", () => {
     expect(await readdir(directory)).toEqual([NAME]);
   });
 
-  it("does not open a link, even one with a bucket name pointing at a readable file", async () => {
+  it("does not open or read a link, even one with a bucket name pointing at a readable file", async () => {
     await mkdir(directory, { recursive: true });
     await symlink(path.join(path.dirname(directory), "app.sqlite"), path.join(directory, NAME));
     await symlink("../app.sqlite", path.join(directory, "1700000000000-abcdefghij02-480w.webp"));
     expect(await readFile(path.join(directory, NAME), "utf8")).toBe("the database");
     expect(await storage.open(NAME)).toBeUndefined();
     expect(await storage.open("1700000000000-abcdefghij02-480w.webp")).toBeUndefined();
+    expect(await storage.read(NAME)).toBeUndefined();
+    expect(await storage.read("1700000000000-abcdefghij02-480w.webp")).toBeUndefined();
     // Nor does it list them as objects.
     expect(await storage.list()).toEqual([]);
   });
 
-  it("does not open a folder with a bucket name", async () => {
+  it("does not open or read a folder with a bucket name", async () => {
     await mkdir(path.join(directory, NAME), { recursive: true });
     expect(await storage.open(NAME)).toBeUndefined();
+    expect(await storage.read(NAME)).toBeUndefined();
     expect(await storage.list()).toEqual([]);
   });
 
