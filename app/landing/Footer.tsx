@@ -52,7 +52,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
         <div className="grid gap-12 md:grid-cols-2 lg:grid-cols-4">
           <div className="lg:col-span-2">
             <div className="flex items-center gap-3">
-              <img src={company.logoUrl} alt="" width={40} height={40} className="size-10" />
+              <img src={company.logoUrl} alt="" width={40} height={40} className="size-10 object-contain" />
               <p className="text-lg font-bold text-white">{company.name}</p>
             </div>
             <p className="mt-4 max-w-md leading-7">
