@@ -83,7 +83,7 @@ function Schemes({ site }: { site: SiteContent }) {
               <dd className="mt-1">
                 {/* The certificate itself (SI 2019/386 reg. 4): a scheme's logo alone is not enough. */}
                 <a href={legal.cmpCertificate} className="font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900">
-                  Our client money protection certificate ({legal.cmpCertificate.endsWith(".pdf") ? "PDF" : "image"})
+                  {`Our client money protection certificate (${legal.cmpCertificate.endsWith(".pdf") ? "PDF" : "image"})`}
                 </a>
               </dd>
             ) : null}
