@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { POLICIES, hasFees, type SiteContent } from "~/website/content";
+import { POLICIES, certificateLinkText, hasFees, type SiteContent } from "~/website/content";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
@@ -115,6 +115,13 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
           {legal.map((line) => (
             <p key={line}>{line}</p>
           ))}
+          {site.legal.cmpCertificate ? (
+            <p>
+              <a href={site.legal.cmpCertificate} className="text-slate-300 underline underline-offset-2 hover:text-white focus-visible:outline-blue-300">
+                {certificateLinkText(site.legal.cmpCertificate)}
+              </a>
+            </p>
+          ) : null}
           <p>
             © {new Date().getFullYear()} {company.name}. All rights reserved.
           </p>

@@ -53,8 +53,8 @@ export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPi
               alt={image.alt}
               width={image.width}
               height={image.height}
-              // Half the page from 1024 px (lg:grid-cols-2 in a 1280 px container), the column below.
-              sizes="(min-width: 1280px) 592px, (min-width: 1024px) calc(50vw - 48px), calc(100vw - 32px)"
+              // Half of the 1280 px container from 1024 px (padding 32 px, gap 64 px), the whole column below.
+              sizes="(min-width: 1280px) 576px, (min-width: 1024px) calc(50vw - 64px), calc(100vw - 32px)"
               loading="eager"
               priority
               className={HERO_IMAGE_CLASS}

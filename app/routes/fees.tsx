@@ -1,7 +1,7 @@
 import { SubPage } from "~/landing/SubPage";
 import { siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { FEE_BASIS_LABELS, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
+import { FEE_BASIS_LABELS, certificateLinkText, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/fees";
 
@@ -83,7 +83,7 @@ function Schemes({ site }: { site: SiteContent }) {
               <dd className="mt-1">
                 {/* The certificate itself (SI 2019/386 reg. 4): a scheme's logo alone is not enough. */}
                 <a href={legal.cmpCertificate} className="font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900">
-                  {`Our client money protection certificate (${legal.cmpCertificate.endsWith(".pdf") ? "PDF" : "image"})`}
+                  {certificateLinkText(legal.cmpCertificate)}
                 </a>
               </dd>
             ) : null}

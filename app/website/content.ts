@@ -237,6 +237,11 @@ export const DEFAULT_HERO_IMAGE = {
   height: 520,
 } as const;
 
+/** The link to the published certificate, on /fees and in every footer: says whether it opens a PDF. */
+export function certificateLinkText(url: string): string {
+  return `Our client money protection certificate (${url.endsWith(".pdf") ? "PDF" : "image"})`;
+}
+
 /** True once the company has listed a fee: /fees is linked and in the sitemap. */
 export function hasFees(fees: SiteContent["fees"]): boolean {
   return fees.landlord.length + fees.tenant.length > 0;

@@ -243,7 +243,8 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   const logo = visitor.getByRole("banner").getByRole("img");
   await expect(logo).toHaveAttribute("src", /^\/images\/\d{13}-[a-z0-9]{12}\.png$/);
   expect(await logo.evaluate((image: HTMLImageElement) => image.naturalWidth), "the uploaded logo loads").toBeGreaterThan(0);
-  const certificate = visitor.getByRole("link", { name: "Our client money protection certificate (PDF)" });
+  await expect(visitor.getByRole("contentinfo").getByRole("link", { name: "Our client money protection certificate (PDF)" })).toBeVisible();
+  const certificate = visitor.getByRole("main").getByRole("link", { name: "Our client money protection certificate (PDF)" });
   await expect(certificate).toHaveAttribute("href", /^\/images\/\d{13}-[a-z0-9]{12}\.pdf$/);
   const served = await visitor.request.get(`${WEBSITE_URL}${await certificate.getAttribute("href")}`);
   expect(served.headers()["content-type"]).toBe("application/pdf");

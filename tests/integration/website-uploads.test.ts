@@ -9,7 +9,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DOCUMENT_TEXT, UPLOAD_TEXT } from "~/images/image-files";
+import { DOCUMENT_TEXT, IMAGE_NAMING, UPLOAD_TEXT } from "~/images/image-files";
+import { removeImageIfUnused } from "~/images/images.server";
+import { LocalDiskStorage } from "~/platform/storage.server";
 import type { Database } from "~/platform/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { readDraft, readLive } from "~/website/website.server";
@@ -152,6 +154,8 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     const url = (await draft()).content.legal.cmpCertificate;
     expect(url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.pdf$/);
     expect((await page("/fees")).text).not.toContain(url);
+    const preview = await rawRequest(server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie } });
+    expect(preview.text, "the preview's footer links the draft's certificate").toContain(`<a href="${url}"`);
     await publish();
     const fees = (await page("/fees")).text;
     expect(fees).toContain(`<a href="${url}"`);
@@ -202,6 +206,14 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect((await page(published.legal.cmpCertificate)).status, "the PDF of the earlier version").toBe(200);
   });
 
+  it("a project giving up an image the site uses (deleted, or its image replaced) leaves the file in place", async () => {
+    const { logo } = (await live()).company;
+    const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
+    await removeImageIfUnused({ db: reader.db, storage }, logo);
+    expect(await filesIn(imagesDir)).toContain(logo.slice("/images/".length));
+    expect((await page(logo)).status).toBe(200);
+  });
+
   it("import-site leaves out the uploads this installation does not hold, and keeps those it does", async () => {
     const current = (await draft()).content;
     const missing = "/images/1700000000000-abcdefabcdef.pdf";
@@ -215,6 +227,15 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(imported.legal.cmpCertificate).toBe("");
     expect(imported.company.logo).toBe(current.company.logo);
     expect(imported.hero.image).toBe(current.hero.image);
+  });
+
+  it("Remove takes the hero image out of the draft: the preview shows the illustration again", async () => {
+    expect((await draft()).content.hero.image).not.toBe("");
+    const answer = await saveSection("hero", { "hero.image.remove": "yes" });
+    expect(answer.status, answer.text.slice(0, 300)).toBe(302);
+    expect((await draft()).content.hero.image).toBe("");
+    const preview = await rawRequest(server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie } });
+    expect(preview.text).toContain('src="/hero-property.svg"');
   });
 
   it("refuses an upload without a session or from another site, storing nothing", async () => {
