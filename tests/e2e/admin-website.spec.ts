@@ -239,6 +239,8 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await expectNoAxeViolations(page, "the Website tab, Legal details with a certificate");
 
   page.on("dialog", (dialog) => void dialog.accept());
+  // Up past the section's fields to its tab, then on up to Publish.
+  await tabUntilFocused(page, page.getByRole("tab", { name: "Legal details", exact: true }), "Shift+Tab");
   await tabUntilFocused(page, page.getByRole("button", { name: "Publish", exact: true }), "Shift+Tab");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
