@@ -16,7 +16,7 @@ import { passwordProblem } from "~/platform/password-rules";
 import { isValidEmail } from "~/platform/email-address";
 import { siteDefaults } from "~/website/content";
 import { SiteFileError, readSiteFile, siteFile } from "~/website/transfer.server";
-import { importContent, readDraft, readLive } from "~/website/website.server";
+import { importContent, readDraft, readLive, withoutMissingFiles } from "~/website/website.server";
 
 /**
  * `npm run admin -- <command>`: admin accounts from the command line. There
@@ -211,7 +211,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
         if (error instanceof UsageError) throw error;
         throw new UsageError(`Could not read ${file}: ${(error as Error).message}`);
       }
-      const { content, from, exportedAt } = readSiteFile(text, defaults);
+      const read = readSiteFile(text, defaults);
+      const { from, exportedAt } = read;
+      const { content, cleared } = await withoutMissingFiles(db, read.content);
+      if (cleared.length) say(`Not on this installation, so left out (upload again in the Website tab): ${cleared.join(", ")}.`);
       const { version } = await importContent(db, { content, defaults, publish, by: "import", now: new Date() });
       say(
         `Imported the ${from === "draft" ? "draft" : "live content"} exported ${exportedAt} into the draft.` +

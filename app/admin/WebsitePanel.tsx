@@ -1,10 +1,11 @@
 import { Fragment } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Icon } from "~/components/Icon";
-import { SECTION_LABELS, SITE_SECTIONS, sectionFields, sectionValues, type SiteSection } from "~/website/content";
+import { FILE_FIELDS, SECTION_LABELS, SITE_SECTIONS, sectionFields, sectionValues, type SiteSection } from "~/website/content";
 import { NoticeRegion } from "./NoticeRegion";
 import { WebsiteFees } from "./WebsiteFees";
 import { WebsiteField } from "./WebsiteField";
+import { WebsiteFileField } from "./WebsiteFileField";
 import { TabLinks } from "./Tabs";
 import { WEBSITE_TEXT_ADMIN as TEXT } from "./texts";
 import type { WebsiteActionData, WebsiteView } from "./website-types";
@@ -157,7 +158,15 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
         <h3 id="website-section" className="text-xl font-semibold text-slate-900">
           {SECTION_LABELS[section]}
         </h3>
-        <Form method="post" preventScrollReset key={`${section}-${view.revision}`} className="mt-5 grid gap-5 sm:grid-cols-2" noValidate>
+        <Form
+          method="post"
+          // A section with an upload sends its file with the save, with or without JavaScript.
+          encType={FILE_FIELDS[section] ? "multipart/form-data" : undefined}
+          preventScrollReset
+          key={`${section}-${view.revision}`}
+          className="mt-5 grid gap-5 sm:grid-cols-2"
+          noValidate
+        >
           <input type="hidden" name="intent" value="save-section" />
           <input type="hidden" name="section" value={section} />
           <input type="hidden" name="revision" value={view.revision} />
@@ -166,7 +175,11 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
           ) : (
             fields.map((spec) => (
               <Fragment key={spec.name}>
-                <WebsiteField spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
+                {spec.type === "image" || spec.type === "document" ? (
+                  <WebsiteFileField spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
+                ) : (
+                  <WebsiteField spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
+                )}
                 {section === "policies" && !(values[spec.name] ?? "").trim() ? (
                   <div className="-mt-3 sm:col-span-2">
                     <button type="submit" name="template" value={spec.name.slice("policies.".length)} className={SECONDARY}>

@@ -15,6 +15,7 @@ export function ResponsiveImage({
   height,
   sizes,
   loading = "lazy",
+  priority = false,
   className,
 }: {
   src: string;
@@ -25,10 +26,21 @@ export function ResponsiveImage({
   /** How wide the image is shown, for picking a copy (the `sizes` attribute). */
   sizes: string;
   loading?: "lazy" | "eager";
+  /** The page's largest image (the hero): fetched first. */
+  priority?: boolean;
   className?: string;
 }) {
   const img = (
-    <img src={src} alt={alt} width={width} height={height} loading={loading} decoding="async" className={className} />
+    <img
+      src={src}
+      alt={alt}
+      width={width}
+      height={height}
+      loading={loading}
+      fetchPriority={priority ? "high" : undefined}
+      decoding="async"
+      className={className}
+    />
   );
   if (!sources || (!sources.avif && !sources.webp)) return img;
   return (

@@ -37,10 +37,15 @@ export const UPLOAD_TEXT = {
   busy: "The server is busy processing other images. Please try again in a moment.",
 } as const;
 
-/** The bucket's files: `<timestamp>-<random>.<ext>` (SPEC §3), and resized copies `<timestamp>-<random>-<width>w.<webp|avif>`. */
-const NAME = /^(\d{13})-([a-z0-9]{12})(?:-(\d{1,4})w)?\.(jpg|png|webp|avif)$/;
+/**
+ * The bucket's files: `<timestamp>-<random>.<ext>` (SPEC §3), resized copies
+ * `<timestamp>-<random>-<width>w.<webp|avif>`, and documents (the client money
+ * protection certificate as a PDF, decision 030) `<timestamp>-<random>.pdf`.
+ */
+const NAME = /^(\d{13})-([a-z0-9]{12})(?:(?:-(\d{1,4})w)?\.(jpg|png|webp|avif)|\.(pdf))$/;
 
 export type ImageExtension = "jpg" | "png" | "webp" | "avif";
+export type StoredExtension = ImageExtension | "pdf";
 
 /** The resized copies of an uploaded image, for `<picture>`: `srcset` lists and the stored size. */
 export type ResponsiveImage = {
@@ -58,7 +63,9 @@ export const IMAGE_CONTENT_TYPES: Record<ImageExtension, string> = {
   avif: "image/avif",
 };
 
-/** True for a name the bucket can hold: no path separators, no dots but the extension's, nothing else. */
+export const STORED_CONTENT_TYPES: Record<StoredExtension, string> = { ...IMAGE_CONTENT_TYPES, pdf: "application/pdf" };
+
+/** True for a name the bucket can hold (an image, a copy or a document): no path separators, no dots but the extension's, nothing else. */
 export function isImageName(name: string): boolean {
   return NAME.test(name);
 }
@@ -71,7 +78,7 @@ export function parseImageName(name: string) {
     timestamp: Number(match[1]),
     stem: `${match[1]}-${match[2]}`,
     width: match[3] === undefined ? undefined : Number(match[3]),
-    extension: match[4] as ImageExtension,
+    extension: (match[4] ?? match[5]) as StoredExtension,
   };
 }
 
@@ -96,15 +103,26 @@ export function linkImageUrl(url: string, publicImagesUrl: string | undefined): 
 /** How the bucket (platform/storage.server.ts) knows our names: the images module owns them. */
 export const IMAGE_NAMING: ObjectNaming = {
   isValidName: isImageName,
-  contentTypeOf: (name) => IMAGE_CONTENT_TYPES[parseImageName(name)!.extension],
+  contentTypeOf: (name) => STORED_CONTENT_TYPES[parseImageName(name)!.extension],
   urlOf: imageUrl,
 };
 
-/** The stored file a URL of ours points at (`/images/<name>`), or undefined for any other URL. */
+/** The uploaded image a URL of ours points at (`/images/<name>`, not a copy, not a document), or undefined for any other URL. */
 export function imageNameFromUrl(url: string): string | undefined {
+  const name = storedNameFromUrl(url);
+  return name && parseImageName(name)!.extension !== "pdf" ? name : undefined;
+}
+
+/** The uploaded file (an image or a document, not a copy) a URL of ours points at, or undefined for any other URL. */
+export function storedNameFromUrl(url: string): string | undefined {
   if (!url.startsWith(IMAGE_URL_PREFIX)) return undefined;
   const name = url.slice(IMAGE_URL_PREFIX.length);
   return isImageName(name) && parseImageName(name)!.width === undefined ? name : undefined;
+}
+
+/** Every uploaded file's URL in a text (a stored site content's JSON): what it keeps from `gc-images`. */
+export function storedUrlsIn(text: string): string[] {
+  return [...text.matchAll(/\/images\/(\d{13}-[a-z0-9]{12}\.(?:jpg|png|webp|pdf))(?![\w.-])/g)].map((match) => imageUrl(match[1]!));
 }
 
 type SelectedFile = { name: string; type: string; size: number };
@@ -140,3 +158,12 @@ export function checkSelectedFiles(files: ArrayLike<SelectedFile>): string | und
   }
   return undefined;
 }
+
+/** The client money protection certificate (decision 030): a PDF, or an image through the image pipeline. */
+export const CERTIFICATE_ACCEPT = ["application/pdf", ".pdf", ...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_IMAGE_EXTENSIONS].join(",");
+
+export const DOCUMENT_TEXT = {
+  invalidType: "Please upload the certificate as a PDF or an image (JPEG, PNG, GIF or WebP).",
+  damaged: "The file could not be read as a PDF. It may be damaged or incomplete: please save it as a PDF again and upload that.",
+  active: "The PDF contains scripts, attached files or actions, which a certificate does not need. Please print it to a new PDF and upload that.",
+} as const;

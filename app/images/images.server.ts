@@ -6,14 +6,18 @@ import type { ImageTable } from "~/platform/schema";
 import type { ImageStorage } from "~/platform/storage.server";
 import {
   IMAGE_CONTENT_TYPES,
+  STORED_CONTENT_TYPES,
   UPLOAD_TEXT,
   imageNameFromUrl,
   imageUrl,
   linkImageUrl,
   parseImageName,
+  storedNameFromUrl,
+  storedUrlsIn,
   type ImageExtension,
   type ResponsiveImage,
 } from "./image-files";
+import { checkPdf, isPdf } from "./pdf.server";
 import { ImageError, processImage } from "./process.server";
 
 /**
@@ -102,6 +106,38 @@ export async function saveImage(services: ImageServices, bytes: Uint8Array): Pro
   }
 }
 
+/**
+ * Stores a PDF document (the client money protection certificate, decision
+ * 030) after checking it by content (pdf.server.ts), and records it beside
+ * the images (no size, no copies) so gc-images and the site know it.
+ */
+export async function saveDocument(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
+  checkPdf(bytes);
+  const name = `${newImageStem()}.pdf`;
+  await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
+  try {
+    const row = { name, content_type: STORED_CONTENT_TYPES.pdf, width: 0, height: 0, bytes: bytes.byteLength, variants: "[]", created_at: new Date().toISOString() };
+    await services.db.insertInto("images").values(row).execute();
+    return toStoredImage(row);
+  } catch (error) {
+    await services.storage.delete(name).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A certificate: a PDF (checked, stored as it came) or an image (through the image pipeline), told apart by content. */
+export async function saveCertificate(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
+  return isPdf(bytes) ? saveDocument(services, bytes) : saveImage(services, bytes);
+}
+
+/** The recorded upload (image or document) a URL of ours points at, or undefined. */
+export async function findStoredFile(db: Db, url: string): Promise<StoredImage | undefined> {
+  const name = storedNameFromUrl(url);
+  if (!name) return undefined;
+  const row = await db.selectFrom("images").selectAll().where("name", "=", name).executeTakeFirst();
+  return row && toStoredImage(row);
+}
+
 function toStoredImage(row: Selectable<ImageTable>): StoredImage {
   return {
     name: row.name,
@@ -136,13 +172,24 @@ export function responsiveImage(image: StoredImage, publicImagesUrl?: string): R
   return { width: image.width, height: image.height, avif: srcset("avif"), webp: srcset("webp") };
 }
 
+/**
+ * The uploads the site's content refers to (logo, hero image, certificate):
+ * in the draft or in any kept version (decision 030), so a restore never
+ * brings back a missing file. Read from the stored JSON as text, whatever
+ * section holds them.
+ */
+async function siteReferences(db: Db): Promise<Set<string>> {
+  const [draft, versions] = await Promise.all([db.selectFrom("site_draft").select("content").execute(), db.selectFrom("site_versions").select("content").execute()]);
+  return new Set([...draft, ...versions].flatMap((row) => storedUrlsIn(row.content)));
+}
+
 async function isReferenced(db: Db, url: string): Promise<boolean> {
   const row = await db
     .selectFrom("renovation_projects")
     .select("id")
     .where((eb) => eb.or([eb("before_image_url", "=", url), eb("after_image_url", "=", url)]))
     .executeTakeFirst();
-  return row !== undefined;
+  return row !== undefined || (await siteReferences(db)).has(url);
 }
 
 /**
@@ -152,7 +199,7 @@ async function isReferenced(db: Db, url: string): Promise<boolean> {
  * `npm run admin -- gc-images` picks up what is left.
  */
 export async function removeImageIfUnused(services: ImageServices, url: string): Promise<void> {
-  const name = imageNameFromUrl(url);
+  const name = storedNameFromUrl(url);
   if (!name) return; // the sample's or another site's URL: not ours to remove
   try {
     if (await isReferenced(services.db, url)) return;
@@ -177,10 +224,14 @@ export async function collectUnusedImages(
   { minAgeMs, now = Date.now() }: { minAgeMs: number; now?: number },
 ): Promise<GcReport> {
   const projects = await services.db.selectFrom("renovation_projects").select(["before_image_url", "after_image_url"]).execute();
+  const siteUrls = await siteReferences(services.db);
   const usedNames = new Set(
-    projects.flatMap((project) => [project.before_image_url, project.after_image_url]).map(imageNameFromUrl).filter(Boolean),
+    [...projects.flatMap((project) => [project.before_image_url, project.after_image_url]), ...siteUrls]
+      .map(storedNameFromUrl)
+      .filter((name): name is string => name !== undefined),
   );
-  const usedFiles = new Set<string>();
+  // A referenced file is kept even without its row.
+  const usedFiles = new Set(usedNames);
   const rows = await services.db.selectFrom("images").select(["name", "variants"]).execute();
   for (const row of rows) {
     if (!usedNames.has(row.name)) continue;

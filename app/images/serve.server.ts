@@ -3,7 +3,7 @@ import type { Request, Response } from "express";
 import type { ImageStorage } from "~/platform/storage.server";
 
 /**
- * GET/HEAD /images/<name>. The name must be one the bucket hands out (no
+ * GET/HEAD /images/<name>: images, their copies, and documents. The name must be one the bucket hands out (no
  * slashes, no dots but the extension's, no encoded tricks: Express decodes
  * the parameter before we check it), and the file is opened without
  * following symlinks. Names are never reused, so responses are immutable.
@@ -29,9 +29,17 @@ export function serveImage(storage: ImageStorage) {
       "Content-Length": String(object.size),
       "Cache-Control": "public, max-age=31536000, immutable",
       "Last-Modified": object.modifiedAt.toUTCString(),
-      // Served as images only, never as a document (a crafted file cannot run script here).
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      // Served as images only, never as a page (a crafted file cannot run script here). A PDF
+      // opens in the browser's own viewer, which a sandbox would block (Chromium 413851):
+      // it gets no sandbox but nothing else, and nosniff with its type keeps it a PDF.
+      "Content-Security-Policy":
+        object.contentType === "application/pdf"
+          ? "default-src 'none'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'none'"
+          : "default-src 'none'; style-src 'unsafe-inline'; sandbox",
       "Cross-Origin-Resource-Policy": "same-origin",
+      "X-Content-Type-Options": "nosniff",
+      // A document (the certificate) opens in the browser's viewer, saved under its own safe name (decision 030).
+      ...(object.contentType === "application/pdf" ? { "Content-Disposition": `inline; filename="${name}"` } : {}),
     });
     if (req.method === "HEAD") {
       await object.close();

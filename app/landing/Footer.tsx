@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { POLICIES, hasFees, type SiteContent } from "~/website/content";
+import { POLICIES, certificateLinkText, hasFees, type SiteContent } from "~/website/content";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
@@ -52,7 +52,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
         <div className="grid gap-12 md:grid-cols-2 lg:grid-cols-4">
           <div className="lg:col-span-2">
             <div className="flex items-center gap-3">
-              <img src={company.logoUrl} alt="" width={40} height={40} className="size-10" />
+              <img src={company.logoUrl} alt="" width={40} height={40} className="size-10 object-contain" />
               <p className="text-lg font-bold text-white">{company.name}</p>
             </div>
             <p className="mt-4 max-w-md leading-7">
@@ -115,6 +115,13 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
           {legal.map((line) => (
             <p key={line}>{line}</p>
           ))}
+          {site.legal.cmpCertificate ? (
+            <p>
+              <a href={site.legal.cmpCertificate} className="text-slate-300 underline underline-offset-2 hover:text-white focus-visible:outline-blue-300">
+                {certificateLinkText(site.legal.cmpCertificate)}
+              </a>
+            </p>
+          ) : null}
           <p>
             © {new Date().getFullYear()} {company.name}. All rights reserved.
           </p>

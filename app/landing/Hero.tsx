@@ -1,8 +1,11 @@
-import type { SiteContent } from "~/website/content";
+import { DEFAULT_HERO_IMAGE, type HeroPicture, type SiteContent } from "~/website/content";
 import { Icon } from "~/components/Icon";
+import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { CONTAINER, ScrollButton } from "./ui";
 
-export function Hero({ hero }: { hero: SiteContent["hero"] }) {
+const HERO_IMAGE_CLASS = "h-auto w-full rounded-3xl bg-sky-100 shadow-2xl ring-1 ring-slate-900/10";
+
+export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPicture | undefined }) {
   return (
     <section
       id="home"
@@ -43,16 +46,31 @@ export function Hero({ hero }: { hero: SiteContent["hero"] }) {
 
         <div className="relative">
           <div aria-hidden="true" className="absolute inset-4 -z-10 rotate-3 rounded-3xl bg-blue-700/10" />
-          <img
-            src="/hero-property.svg"
-            alt="Illustration of a Victorian terraced town house with a bay window, a black front door and a small front garden"
-            width={640}
-            height={520}
-            loading="eager"
-            fetchPriority="high"
-            decoding="async"
-            className="h-auto w-full rounded-3xl bg-sky-100 shadow-2xl ring-1 ring-slate-900/10"
-          />
+          {image ? (
+            <ResponsiveImage
+              src={image.src}
+              sources={image}
+              alt={image.alt}
+              width={image.width}
+              height={image.height}
+              // Half of the 1280 px container from 1024 px (padding 32 px, gap 64 px), the whole column below.
+              sizes="(min-width: 1280px) 576px, (min-width: 1024px) calc(50vw - 64px), calc(100vw - 32px)"
+              loading="eager"
+              priority
+              className={HERO_IMAGE_CLASS}
+            />
+          ) : (
+            <img
+              src={DEFAULT_HERO_IMAGE.src}
+              alt={DEFAULT_HERO_IMAGE.alt}
+              width={DEFAULT_HERO_IMAGE.width}
+              height={DEFAULT_HERO_IMAGE.height}
+              loading="eager"
+              fetchPriority="high"
+              decoding="async"
+              className={HERO_IMAGE_CLASS}
+            />
+          )}
         </div>
       </div>
 

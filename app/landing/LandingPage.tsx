@@ -1,7 +1,7 @@
 import type { Company } from "~/company/company";
 import type { ContactActionData } from "~/enquiries/schema";
 import type { RenovationProject } from "~/projects/types";
-import type { SiteContent } from "~/website/content";
+import type { HeroPicture, SiteContent } from "~/website/content";
 import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";
@@ -16,6 +16,8 @@ export type LandingPageProps = {
   company: Company;
   /** The published (or, in a preview, the draft's) texts and prices. */
   site: SiteContent;
+  /** The uploaded hero image; undefined shows the built-in illustration. */
+  heroImage: HeroPicture | undefined;
   projects: Promise<RenovationProject[]>;
   contactResult: ContactActionData | undefined;
   /** The contact form's time-trap token (form-token.server.ts). */
@@ -25,7 +27,7 @@ export type LandingPageProps = {
 };
 
 /** The public one-page site (SPEC §2): header, six sections, footer. */
-export function LandingPage({ company, site, projects, contactResult, formToken, retentionDays }: LandingPageProps) {
+export function LandingPage({ company, site, heroImage, projects, contactResult, formToken, retentionDays }: LandingPageProps) {
   return (
     <>
       <a
@@ -39,7 +41,7 @@ export function LandingPage({ company, site, projects, contactResult, formToken,
         props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }}
       />
       <main id="main" tabIndex={-1}>
-        <Hero hero={site.hero} />
+        <Hero hero={site.hero} image={heroImage} />
         <Services />
         <Renovations projects={projects} />
         <Pricing pricing={site.pricing} fees={site.fees} />

@@ -21,7 +21,7 @@ export function SubPage({ company, site, title, intro, children }: { company: Co
       <header className="border-b border-slate-200 bg-white">
         <div className={`${CONTAINER} flex h-16 items-center gap-3`}>
           <a href="/" className="flex min-w-0 items-center gap-3 rounded-lg text-slate-900 hover:text-blue-800">
-            <img src={company.logoUrl} alt="" width={40} height={40} className="size-10 shrink-0" />
+            <img src={company.logoUrl} alt="" width={40} height={40} className="size-10 shrink-0 object-contain" />
             <span className="truncate text-lg font-bold tracking-tight">{company.name}</span>
             <span className="sr-only">: home page</span>
           </a>

@@ -4,8 +4,8 @@ import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext } from "~/services";
-import { siteDefaults } from "~/website/content";
-import { readDraft, readVersion } from "~/website/website.server";
+import { siteCompany, siteDefaults } from "~/website/content";
+import { heroPicture, readDraft, readVersion } from "~/website/website.server";
 import type { Route } from "./+types/admin.website-preview";
 
 /** Only for the signed-in admin: never indexed, never kept by any cache. */
@@ -32,8 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   return data(
     {
-      company: { ...services.company, ...content.company },
+      company: siteCompany(services.company, content),
       site: content,
+      heroImage: await heroPicture(services.db, content),
       version: number,
       projects,
       formToken: await formTokenFor(services.formTokens, services.clock.now()),
@@ -59,6 +60,7 @@ export default function WebsitePreview({ loaderData }: Route.ComponentProps) {
       <LandingPage
         company={loaderData.company}
         site={loaderData.site}
+        heroImage={loaderData.heroImage}
         projects={loaderData.projects}
         contactResult={undefined}
         formToken={loaderData.formToken}

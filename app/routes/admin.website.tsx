@@ -7,9 +7,12 @@ import type { WebsiteActionData, WebsiteNotice, WebsiteView } from "~/admin/webs
 import { WebsitePanel } from "~/admin/WebsitePanel";
 import { countSubmissions } from "~/enquiries/inbox.server";
 import { formatSubmittedAt } from "~/platform/dates";
-import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, withBody } from "~/platform/request-body.server";
+import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
+import { findStoredFile, saveCertificate, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
+import { ImageError } from "~/images/process.server";
+import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
 import { adminContext, servicesContext } from "~/services";
-import { POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, siteDefaults, type SiteSection } from "~/website/content";
+import { FILE_FIELDS, POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
 import { fromLondonTime, londonLabel } from "~/website/london-time";
@@ -93,10 +96,64 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 /** The editor's forms are short texts; the pricing section is the longest. */
 const WEBSITE_FORM_LIMIT = Math.max(ADMIN_FORM_LIMIT, 64 * 1024);
 
+/**
+ * The body: a section with an upload (logo, hero image, certificate) is a
+ * multipart form whose one file is capped while it arrives (under 10 MB, as
+ * the gallery's); every other form is text only.
+ */
+async function readWebsiteForm(request: Request): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile> }> {
+  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+    return readMultipartForm(request, {
+      fileFields: Object.values(FILE_FIELDS).map((name) => `${name}.file`),
+      maxFileBytes: MAX_IMAGE_BYTES,
+      fileTooLarge: UPLOAD_TEXT.tooLarge,
+      maxFieldBytes: WEBSITE_FORM_LIMIT,
+    });
+  }
+  return { fields: firstOfEach(await readFormEntries(request, WEBSITE_FORM_LIMIT)), files: {} };
+}
+
+/**
+ * The section's upload, if any, into the fields as the URL of the stored file:
+ * a new file is checked by content and stored (the image pipeline, or for the
+ * certificate a PDF's own checks), Remove empties the field, and a URL the
+ * draft does not already hold must be one of our recorded uploads. Undefined
+ * when all is well, else the field's refusal (nothing was stored).
+ */
+async function takeUpload(
+  services: ImageServices,
+  section: SiteSection,
+  fields: Record<string, string>,
+  files: Record<string, UploadedFile>,
+  current: SiteContent,
+): Promise<{ status: number; field: string; message: string } | undefined> {
+  const field = FILE_FIELDS[section];
+  if (!field) return undefined;
+  const label = sectionFields(section, current).find((spec) => spec.name === field)!.label;
+  if (fields[`${field}.remove`]) fields[field] = "";
+  const file = files[`${field}.file`];
+  if (file) {
+    let stored: StoredImage;
+    try {
+      stored = section === "legal" ? await saveCertificate(services, file.bytes) : await saveImage(services, file.bytes);
+    } catch (error) {
+      if (error instanceof ImageError) return { status: error.status, field, message: error.message };
+      throw error;
+    }
+    fields[field] = stored.url;
+    return undefined;
+  }
+  const url = (fields[field] ?? "").trim();
+  if (url && url !== sectionValues(section, current)[field] && !(await findStoredFile(services.db, url))) {
+    return { status: 400, field, message: WEBSITE_TEXT.fileMissing(label) };
+  }
+  return undefined;
+}
+
 export const action = withBody(
-  async (request) => firstOfEach(await readFormEntries(request, WEBSITE_FORM_LIMIT)),
+  readWebsiteForm,
   (refusal) => data<WebsiteActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, fields) => {
+  async ({ context }: Route.ActionArgs, { fields, files }) => {
     const admin = context.get(adminContext);
     const services = context.get(servicesContext);
     const { db } = services;
@@ -115,6 +172,19 @@ export const action = withBody(
         const template = POLICIES.find((policy) => policy.key === fields.template);
         if (section === "policies" && template && !(fields[`policies.${template.key}`] ?? "").trim()) {
           fields[`policies.${template.key}`] = policyTemplate(template.key, { content: draft.content, retentionDays: services.contact.retentionDays });
+        }
+        if (draft.revision !== baseRevision) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
+        const refusedUpload = await takeUpload(services, section, fields, files, draft.content);
+        if (refusedUpload) {
+          return data<WebsiteActionData>(
+            {
+              section,
+              errors: { [refusedUpload.field]: refusedUpload.message },
+              values: { ...sectionValues(section, draft.content), ...Object.fromEntries(Object.entries(fields)) },
+              notice: { kind: "error", text: WEBSITE_TEXT.fixErrors },
+            },
+            { status: refusedUpload.status },
+          );
         }
         const parsed = parseSection(section, fields, draft.content);
         if (!parsed.ok) {

@@ -1,7 +1,7 @@
 import { SubPage } from "~/landing/SubPage";
 import { siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { FEE_BASIS_LABELS, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
+import { FEE_BASIS_LABELS, certificateLinkText, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/fees";
 
@@ -62,7 +62,7 @@ function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
 
 function Schemes({ site }: { site: SiteContent }) {
   const { legal } = site;
-  if (!legal.redressScheme && !legal.cmpScheme) return null;
+  if (!legal.redressScheme && !legal.cmpScheme && !legal.cmpCertificate) return null;
   return (
     <section aria-labelledby="fees-schemes" className="mt-12 rounded-xl bg-slate-50 p-6 ring-1 ring-slate-200">
       <h2 id="fees-schemes" className="text-xl font-bold text-slate-900">
@@ -75,10 +75,18 @@ function Schemes({ site }: { site: SiteContent }) {
             <dd className="text-slate-700">{`${legal.redressScheme}${legal.redressNumber ? `, membership number ${legal.redressNumber}` : ""}`}</dd>
           </div>
         ) : null}
-        {legal.cmpScheme ? (
+        {legal.cmpScheme || legal.cmpCertificate ? (
           <div>
             <dt className="font-semibold text-slate-900">Client money protection</dt>
-            <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd>
+            {legal.cmpScheme ? <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd> : null}
+            {legal.cmpCertificate ? (
+              <dd className="mt-1">
+                {/* The certificate itself (SI 2019/386 reg. 4): a scheme's logo alone is not enough. */}
+                <a href={legal.cmpCertificate} className="font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900">
+                  {certificateLinkText(legal.cmpCertificate)}
+                </a>
+              </dd>
+            ) : null}
           </div>
         ) : null}
       </dl>

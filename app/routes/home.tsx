@@ -136,6 +136,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     company: published.company,
     site: published.content,
+    heroImage: published.hero,
     // The defaults shown because the published content could not be read: not a page to keep.
     degraded: published.degraded,
     // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
@@ -191,6 +192,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
       <LandingPage
         company={loaderData.company}
         site={loaderData.site}
+        heroImage={loaderData.heroImage}
         projects={loaderData.projects}
         contactResult={actionData}
         formToken={loaderData.formToken}

@@ -1,4 +1,5 @@
 import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
+import { imageNameFromUrl, storedNameFromUrl, type ResponsiveImage } from "~/images/image-files";
 import { isValidEmail } from "~/platform/email-address";
 
 /**
@@ -44,8 +45,15 @@ export const VAT_STATEMENTS: Record<Exclude<VatStatus, "">, string> = {
 };
 
 export type SiteContent = {
-  company: Pick<Company, "name" | "shortName" | "phone" | "email" | "address">;
+  company: Pick<Company, "name" | "shortName" | "phone" | "email" | "address"> & {
+    /** An uploaded image's URL (`/images/<name>`), or "" for COMPANY_LOGO_URL's logo. */
+    logo: string;
+  };
   hero: {
+    /** An uploaded image's URL, or "" for the built-in illustration (decision 030). */
+    image: string;
+    /** The uploaded image's alt text (required with one). */
+    imageAlt: string;
     eyebrow: string;
     headline: string;
     blurb: string;
@@ -84,6 +92,8 @@ export type SiteContent = {
     cmpNumber: string;
     /** YYYY-MM-DD, or "". */
     cmpExpires: string;
+    /** The certificate itself (SI 2019/386 reg. 4): an uploaded PDF's or image's URL, or "". */
+    cmpCertificate: string;
   };
   /** Markdown; "" while a policy is not written (its footer link stays a placeholder). */
   policies: { privacy: string; terms: string; cookies: string };
@@ -109,8 +119,10 @@ export const SECTION_LABELS: Record<SiteSection, string> = {
 /** The specification's texts (SPEC §9, §10), with the company from COMPANY_* or the placeholders. */
 export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteContent {
   return {
-    company: { name: company.name, shortName: company.shortName, phone: company.phone, email: company.email, address: company.address },
+    company: { name: company.name, shortName: company.shortName, phone: company.phone, email: company.email, address: company.address, logo: "" },
     hero: {
+      image: "",
+      imageAlt: "",
       eyebrow: "For landlords, investors and tenants",
       headline: "Professional Property Management Services",
       blurb:
@@ -195,6 +207,7 @@ export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteConten
       cmpScheme: "",
       cmpNumber: "",
       cmpExpires: "",
+      cmpCertificate: "",
     },
     policies: { privacy: "", terms: "", cookies: "" },
   };
@@ -206,6 +219,28 @@ export const POLICIES = [
   { key: "cookies", path: "/cookies", title: "Cookie Policy" },
 ] as const;
 export type PolicyKey = (typeof POLICIES)[number]["key"];
+
+/** The company as the site names it: the content's details over the configured ones, and its logo once one is uploaded. */
+export function siteCompany(company: Company, content: SiteContent): Company {
+  const { logo, ...details } = content.company;
+  return { ...company, ...details, logoUrl: logo || company.logoUrl };
+}
+
+/** An uploaded hero image with its copies, for `<picture>`. */
+export type HeroPicture = ResponsiveImage & { src: string; alt: string };
+
+/** What the hero shows when no image is uploaded (public/hero-property.svg, decision 004). */
+export const DEFAULT_HERO_IMAGE = {
+  src: "/hero-property.svg",
+  alt: "Illustration of a Victorian terraced town house with a bay window, a black front door and a small front garden",
+  width: 640,
+  height: 520,
+} as const;
+
+/** The link to the published certificate, on /fees and in every footer: says whether it opens a PDF. */
+export function certificateLinkText(url: string): string {
+  return `Our client money protection certificate (${url.endsWith(".pdf") ? "PDF" : "image"})`;
+}
 
 /** True once the company has listed a fee: /fees is linked and in the sitemap. */
 export function hasFees(fees: SiteContent["fees"]): boolean {
@@ -251,7 +286,8 @@ export type FieldSpec = {
   /** A multi-line field; for lists, one item a line. */
   multiline?: boolean;
   hint?: string;
-  type?: "text" | "email" | "tel" | "date";
+  /** "image": an upload through the image pipeline; "document": a PDF or an image (the certificate). */
+  type?: "text" | "email" | "tel" | "date" | "image" | "document";
   /** A format the value must have when given, with its message. */
   pattern?: { test: RegExp; message: string };
 };
@@ -276,7 +312,12 @@ export const WEBSITE_TEXT = {
   feeIncomplete: "Please give the fee a name, an amount, what it covers and how it is calculated, or tick Remove.",
   vatStatus: "Please choose how VAT applies to your prices.",
   date: (label: string) => `${label} must be a date, such as 2027-03-31.`,
+  fileMissing: (label: string) => `${label}: the uploaded file was not found. Please upload it again.`,
+  heroAlt: "Please describe the hero image for people who cannot see it.",
 } as const;
+
+/** The fields that hold an upload, by section: the form carries each as `<name>` (the current URL), `<name>.file` and `<name>.remove`. */
+export const FILE_FIELDS: Partial<Record<SiteSection, string>> = { company: "company.logo", hero: "hero.image", legal: "legal.cmpCertificate" };
 
 /**
  * Tenant fees (Tenant Fees Act 2019, Schedule 1): only rent, a refundable
@@ -318,10 +359,13 @@ export function sectionFields(section: SiteSection, content: SiteContent): Field
       { name: "company.phone", label: "Phone", max: 40, required: true, type: "tel" },
       { name: "company.email", label: "Email", max: 254, required: true, type: "email" },
       { name: "company.address", label: "Postal address", max: 200, required: true },
+      { name: "company.logo", label: "Logo", max: 64, required: false, type: "image", hint: "JPEG, PNG, GIF or WebP under 10 MB, shown 40 pixels high; a square picture works best." },
     ];
   }
   if (section === "hero") {
     return [
+      { name: "hero.image", label: "Hero image", max: 64, required: false, type: "image", hint: "JPEG, PNG, GIF or WebP under 10 MB, at least 1280 pixels wide. Without one, the illustration of a town house is shown." },
+      { name: "hero.imageAlt", label: "Hero image description (alt text)", max: 250, required: false, multiline: true, hint: "What the picture shows, for people who cannot see it." },
       { name: "hero.eyebrow", label: "Line above the headline", max: 80, required: true },
       { name: "hero.headline", label: "Headline", max: 100, required: true },
       { name: "hero.blurb", label: "Introduction", max: 400, required: true, multiline: true },
@@ -383,6 +427,14 @@ export function sectionFields(section: SiteSection, content: SiteContent): Field
       { name: "legal.cmpScheme", label: "Client money protection scheme", max: 120, required: false, hint: "For example Propertymark Client Money Protection." },
       { name: "legal.cmpNumber", label: "Client money protection membership number", max: 40, required: false },
       { name: "legal.cmpExpires", label: "Client money protection certificate expires on", max: 10, required: false, type: "date", hint: "The dashboard warns you 30 days before." },
+      {
+        name: "legal.cmpCertificate",
+        label: "Client money protection certificate",
+        max: 64,
+        required: false,
+        type: "document",
+        hint: "The certificate itself, as a PDF or an image under 10 MB: the law asks for it on your website, and a scheme logo alone is not enough. Published on your fees page.",
+      },
     ];
   }
   if (section === "policies") {
@@ -517,6 +569,8 @@ export function parseSection(
     else if (spec.type === "email" && !isValidEmail(value)) errors[spec.name] = WEBSITE_TEXT.email;
     else if (spec.type === "date" && value !== "" && !isDate(value)) errors[spec.name] = WEBSITE_TEXT.date(spec.label);
     else if (spec.pattern && value !== "" && !spec.pattern.test.test(value)) errors[spec.name] = spec.pattern.message;
+    else if (spec.type === "image" && value !== "" && !imageNameFromUrl(value)) errors[spec.name] = WEBSITE_TEXT.fileMissing(spec.label);
+    else if (spec.type === "document" && value !== "" && !storedNameFromUrl(value)) errors[spec.name] = WEBSITE_TEXT.fileMissing(spec.label);
   }
   const get = (name: string) => text[name] ?? "";
 
@@ -524,12 +578,21 @@ export function parseSection(
   if (section === "company") {
     content = {
       ...current,
-      company: { name: get("company.name"), shortName: get("company.shortName"), phone: get("company.phone"), email: get("company.email"), address: get("company.address").replace(/\s*\n\s*/g, ", ") },
+      company: {
+        name: get("company.name"),
+        shortName: get("company.shortName"),
+        phone: get("company.phone"),
+        email: get("company.email"),
+        address: get("company.address").replace(/\s*\n\s*/g, ", "),
+        logo: get("company.logo"),
+      },
     };
   } else if (section === "hero") {
     content = {
       ...current,
       hero: {
+        image: get("hero.image"),
+        imageAlt: get("hero.imageAlt"),
         eyebrow: get("hero.eyebrow"),
         headline: get("hero.headline"),
         blurb: get("hero.blurb"),
@@ -538,6 +601,7 @@ export function parseSection(
         promises: Array.from({ length: MAX_PROMISES }, (_, index) => get(`hero.promises.${index}`)),
       },
     };
+    if (get("hero.image") && !get("hero.imageAlt") && !errors["hero.imageAlt"]) errors["hero.imageAlt"] = WEBSITE_TEXT.heroAlt;
   } else if (section === "about") {
     content = {
       ...current,

@@ -1,7 +1,8 @@
 import type { Company } from "~/company/company";
+import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/images.server";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
-import { contentProblems, overDefaults, siteDefaults, type SiteContent, type VersionSummary } from "./content";
+import { contentProblems, overDefaults, siteCompany, siteDefaults, type HeroPicture, type SiteContent, type VersionSummary } from "./content";
 
 /**
  * The company's site content in the database (migration 009, decision 027):
@@ -127,6 +128,35 @@ export async function importContent(
 }
 
 /**
+ * An imported content without the uploads this installation does not hold
+ * (decision 030): an export carries the files' addresses, not the files, so a
+ * logo, hero image or certificate from another installation is cleared
+ * (the defaults show instead) and named, for the company to upload again.
+ * On the installation it came from, or one sharing its bucket and database
+ * records, every reference is kept.
+ */
+export async function withoutMissingFiles(db: Db, content: SiteContent): Promise<{ content: SiteContent; cleared: string[] }> {
+  const cleared: string[] = [];
+  const keep = async (url: string, what: string) => {
+    if (!url || (await findStoredFile(db, url))) return url;
+    cleared.push(what);
+    return "";
+  };
+  const logo = await keep(content.company.logo, "the logo");
+  const image = await keep(content.hero.image, "the hero image");
+  const cmpCertificate = await keep(content.legal.cmpCertificate, "the client money protection certificate");
+  return {
+    content: {
+      ...content,
+      company: { ...content.company, logo },
+      hero: { ...content.hero, image, imageAlt: image ? content.hero.imageAlt : "" },
+      legal: { ...content.legal, cmpCertificate },
+    },
+    cleared,
+  };
+}
+
+/**
  * Publishes the draft as it was at `baseRevision`: live at once, everywhere.
  * The draft row is written in the same transaction (its revision moves), which
  * also makes two publishes at once take turns.
@@ -188,20 +218,28 @@ export async function readVersion(db: Db, number: number, defaults: SiteContent)
   return row ? parseStored(row.content, defaults) : undefined;
 }
 
+/** The hero's uploaded image, or undefined for the built-in illustration (none chosen, or its record is gone). */
+export async function heroPicture(db: Db, content: SiteContent): Promise<HeroPicture | undefined> {
+  const { image, imageAlt } = content.hero;
+  if (!image) return undefined;
+  const stored = (await findImagesByUrl(db, [image])).get(image);
+  return stored && { ...responsiveImage(stored), src: stored.url, alt: imageAlt };
+}
+
 /**
  * What the public pages show: the live content, and the company as the site
  * names it (the live details over the configured ones; the logo stays
- * COMPANY_LOGO_URL's until the logo is edited here). A failure to read it
+ * COMPANY_LOGO_URL's until one is uploaded here). A failure to read it
  * shows the defaults and says so (`degraded`), and such a page is never kept
  * by the page cache.
  */
-export async function publishedSite(db: Db, company: Company): Promise<{ content: SiteContent; company: Company; degraded: boolean }> {
+export async function publishedSite(db: Db, company: Company): Promise<{ content: SiteContent; company: Company; hero: HeroPicture | undefined; degraded: boolean }> {
   const defaults = siteDefaults(company);
   try {
     const live = await readLive(db, defaults);
-    return { content: live.content, company: { ...company, ...live.content.company }, degraded: false };
+    return { content: live.content, company: siteCompany(company, live.content), hero: await heroPicture(db, live.content), degraded: false };
   } catch (error) {
     console.error("Could not read the published site content:", error);
-    return { content: defaults, company, degraded: true };
+    return { content: defaults, company, hero: undefined, degraded: true };
   }
 }

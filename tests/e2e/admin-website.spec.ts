@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, loginFields, loginHeading } from "./admin-fixtures";
+import { png } from "./admin-projects-fixtures";
 import { tabUntilFocused } from "./fixtures";
+import { minimalPdf } from "../support/documents";
 
 /**
  * The Website tab (issue 15) on the "website" server of playwright.config.ts:
@@ -184,6 +186,80 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await expectNoAxeViolations(visitor, "/privacy");
   // Terms of Service is not written: still the specification's placeholder.
   await expect(visitor.getByRole("contentinfo").getByRole("link", { name: "Terms of Service" })).toHaveCount(0);
+  await visitorContext.close();
+});
+
+/** Keyboard only: Tab to the file input, Space opens the picker, the file is chosen there. */
+async function chooseFileByKeyboard(page: Page, label: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  await tabUntilFocused(page, page.getByLabel(label, { exact: true }));
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Space");
+  await (await chooser).setFiles(file);
+}
+
+test("keyboard only: upload a logo and a certificate, publish; the header shows the logo and /fees links the certificate", async ({ page, browser }) => {
+  // Two uploads through the image pipeline, a refusal, a publish and two axe scans.
+  test.slow();
+  await signIn(page);
+  await tabUntilFocused(page, page.getByRole("tab", { name: "Company", exact: true }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Company", level: 3 })).toBeVisible();
+  await chooseFileByKeyboard(page, "Upload the logo", { name: "logo.png", mimeType: "image/png", buffer: await png(200, 200, "#1d4ed8") });
+  await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText("Company saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByRole("img", { name: "The current logo" })).toBeVisible();
+
+  // A page of HTML named .pdf is refused by its content, with the reason, and nothing is saved.
+  // The section tabs are one stop: back to the selected one, then End and ArrowLeft to Legal details.
+  await tabUntilFocused(page, page.getByRole("tab", { name: "Company", exact: true }), "Shift+Tab");
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("tab", { name: "Legal details", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Legal details", level: 3 })).toBeVisible();
+  await chooseFileByKeyboard(page, "Upload the client money protection certificate", {
+    name: "certificate.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from("<html><script>alert(1)</script></html>"),
+  });
+  await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
+  await expect(page.getByLabel("Upload the client money protection certificate", { exact: true })).toHaveAccessibleDescription(/Please upload a valid image file/);
+
+  await tabUntilFocused(page, page.getByLabel("Client money protection scheme", { exact: true }), "Shift+Tab");
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("Propertymark Client Money Protection");
+  await chooseFileByKeyboard(page, "Upload the client money protection certificate", { name: "certificate.pdf", mimeType: "application/pdf", buffer: minimalPdf() });
+  await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText("Legal details saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByRole("link", { name: "Open the current client money protection certificate (PDF)" })).toBeVisible();
+  await expectNoAxeViolations(page, "the Website tab, Legal details with a certificate");
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  // Up past the section's fields to its tab, then on up to Publish.
+  await tabUntilFocused(page, page.getByRole("tab", { name: "Legal details", exact: true }), "Shift+Tab");
+  await tabUntilFocused(page, page.getByRole("button", { name: "Publish", exact: true }), "Shift+Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`${WEBSITE_URL}/fees`);
+  // Beside the company's name in the header, the logo is decoration (alt="").
+  const logo = visitor.getByRole("banner").locator("img");
+  await expect(logo).toHaveAttribute("src", /^\/images\/\d{13}-[a-z0-9]{12}\.png$/);
+  expect(await logo.evaluate((image: HTMLImageElement) => image.naturalWidth), "the uploaded logo loads").toBeGreaterThan(0);
+  await expect(visitor.getByRole("contentinfo").getByRole("link", { name: "Our client money protection certificate (PDF)" })).toBeVisible();
+  const certificate = visitor.getByRole("main").getByRole("link", { name: "Our client money protection certificate (PDF)" });
+  await expect(certificate).toHaveAttribute("href", /^\/images\/\d{13}-[a-z0-9]{12}\.pdf$/);
+  const served = await visitor.request.get(`${WEBSITE_URL}${await certificate.getAttribute("href")}`);
+  expect(served.headers()["content-type"]).toBe("application/pdf");
+  expect(served.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(Buffer.from(await served.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  await expectNoAxeViolations(visitor, "/fees with the certificate");
   await visitorContext.close();
 });
 

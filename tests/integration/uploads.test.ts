@@ -12,7 +12,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
-import { MAX_IMAGE_BYTES, UPLOAD_TEXT, parseImageName } from "~/images/image-files";
+import { MAX_IMAGE_BYTES, UPLOAD_TEXT, parseImageName, type StoredExtension } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
 import type { Database } from "~/platform/db.server";
 import { TEST_ADMIN_ENV, startSignedInServer, uploadImage, type UploadAnswer } from "../support/admin-http";
@@ -229,7 +229,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
       for (const file of files) {
         const data = await readFile(path.join(imagesDir, file));
         const metadata = await sharp(data).metadata();
-        const extension = parseImageName(file)!.extension;
+        const extension = parseImageName(file)!.extension as Exclude<StoredExtension, "pdf">;
         expect(metadata.format, `${file}: the type matches the bytes`).toBe(SHARP_FORMAT[extension]);
         expect(metadata.exif, `${file}: EXIF`).toBeUndefined();
         expect(metadata.xmp, `${file}: XMP`).toBeUndefined();
