@@ -40,8 +40,8 @@ export function LandingPage({ company, site, projects, contactResult, formToken,
       />
       <main id="main" tabIndex={-1}>
         <Hero hero={site.hero} />
-        <Services />
-        <Renovations projects={projects} />
+        <Services services={site.services} />
+        <Renovations projects={projects} texts={site.renovations} />
         <Pricing pricing={site.pricing} fees={site.fees} />
         <About company={company} about={site.about} />
         <Contact
@@ -51,6 +51,7 @@ export function LandingPage({ company, site, projects, contactResult, formToken,
           retentionDays={retentionDays}
           privacyHref={site.policies.privacy ? "/privacy" : undefined}
           texts={site.contact}
+          hours={site.hours}
         />
       </main>
       <Footer company={company} site={site} />
