@@ -36,7 +36,7 @@ function Day({ day, index, values, errors }: { day: string; index: number; value
   const id = (part: string) => `field-hours-${index}-${part}`;
   const problems = (["opens", "closes"] as const).filter((part) => errors[`${prefix}.${part}`]);
   return (
-    <fieldset className="grid gap-3 p-3 sm:grid-cols-[8rem_6rem_auto_auto] sm:items-end">
+    <fieldset className="grid gap-3 p-3 sm:grid-cols-[8rem_6rem_auto_auto] sm:items-end sm:justify-start sm:gap-x-6">
       <legend className="float-left pt-2 font-semibold text-slate-900 sm:pb-2">{day}</legend>
       <label className="inline-flex items-center gap-2 text-slate-800 sm:pb-2">
         <input type="checkbox" name={`${prefix}.open`} defaultChecked={values[`${prefix}.open`] === "on"} className="size-4 accent-blue-700" />
