@@ -6,6 +6,8 @@ import { NoticeRegion } from "./NoticeRegion";
 import { WebsiteFees } from "./WebsiteFees";
 import { WebsiteField } from "./WebsiteField";
 import { WebsiteFileField } from "./WebsiteFileField";
+import { WebsiteHours } from "./WebsiteHours";
+import { WebsiteServices } from "./WebsiteServices";
 import { TabLinks } from "./Tabs";
 import { WEBSITE_TEXT_ADMIN as TEXT } from "./texts";
 import type { WebsiteActionData, WebsiteView } from "./website-types";
@@ -172,6 +174,10 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
           <input type="hidden" name="revision" value={view.revision} />
           {section === "fees" ? (
             <WebsiteFees content={view.content} values={values} errors={errors} />
+          ) : section === "services" ? (
+            <WebsiteServices content={view.content} values={values} errors={errors} />
+          ) : section === "hours" ? (
+            <WebsiteHours content={view.content} values={values} errors={errors} />
           ) : (
             fields.map((spec) => (
               <Fragment key={spec.name}>

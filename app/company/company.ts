@@ -39,14 +39,3 @@ export function telHref(phone: string): string {
   const digits = phone.replace(/[^\d+]/g, "");
   return `tel:${digits.startsWith("0") ? `+44${digits.slice(1)}` : digits}`;
 }
-
-/**
- * SPEC §9 business hours as data, for the LocalBusiness structured data
- * (schema.org OpeningHoursSpecification). Sunday is closed: not listed.
- */
-export const OPENING_HOURS: { days: DayOfWeek[]; opens: string; closes: string }[] = [
-  { days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], opens: "09:00", closes: "18:00" },
-  { days: ["Saturday"], opens: "10:00", closes: "16:00" },
-];
-
-export type DayOfWeek = "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";

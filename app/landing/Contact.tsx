@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import type { ContactActionData } from "~/enquiries/schema";
 import { telHref, type Company } from "~/company/company";
-import { BUSINESS_HOURS } from "./content";
 import { Island } from "./Island";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 import type { SiteContent } from "~/website/content";
+import { hoursRows, type SiteHours } from "~/website/hours";
 
 export function Contact({
   company,
@@ -14,9 +14,11 @@ export function Contact({
   retentionDays,
   privacyHref,
   texts,
+  hours,
 }: {
   company: Company;
   texts: SiteContent["contact"];
+  hours: SiteHours;
   initialResult: ContactActionData | undefined;
   formToken: string;
   retentionDays: number | undefined;
@@ -59,7 +61,7 @@ export function Contact({
                 Business hours
               </h3>
               <dl className="mt-6 divide-y divide-slate-200">
-                {BUSINESS_HOURS.map((row) => (
+                {hoursRows(hours).map((row) => (
                   <div key={row.days} className="flex justify-between gap-4 py-3">
                     <dt className="text-slate-700">{row.days}</dt>
                     <dd className="font-semibold text-slate-900">{row.hours}</dd>

@@ -42,8 +42,8 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
       />
       <main id="main" tabIndex={-1}>
         <Hero hero={site.hero} image={heroImage} />
-        <Services />
-        <Renovations projects={projects} />
+        <Services services={site.services} />
+        <Renovations projects={projects} texts={site.renovations} />
         <Pricing pricing={site.pricing} fees={site.fees} />
         <About company={company} about={site.about} />
         <Contact
@@ -53,6 +53,7 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
           retentionDays={retentionDays}
           privacyHref={site.policies.privacy ? "/privacy" : undefined}
           texts={site.contact}
+          hours={site.hours}
         />
       </main>
       <Footer company={company} site={site} />

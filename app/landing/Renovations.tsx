@@ -3,17 +3,18 @@ import { Await } from "react-router";
 import { SAMPLE_PROJECT } from "~/projects/sample";
 import type { RenovationProject } from "~/projects/types";
 import { Island } from "./Island";
-import { RENOVATION_SERVICES } from "./content";
+import { RENOVATION_CARD_ICONS } from "./content";
 import { Spinner } from "~/components/Spinner";
 import { Icon } from "~/components/Icon";
 import { CONTAINER, ScrollButton, SectionHeader } from "./ui";
+import type { SiteContent } from "~/website/content";
 
-export function Renovations({ projects }: { projects: Promise<RenovationProject[]> }) {
+export function Renovations({ projects, texts }: { projects: Promise<RenovationProject[]>; texts: SiteContent["renovations"] }) {
   return (
     <section id="renovations" tabIndex={-1} aria-labelledby="renovations-title" className="bg-slate-50 py-20 sm:py-28">
       <div className={CONTAINER}>
-        <SectionHeader id="renovations-title" eyebrow="Our work" title="Before & After: Our Renovation Projects">
-          Real transformations from properties we look after: better homes for tenants and better returns for owners.
+        <SectionHeader id="renovations-title" eyebrow={texts.eyebrow} title={texts.title}>
+          {texts.intro}
         </SectionHeader>
 
         <div className="mt-14">
@@ -25,13 +26,13 @@ export function Renovations({ projects }: { projects: Promise<RenovationProject[
         </div>
 
         <ul className="mt-20 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {RENOVATION_SERVICES.map((service) => (
-            <li key={service.title} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+          {texts.cards.map((card, index) => (
+            <li key={index} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
               <span className="inline-flex size-11 items-center justify-center rounded-xl bg-blue-100 text-blue-800">
-                <Icon name={service.icon} />
+                <Icon name={RENOVATION_CARD_ICONS[index % RENOVATION_CARD_ICONS.length]!} />
               </span>
-              <h3 className="mt-5 text-lg font-semibold text-slate-900">{service.title}</h3>
-              <p className="mt-2 leading-7 text-slate-600">{service.description}</p>
+              <h3 className="mt-5 text-lg font-semibold text-slate-900">{card.title}</h3>
+              <p className="mt-2 leading-7 text-slate-600">{card.description}</p>
             </li>
           ))}
         </ul>

@@ -1,24 +1,26 @@
-import { ADDITIONAL_SERVICES, CORE_SERVICES, type Service } from "./content";
 import { Icon } from "~/components/Icon";
+import type { SiteContent } from "~/website/content";
+import type { SiteService } from "~/website/services";
 import { CONTAINER, SectionHeader } from "./ui";
 
-export function Services() {
+export function Services({ services }: { services: SiteContent["services"] }) {
   return (
     <section id="services" tabIndex={-1} aria-labelledby="services-title" className="bg-white py-20 sm:py-28">
       <div className={CONTAINER}>
-        <SectionHeader id="services-title" eyebrow="What we do" title="Complete Property Management Solutions">
-          Everything a rental property needs, from the first viewing to the final inventory, handled by one team you
-          can reach.
+        <SectionHeader id="services-title" eyebrow={services.eyebrow} title={services.title}>
+          {services.intro}
         </SectionHeader>
 
-        <ServiceGroup title="Core Management Services" services={CORE_SERVICES} featured />
-        <ServiceGroup title="Additional Services" services={ADDITIONAL_SERVICES} />
+        {services.groups.map((group, index) =>
+          // A group the company emptied is left out rather than shown as a heading over nothing.
+          group.services.length ? <ServiceGroup key={index} title={group.title} services={group.services} featured={index === 0} /> : null,
+        )}
       </div>
     </section>
   );
 }
 
-function ServiceGroup({ title, services, featured = false }: { title: string; services: Service[]; featured?: boolean }) {
+function ServiceGroup({ title, services, featured = false }: { title: string; services: SiteService[]; featured?: boolean }) {
   return (
     <div className="mt-16">
       <h3 className="flex items-center gap-4 text-xl font-bold text-slate-900">
@@ -26,9 +28,9 @@ function ServiceGroup({ title, services, featured = false }: { title: string; se
         <span aria-hidden="true" className="h-px flex-1 bg-slate-200" />
       </h3>
       <ul className="mt-8 grid gap-6 md:grid-cols-3">
-        {services.map((service) => (
+        {services.map((service, index) => (
           <li
-            key={service.title}
+            key={index}
             className={
               featured
                 ? "rounded-2xl bg-white p-8 shadow-md ring-1 ring-slate-200 transition-shadow hover:shadow-xl"

@@ -13,6 +13,7 @@ import { ImageError } from "~/images/process.server";
 import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
 import { adminContext, servicesContext } from "~/services";
 import { FILE_FIELDS, POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
+import { parseMove } from "~/website/services";
 import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
 import { fromLondonTime, londonLabel } from "~/website/london-time";
@@ -192,7 +193,10 @@ export const action = withBody(
         }
         const saved = draft.revision === baseRevision ? await saveDraft(db, { ...change, content: parsed.content, baseRevision }) : ({ ok: false, reason: "stale" } as const);
         if (!saved.ok) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
-        throw redirect(`/admin/website?section=${section}&notice=saved`);
+        // A service moved by its button: the page puts focus back on that button, in the service's new place.
+        const move = section === "services" ? parseMove(fields.move ?? "") : undefined;
+        const moved = move ? `&moved=${move.group}.${move.index + move.by}.${move.by < 0 ? "up" : "down"}` : "";
+        throw redirect(`/admin/website?section=${section}&notice=saved${moved}`);
       }
       case "publish": {
         const published = await publishDraft(db, { ...change, defaults, baseRevision });

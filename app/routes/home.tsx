@@ -1,6 +1,6 @@
 import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
-import { OPENING_HOURS, type Company } from "~/company/company";
+import type { Company } from "~/company/company";
 import { formTokenFor } from "~/enquiries/form-token.server";
 import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
@@ -12,6 +12,7 @@ import { jsonForScript } from "~/platform/json-script";
 import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { formatPrice, type SiteContent } from "~/website/content";
+import { openingHours } from "~/website/hours";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
 
@@ -77,6 +78,7 @@ function StructuredData({ value }: { value: object }) {
 /** schema.org structured data: the company as a local business, as the published site names it. */
 function localBusiness(company: Company, site: SiteContent, siteUrl: string) {
   const prices = site.pricing.plans.map((plan) => plan.pricePence);
+  const hours = openingHours(site.hours);
   return {
     "@context": "https://schema.org",
     // A LocalBusiness subtype for agencies that let and manage property.
@@ -94,12 +96,15 @@ function localBusiness(company: Company, site: SiteContent, siteUrl: string) {
     image: `${siteUrl}${SHARE_IMAGE.path}`,
     priceRange: prices.length ? `${formatPrice(Math.min(...prices))}–${formatPrice(Math.max(...prices))}` : undefined,
     areaServed: { "@type": "Country", name: "United Kingdom" },
-    openingHoursSpecification: OPENING_HOURS.map(({ days, opens, closes }) => ({
-      "@type": "OpeningHoursSpecification",
-      dayOfWeek: days.map((day) => `https://schema.org/${day}`),
-      opens,
-      closes,
-    })),
+    // The published business hours; a week with no open day has none to give.
+    openingHoursSpecification: hours.length
+      ? hours.map(({ days, opens, closes }) => ({
+          "@type": "OpeningHoursSpecification",
+          dayOfWeek: days.map((day) => `https://schema.org/${day}`),
+          opens,
+          closes,
+        }))
+      : undefined,
   };
 }
 

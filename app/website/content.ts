@@ -1,6 +1,21 @@
 import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
 import { imageNameFromUrl, storedNameFromUrl, type ResponsiveImage } from "~/images/image-files";
 import { isValidEmail } from "~/platform/email-address";
+import { hoursDefaults, hoursFields, hoursShapeProblems, hoursValues, parseHours, type SiteHours } from "./hours";
+import {
+  parseRenovations,
+  parseServices,
+  renovationsDefaults,
+  renovationsFields,
+  renovationsShapeProblems,
+  renovationsValues,
+  servicesDefaults,
+  servicesFields,
+  servicesShapeProblems,
+  servicesValues,
+  type SiteRenovations,
+  type SiteServices,
+} from "./services";
 
 /**
  * What the company edits of its own site (issue 15), as typed data: each
@@ -61,6 +76,8 @@ export type SiteContent = {
     promiseTagline: string;
     promises: string[];
   };
+  services: SiteServices;
+  renovations: SiteRenovations;
   pricing: {
     title: string;
     intro: string;
@@ -78,7 +95,9 @@ export type SiteContent = {
     quote: string;
     captions: Array<{ title: string; subtitle: string }>;
   };
+  /** phoneNote and emailNote are edited with the business hours. */
   contact: { eyebrow: string; title: string; intro: string; phoneNote: string; emailNote: string };
+  hours: SiteHours;
   fees: { vatStatus: VatStatus; landlord: SiteFee[]; tenant: SiteFee[] };
   legal: {
     registeredName: string;
@@ -102,15 +121,18 @@ export type SiteContent = {
 /** One published version, as the history lists it. */
 export type VersionSummary = { number: number; publishedAt: string; publishedBy: string; restoredFrom: number | null; live: boolean };
 
-export const SITE_SECTIONS = ["company", "hero", "pricing", "about", "contact", "fees", "legal", "policies"] as const;
+export const SITE_SECTIONS = ["company", "hero", "services", "renovations", "pricing", "about", "contact", "hours", "fees", "legal", "policies"] as const;
 export type SiteSection = (typeof SITE_SECTIONS)[number];
 
 export const SECTION_LABELS: Record<SiteSection, string> = {
   company: "Company",
   hero: "Hero",
+  services: "Services",
+  renovations: "Renovations",
   pricing: "Pricing",
   about: "About",
   contact: "Contact",
+  hours: "Business hours",
   fees: "Fees",
   legal: "Legal details",
   policies: "Policies",
@@ -131,6 +153,8 @@ export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteConten
       promiseTagline: "What you see is what you pay - guaranteed transparent pricing",
       promises: ["No VAT Added", "No Hidden Fees", "No Surprises"],
     },
+    services: servicesDefaults(),
+    renovations: renovationsDefaults(),
     pricing: {
       title: "Simple, Transparent Pricing",
       intro: "One clear fee per property, and nothing added on top.",
@@ -195,6 +219,7 @@ export function siteDefaults(company: Company = PLACEHOLDER_COMPANY): SiteConten
       phoneNote: "Phone line open 9am – 6pm, Monday to Friday",
       emailNote: "We answer every e-mail within 24 hours",
     },
+    hours: hoursDefaults(),
     fees: { vatStatus: "", landlord: [], tenant: [] },
     legal: {
       registeredName: "",
@@ -287,7 +312,7 @@ export type FieldSpec = {
   multiline?: boolean;
   hint?: string;
   /** "image": an upload through the image pipeline; "document": a PDF or an image (the certificate). */
-  type?: "text" | "email" | "tel" | "date" | "image" | "document";
+  type?: "text" | "email" | "tel" | "date" | "time" | "image" | "document";
   /** A format the value must have when given, with its message. */
   pattern?: { test: RegExp; message: string };
 };
@@ -392,10 +417,17 @@ export function sectionFields(section: SiteSection, content: SiteContent): Field
       { name: "contact.eyebrow", label: "Line above the title", max: 60, required: true },
       { name: "contact.title", label: "Section title", max: 80, required: true },
       { name: "contact.intro", label: "Introduction", max: 300, required: true, multiline: true },
-      { name: "contact.phoneNote", label: "Note under the phone number", max: 100, required: true, hint: "Your phone line's hours." },
-      { name: "contact.emailNote", label: "Note under the e-mail address", max: 100, required: true, hint: "How soon you reply." },
     ];
   }
+  if (section === "hours") {
+    return [
+      ...hoursFields(),
+      { name: "contact.phoneNote", label: "Phone line hours", max: 100, required: true, hint: "Shown under the phone number." },
+      { name: "contact.emailNote", label: "How soon you answer e-mails", max: 100, required: true, hint: "Shown under the e-mail address." },
+    ];
+  }
+  if (section === "services") return servicesFields(content.services);
+  if (section === "renovations") return renovationsFields();
   if (section === "legal") {
     return [
       { name: "legal.registeredName", label: "Registered company name", max: 120, required: false },
@@ -488,7 +520,15 @@ export function sectionValues(section: SiteSection, content: SiteContent): Recor
       values[`about.captions.${index}.subtitle`] = caption.subtitle;
     });
   } else if (section === "contact") {
-    for (const [key, value] of Object.entries(content.contact)) values[`contact.${key}`] = value;
+    for (const key of ["eyebrow", "title", "intro"] as const) values[`contact.${key}`] = content.contact[key];
+  } else if (section === "hours") {
+    Object.assign(values, hoursValues(content.hours));
+    values["contact.phoneNote"] = content.contact.phoneNote;
+    values["contact.emailNote"] = content.contact.emailNote;
+  } else if (section === "services") {
+    Object.assign(values, servicesValues(content.services));
+  } else if (section === "renovations") {
+    Object.assign(values, renovationsValues(content.renovations));
   } else if (section === "legal") {
     for (const [key, value] of Object.entries(content.legal)) values[`legal.${key}`] = value;
   } else if (section === "policies") {
@@ -573,6 +613,8 @@ export function parseSection(
     else if (spec.type === "document" && value !== "" && !storedNameFromUrl(value)) errors[spec.name] = WEBSITE_TEXT.fileMissing(spec.label);
   }
   const get = (name: string) => text[name] ?? "";
+  // Fields that are not typed text (a checkbox, a list, the button used), cleaned the same way.
+  const raw = (name: string) => clean(Object.hasOwn(fields, name) ? fields[name] : undefined);
 
   let content: SiteContent;
   if (section === "company") {
@@ -617,14 +659,18 @@ export function parseSection(
   } else if (section === "contact") {
     content = {
       ...current,
-      contact: {
-        eyebrow: get("contact.eyebrow"),
-        title: get("contact.title"),
-        intro: get("contact.intro"),
-        phoneNote: get("contact.phoneNote"),
-        emailNote: get("contact.emailNote"),
-      },
+      contact: { ...current.contact, eyebrow: get("contact.eyebrow"), title: get("contact.title"), intro: get("contact.intro") },
     };
+  } else if (section === "hours") {
+    content = {
+      ...current,
+      hours: parseHours(get, raw, errors, values),
+      contact: { ...current.contact, phoneNote: get("contact.phoneNote"), emailNote: get("contact.emailNote") },
+    };
+  } else if (section === "services") {
+    content = { ...current, services: parseServices(current.services, get, raw, errors, values) };
+  } else if (section === "renovations") {
+    content = { ...current, renovations: parseRenovations(get) };
   } else if (section === "legal") {
     const legal = { ...current.legal };
     for (const key of Object.keys(legal) as Array<keyof SiteContent["legal"]>) legal[key] = normalised(`legal.${key}`, get(`legal.${key}`));
@@ -708,6 +754,8 @@ export function contentProblems(value: unknown): string[] {
   const content = value as SiteContent;
   const problems: string[] = [];
   try {
+    const shape = [...servicesShapeProblems(content.services), ...renovationsShapeProblems(content.renovations), ...hoursShapeProblems(content.hours)];
+    if (shape.length) return shape;
     for (const section of SITE_SECTIONS) {
       const parsed = parseSection(section, sectionValues(section, content), content);
       if (!parsed.ok) problems.push(...Object.values(parsed.errors));

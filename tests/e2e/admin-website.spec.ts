@@ -27,7 +27,10 @@ async function signIn(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
 }
 
-async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing" | "About" | "Contact" | "Legal details", fill: Record<string, string>): Promise<void> {
+type Section = "Company" | "Hero" | "Services" | "Renovations" | "Pricing" | "About" | "Contact" | "Business hours" | "Fees" | "Legal details" | "Policies";
+const SECTIONS: Section[] = ["Company", "Hero", "Services", "Renovations", "Pricing", "About", "Contact", "Business hours", "Fees", "Legal details", "Policies"];
+
+async function saveSection(page: Page, section: Section, fill: Record<string, string>): Promise<void> {
   await page.getByRole("tab", { name: section, exact: true }).click();
   await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
   for (const [label, value] of Object.entries(fill)) await page.getByLabel(label, { exact: true }).fill(value);
@@ -35,8 +38,11 @@ async function saveSection(page: Page, section: "Company" | "Hero" | "Pricing" |
   await expect(page.getByRole("status")).toHaveText(`${section} saved to the draft. Preview it, or publish to make it live.`);
 }
 
-async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+/** `only`: the parts to scan, "#a + #b" (else the whole page). */
+async function expectNoAxeViolations(page: Page, where: string, only?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
+  for (const selector of only?.split(" + ") ?? []) builder.include(selector);
+  const { violations } = await builder.analyze();
   expect(
     violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
     `axe-core violations on ${where}`,
@@ -49,7 +55,8 @@ test("edits every section; the preview shows the draft while / stays live; publi
   await saveSection(page, "Hero", { "Headline *": "Lettings Done Properly", "Promise 1 *": "Prices Include VAT" });
   await saveSection(page, "Pricing", { "Plan 1 price (£) *": "85", "Section title *": "Clear Fees, Every Month" });
   await saveSection(page, "About", { "Quote in the blue panel *": "Every home, looked after like our own." });
-  await saveSection(page, "Contact", { "Note under the phone number *": "Phone line open 8am – 8pm, every day" });
+  await saveSection(page, "Contact", { "Section title *": "Talk To Us" });
+  await saveSection(page, "Business hours", { "Phone line hours *": "Phone line open 8am – 8pm, every day" });
   await expect(page.getByText(/^Unpublished changes, last saved .* by admin@example\.com\.$/)).toBeVisible();
 
   // The preview, in a tab of its own, shows the draft…
@@ -116,11 +123,14 @@ test("a field left empty is refused with its own message and nothing changes; di
 });
 
 test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
+  // Eleven axe scans, some of long forms: minutes on a busy machine.
+  test.setTimeout(300_000);
   await signIn(page);
-  for (const section of ["Company", "Hero", "Pricing", "About", "Contact", "Fees", "Legal details", "Policies"] as const) {
+  for (const [index, section] of SECTIONS.entries()) {
     await page.getByRole("tab", { name: section, exact: true }).click();
     await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
-    await expectNoAxeViolations(page, `the Website tab, ${section}`);
+    // The page around the section's form is the same for every section: scanned whole once.
+    await expectNoAxeViolations(page, `the Website tab, ${section}`, index === 0 ? undefined : "#website-section-panel");
   }
   await page.getByRole("tab", { name: "Hero", exact: true }).click();
   const headline = page.getByLabel("Headline *", { exact: true });
@@ -263,13 +273,92 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await visitorContext.close();
 });
 
+test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({ page, browser }) => {
+  // Eight saves, a preview, a publish and a scan: longer than most on a busy machine.
+  test.setTimeout(180_000);
+  await signIn(page);
+  await page.getByRole("tab", { name: "Services", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Services", level: 3 })).toBeVisible();
+  // A half-filled service is refused with its own message; what was typed stays.
+  await page.getByLabel("Group 1, service 1: title", { exact: true }).fill("Rent Collected On Time");
+  await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
+  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveAccessibleDescription("Please give the service a title and a description, or tick Remove.");
+  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveValue("Rent Collected On Time");
+
+  await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("Rent in your account on the day it is due, every month.");
+  await page.getByLabel("New service in group 2: title", { exact: true }).fill("Energy Performance Advice");
+  await page.getByLabel("New service in group 2: description", { exact: true }).fill("What to improve before the EPC rules change.");
+  await page.getByLabel("New service in group 2: icon", { exact: true }).selectOption({ label: "Sparkles" });
+  await page.getByLabel("Remove Group 2, service 2").check();
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("Services saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByLabel("Group 2, service 3: title", { exact: true })).toHaveValue("Energy Performance Advice");
+  await expect(page.getByLabel("Group 2, service 3: icon", { exact: true })).toHaveValue("sparkles");
+
+  // Reordered from the keyboard: the Move button saves, and focus stays on it in the service's new place.
+  await tabUntilFocused(page, page.getByRole("button", { name: "Move up (Group 1, service 3)" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText("Services saved to the draft. Preview it, or publish to make it live.");
+  await expect(page.getByRole("button", { name: "Move up (Group 1, service 2)" })).toBeFocused();
+  const titles = (group: number, count: number) => Array.from({ length: count }, (_, index) => page.getByLabel(`Group ${group}, service ${index + 1}: title`, { exact: true }));
+  expect(await Promise.all(titles(1, 3).map((field) => field.inputValue()))).toEqual(["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs"]);
+
+  await saveSection(page, "Renovations", { "Card 2: title *": "Interiors That Let", "Introduction *": "Homes we have turned around." });
+
+  await page.getByRole("tab", { name: "Business hours", exact: true }).click();
+  await page.getByRole("group", { name: "Saturday" }).getByLabel("Open", { exact: true }).uncheck();
+  await page.getByRole("group", { name: "Monday" }).getByLabel("Closes").fill("17:30");
+  await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).check();
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
+  await expect(page.getByRole("group", { name: "Sunday" }).getByLabel("Opens")).toHaveAccessibleDescription("Please give Sunday's opening and closing times, or untick Open.");
+  await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).uncheck();
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("Business hours saved to the draft. Preview it, or publish to make it live.");
+
+  const newServices = ["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs", "Legal Compliance & Documentation", "24/7 Emergency Response", "Energy Performance Advice"];
+  const newHours = ["Monday9:00 – 17:30", "Tuesday – Friday9:00 – 18:00", "Saturday – SundayClosed"];
+  const [preview] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: /Preview draft/ }).click()]);
+  await expect(preview.locator("#services h4")).toHaveText(newServices);
+  await expect(preview.locator("#renovations").getByRole("heading", { name: "Interiors That Let", level: 3 })).toBeVisible();
+  await expect(preview.getByText("Homes we have turned around.")).toBeVisible();
+  await expect(preview.locator("#contact dl > div")).toHaveText(newHours);
+  await preview.close();
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`${WEBSITE_URL}/`);
+  await expect(visitor.locator("#services h4")).toHaveText([
+    "Rent Collection & Financial Management",
+    "Property Maintenance & Repairs",
+    "Tenant-Landlord Relations",
+    "Legal Compliance & Documentation",
+    "Property Insurance Coordination",
+    "24/7 Emergency Response",
+  ]);
+  await expect(visitor.locator("#contact dl > div")).toHaveText(["Monday – Friday9:00 – 18:00", "Saturday10:00 – 16:00", "SundayClosed"]);
+
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
+  await visitor.reload();
+  await expect(visitor.locator("#services h4")).toHaveText(newServices);
+  await expect(visitor.locator("#renovations").getByRole("heading", { name: "Interiors That Let", level: 3 })).toBeVisible();
+  await expect(visitor.locator("#contact dl > div")).toHaveText(newHours);
+  // The whole landing page is scanned by accessibility.spec.ts: here the parts these edits drew.
+  await expectNoAxeViolations(visitor, "/ with edited services and hours", "#services + #renovations + #contact");
+  await visitorContext.close();
+});
+
 test.describe("on a 375 px wide phone", () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
   test("the Website tab's sections and /fees fit without sideways scrolling, and axe finds nothing on /fees", async ({ page }) => {
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     await signIn(page);
-    for (const section of ["Company", "Pricing", "Fees", "Policies"] as const) {
+    for (const section of ["Company", "Services", "Pricing", "Business hours", "Fees", "Policies"] as const) {
       await page.getByRole("tab", { name: section, exact: true }).click();
       await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
       expect(await overflow(), `${section}: sideways overflow in px`).toBeLessThanOrEqual(0);
