@@ -1,9 +1,11 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot } from "~/boot.server";
 import { EnvError, loadEnv, type Env } from "~/platform/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
+import { createLog, type Log, type ServerLog } from "~/platform/log.server";
+import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/metrics.server";
 import { publicDataVersion } from "~/platform/data-version.server";
 import {
   NONCE_PLACEHOLDER,
@@ -17,6 +19,7 @@ import { securityHeaders } from "~/platform/security-headers.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
+import { requestLog, routePaths } from "./request-log";
 import { answerUnusualRequest } from "./request-target";
 
 export type StartOptions = {
@@ -45,7 +48,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     throw error;
   }
-  const booted = await boot(env, { role: "server" });
+  // The one logger and the one set of metrics, passed down from here (decision 031).
+  const log = await createLog({ level: env.logLevel, pretty: env.mode === "development" });
+  const metrics = env.metricsToken === undefined ? undefined : createMetrics(env.metricsToken);
+  const booted = await boot(env, { role: "server", log, metrics });
   const { services } = booted;
 
   const dev = Boolean(options.vite);
@@ -53,10 +59,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // In production the build is loaded once (in development React Router reloads it per request).
   const build = dev ? undefined : ((await import("virtual:react-router/server-build")) as ServerBuild);
   const { app, loadContext } = createExpressApp({ services, trustProxy: env.trustProxy, security, vite: options.vite, build });
-  const pages = build && publicPageCache(build, services, env, loadContext, app.get("trust proxy fn") as TrustProxy, security);
+  const trust = app.get("trust proxy fn") as TrustProxy;
+  const pages = build && publicPageCache(build, services, env, loadContext, trust, security);
+  const begin = requestLog({ log, metrics: metrics ?? NO_METRICS, trust, knownPaths: routePaths(build) });
 
   const server = createServer((req, res) => {
-    if (answerUnusualRequest(req, res)) return;
+    const record = begin(req, res);
+    if (answerUnusualRequest(req, res, record)) return;
+    if (metrics && isMetricsPath(req.url)) {
+      answerMetrics(req, res, metrics, log);
+      return;
+    }
     if (!pages?.mayServe(req)) {
       app(req, res);
       return;
@@ -73,9 +86,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
-  console.log(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
+  log.info(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
   if (env.mode === "production" && !env.publicUrl) {
-    console.log(
+    log.info(
       "PUBLIC_URL is not set: canonical links, robots.txt and the sitemap name the address each request came to, and no shared cache may keep them. Set it to the site's public address (https://…) when it goes live.",
     );
   }
@@ -93,23 +106,60 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      console.log(`${signal} received: finishing in-flight requests`);
+      log.info(`${signal} received: finishing in-flight requests`);
       const force = setTimeout(() => {
-        console.error("Shutdown took longer than 10 s; closing remaining connections");
+        log.error("Shutdown took longer than 10 s; closing remaining connections");
         server.closeAllConnections();
       }, 10_000);
       force.unref();
       stop().then(
-        () => process.exit(0),
+        () => exitAfter(log, 0),
         (error: unknown) => {
-          console.error("Error during shutdown:", error);
-          process.exit(1);
+          log.error({ err: error }, "Error during shutdown");
+          return exitAfter(log, 1);
         },
       );
     });
   }
 
   return { server, stop };
+}
+
+/** The log's last lines are written out before the process ends. */
+async function exitAfter(log: ServerLog, code: number): Promise<never> {
+  await log.written();
+  process.exit(code);
+}
+
+function isMetricsPath(target: string | undefined): boolean {
+  return target === "/metrics" || target?.startsWith("/metrics?") === true;
+}
+
+/**
+ * GET /metrics, only with METRICS_TOKEN set and sent as a bearer token
+ * (401 otherwise, the same whatever was sent). Answered ahead of Express: it
+ * is for the monitoring, not a page of the site.
+ */
+function answerMetrics(req: IncomingMessage, res: ServerResponse, metrics: MetricsEndpoint, log: Log): void {
+  const headers = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405, { ...headers, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("Method Not Allowed\n");
+    return;
+  }
+  if (!metrics.authorized(req.headers.authorization)) {
+    res.writeHead(401, { ...headers, "WWW-Authenticate": 'Bearer realm="metrics"', "Content-Type": "text/plain; charset=utf-8" }).end("Unauthorized\n");
+    return;
+  }
+  metrics.text().then(
+    (text) => {
+      res.writeHead(200, { ...headers, "Content-Type": metrics.contentType });
+      res.end(req.method === "HEAD" ? undefined : text);
+    },
+    (error: unknown) => {
+      log.error({ err: error }, "Could not collect the metrics");
+      res.writeHead(500, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error\n");
+    },
+  );
 }
 
 /** Public pages served ahead of Express and React Router (platform/page-cache.server.ts). */

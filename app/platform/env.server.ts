@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { passwordProblem } from "./password-rules";
 import { isValidEmail } from "./email-address";
+import { LOG_LEVELS, type LogLevel } from "./log.server";
 
 /**
  * The one place that reads process.env. Everything else receives the parsed,
@@ -106,6 +107,13 @@ const envSchema = z.object({
       .transform((value) => publicUrlOf(value)!)
       .optional(),
   ),
+  LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).optional()),
+  METRICS_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 characters, without spaces (e.g. `openssl rand -hex 32`)")
+      .optional(),
+  ),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -114,7 +122,7 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "METRICS_TOKEN"]);
 
 /**
  * PUBLIC_URL → the origin pages are found at, without a trailing slash
@@ -181,6 +189,10 @@ export type Env = {
   trustProxy: TrustProxy;
   /** PUBLIC_URL without its trailing slash; undefined: each request's own origin. */
   publicUrl: string | undefined;
+  /** LOG_LEVEL: the least severe level logged (info: one line per request). */
+  logLevel: LogLevel;
+  /** METRICS_TOKEN: GET /metrics answers with it as a bearer token; undefined: no /metrics. */
+  metricsToken: string | undefined;
   /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
   company: CompanyOverrides;
 };
@@ -266,6 +278,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         : undefined,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy(env.TRUST_PROXY)!,
     publicUrl: env.PUBLIC_URL,
+    logLevel: env.LOG_LEVEL ?? "info",
+    metricsToken: env.METRICS_TOKEN,
     company: {
       name: env.COMPANY_NAME,
       shortName: env.COMPANY_SHORT_NAME,

@@ -2,6 +2,7 @@ import type { Company } from "~/company/company";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import { contentProblems, overDefaults, siteDefaults, type SiteContent, type VersionSummary } from "./content";
+import type { Log } from "~/platform/log.server";
 
 /**
  * The company's site content in the database (migration 009, decision 027):
@@ -195,13 +196,21 @@ export async function readVersion(db: Db, number: number, defaults: SiteContent)
  * shows the defaults and says so (`degraded`), and such a page is never kept
  * by the page cache.
  */
-export async function publishedSite(db: Db, company: Company): Promise<{ content: SiteContent; company: Company; degraded: boolean }> {
+export async function publishedSite({
+  db,
+  company,
+  log,
+}: {
+  db: Db;
+  company: Company;
+  log: Pick<Log, "error">;
+}): Promise<{ content: SiteContent; company: Company; degraded: boolean }> {
   const defaults = siteDefaults(company);
   try {
     const live = await readLive(db, defaults);
     return { content: live.content, company: { ...company, ...live.content.company }, degraded: false };
   } catch (error) {
-    console.error("Could not read the published site content:", error);
+    log.error({ err: error }, "Could not read the published site content");
     return { content: defaults, company, degraded: true };
   }
 }
