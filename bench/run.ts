@@ -66,6 +66,10 @@
  * the run. Rows stored but never acknowledged are expected only for requests in
  * flight when the load generator stopped (at most one per connection).
  *
+ * The child logs a JSON line per request to its stdout, which the bench reads (and keeps
+ * the last 100 kB of), and counts its metrics (METRICS_TOKEN set): GET / is measured with
+ * the cost of both (decision 031).
+ *
  * The child gets CONTACT_RATE_LIMIT = CONTACT_SITE_LIMIT = 1000000 (the most they take):
  * every request comes from 127.0.0.1, and a per-IP or site-wide limit (100 an hour by
  * default) would turn the contact case into a measurement of 429s. (Only the upload case signs in, once, so LOGIN_RATE_LIMIT
@@ -221,6 +225,10 @@ async function main(): Promise<number> {
     // Every request comes from 127.0.0.1: keep the per-IP and site-wide limits out of the measurement.
     CONTACT_RATE_LIMIT: "1000000",
     CONTACT_SITE_LIMIT: "1000000",
+    // As in production with monitoring (decision 031): a JSON log line per request (LOG_LEVEL info,
+    // the default) and the metrics counted, so the figures include what both cost.
+    LOG_LEVEL: "info",
+    METRICS_TOKEN: "bench-metrics-token-0123456789",
     // The upload case signs in; without it, no admin (and no password hash at start).
     ...(options.runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
   };

@@ -66,15 +66,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const server = createServer((req, res) => {
     const record = begin(req, res);
     if (answerUnusualRequest(req, res, record)) return;
+    if (pages?.mayServe(req)) {
+      void pages.serve(req, res, ["X-Request-Id", record.id]).then((served) => {
+        if (served) return;
+        res.setHeader("X-Request-Id", record.id);
+        app(req, res);
+      });
+      return;
+    }
+    res.setHeader("X-Request-Id", record.id);
     if (metrics && isMetricsPath(req.url)) {
       answerMetrics(req, res, metrics, log);
       return;
     }
-    if (!pages?.mayServe(req)) {
-      app(req, res);
-      return;
-    }
-    void pages.serve(req, res).then((served) => served || app(req, res));
+    app(req, res);
   });
   applyConnectionLimits(server);
   await new Promise<void>((resolve, reject) => {

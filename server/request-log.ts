@@ -39,7 +39,11 @@ export type RequestLogOptions = {
   knownPaths: ReadonlySet<string>;
 };
 
-/** Starts the record of a request: its id (echoed as X-Request-Id), and its line once the response is done. */
+/**
+ * Starts the record of a request: its id, and its line once the response is
+ * done. The caller sends the id back as X-Request-Id (set ahead of a
+ * writeHead with a list of headers, a header costs Node a merge of all of them).
+ */
 export function requestLog({ log, metrics, trust, knownPaths }: RequestLogOptions) {
   return (request: IncomingMessage, response: ServerResponse): RequestRecord => {
     const started = performance.now();
@@ -49,7 +53,6 @@ export function requestLog({ log, metrics, trust, knownPaths }: RequestLogOption
       typeof incoming === "string" && REQUEST_ID.test(incoming) && trust(request.socket.remoteAddress ?? "", 0) ? incoming : randomUUID();
     const record: RequestRecord = { id };
     (request as Recorded)[RECORD] = record;
-    response.setHeader("X-Request-Id", id);
     const method = request.method ?? "";
     const target = request.url ?? "";
     const query = target.indexOf("?");

@@ -21,15 +21,16 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * - Anything else that does not start with "/", and a path whose percent
  *   escapes do not decode, is a 400: no route could match it.
  *
- * Returns true when it has answered the request itself; the reason for a
- * refusal goes in the request's record, for its one log line.
+ * Returns true when it has answered the request itself (with the request's
+ * id as X-Request-Id); the reason for a refusal goes in the request's record,
+ * for its one log line.
  */
 export function answerUnusualRequest(request: IncomingMessage, response: ServerResponse, record: RequestRecord): boolean {
   const target = request.url ?? "";
   if (!METHODS.has(request.method ?? "")) {
     record.reason = `method ${printable(request.method ?? "", 16)} not allowed`;
     response
-      .writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+      .writeHead(405, { "X-Request-Id": record.id, Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
       .end("Method Not Allowed\n");
     return true;
   }
@@ -37,7 +38,7 @@ export function answerUnusualRequest(request: IncomingMessage, response: ServerR
 
   if (target === "*") {
     if (request.method === "OPTIONS") {
-      response.writeHead(204, { Allow: "GET, HEAD, POST" }).end();
+      response.writeHead(204, { "X-Request-Id": record.id, Allow: "GET, HEAD, POST" }).end();
       return true;
     }
     return refuse(response, record, "the asterisk form is for OPTIONS only");
@@ -66,7 +67,7 @@ function decodedPath(target: string): string | undefined {
 function refuse(response: ServerResponse, record: RequestRecord, reason: string): true {
   record.reason = reason;
   response
-    .writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+    .writeHead(400, { "X-Request-Id": record.id, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
     .end(`Bad Request: ${reason}\n`);
   return true;
 }

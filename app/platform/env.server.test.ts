@@ -32,8 +32,23 @@ describe("parseEnv", () => {
       mail: undefined,
       trustProxy: false,
       publicUrl: undefined,
+      logLevel: "info",
+      metricsToken: undefined,
       company: {},
     });
+  });
+
+  it("reads LOG_LEVEL and METRICS_TOKEN, and never echoes a bad token", () => {
+    expect(parseEnv({ LOG_LEVEL: "debug", METRICS_TOKEN: "0123456789abcdef-token" })).toMatchObject({ logLevel: "debug", metricsToken: "0123456789abcdef-token" });
+    expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent/);
+    let message = "";
+    try {
+      parseEnv({ METRICS_TOKEN: "short secret" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(message).not.toContain("short secret");
   });
 
   it("reads every setting", () => {
