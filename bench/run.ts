@@ -16,6 +16,9 @@
  *                                       (default "gzip, deflate, br", as a browser sends)
  *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
  *                                       bench/results/cpu-prof/ (open in Chrome DevTools)
+ *   npm run bench -- --quiet            the server without its line per request and its metrics
+ *                                       (LOG_LEVEL=warn, no METRICS_TOKEN): run it beside a plain
+ *                                       run to see what logging and metrics cost (decision 031)
  *   npm run bench -- --node-args="--trace-gc --max-semi-space-size=8"
  *                                       extra Node options for the server (experiments);
  *                                       its output is saved in bench/results/server.log
@@ -178,6 +181,11 @@ async function main(): Promise<number> {
       (loadCases.length ? `, ${options.durationS} s per load case after ${options.warmupS} s warm-up` : ""),
   );
   if (loadCases.includes("home") || loadCases.includes("projects")) console.log(`  GET requests send Accept-Encoding: ${options.acceptEncoding}`);
+  console.log(
+    options.quiet
+      ? "  Server without its request log and metrics (--quiet: LOG_LEVEL=warn, no METRICS_TOKEN)"
+      : "  Server with a JSON log line per request (LOG_LEVEL=info) and its metrics counted (METRICS_TOKEN set); --quiet for neither",
+  );
   if (uploadImage) {
     const image = uploadImage;
     console.log(
@@ -227,8 +235,7 @@ async function main(): Promise<number> {
     CONTACT_SITE_LIMIT: "1000000",
     // As in production with monitoring (decision 031): a JSON log line per request (LOG_LEVEL info,
     // the default) and the metrics counted, so the figures include what both cost.
-    LOG_LEVEL: "info",
-    METRICS_TOKEN: "bench-metrics-token-0123456789",
+    ...(options.quiet ? { LOG_LEVEL: "warn", METRICS_TOKEN: "" } : { LOG_LEVEL: "info", METRICS_TOKEN: "bench-metrics-token-0123456789" }),
     // The upload case signs in; without it, no admin (and no password hash at start).
     ...(options.runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
   };
