@@ -79,7 +79,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     log.info(`Images: ${storage.description}`);
     // Jobs left from before a restart go out as soon as the worker starts.
     if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, onFailedSend: () => metrics.sendFailed() }));
-    metrics.watchOutbox(() => outboxBacklog(database.db, new Date()));
+    metrics.watchOutbox(() => outboxBacklog(database.db, clock.now()));
     log.info(
       mailer && env.mail
         ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`

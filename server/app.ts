@@ -130,9 +130,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   return { server, stop };
 }
 
-/** The log's last lines are written out before the process ends. */
+/** The log's last lines are written out before the process ends (a second at most: pino writes the rest synchronously at exit). */
 async function exitAfter(log: ServerLog, code: number): Promise<never> {
-  await log.written();
+  await Promise.race([log.written(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   process.exit(code);
 }
 
