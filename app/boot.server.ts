@@ -3,13 +3,15 @@ import { prepareDecoy } from "~/auth/password.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
 import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
-import { createOutboxSignal } from "~/enquiries/outbox.server";
+import { createOutboxSignal, outboxBacklog } from "~/enquiries/outbox.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/clock.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import type { Env } from "~/platform/env.server";
+import type { Log } from "~/platform/log.server";
 import type { Mailer } from "~/platform/mailer.server";
+import { NO_METRICS, type Metrics } from "~/platform/metrics.server";
 import { startPruningEvents } from "~/platform/rate-limit.server";
 import type { SiteLock } from "~/platform/site-lock.server";
 import type { Repeating } from "~/platform/schedule.server";
@@ -24,7 +26,10 @@ export type BootOptions = {
    * pruning) and makes ADMIN_EMAIL's admin; `npm run admin` does neither.
    */
   role: "server" | "cli";
-  log?: Pick<Console, "log" | "warn" | "error">;
+  /** The one logger (server/app.ts makes it; `npm run admin` passes plain lines to stderr). */
+  log: Log;
+  /** What GET /metrics reports, when METRICS_TOKEN is set. */
+  metrics?: Metrics;
 };
 
 export type Booted = {
@@ -41,8 +46,8 @@ export type Booted = {
  * chooses them) → migrations → the services every loader, action and command
  * is given. Nothing else builds them.
  */
-export async function boot(env: Env, { role, log = console }: BootOptions): Promise<Booted> {
-  const { database, storage, mailer } = openBackends(env, IMAGE_NAMING);
+export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOptions): Promise<Booted> {
+  const { database, storage, mailer } = openBackends(env, IMAGE_NAMING, log);
   // A server says it runs before it touches the database, so `npm run admin --
   // restore` refuses to replace it underneath, and a server does not start
   // (nor migrate) while a restore is replacing it (decision 033).
@@ -54,10 +59,10 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
     throw error;
   }
   const applied = await migrateToLatest(database);
-  log.log(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
+  log.info(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
   // Times several instances compare (the contact form's token, e-mail leases) are on the database's clock.
-  const clock = await startDatabaseClock(database);
+  const clock = await startDatabaseClock(database, log);
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
   const services: AppServices = {
@@ -67,6 +72,8 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
     outbox,
     clock,
     storage,
+    log,
+    metrics,
     company: companyFrom(env.company),
     publicUrl: env.publicUrl,
     publicImagesUrl: env.publicImagesUrl,
@@ -81,11 +88,12 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
 
   const background: Array<Repeating | { stop(): Promise<void> }> = [];
   if (role === "server") {
-    log.log(`Images: ${storage.description}${env.publicImagesUrl ? `, linked from the pages at ${env.publicImagesUrl}` : ""}`);
+    log.info(`Images: ${storage.description}${env.publicImagesUrl ? `, linked from the pages at ${env.publicImagesUrl}` : ""}`);
     // Jobs left from before a restart go out as soon as the worker starts.
     // Its leases are on the database's clock, which every instance shares.
-    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, now: () => clock.now() }));
-    log.log(
+    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, now: () => clock.now(), onFailedSend: () => metrics.sendFailed() }));
+    metrics.watchOutbox(() => outboxBacklog(database.db, clock.now()));
+    log.info(
       mailer && env.mail
         ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
         : "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only",
@@ -102,9 +110,9 @@ export async function boot(env: Env, { role, log = console }: BootOptions): Prom
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 
     if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
-      log.log(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
+      log.info(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
     } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
-      log.log("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
+      log.info("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
     }
     void prepareDecoy();
   }

@@ -10,31 +10,33 @@ import {
   type RouterContextProvider,
 } from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
-import { cspNonceContext } from "~/platform/context";
+import { servicesContext } from "~/services";
+import { cspNonceContext, requestContext } from "~/platform/context";
 import { noteDatabaseUnavailable } from "~/platform/database-busy.server";
 import { InlineStyleContext } from "~/platform/inline-style";
+import type { Log } from "~/platform/log.server";
 import { INLINE_STYLE } from "~/platform/inline-style.server";
-import { clientErrorLine } from "~/platform/log-text";
 import { NONCE_PLACEHOLDER, documentCaptureContext, encodeDocument, isCacheableDocument } from "~/platform/page-cache.server";
 
 export const streamTimeout = 5_000;
 
 /**
  * What React Router reports. A request the client got wrong (no such page, a
- * method the route does not take) is one short line: anyone can send those by
- * the thousand, and a stack trace each would fill the disk and bury real
- * faults. Everything else is a fault of ours, logged in full.
+ * method the route does not take) is the request's one log line, with the
+ * reason: anyone can send those by the thousand, and a stack trace each would
+ * fill the disk and bury real faults. Everything else is a fault of ours,
+ * logged in full with the request's id.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   // The database could not serve it in time: answered 503, one line (platform/database-busy.server.ts).
-  if (noteDatabaseUnavailable(error, request, context)) return;
+  if (noteDatabaseUnavailable(error, context)) return;
+  const info = context.get(requestContext);
   if (isRouteErrorResponse(error) && error.status < 500) {
-    const { pathname, search } = new URL(request.url);
-    console.warn(clientErrorLine(error.status, request.method, pathname + search, error.statusText || undefined));
+    if (error.statusText) info.refused(error.statusText);
     return;
   }
-  console.error(error);
+  context.get(servicesContext).log.error({ err: error, reqId: info.requestId || undefined }, "Request failed");
 };
 
 /**
@@ -55,24 +57,25 @@ export default async function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const nonce = loadContext.get(cspNonceContext);
+  const { log } = loadContext.get(servicesContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
   // A page the cache keeps (platform/page-cache.server.ts) varies with the encoding it is sent in.
   const cacheable = await isCacheableDocument(request, responseStatusCode, routerContext);
   if (cacheable) responseHeaders.append("Vary", "Accept-Encoding");
-  if (!cacheable) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
+  if (!cacheable) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders, log);
 
   const capture = loadContext.get(documentCaptureContext);
   if (capture) {
     // The page cache renders for itself, and splices in its own values and encoding.
-    const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders);
+    const rendered = await render(routerContext, request.url, NONCE_PLACEHOLDER, responseStatusCode, responseHeaders, log);
     const html = await text(rendered.body!);
     if (rendered.status === 200) capture.html = html;
     return new Response(html, rendered);
   }
   // A request the page cache left to the full pipeline (a cookie, a query string) gets the
   // document rendered afresh, in the encoding and with the headers the cache would send.
-  const rendered = await render(routerContext, request.url, nonce, responseStatusCode, responseHeaders);
+  const rendered = await render(routerContext, request.url, nonce, responseStatusCode, responseHeaders, log);
   const body = encodeDocument(await text(rendered.body!), request.headers.get("accept-encoding"), responseHeaders);
   return new Response(new Uint8Array(body), { status: rendered.status, headers: responseHeaders });
 }
@@ -83,6 +86,7 @@ function render(
   nonce: string,
   initialStatus: number,
   headers: Headers,
+  log: Log,
 ): Promise<Response> {
   let status = initialStatus;
   return new Promise<Response>((resolve, reject) => {
@@ -115,7 +119,7 @@ function render(
       },
       onError(error: unknown) {
         status = 500;
-        console.error(error);
+        log.error({ err: error }, "Could not render a page");
       },
     });
   });

@@ -7,6 +7,8 @@ import type { Clock } from "~/platform/clock.server";
 import type { NotificationAddresses } from "~/platform/context";
 import type { CookieSettings } from "~/platform/cookies.server";
 import type { Db } from "~/platform/db.server";
+import type { Log } from "~/platform/log.server";
+import type { Metrics } from "~/platform/metrics.server";
 import type { Secrets } from "~/platform/secrets.server";
 import type { ImageStorage } from "~/platform/storage.server";
 
@@ -23,6 +25,10 @@ export type AppServices = {
   clock: Clock;
   /** The images bucket. */
   storage: ImageStorage;
+  /** The one logger (decision 031). */
+  log: Log;
+  /** What GET /metrics reports; does nothing without METRICS_TOKEN. */
+  metrics: Metrics;
   company: Company;
   /** PUBLIC_URL without its trailing slash; undefined: use the request's own origin (see siteUrl). */
   publicUrl: string | undefined;

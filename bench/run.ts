@@ -16,6 +16,9 @@
  *                                       (default "gzip, deflate, br", as a browser sends)
  *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
  *                                       bench/results/cpu-prof/ (open in Chrome DevTools)
+ *   npm run bench -- --quiet            the server without its line per request and its metrics
+ *                                       (LOG_LEVEL=warn, no METRICS_TOKEN): run it beside a plain
+ *                                       run to see what logging and metrics cost (decision 031)
  *   npm run bench -- --node-args="--trace-gc --max-semi-space-size=8"
  *                                       extra Node options for the server (experiments);
  *                                       its output is saved in bench/results/server.log
@@ -65,6 +68,10 @@
  * a missing one, or a 2xx count that differs from the acknowledged ids, fails
  * the run. Rows stored but never acknowledged are expected only for requests in
  * flight when the load generator stopped (at most one per connection).
+ *
+ * The child logs a JSON line per request to its stdout, which the bench reads (and keeps
+ * the last 100 kB of), and counts its metrics (METRICS_TOKEN set): GET / is measured with
+ * the cost of both (decision 031).
  *
  * The child gets CONTACT_RATE_LIMIT = CONTACT_SITE_LIMIT = 1000000 (the most they take):
  * every request comes from 127.0.0.1, and a per-IP or site-wide limit (100 an hour by
@@ -178,6 +185,11 @@ async function main(): Promise<number> {
       (loadCases.length ? `, ${options.durationS} s per load case after ${options.warmupS} s warm-up` : ""),
   );
   if (loadCases.includes("home") || loadCases.includes("projects")) console.log(`  GET requests send Accept-Encoding: ${options.acceptEncoding}`);
+  console.log(
+    options.quiet
+      ? "  Server without its request log and metrics (--quiet: LOG_LEVEL=warn, no METRICS_TOKEN)"
+      : "  Server with a JSON log line per request (LOG_LEVEL=info) and its metrics counted (METRICS_TOKEN set); --quiet for neither",
+  );
   if (uploadImage) {
     const image = uploadImage;
     console.log(
@@ -228,6 +240,9 @@ async function main(): Promise<number> {
     // Every request comes from 127.0.0.1: keep the per-IP and site-wide limits out of the measurement.
     CONTACT_RATE_LIMIT: "1000000",
     CONTACT_SITE_LIMIT: "1000000",
+    // As in production with monitoring (decision 031): a JSON log line per request (LOG_LEVEL info,
+    // the default) and the metrics counted, so the figures include what both cost.
+    ...(options.quiet ? { LOG_LEVEL: "warn", METRICS_TOKEN: "" } : { LOG_LEVEL: "info", METRICS_TOKEN: "bench-metrics-token-0123456789" }),
     // The upload case signs in; without it, no admin (and no password hash at start).
     ...(options.runUpload ? { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } : {}),
   };

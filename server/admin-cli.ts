@@ -1,4 +1,5 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
+import { plainLog } from "~/platform/log.server";
 import { boot } from "~/boot.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { BackupError, writeBackup } from "~/backup/backup.server";
@@ -118,13 +119,13 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     migrateTo = where;
   }
   // The CLI's log goes to stderr: stdout is for what a command answers.
-  const booted = await boot(env, { role: "cli", log: { log: warn, warn, error: warn } });
+  const booted = await boot(env, { role: "cli", log: plainLog(warn) });
   try {
     const { db, storage } = booted.services;
 
     if (command === "seed-demo") {
       expectArguments(args, 0);
-      const { created, skipped } = await seedDemoProjects({ db, storage });
+      const { created, skipped } = await seedDemoProjects({ db, storage, log: booted.services.log });
       for (const title of created) say(`Added "${title}".`);
       for (const title of skipped) say(`"${title}" is already there; left as it is.`);
       say(created.length > 0 ? "Open / to see them in the gallery, and /admin to edit them." : "Nothing to add.");

@@ -1,9 +1,11 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
 import { EnvError, loadEnv, type Env } from "~/platform/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
+import { createLog, type Log, type ServerLog } from "~/platform/log.server";
+import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/metrics.server";
 import { publicDataVersion } from "~/platform/data-version.server";
 import {
   NONCE_PLACEHOLDER,
@@ -18,6 +20,7 @@ import { SiteLockBusy } from "~/platform/site-lock.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
+import { requestLog, routePaths } from "./request-log";
 import { answerUnusualRequest } from "./request-target";
 
 export type StartOptions = {
@@ -46,13 +49,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     throw error;
   }
+  // The one logger and the one set of metrics, passed down from here (decision 031).
+  const log = await createLog({ level: env.logLevel, pretty: env.mode === "development" });
+  const metrics = env.metricsToken === undefined ? undefined : createMetrics(env.metricsToken);
   let booted: Booted;
   try {
-    booted = await boot(env, { role: "server" });
+    booted = await boot(env, { role: "server", log, metrics });
   } catch (error) {
     if (error instanceof SiteLockBusy) {
-      console.error(error.message);
-      process.exit(1);
+      log.error(error.message);
+      return exitAfter(log, 1);
     }
     throw error;
   }
@@ -78,17 +84,29 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     build,
     isDraining: () => draining,
   });
-  const pages = build && publicPageCache(build, services, env, loadContext, app.get("trust proxy fn") as TrustProxy, security);
+  const trust = app.get("trust proxy fn") as TrustProxy;
+  const pages = build && publicPageCache(build, services, env, loadContext, trust, security);
+  const begin = requestLog({ log, metrics: metrics ?? NO_METRICS, trust, knownPaths: routePaths(build) });
 
   const server = createServer((req, res) => {
+    const record = begin(req, res);
     // A client still sending on a kept-alive connection opens a new one next time, which the balancer sends elsewhere.
     if (draining) res.setHeader("Connection", "close");
-    if (answerUnusualRequest(req, res)) return;
-    if (!pages?.mayServe(req)) {
-      app(req, res);
+    if (answerUnusualRequest(req, res, record)) return;
+    if (pages?.mayServe(req)) {
+      void pages.serve(req, res, ["X-Request-Id", record.id]).then((served) => {
+        if (served) return;
+        res.setHeader("X-Request-Id", record.id);
+        app(req, res);
+      });
       return;
     }
-    void pages.serve(req, res).then((served) => served || app(req, res));
+    res.setHeader("X-Request-Id", record.id);
+    if (metrics && isMetricsPath(req.url)) {
+      answerMetrics(req, res, metrics, log);
+      return;
+    }
+    app(req, res);
   });
   applyConnectionLimits(server, env.keepAliveTimeoutMs);
   await new Promise<void>((resolve, reject) => {
@@ -100,9 +118,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
-  console.log(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
+  log.info(`Listening on http://${env.host === "0.0.0.0" ? "localhost" : env.host}:${port}`);
   if (env.mode === "production" && !env.publicUrl) {
-    console.log(
+    log.info(
       "PUBLIC_URL is not set: canonical links, robots.txt and the sitemap name the address each request came to, and no shared cache may keep them. Set it to the site's public address (https://…) when it goes live.",
     );
   }
@@ -123,9 +141,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const shutDown = async (drainMs: number) => {
     draining = true;
     if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
-    console.log("Closing: finishing in-flight requests and e-mails being sent");
+    log.info("Closing: finishing in-flight requests and e-mails being sent");
     const force = setTimeout(() => {
-      console.error(`Requests still running ${FORCE_CLOSE_AFTER_MS / 1000} s after closing; closing their connections`);
+      log.error(`Requests still running ${FORCE_CLOSE_AFTER_MS / 1000} s after closing; closing their connections`);
       server.closeAllConnections();
     }, FORCE_CLOSE_AFTER_MS);
     force.unref();
@@ -134,22 +152,59 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       const drainMs = signal === "SIGTERM" ? env.shutdownDrainMs : 0;
-      console.log(
+      log.info(
         drainMs > 0
           ? `${signal} received: /readyz answers 503; still answering requests for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`
           : `${signal} received: finishing in-flight requests`,
       );
       shutDown(drainMs).then(
-        () => process.exit(0),
+        () => exitAfter(log, 0),
         (error: unknown) => {
-          console.error("Error during shutdown:", error);
-          process.exit(1);
+          log.error({ err: error }, "Error during shutdown");
+          return exitAfter(log, 1);
         },
       );
     });
   }
 
   return { server, stop };
+}
+
+/** The log's last lines are written out before the process ends (a second at most: pino writes the rest synchronously at exit). */
+async function exitAfter(log: ServerLog, code: number): Promise<never> {
+  await Promise.race([log.written(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  process.exit(code);
+}
+
+function isMetricsPath(target: string | undefined): boolean {
+  return target === "/metrics" || target?.startsWith("/metrics?") === true;
+}
+
+/**
+ * GET /metrics, only with METRICS_TOKEN set and sent as a bearer token
+ * (401 otherwise, the same whatever was sent). Answered ahead of Express: it
+ * is for the monitoring, not a page of the site.
+ */
+function answerMetrics(req: IncomingMessage, res: ServerResponse, metrics: MetricsEndpoint, log: Log): void {
+  const headers = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405, { ...headers, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("Method Not Allowed\n");
+    return;
+  }
+  if (!metrics.authorized(req.headers.authorization)) {
+    res.writeHead(401, { ...headers, "WWW-Authenticate": 'Bearer realm="metrics"', "Content-Type": "text/plain; charset=utf-8" }).end("Unauthorized\n");
+    return;
+  }
+  metrics.text().then(
+    (text) => {
+      res.writeHead(200, { ...headers, "Content-Type": metrics.contentType });
+      res.end(req.method === "HEAD" ? undefined : text);
+    },
+    (error: unknown) => {
+      log.error({ err: error }, "Could not collect the metrics");
+      res.writeHead(500, { ...headers, "Content-Type": "text/plain; charset=utf-8" }).end("Internal Server Error\n");
+    },
+  );
 }
 
 /** Public pages served ahead of Express and React Router (platform/page-cache.server.ts). */

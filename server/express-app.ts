@@ -13,10 +13,12 @@ import { cspNonceContext, requestContext } from "~/platform/context";
 import { publicDataVersion } from "~/platform/data-version.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
 import type { TrustProxy } from "~/platform/env.server";
-import { clientErrorLine } from "~/platform/log-text";
+import { printable } from "~/platform/log-text";
+import type { Log } from "~/platform/log.server";
 import { newNonce, type SecurityHeaders } from "~/platform/security-headers.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
+import { requestRecordOf } from "./request-log";
 
 export type ExpressAppOptions = {
   services: AppServices;
@@ -31,7 +33,7 @@ export type ExpressAppOptions = {
 };
 
 /** A React Router load context for one request: the services, the CSP nonce, the client's address. */
-export type LoadContextOf = (nonce: string, clientIp?: string) => RouterContextProvider;
+export type LoadContextOf = (nonce: string, request?: { clientIp: string; id: string; refused(reason: string): void }) => RouterContextProvider;
 
 /**
  * Express: security headers with a nonce per response, compression, the rules
@@ -113,7 +115,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   app.get("/api/projects", projectsJson(services));
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
-  app.get("/images/:name", serveImage(services.storage));
+  app.get("/images/:name", serveImage(services.storage, services.log));
 
   if (vite) {
     app.use(vite.middlewares);
@@ -127,11 +129,13 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   }
 
-  const loadContext: LoadContextOf = (nonce, clientIp) => {
+  const loadContext: LoadContextOf = (nonce, request) => {
     const context = new RouterContextProvider();
     context.set(servicesContext, services);
     context.set(cspNonceContext, nonce);
-    if (clientIp !== undefined) context.set(requestContext, { clientIp: normalizeIp(clientIp) });
+    if (request !== undefined) {
+      context.set(requestContext, { clientIp: normalizeIp(request.clientIp), requestId: request.id, refused: request.refused });
+    }
     return context;
   };
   app.use(
@@ -141,10 +145,19 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
       // for hot reload in development).
       build: build ?? (() => import("virtual:react-router/server-build")),
       mode: build ? "production" : "development",
-      getLoadContext: (req, res) => loadContext(res.locals.cspNonce as string, req.ip ?? req.socket.remoteAddress ?? "unknown"),
+      getLoadContext: (req, res) => {
+        const record = requestRecordOf(req);
+        return loadContext(res.locals.cspNonce as string, {
+          clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+          id: record?.id ?? "",
+          refused: (reason) => {
+            if (record) record.reason = reason;
+          },
+        });
+      },
     }),
   );
-  app.use(expressErrorHandler);
+  app.use(expressErrorHandler(services.log));
   return { app, loadContext };
 }
 
@@ -154,7 +167,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
  * compressed once per version of the public data; Express answers 304 when
  * the ETag matches (docs/decisions/007-performance-of-public-pages.md).
  */
-function projectsJson({ db }: AppServices) {
+function projectsJson({ db, log }: AppServices) {
   let kept: (Precompressed & { version: number }) | undefined;
   return async (req: Request, res: Response) => {
     try {
@@ -173,8 +186,9 @@ function projectsJson({ db }: AppServices) {
         res.send(json.identity);
       }
     } catch (error) {
-      if (isDatabaseUnavailable(error)) console.warn(clientErrorLine(503, req.method, req.originalUrl, `database unavailable: ${(error as Error).message}`));
-      else console.error("Could not load renovation projects:", error);
+      const record = requestRecordOf(req);
+      if (isDatabaseUnavailable(error) && record) record.reason = `database unavailable: ${(error as Error).message}`;
+      else log.error({ err: error, reqId: requestRecordOf(req)?.id }, "Could not load renovation projects");
       res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ error: "Could not load renovation projects" });
     }
   };
@@ -182,20 +196,22 @@ function projectsJson({ db }: AppServices) {
 
 /**
  * Express's last word on an error a middleware passed on (a parameter that
- * does not decode, say): a client's mistake is one line and a 4xx, a fault of
- * ours is logged in full and answered 500.
+ * does not decode, say): a client's mistake is a 4xx with its reason on the
+ * request's one log line, a fault of ours is logged in full and answered 500.
  */
-function expressErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+const expressErrorHandler = (log: Log) => (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
   const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
   const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
-  if (status < 500) console.warn(clientErrorLine(status, req.method, req.originalUrl, (error as Error).message));
-  else console.error(error);
+  const record = requestRecordOf(req);
+  if (status < 500) {
+    if (record) record.reason = printable((error as Error).message);
+  } else log.error({ err: error, reqId: record?.id }, "Request failed");
   if (res.headersSent) {
     res.destroy();
     return;
   }
   res.status(status).set("Cache-Control", "no-store").type("text/plain").send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
-}
+};
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientErrorLine } from "~/platform/log-text";
+import { printable } from "~/platform/log-text";
+import type { RequestRecord } from "./request-log";
 
 /** The methods the site's routes answer (React Router takes PUT, PATCH and DELETE as form writes). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -20,14 +21,16 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * - Anything else that does not start with "/", and a path whose percent
  *   escapes do not decode, is a 400: no route could match it.
  *
- * Returns true when it has answered the request itself.
+ * Returns true when it has answered the request itself (with the request's
+ * id as X-Request-Id); the reason for a refusal goes in the request's record,
+ * for its one log line.
  */
-export function answerUnusualRequest(request: IncomingMessage, response: ServerResponse): boolean {
+export function answerUnusualRequest(request: IncomingMessage, response: ServerResponse, record: RequestRecord): boolean {
   const target = request.url ?? "";
   if (!METHODS.has(request.method ?? "")) {
-    console.warn(clientErrorLine(405, request.method ?? "", target));
+    record.reason = `method ${printable(request.method ?? "", 16)} not allowed`;
     response
-      .writeHead(405, { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+      .writeHead(405, { "X-Request-Id": record.id, Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
       .end("Method Not Allowed\n");
     return true;
   }
@@ -35,20 +38,20 @@ export function answerUnusualRequest(request: IncomingMessage, response: ServerR
 
   if (target === "*") {
     if (request.method === "OPTIONS") {
-      response.writeHead(204, { Allow: "GET, HEAD, POST" }).end();
+      response.writeHead(204, { "X-Request-Id": record.id, Allow: "GET, HEAD, POST" }).end();
       return true;
     }
-    return refuse(request, response, "the asterisk form is for OPTIONS only");
+    return refuse(response, record, "the asterisk form is for OPTIONS only");
   }
   if (/^https?:\/\//i.test(target)) {
-    if (!URL.canParse(target)) return refuse(request, response, "malformed absolute URL");
+    if (!URL.canParse(target)) return refuse(response, record, "malformed absolute URL");
     const url = new URL(target);
     request.url = `${url.pathname}${url.search}`;
     request.headers.host = url.host;
   } else if (!target.startsWith("/")) {
-    return refuse(request, response, "the target must be a path");
+    return refuse(response, record, "the target must be a path");
   }
-  if (decodedPath(request.url!) === undefined) return refuse(request, response, "malformed percent-encoding");
+  if (decodedPath(request.url!) === undefined) return refuse(response, record, "malformed percent-encoding");
   return false;
 }
 
@@ -61,10 +64,10 @@ function decodedPath(target: string): string | undefined {
   }
 }
 
-function refuse(request: IncomingMessage, response: ServerResponse, reason: string): true {
-  console.warn(clientErrorLine(400, request.method ?? "", request.url ?? "", reason));
+function refuse(response: ServerResponse, record: RequestRecord, reason: string): true {
+  record.reason = reason;
   response
-    .writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+    .writeHead(400, { "X-Request-Id": record.id, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
     .end(`Bad Request: ${reason}\n`);
   return true;
 }

@@ -23,7 +23,7 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
       previousSignIn: admin.previousSignInAt === null ? undefined : formatSubmittedAt(admin.previousSignInAt),
     },
     company: { name: company.name, logoUrl: company.logoUrl },
-    mail: await readMailHealth(db, services.mail !== undefined),
+    mail: await readMailHealth(services),
     siteLimit: await readSiteLimit(db, services),
     certificate: await readCertificate(services),
   };
@@ -31,7 +31,7 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
 
 /** The published client money protection certificate's expiry, from 30 days before it (a failure to read it hides the note). */
 async function readCertificate(services: AppServices): Promise<CertificateNotice | undefined> {
-  const { content, degraded } = await publishedSite(services.db, services.company);
+  const { content, degraded } = await publishedSite(services);
   const expires = content.legal.cmpExpires;
   if (degraded || !expires) return undefined;
   const today = services.clock.now().toISOString().slice(0, 10);
@@ -47,17 +47,17 @@ async function readSiteLimit(db: Db, services: AppServices): Promise<SiteLimitNo
     const refusals = await siteLimitRefusals(db, services.clock.now());
     return refusals && { refused: refusals.count, limit: services.contact.siteLimit, last: formatSubmittedAt(refusals.last.toISOString()) };
   } catch (error) {
-    console.error("Could not read the site-wide enquiry limit:", error);
+    services.log.error({ err: error }, "Could not read the site-wide enquiry limit");
     return undefined;
   }
 }
 
 /** For the banner; a failure to read it only hides the banner (the tab's own load says what is wrong). */
-async function readMailHealth(db: Db, enabled: boolean): Promise<MailHealth | undefined> {
+async function readMailHealth(services: AppServices): Promise<MailHealth | undefined> {
   try {
-    return await mailHealth(db, enabled);
+    return await mailHealth(services.db, services.mail !== undefined);
   } catch (error) {
-    console.error("Could not read the e-mail outbox:", error);
+    services.log.error({ err: error }, "Could not read the e-mail outbox");
     return undefined;
   }
 }

@@ -3,6 +3,7 @@ import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
 import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db.server";
+import type { Log } from "~/platform/log.server";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
 
@@ -28,7 +29,7 @@ function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal:
  * nothing; a database failure answers 503.
  */
 export async function handleInboxAction(
-  { db, outbox }: { db: Db; outbox: OutboxSignal },
+  { db, outbox, log }: { db: Db; outbox: OutboxSignal; log: Pick<Log, "error"> },
   fields: Record<string, string>,
   ids: string[] | undefined,
 ) {
@@ -41,7 +42,7 @@ export async function handleInboxAction(
         const found = await setSubmissionRead(db, id, intent === "mark-read");
         if (!found) return notice("error", INBOX_TEXT.readFailure, 404);
       } catch (error) {
-        console.error("Could not update a contact submission:", error);
+        log.error({ err: error }, "Could not update a contact submission");
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
       return notice("success", intent === "mark-read" ? INBOX_TEXT.markedRead : INBOX_TEXT.markedUnread, 200);
@@ -55,7 +56,7 @@ export async function handleInboxAction(
         const found = await deleteSubmission(db, id);
         if (!found) return notice("error", INBOX_TEXT.deleteFailure, 404);
       } catch (error) {
-        console.error("Could not delete a contact submission:", error);
+        log.error({ err: error }, "Could not delete a contact submission");
         return notice("error", INBOX_TEXT.deleteFailure, 503);
       }
       return notice("success", INBOX_TEXT.deleteSuccess, 200);
@@ -67,7 +68,7 @@ export async function handleInboxAction(
       try {
         done = await markNotSpam(db, id);
       } catch (error) {
-        console.error("Could not move a submission out of Spam:", error);
+        log.error({ err: error }, "Could not move a submission out of Spam");
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
       if (!done) return notice("error", INBOX_TEXT.spam.notFound, 404);
@@ -79,7 +80,7 @@ export async function handleInboxAction(
       try {
         if (!(await markSpam(db, id))) return notice("error", INBOX_TEXT.spam.notInInbox, 404);
       } catch (error) {
-        console.error("Could not move a submission to Spam:", error);
+        log.error({ err: error }, "Could not move a submission to Spam");
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
       return notice("success", INBOX_TEXT.spam.filed, 200);
@@ -91,7 +92,7 @@ export async function handleInboxAction(
       try {
         if (!(await retryNotification(db, id, outbox))) return notice("error", text.notFound, 404);
       } catch (error) {
-        console.error("Could not retry a notification e-mail:", error);
+        log.error({ err: error }, "Could not retry a notification e-mail");
         return notice("error", text.retryFailure, 503);
       }
       return notice("success", text.retried, 200);
@@ -105,7 +106,7 @@ export async function handleInboxAction(
       try {
         count = await setSubmissionsRead(db, parsed.ids, intent === "bulk-mark-read");
       } catch (error) {
-        console.error("Could not update contact submissions:", error);
+        log.error({ err: error }, "Could not update contact submissions");
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
       if (count === 0) return notice("error", BULK.noneFound, 404);
@@ -121,7 +122,7 @@ export async function handleInboxAction(
       try {
         count = await deleteSubmissions(db, parsed.ids);
       } catch (error) {
-        console.error("Could not delete contact submissions:", error);
+        log.error({ err: error }, "Could not delete contact submissions");
         return notice("error", INBOX_TEXT.deleteFailure, 503);
       }
       if (count === 0) return notice("error", BULK.noneFound, 404);

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { UPLOAD_TEXT, imageNameFromUrl } from "~/images/image-files";
 import { removeImageIfUnused, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
+import type { Log } from "~/platform/log.server";
 import type { UploadedFile } from "~/platform/request-body.server";
 import { PROJECT_FORM_TEXT, parseProjectFields, type ProjectFormErrors, type ProjectFormValues } from "~/projects/project-form";
 import {
@@ -18,6 +19,9 @@ import type { AdminActionData } from "./types";
 
 export const PROJECT_INTENTS = ["create-project", "update-project", "toggle-project", "move-project", "delete-project"] as const;
 type ProjectIntent = (typeof PROJECT_INTENTS)[number];
+
+/** What a project action needs: the images' services, and the log for what fails. */
+type ProjectServices = ImageServices & { log: Pick<Log, "warn" | "error"> };
 
 export function isProjectIntent(intent: string | undefined): intent is ProjectIntent {
   return (PROJECT_INTENTS as readonly string[]).includes(intent ?? "");
@@ -36,7 +40,7 @@ const notice = (kind: "success" | "error", text: string, status: number) =>
  * only after the change has committed, and a failed removal is a warning.
  */
 export async function handleProjectAction(
-  services: ImageServices,
+  services: ProjectServices,
   intent: ProjectIntent,
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
@@ -55,7 +59,7 @@ export async function handleProjectAction(
       try {
         if (!(await setProjectActive(db, id, fields.active === "true"))) return notice("error", PROJECTS_TEXT.notFound, 404);
       } catch (error) {
-        console.error("Could not update a project's status:", error);
+        services.log.error({ err: error }, "Could not update a project's status");
         return notice("error", PROJECTS_TEXT.statusFailure, 503);
       }
       return notice("success", fields.active === "true" ? PROJECTS_TEXT.shown : PROJECTS_TEXT.hidden, 200);
@@ -70,7 +74,7 @@ export async function handleProjectAction(
       try {
         result = await moveProject(db, id, direction);
       } catch (error) {
-        console.error("Could not change the display order:", error);
+        services.log.error({ err: error }, "Could not change the display order");
         return notice("error", PROJECTS_TEXT.orderFailure, 503);
       }
       if (result === "not-found") return notice("error", PROJECTS_TEXT.notFound, 404);
@@ -88,7 +92,7 @@ export async function handleProjectAction(
       try {
         deleted = await deleteProject(db, id);
       } catch (error) {
-        console.error("Could not delete a project:", error);
+        services.log.error({ err: error }, "Could not delete a project");
         return notice("error", PROJECTS_TEXT.deleteFailure, 503);
       }
       if (!deleted) return notice("error", PROJECTS_TEXT.notFound, 404);
@@ -102,7 +106,7 @@ export async function handleProjectAction(
 type Side = "before" | "after";
 
 async function saveProject(
-  services: ImageServices,
+  services: ProjectServices,
   id: string | undefined,
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
@@ -118,7 +122,7 @@ async function saveProject(
   try {
     existing = id === undefined ? undefined : await getProject(db, id);
   } catch (error) {
-    console.error("Could not load a project to save it:", error);
+    services.log.error({ err: error }, "Could not load a project to save it");
     return refuse(values, errors, PROJECTS_TEXT.saveFailure, 503);
   }
   if (id !== undefined && !existing) return notice("error", PROJECTS_TEXT.notFound, 404);
@@ -139,7 +143,7 @@ async function saveProject(
         values[`${side}_image_url`] = image.url;
       } catch (error) {
         if (!(error instanceof ImageError)) {
-          console.error("Could not store an uploaded image:", error);
+          services.log.error({ err: error }, "Could not store an uploaded image");
         }
         errors[`${side}_image`] = UPLOAD_TEXT.failedWith(error instanceof ImageError ? error.message : PROJECTS_TEXT.saveFailure);
       }
@@ -171,7 +175,7 @@ async function saveProject(
       }
     }
   } catch (error) {
-    console.error("Could not save a project:", error);
+    services.log.error({ err: error }, "Could not save a project");
     for (const image of uploadedNow) await removeImageIfUnused(services, image.url);
     for (const side of ["before", "after"] as const) {
       if (uploadedNow.some((image) => image.url === values[`${side}_image_url`])) values[`${side}_image_url`] = "";
@@ -182,7 +186,7 @@ async function saveProject(
 }
 
 /** An image this server stored (a URL the form may refer to), not any URL the browser sends. */
-async function isUploadedImage(services: ImageServices, url: string): Promise<boolean> {
+async function isUploadedImage(services: Omit<ImageServices, "log">, url: string): Promise<boolean> {
   const name = imageNameFromUrl(url);
   if (!name) return false;
   const row = await services.db.selectFrom("images").select("name").where("name", "=", name).executeTakeFirst();

@@ -1,6 +1,6 @@
 import type { Db } from "~/platform/db.server";
 import { isValidEmail } from "~/platform/email-address";
-import { printable } from "~/platform/log-text";
+import type { Log } from "~/platform/log.server";
 import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
 
 /** A place a limit gave: given back when the attempt does not count after all. */
@@ -34,6 +34,8 @@ export type SignInAttempt = {
   /** The browser's device cookie, when it carries a valid one (device-cookie.server.ts). */
   device?: Device;
   now?: Date;
+  /** Where sign-ins and refusals are told: the address as a field (hashed in the log), never in the text. */
+  log: Pick<Log, "info" | "warn">;
 };
 
 export type SignInResult =
@@ -58,11 +60,13 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   const account = normalizeEmail(attempt.email);
   const admin = await findAdminByEmail(db, account);
   const trustedDevice = attempt.device !== undefined && admin !== undefined && attempt.device.adminId === admin.id;
-  const who = admin ? admin.email : isValidEmail(account) ? printable(account, 254) : "(not an e-mail address)";
+  // An admin's own address names the account; what else was typed may be anyone's, so it is a (hashed) field.
+  const who = admin ? admin.email : isValidEmail(account) ? "an address with no account" : "(not an e-mail address)";
+  const fields: Record<string, string> = admin || !isValidEmail(account) ? { ip: attempt.clientIp } : { ip: attempt.clientIp, email: account };
 
   const taken = trustedDevice
     ? await takeDeviceSlot(db, attempt.device!, attempt, now)
-    : await takeAttackerSlots(db, account, who, attempt, now);
+    : await takeAttackerSlots(db, account, who, fields, attempt, now);
   if (!Array.isArray(taken)) return taken;
   const giveBack = () => Promise.all(taken.map((slot) => slot.release()));
 
@@ -71,14 +75,14 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   );
   if (!hashed) {
     await giveBack();
-    console.warn(`Sign-in for ${who} from ${printable(attempt.clientIp, 64)} turned away: every password-hash slot is busy`);
+    attempt.log.warn(fields, `Sign-in for ${who} turned away: every password-hash slot is busy`);
     return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
   }
   if (!admin || !hashed.value) {
     // The places taken stay taken: they are the failure's record.
     if (admin) await recordFailedSignIn(db, admin.id);
-    console.warn(`Sign-in failed for ${who} from ${printable(attempt.clientIp, 64)}`);
-    if (!trustedDevice) await lockWhenDue(db, account, who, attempt.clientIp, now);
+    attempt.log.warn(fields, `Sign-in failed for ${who}`);
+    if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now);
     return { ok: false, reason: "invalid" };
   }
 
@@ -88,7 +92,7 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
   await pruneSessions(db, now);
   const session = await createSession(db, admin.id, now, await takeSignInHistory(db, admin.id, now));
-  console.log(`Admin ${admin.email} signed in from ${printable(attempt.clientIp, 64)}${trustedDevice ? " (a browser used before)" : ""}`);
+  attempt.log.info(fields, `Admin ${admin.email} signed in${trustedDevice ? " (a browser used before)" : ""}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
 }
 
@@ -102,7 +106,7 @@ function limited(retryAfterSeconds: number): Limited {
 async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
   const slot = await takeSlot(db, "login-device-failure", deviceLimitSubject(device), { limit: attempt.limit, windowMs: LOGIN_WINDOW_MS, now });
   if (slot.ok) return [slot];
-  console.warn(`Sign-in refused from ${printable(attempt.clientIp, 64)}: LOGIN_RATE_LIMIT reached for a browser used before`);
+  attempt.log.warn({ ip: attempt.clientIp }, "Sign-in refused: LOGIN_RATE_LIMIT reached for a browser used before");
   return limited(slot.retryAfterSeconds);
 }
 
@@ -112,16 +116,22 @@ async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, no
  * (LOGIN_RATE_LIMIT); failures for this e-mail from anywhere (the lockout's
  * count). Each refusal gives back the places taken before it.
  */
-async function takeAttackerSlots(db: Db, account: string, who: string, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
+async function takeAttackerSlots(
+  db: Db,
+  account: string,
+  who: string,
+  fields: Record<string, string>,
+  attempt: SignInAttempt,
+  now: Date,
+): Promise<Taken[] | Limited> {
   const lockedAt = await latestEvent(db, "login-lockout", account);
   if (lockedAt && lockedAt.getTime() + LOCKOUT.durationMs > now.getTime()) {
     return limited(Math.ceil((lockedAt.getTime() + LOCKOUT.durationMs - now.getTime()) / 1000));
   }
-  const ip = printable(attempt.clientIp, 64);
   const taken: Taken[] = [];
   const refuse = async (retryAfterSeconds: number, why: string) => {
     await Promise.all(taken.map((slot) => slot.release()));
-    console.warn(`Sign-in refused for ${who} from ${ip}: ${why}`);
+    attempt.log.warn(fields, `Sign-in refused for ${who}: ${why}`);
     return limited(retryAfterSeconds);
   };
 
@@ -145,13 +155,14 @@ async function takeAttackerSlots(db: Db, account: string, who: string, attempt: 
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-async function lockWhenDue(db: Db, account: string, who: string, clientIp: string, now: Date): Promise<void> {
+async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: SignInAttempt, now: Date): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
   // The failures stay counted: cleared, they would give attempts still in flight new places. They
   // are older than the window by the time the lockout ends.
   await recordEvent(db, "login-lockout", account, now);
-  console.warn(
-    `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (last from ${printable(clientIp, 64)}); ` +
+  attempt.log.warn(
+    fields,
+    `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (the last from this address); ` +
       `\`npm run admin -- unlock\` lifts it, and a browser that signed in to the account before is not held by it`,
   );
 }

@@ -142,9 +142,12 @@ export async function exportDataHeld(db: Db, email: string, now: Date): Promise<
   };
 }
 
-/** Deletes every enquiry sent with the address and its e-mail jobs, in one transaction, leaving no copy in the file. */
-export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number }> {
+/**
+ * Deletes every enquiry sent with the address and its e-mail jobs, in one
+ * transaction, leaving no copy in the file (`purged` false: a reader kept
+ * SQLite's write-ahead log open, and the copy there goes at its next checkpoint).
+ */
+export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number; purged: boolean }> {
   const erased = await deleteEnquiries(db, () => ofAddress(email));
-  await purgeErasedData(db);
-  return erased;
+  return { ...erased, purged: await purgeErasedData(db) };
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Secrets } from "~/platform/secrets.server";
+import type { Log } from "~/platform/log.server";
 
 /**
  * The contact form's time trap. The page carries a token saying when it was
@@ -87,11 +88,11 @@ export function createFormTokens(secrets: Secrets): FormTokens {
  * The time-trap token the form sends back. Without its key (database down)
  * the page still renders; an enquiry sent from it is kept, marked as possible spam.
  */
-export async function formTokenFor(formTokens: FormTokens, now: Date): Promise<string> {
+export async function formTokenFor({ formTokens, log }: { formTokens: FormTokens; log: Pick<Log, "error"> }, now: Date): Promise<string> {
   try {
     return await formTokens.issue(now);
   } catch (error) {
-    console.error("Could not issue a contact form token:", error);
+    log.error({ err: error }, "Could not issue a contact form token");
     return "";
   }
 }

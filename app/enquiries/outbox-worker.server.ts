@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
 import type { Db } from "~/platform/db.server";
+import type { Log } from "~/platform/log.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
 import type { DatabaseSchema } from "~/platform/schema";
 import type { OutboxSignal } from "./outbox.server";
@@ -42,7 +43,13 @@ const LEASE_RENEW_MS = 10_000;
 const STOP_WAIT_MS = 10_000;
 const MAX_ERROR_LENGTH = 300;
 
-export type OutboxWorkerOptions = {
+/** Where a worker reports: its log, and each attempt the mail server refused (for the metrics). */
+export type DeliveryReport = {
+  log: Pick<Log, "info" | "error">;
+  onFailedSend?: () => void;
+};
+
+export type OutboxWorkerOptions = DeliveryReport & {
   db: Db;
   mailer: Mailer;
   /** Wakes the worker when this process queues a job. */
@@ -104,7 +111,7 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
  * the claim: then nothing is sent, and a job whose enquiry is gone or spam is
  * deleted with it.
  */
-async function stillWanted(db: Db, job: ClaimedJob): Promise<boolean> {
+async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"]): Promise<boolean> {
   const row = await db
     .selectFrom("email_outbox as o")
     .leftJoin("contact_submissions as s", "s.id", "o.submission_id")
@@ -116,13 +123,19 @@ async function stillWanted(db: Db, job: ClaimedJob): Promise<boolean> {
   if (!row) return false;
   if (row.submission_id === null || (row.submission !== null && row.spam_reason === null)) return true;
   await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
-  console.log(`E-mail ${job.id}: not sent, its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`);
+  log.info(`E-mail ${job.id}: not sent, its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`);
   return false;
 }
 
 /** Sends a claimed job's e-mail, if it is still wanted, and records the outcome (only the lease holder can). */
-export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, now: () => Date = () => new Date()): Promise<void> {
-  if (!(await stillWanted(db, job))) return;
+export async function deliverClaimed(
+  db: Db,
+  mailer: Mailer,
+  job: ClaimedJob,
+  { log, onFailedSend }: DeliveryReport,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  if (!(await stillWanted(db, job, log))) return;
   let failure: unknown;
   const renewal = setInterval(() => {
     db.updateTable("email_outbox")
@@ -130,7 +143,7 @@ export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, no
       .where("id", "=", job.id)
       .where("lease_token", "=", job.leaseToken)
       .execute()
-      .catch((error: unknown) => console.error(`E-mail ${job.id}: could not renew its lease:`, (error as Error).message));
+      .catch((error: unknown) => log.error(`E-mail ${job.id}: could not renew its lease: ${(error as Error).message}`));
   }, LEASE_RENEW_MS);
   try {
     await mailer.send(JSON.parse(job.message) as OutgoingEmail);
@@ -155,6 +168,7 @@ export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, no
       .execute();
     return;
   }
+  onFailedSend?.();
   const delay = RETRY_DELAYS_MS[job.attempts - 1];
   const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay).toISOString();
   await finish
@@ -170,13 +184,13 @@ export async function deliverClaimed(db: Db, mailer: Mailer, job: ClaimedJob, no
   // Only the job id and the error's codes: the SMTP reply may quote an address.
   const { code, responseCode } = failure as { code?: unknown; responseCode?: unknown };
   const codes = [code, responseCode].filter((part) => typeof part === "string" || typeof part === "number").join(" ");
-  console.error(
+  log.error(
     `E-mail ${job.id}: attempt ${job.attempts} failed${codes ? ` (${codes})` : ""}; ` +
       (nextAttemptAt ? `next try at ${nextAttemptAt}` : "gave up (an admin can retry it)"),
   );
 }
 
-export function startOutboxWorker({ db, mailer, outbox, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
   let interrupt: (() => void) | undefined;
@@ -212,7 +226,7 @@ export function startOutboxWorker({ db, mailer, outbox, pollMs = 5_000, now = ()
     for (const { id } of candidates) {
       const job = await claimJob(db, id, now());
       if (!job) continue; // Another worker won it.
-      await deliverClaimed(db, mailer, job, now);
+      await deliverClaimed(db, mailer, job, { log, onFailedSend }, now);
       return true;
     }
     return false;
@@ -227,7 +241,7 @@ export function startOutboxWorker({ db, mailer, outbox, pollMs = 5_000, now = ()
       } catch (error) {
         // The database is unreachable or closing: try again at the next poll, without flooding the log.
         const reason = error instanceof Error ? error.message : String(error);
-        if (reason !== lastLoopError) console.error("E-mail outbox: could not read or update jobs:", reason);
+        if (reason !== lastLoopError) log.error(`E-mail outbox: could not read or update jobs: ${reason}`);
         lastLoopError = reason;
       }
       if (!stopped && !woken) await pause();

@@ -98,6 +98,20 @@ export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> 
 }
 
 /**
+ * What waits to be sent (queued, being sent, or failed with another attempt
+ * due), and how long the oldest of it has waited, for GET /metrics.
+ */
+export async function outboxBacklog(db: Db, now: Date): Promise<{ jobs: number; oldestAgeSeconds: number }> {
+  const row = await db
+    .selectFrom("email_outbox")
+    .select((eb) => [eb.fn.countAll<number | string>().as("jobs"), eb.fn.min("created_at").as("oldest")])
+    .where((eb) => eb.or([eb("status", "in", ["queued", "sending"]), eb.and([eb("status", "=", "failed"), eb("next_attempt_at", "is not", null)])]))
+    .executeTakeFirstOrThrow();
+  const oldest = row.oldest === null || row.oldest === undefined ? undefined : new Date(toIsoString(row.oldest as Date | string));
+  return { jobs: Number(row.jobs), oldestAgeSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0 };
+}
+
+/**
  * Makes a failed notification of this submission due now (also one that gave
  * up); false when there is none to retry. The attempt count stays: it is the
  * record of tries, and a job that had given up gets one more try per retry.

@@ -1,4 +1,5 @@
 import type { Db } from "~/platform/db.server";
+import type { Log } from "~/platform/log.server";
 import { startRepeating, type Repeating } from "~/platform/schedule.server";
 import { deleteEnquiries } from "./enquiries.server";
 
@@ -21,13 +22,13 @@ export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now:
   return (await deleteEnquiries(db, (eb) => eb("created_at", "<", cutoff))).submissions;
 }
 
-export type RetentionLog = Pick<Console, "log" | "error">;
+export type RetentionLog = Pick<Log, "info" | "error">;
 
 export type RetentionOptions = {
   db: Db;
   /** ENQUIRY_RETENTION_DAYS; undefined: the schedule does nothing. */
   retentionDays: number | undefined;
-  log?: RetentionLog;
+  log: RetentionLog;
   /** Until the first run: long enough for start-up to finish first. */
   firstRunAfterMs?: number;
   /** Between runs. */
@@ -43,21 +44,21 @@ export type RetentionOptions = {
 export function startRetentionSchedule({
   db,
   retentionDays,
-  log = console,
+  log,
   firstRunAfterMs = 60_000,
   everyMs = DAY_MS,
   now = () => new Date(),
 }: RetentionOptions): Repeating {
   if (retentionDays === undefined) return { stop() {} };
   const days = retentionDays;
-  log.log(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
+  log.info(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
   return startRepeating(
     async () => {
       try {
         const deleted = await deleteExpiredEnquiries(db, days, now());
-        if (deleted > 0) log.log(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
+        if (deleted > 0) log.info(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
       } catch (error) {
-        log.error("Retention: could not delete old enquiries:", error instanceof Error ? error.message : error);
+        log.error({ err: error }, "Retention: could not delete old enquiries");
       }
     },
     { firstAfterMs: firstRunAfterMs, everyMs },

@@ -3,7 +3,8 @@ import type { Clock } from "~/platform/clock.server";
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from "~/platform/database-busy.server";
 import type { NotificationAddresses } from "~/platform/context";
 import { isDatabaseUnavailable, type Db } from "~/platform/db.server";
-import { printable } from "~/platform/log-text";
+import type { Log } from "~/platform/log.server";
+import type { Metrics } from "~/platform/metrics.server";
 import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
 import type { FormTokens } from "./form-token.server";
@@ -21,6 +22,8 @@ export type EnquiryServices = {
   company: Company;
   mail: NotificationAddresses | undefined;
   contact: { rateLimit: number; siteLimit: number };
+  log: Log;
+  metrics: Pick<Metrics, "enquiry">;
 };
 
 /** CONTACT_RATE_LIMIT and CONTACT_SITE_LIMIT count submissions in this window. */
@@ -71,13 +74,13 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
       { windowMs: CONTACT_WINDOW_MS, now },
     );
     if (!slots.ok && slots.refused === 0) {
-      console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
+      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
       return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
     }
     if (!slots.ok) {
       // Kept for the dashboard's banner: a limit that turns people away must be seen.
       await recordEvent(services.db, "contact-site-refused", "site", now);
-      console.warn(`Enquiry refused from ${printable(clientIp, 64)}: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
+      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
       return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
     }
     let enquiry: StoredEnquiry;
@@ -85,24 +88,26 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
     try {
       verdict = spamVerdict(await spamSignals(services, submission, validation.data, slots.used[0]!, now));
       if (verdict.kind !== "clean") {
-        console.log(
-          `Enquiry from ${printable(clientIp, 64)} ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
+        services.log.info(
+          { ip: clientIp },
+          `Enquiry ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
         );
       }
       enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, outbox: services.outbox, now });
     } catch (error) {
       // The original error is the one worth reporting; a failed release only keeps the place taken.
       await slots.release().catch((releaseError: unknown) =>
-        console.error("Could not release a rate-limit place:", releaseError),
+        services.log.error({ err: releaseError }, "Could not release a rate-limit place"),
       );
       throw error;
     }
+    services.metrics.enquiry(verdict.kind === "spam" ? "spam" : "accepted");
     return { ok: true, enquiry, verdict };
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
     // A database that is merely busy or restarting is one line; anything else is a fault, in full.
-    if (isDatabaseUnavailable(error)) console.warn(`Could not store an enquiry: database unavailable (${(error as Error).message})`);
-    else console.error("Could not store an enquiry:", error);
+    if (isDatabaseUnavailable(error)) services.log.warn(`Could not store an enquiry: database unavailable (${(error as Error).message})`);
+    else services.log.error({ err: error }, "Could not store an enquiry");
     return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [], retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS };
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { ImageTable } from "~/platform/schema";
 import type { ImageStorage } from "~/platform/storage.server";
+import type { Log } from "~/platform/log.server";
 import {
   IMAGE_CONTENT_TYPES,
   STORED_CONTENT_TYPES,
@@ -25,7 +26,7 @@ import { ImageError, processImage } from "./process.server";
  * file stored, then recorded in the `images` table, which is what a project
  * form may refer to and what the landing page's `srcset` is built from.
  */
-export type ImageServices = { db: Db; storage: ImageStorage };
+export type ImageServices = { db: Db; storage: ImageStorage; log: Pick<Log, "warn"> };
 
 export type ImageVariant = { name: string; width: number; height: number; format: "avif" | "webp" };
 
@@ -69,7 +70,7 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Processes and stores an upload. Refusals are ImageErrors (4xx); nothing is left behind on failure. */
-export async function saveImage(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
+export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uint8Array): Promise<StoredImage> {
   const processed = await oneAtATime(() => processImage(bytes));
   const stem = newImageStem();
   const name = `${stem}.${processed.main.extension}`;
@@ -208,7 +209,7 @@ export async function removeImageIfUnused(services: ImageServices, url: string):
     const variants = row ? (JSON.parse(row.variants) as ImageVariant[]).map((variant) => variant.name) : [];
     for (const file of [name, ...variants]) await services.storage.delete(file);
   } catch (error) {
-    console.warn(`Could not remove the image ${url}:`, error instanceof Error ? error.message : error);
+    services.log.warn(`Could not remove the image ${url}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -220,7 +221,7 @@ export type GcReport = { removed: string[]; keptRecent: number; inUse: number };
  * have uploaded them into a form that is not saved yet.
  */
 export async function collectUnusedImages(
-  services: ImageServices,
+  services: Omit<ImageServices, "log">,
   { minAgeMs, now = Date.now() }: { minAgeMs: number; now?: number },
 ): Promise<GcReport> {
   const projects = await services.db.selectFrom("renovation_projects").select(["before_image_url", "after_image_url"]).execute();

@@ -1,6 +1,7 @@
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
 import type { ImageStorage } from "~/platform/storage.server";
+import type { Log } from "~/platform/log.server";
 
 /**
  * GET/HEAD /images/<name>: images, their copies, and documents. The name must be one the bucket hands out (no
@@ -8,7 +9,7 @@ import type { ImageStorage } from "~/platform/storage.server";
  * the parameter before we check it), and the file is opened without
  * following symlinks. Names are never reused, so responses are immutable.
  */
-export function serveImage(storage: ImageStorage) {
+export function serveImage(storage: ImageStorage, log: Pick<Log, "error">) {
   return async (req: Request, res: Response) => {
     const name = String(req.params.name ?? "");
     const notFound = () => res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Image not found");
@@ -16,7 +17,7 @@ export function serveImage(storage: ImageStorage) {
     try {
       object = await storage.open(name);
     } catch (error) {
-      console.error(`Could not open the image ${name}:`, error);
+      log.error({ err: error }, `Could not open the image ${name}`);
       res.status(503).set("Cache-Control", "no-store").type("text/plain").send("Image unavailable");
       return;
     }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "./db.server";
+import type { Log } from "./log.server";
 
 /**
  * One clock for everything several instances compare: the database's. Each
@@ -21,7 +22,7 @@ export type DatabaseClock = Clock & { stop(): void };
 
 const RESYNC_MS = 60_000;
 
-export async function startDatabaseClock(database: Database): Promise<DatabaseClock> {
+export async function startDatabaseClock(database: Database, log: Pick<Log, "error">): Promise<DatabaseClock> {
   if (database.dialect === "sqlite") return { ...systemClock, stop() {} };
   let offsetMs = 0;
   let uncertaintyMs = 0;
@@ -35,7 +36,7 @@ export async function startDatabaseClock(database: Database): Promise<DatabaseCl
   await read();
   const timer = setInterval(() => {
     // A failed reading keeps the last offset: clocks drift by milliseconds a day.
-    read().catch((error: unknown) => console.error("Could not read the database's clock:", (error as Error).message));
+    read().catch((error: unknown) => log.error(`Could not read the database's clock: ${(error as Error).message}`));
   }, RESYNC_MS);
   timer.unref();
   return {

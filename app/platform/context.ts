@@ -30,9 +30,13 @@ export function siteUrlCacheControl(services: { publicUrl: string | undefined },
 export type RequestInfo = {
   /** The socket's peer, or the forwarded client under TRUST_PROXY; IPv4-mapped IPv6 shown as IPv4. */
   clientIp: string;
+  /** The request's id in the log (and its X-Request-Id header); "" outside a request. */
+  requestId: string;
+  /** Why a request the client got wrong was refused ("Not Found"), for the request's one log line. */
+  refused(reason: string): void;
 };
 
-export const requestContext = createContext<RequestInfo>({ clientIp: "unknown" });
+export const requestContext = createContext<RequestInfo>({ clientIp: "unknown", requestId: "", refused() {} });
 
 /** The per-request nonce that lets our inline scripts pass the Content-Security-Policy. */
 export const cspNonceContext = createContext<string>("");

@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { isDatabaseUnavailable } from "./db.server";
-import { clientErrorLine } from "./log-text";
+import { requestContext } from "./context";
 
 /**
  * A request the database could not serve in time (a full pool, a statement
@@ -19,12 +19,12 @@ type Outcome = { unavailable: boolean };
 const outcomeContext = createContext<Outcome | null>(null);
 
 /** From handleError: true (and logged in one line) when `error` says the database was unavailable. */
-export function noteDatabaseUnavailable(error: unknown, request: Request, context: Readonly<RouterContextProvider> | undefined): boolean {
+export function noteDatabaseUnavailable(error: unknown, context: Readonly<RouterContextProvider> | undefined): boolean {
   if (!isDatabaseUnavailable(error)) return false;
   const outcome = context?.get(outcomeContext);
   if (outcome) outcome.unavailable = true;
-  const { pathname } = new URL(request.url);
-  console.warn(clientErrorLine(503, request.method, pathname, `database unavailable: ${(error as Error).message}`));
+  // The request's own line (server/request-log.ts) carries the reason: one line, no stack.
+  context?.get(requestContext).refused(`database unavailable: ${(error as Error).message}`);
   return true;
 }
 

@@ -6,6 +6,7 @@ import { migrations } from "./migrations";
 import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
 import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
+import type { Log } from "./log.server";
 import { openSqlite } from "./sqlite-driver.server";
 
 export type Db = Kysely<DatabaseSchema>;
@@ -41,8 +42,9 @@ export type PoolSettings = { max: number; connectTimeoutMs: number; statementTim
 const DEFAULT_POOL: PoolSettings = { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
 
 /** The one place that chooses the database backend. */
-export function openDatabase(options: DatabaseOptions): Database {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL);
+/** `log` hears of a pooled PostgreSQL connection that broke while idle (the server's log; stderr by default, for tools and tests). */
+export function openDatabase(options: DatabaseOptions, log: Pick<Log, "error"> = { error: (...parts: unknown[]) => console.error(...parts) }): Database {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL, log);
   return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"));
 }
 
@@ -64,7 +66,7 @@ function openSqliteDatabase(file: string): Database {
   };
 }
 
-function openPostgres(url: string, settings: PoolSettings): Database {
+function openPostgres(url: string, settings: PoolSettings, log: Pick<Log, "error">): Database {
   // pg is imported when the first query needs the pool: a SQLite site never loads it.
   const pool = async () => {
     const { default: pg } = await import("pg");
@@ -78,7 +80,7 @@ function openPostgres(url: string, settings: PoolSettings): Database {
       statement_timeout: settings.statementTimeoutMs,
     });
     // An idle client losing its connection must not crash the process.
-    created.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    created.on("error", (error) => log.error(`PostgreSQL pool error: ${error.message}`));
     return created;
   };
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
@@ -142,12 +144,12 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
  * pages as they were before the delete, so they are copied into the database
  * (where secure_delete zeroed the rows) and the log is cut to nothing.
  * PostgreSQL's own vacuum reclaims dead rows. Best effort: a reader holding
- * the log open leaves it for the next checkpoint, and that is said.
+ * the log open leaves it for the next checkpoint: false then.
  */
-export async function purgeErasedData(db: Db): Promise<void> {
-  if (dialectOf(db) !== "sqlite") return;
+export async function purgeErasedData(db: Db): Promise<boolean> {
+  if (dialectOf(db) !== "sqlite") return true;
   const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-  if (rows[0]?.busy) console.warn("Erased data stays in the SQLite write-ahead log until its next checkpoint: a reader was busy");
+  return !rows[0]?.busy;
 }
 
 /**

@@ -37,6 +37,8 @@ describe("parseEnv", () => {
       shutdownDrainMs: 10_000,
       keepAliveTimeoutMs: 65_000,
       databasePool: { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 },
+      logLevel: "info",
+      metricsToken: undefined,
       company: {},
     });
   });
@@ -64,6 +66,19 @@ describe("parseEnv", () => {
     ["DATABASE_STATEMENT_TIMEOUT_MS", "1.5"],
   ])("refuses %s=%s with a message naming it", (name, value) => {
     expect(envErrorOf({ [name]: value }).message).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  it("reads LOG_LEVEL and METRICS_TOKEN, and never echoes a bad token", () => {
+    expect(parseEnv({ LOG_LEVEL: "debug", METRICS_TOKEN: "0123456789abcdef-token" })).toMatchObject({ logLevel: "debug", metricsToken: "0123456789abcdef-token" });
+    expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent/);
+    let message = "";
+    try {
+      parseEnv({ METRICS_TOKEN: "short secret" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(message).not.toContain("short secret");
   });
 
   it("reads every setting", () => {

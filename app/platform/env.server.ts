@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { passwordProblem } from "./password-rules";
 import { isValidEmail } from "./email-address";
+import { LOG_LEVELS, type LogLevel } from "./log.server";
 
 /**
  * The one place that reads process.env. Everything else receives the parsed,
@@ -142,6 +143,13 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: wholeNumber(1, 1_000).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(30_000),
+  LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).optional()),
+  METRICS_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 characters, without spaces (e.g. `openssl rand -hex 32`)")
+      .optional(),
+  ),
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -150,7 +158,7 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "METRICS_TOKEN"]);
 
 /** The S3 variables that mean nothing without S3_BUCKET. */
 const S3_DETAILS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const;
@@ -246,6 +254,10 @@ export type Env = {
   keepAliveTimeoutMs: number;
   /** DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL). */
   databasePool: DatabasePoolSettings;
+  /** LOG_LEVEL: the least severe level logged (info: one line per request). */
+  logLevel: LogLevel;
+  /** METRICS_TOKEN: GET /metrics answers with it as a bearer token; undefined: no /metrics. */
+  metricsToken: string | undefined;
   /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
   company: CompanyOverrides;
 };
@@ -384,6 +396,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     },
+    logLevel: env.LOG_LEVEL ?? "info",
+    metricsToken: env.METRICS_TOKEN,
     company: {
       name: env.COMPANY_NAME,
       shortName: env.COMPANY_SHORT_NAME,

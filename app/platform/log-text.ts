@@ -19,8 +19,3 @@ export function printable(value: unknown, max = 200): string {
     }
   });
 }
-
-/** One line for a request a client got wrong: "404 GET /nope". The path is escaped and cut. */
-export function clientErrorLine(status: number, method: string, target: string, reason?: string): string {
-  return `${status} ${printable(method, 16)} ${printable(target)}${reason ? ` (${reason})` : ""}`;
-}

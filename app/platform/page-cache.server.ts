@@ -120,8 +120,12 @@ const MAX_ENTRIES = 16;
 const RENDER_ATTEMPTS = 3;
 
 export type PageCache = {
-  /** Answers the request and resolves true, or resolves false without touching it. */
-  serve(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /**
+   * Answers the request and resolves true, or resolves false without touching
+   * it. `extraHeaders` (names and values, alternating: the request's id) go
+   * with the answer.
+   */
+  serve(request: IncomingMessage, response: ServerResponse, extraHeaders?: readonly string[]): Promise<boolean>;
   /** Cheap, synchronous: could serve() answer this request? */
   mayServe(request: IncomingMessage): boolean;
 };
@@ -191,7 +195,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return entry;
   }
 
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+  async function serve(request: IncomingMessage, response: ServerResponse, extraHeaders: readonly string[] = []): Promise<boolean> {
     if (!mayServe(request)) return false;
     const origin = options.originOf(request);
     if (origin === undefined) return false;
@@ -206,7 +210,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(at))))];
       const gzip = acceptsGzip(request.headers["accept-encoding"]);
       body = gzip ? entry.document.gzip(values) : entry.document.identity(values);
-      headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers];
+      headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers, ...extraHeaders];
       if (gzip) headers.push("Content-Encoding", "gzip");
       headers.push("Content-Length", String(body.length));
     } catch {

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { sql } from "kysely";
 import { dialectOf, type Db } from "./db.server";
 import { startRepeating, type Repeating } from "./schedule.server";
+import type { Log } from "./log.server";
 
 /**
  * Rate limits counted in the database, so that several instances of the
@@ -72,9 +73,9 @@ export async function clearEvents(db: Db, bucket: RateLimitBucket, subject: stri
  * requests (each delete is one more write: an fsync on SQLite). Every instance
  * runs one; the deletes are idempotent.
  */
-export function startPruningEvents(db: Db, log: Pick<Console, "error"> = console): Repeating {
+export function startPruningEvents(db: Db, log: Pick<Log, "error">): Repeating {
   return startRepeating(
-    () => pruneEvents(db).catch((error: unknown) => log.error("Could not prune rate-limit events:", error instanceof Error ? error.message : error)),
+    () => pruneEvents(db).catch((error: unknown) => log.error({ err: error }, "Could not prune rate-limit events")),
     { firstAfterMs: 60_000, everyMs: 10 * 60_000 },
   );
 }

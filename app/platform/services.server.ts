@@ -4,6 +4,7 @@ import { LocalDiskStorage, type ImageStorage, type ObjectNaming } from "./storag
 import { openDatabase, type Database } from "./db.server";
 import type { Env } from "./env.server";
 import { S3ImageStorage } from "./s3-storage.server";
+import type { Log } from "./log.server";
 import { createSmtpMailer, type Mailer } from "./mailer.server";
 
 /**
@@ -18,10 +19,11 @@ export type Backends = { database: Database; storage: ImageStorage; mailer: Mail
 export function openBackends(
   env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "s3" | "databasePool">>,
   imageNaming: ObjectNaming,
+  log: Log,
 ): Backends {
-  warnIfOthersCanRead(env.dataDir);
+  warnIfOthersCanRead(env.dataDir, log);
   return {
-    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool }),
+    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool }, log),
     storage: openImageStorage(env, imageNaming, env.s3 ? "s3" : "disk"),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };
@@ -47,7 +49,7 @@ export function openImageStorage(
  * is its user's alone (0700 folders, 0600 files). A folder that existed
  * before with a wider mode is left as it is, and said so once.
  */
-function warnIfOthersCanRead(dataDir: string): void {
+function warnIfOthersCanRead(dataDir: string, log: Log): void {
   let mode: number;
   try {
     mode = statSync(dataDir).mode & 0o777;
@@ -55,7 +57,7 @@ function warnIfOthersCanRead(dataDir: string): void {
     return; // Not there yet: it will be created private.
   }
   if (mode & 0o077) {
-    console.warn(
+    log.warn(
       `DATA_DIR ${dataDir} can be read by other users of this machine (mode ${mode.toString(8)}); \`chmod 700 ${dataDir}\` keeps the enquiries and images private.`,
     );
   }

@@ -30,7 +30,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (params.get("format") !== "json" || (request.method !== "GET" && request.method !== "HEAD")) return next();
     const email = parseRequestEmail(params.get("email"));
     if (email === undefined) return next();
-    const { db } = context.get(servicesContext);
+    const { db, log } = context.get(servicesContext);
     const now = new Date();
     try {
       const body = JSON.stringify(await exportDataHeld(db, email, now), null, 2);
@@ -42,7 +42,7 @@ export const middleware: Route.MiddlewareFunction[] = [
         },
       });
     } catch (error) {
-      console.error("Could not export the data held for an address:", error);
+      log.error({ err: error }, "Could not export the data held for an address");
       return new Response(DATA_REQUESTS_TEXT.loadFailure, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     }
   },
@@ -51,7 +51,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 /** The page: the address asked about (?email=) and what is held for it. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(adminContext);
-  const { db, company } = context.get(servicesContext);
+  const { db, company, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const base = { adminEmail: admin.email, company: { name: company.name, logoUrl: company.logoUrl } };
   const input = params.get("email");
@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const lookup: DataRequestLookup = { status: "found", email, held: await summariseDataHeld(db, email) };
     return { ...base, lookup };
   } catch (error) {
-    console.error("Could not look up the data held for an address:", error);
+    log.error({ err: error }, "Could not look up the data held for an address");
     const lookup: DataRequestLookup = { status: "error", email };
     return data({ ...base, lookup }, { status: 503 });
   }
@@ -95,7 +95,7 @@ export const action = withBody(
 );
 
 async function eraseAction({ context }: Route.ActionArgs, fields: Record<string, string>) {
-  const { db } = context.get(servicesContext);
+  const { db, log } = context.get(servicesContext);
   if (fields.intent !== "erase") return answer({ notice: { kind: "error", text: "Unknown action." } }, 400);
   const email = parseRequestEmail(fields.email);
   if (email === undefined) return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.invalid } }, 400);
@@ -108,10 +108,11 @@ async function eraseAction({ context }: Route.ActionArgs, fields: Record<string,
       return answer({ confirmErase: { email, submissions: held.submissions } });
     }
     const erased = await eraseDataHeld(db, email);
-    console.log(`Data request: erased ${erased.submissions} submissions and ${erased.emailJobs} e-mail jobs for one address`);
+    log.info(`Data request: erased ${erased.submissions} submissions and ${erased.emailJobs} e-mail jobs for one address`);
+    if (!erased.purged) log.warn("Erased data stays in the SQLite write-ahead log until its next checkpoint: a reader was busy");
     return answer({ notice: { kind: "success", text: DATA_REQUESTS_TEXT.erased(email, erased.submissions) } });
   } catch (error) {
-    console.error("Could not erase the data held for an address:", error);
+    log.error({ err: error }, "Could not erase the data held for an address");
     return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.eraseFailure } }, 503);
   }
 }

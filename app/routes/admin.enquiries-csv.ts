@@ -11,7 +11,7 @@ import type { Route } from "./+types/admin.enquiries-csv";
  * Unknown filters and odd searches fall back as the inbox's do.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext);
+  const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const filter = parseInboxFilter(params.get("filter"));
   const search = parseSearch(params.get("q"));
@@ -21,12 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Which rows, in which order, fixed now; their fields are read in batches as the file streams out.
     ids = (await submissionsQuery(db, { filter, search }).clearSelect().select("id").execute()).map((row) => row.id);
   } catch (error) {
-    console.error("Could not export contact submissions:", error);
+    log.error({ err: error }, "Could not export contact submissions");
     return new Response(INBOX_TEXT.loadFailure, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const load = async (batch: string[]) =>
     (await db.selectFrom("contact_submissions").selectAll().where("id", "in", batch).execute()).map(toSubmission);
-  const body = enquiriesCsvStream(ids, filter, load, (error) => console.error("Could not export contact submissions:", error));
+  const body = enquiriesCsvStream(ids, filter, load, (error) => log.error({ err: error }, "Could not export contact submissions"));
   // Express marks every admin response no-store.
   return new Response(body, {
     headers: {

@@ -37,7 +37,7 @@ const signInWithForm = withBody(
 );
 
 async function signInAction({ request, context }: Route.ActionArgs, fields: Record<string, string>) {
-  const { db, auth, secrets } = context.get(servicesContext);
+  const { db, auth, secrets, log } = context.get(servicesContext);
   const email = (fields.email ?? "").trim().slice(0, 254);
   const password = fields.password ?? "";
   if (email === "" || password === "") return data<SignInFailure>({ error: LOGIN_TEXT.missing, email }, { status: 400 });
@@ -58,6 +58,7 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
     limit: auth.loginRateLimit,
     previousToken: readSessionToken(request, auth.cookie),
     device,
+    log,
   });
   if (!result.ok) {
     if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });

@@ -67,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // The header counts the whole inbox, whatever the search.
       unread = search === "" ? page.counts.unread : (await countSubmissions(db)).unread;
     } catch (error) {
-      console.error("Could not load contact submissions:", error);
+      services.log.error({ err: error }, "Could not load contact submissions");
       inbox = { status: "error", filter, search };
     }
     return { ...base, inbox, unread, retentionDays: services.contact.retentionDays };
@@ -92,7 +92,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     projects = { status: "ok", projects: list, form, notice };
     unread = counts.unread;
   } catch (error) {
-    console.error("Could not load renovation projects:", error);
+    services.log.error({ err: error }, "Could not load renovation projects");
     projects = { status: "error" };
   }
   return { ...base, projects, unread };
@@ -116,9 +116,9 @@ export const action = withBody(
   readDashboardForm,
   (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
   async ({ context }: Route.ActionArgs, { fields, files, ids }) => {
-    const { db, storage, outbox } = context.get(servicesContext);
-    if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage }, fields.intent, fields, files);
-    return handleInboxAction({ db, outbox }, fields, ids);
+    const { db, storage, outbox, log } = context.get(servicesContext);
+    if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage, log }, fields.intent, fields, files);
+    return handleInboxAction({ db, outbox, log }, fields, ids);
   },
 );
 

@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const content = number === undefined ? (await readDraft(services.db, defaults)).content : await readVersion(services.db, number, defaults);
   if (!content) throw data(null, { status: 404, headers: PRIVATE_HEADERS });
   const projects = listActiveProjects(services.db, { publicImagesUrl: services.publicImagesUrl }).catch((error: unknown) => {
-    console.error("Could not load renovation projects:", error);
+    services.log.error({ err: error }, "Could not load renovation projects");
     throw error;
   });
   return data(
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       heroImage: await heroPicture(services.db, content),
       version: number,
       projects,
-      formToken: await formTokenFor(services.formTokens, services.clock.now()),
+      formToken: await formTokenFor(services, services.clock.now()),
       retentionDays: services.contact.retentionDays,
     },
     { headers: PRIVATE_HEADERS },

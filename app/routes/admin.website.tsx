@@ -83,7 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       schedule: schedule && { label: londonLabel(new Date(schedule.publishAt)), by: schedule.scheduledBy, ofCurrentDraft: schedule.revision === draft.revision },
     };
   } catch (error) {
-    console.error("Could not load the website's content:", error);
+    services.log.error({ err: error }, "Could not load the website's content");
     website = { status: "error", section };
   }
   return { ...base, tab: "website" as const, website, unread };

@@ -10,7 +10,7 @@ import type { Route } from "./+types/api.admin.enquiries";
  * and read hold real enquiries only; spam is under filter=spam.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext);
+  const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {
     const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")) };
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Express marks every admin response no-store.
     return Response.json(page);
   } catch (error) {
-    console.error("Could not load contact submissions:", error);
+    log.error({ err: error }, "Could not load contact submissions");
     return Response.json({ error: INBOX_TEXT.loadFailure }, { status: 503 });
   }
 }

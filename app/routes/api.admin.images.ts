@@ -3,6 +3,7 @@ import { saveImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
 import { servicesContext } from "~/services";
 import { jsonRefusal, readMultipartForm, withBody } from "~/platform/request-body.server";
+import type { Log } from "~/platform/log.server";
 import type { Route } from "./+types/api.admin.images";
 
 /**
@@ -24,14 +25,14 @@ const upload = withBody(
   (request) => readMultipartForm(request, { fileFields: ["file"], maxFileBytes: MAX_IMAGE_BYTES, fileTooLarge: UPLOAD_TEXT.tooLarge, maxFieldBytes: 1024 }),
   jsonRefusal,
   async ({ context }: Route.ActionArgs, { files }) => {
-    const { db, storage } = context.get(servicesContext);
+    const { db, storage, log } = context.get(servicesContext);
     const file = files.file;
     if (!file) return Response.json({ error: "Please choose an image to upload." }, { status: 400 });
-    return storeUpload({ db, storage }, file.bytes);
+    return storeUpload({ db, storage }, log, file.bytes);
   },
 );
 
-async function storeUpload(services: Parameters<typeof saveImage>[0], bytes: Buffer): Promise<Response> {
+async function storeUpload(services: Parameters<typeof saveImage>[0], log: Log, bytes: Buffer): Promise<Response> {
   try {
     const image = await saveImage(services, bytes);
     return Response.json(
@@ -40,7 +41,7 @@ async function storeUpload(services: Parameters<typeof saveImage>[0], bytes: Buf
     );
   } catch (error) {
     if (error instanceof ImageError) return Response.json({ error: error.message }, { status: error.status });
-    console.error("Could not store an uploaded image:", error);
+    log.error({ err: error }, "Could not store an uploaded image");
     return Response.json({ error: "The image could not be stored. Please try again." }, { status: 503 });
   }
 }

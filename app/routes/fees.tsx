@@ -25,7 +25,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const published = await publishedSite(services.db, services.company);
+  const published = await publishedSite(services);
   return { company: published.company, site: published.content, degraded: published.degraded, siteUrl: siteUrl(services, request) };
 }
 

@@ -130,12 +130,12 @@ export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const { db, contact } = services;
-  const published = await publishedSite(db, services.company);
+  const published = await publishedSite(services);
   // Not awaited: the gallery shows its loading state while the projects are on
   // their way during client-side navigation. The server waits for it before
   // sending a document, so the projects are always in the HTML.
   const projects = listActiveProjects(db, { publicImagesUrl: services.publicImagesUrl }).catch((error: unknown) => {
-    console.error("Could not load renovation projects:", error);
+    services.log.error({ err: error }, "Could not load renovation projects");
     throw error;
   });
   return {
@@ -147,7 +147,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // One value per origin (PUBLIC_URL or the request's), so the cached document stays shared.
     siteUrl: siteUrl(services, request),
     projects,
-    formToken: await formTokenFor(services.formTokens, services.clock.now()),
+    formToken: await formTokenFor(services, services.clock.now()),
     retentionDays: contact.retentionDays,
   };
 }

@@ -5,7 +5,7 @@ import type { Route } from "./+types/manifest";
 /** The web app manifest, named after the company as the published site names it (a static file could not be). */
 export async function loader({ context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
-  const { company } = await publishedSite(services.db, services.company);
+  const { company } = await publishedSite(services);
   const manifest = {
     name: company.name,
     short_name: company.shortName,

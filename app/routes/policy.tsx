@@ -31,7 +31,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const policy = policyOf(new URL(request.url).pathname);
-  const published = await publishedSite(services.db, services.company);
+  const published = await publishedSite(services);
   const text = policy ? published.content.policies[policy.key] : "";
   if (!policy || !text) throw data(null, { status: 404 });
   return { company: published.company, site: published.content, degraded: published.degraded, siteUrl: siteUrl(services, request), title: policy.title, path: policy.path, text };

@@ -10,7 +10,7 @@ const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const origin = siteUrl(services, request);
-  const { content } = await publishedSite(services.db, services.company);
+  const { content } = await publishedSite(services);
   const paths = [
     "/",
     ...(hasFees(content.fees) ? ["/fees"] : []),

@@ -1,4 +1,5 @@
 import type { Db } from "~/platform/db.server";
+import type { Log } from "~/platform/log.server";
 import { toIsoString } from "~/platform/db-values";
 import { startRepeating, type Repeating } from "~/platform/schedule.server";
 import type { Clock } from "~/platform/clock.server";
@@ -78,14 +79,14 @@ export async function publishDue(db: Db, now: Date): Promise<number | undefined>
 }
 
 /** The server's check for due publishes: every 20 seconds. */
-export function startScheduledPublishing({ db, clock, log }: { db: Db; clock: Clock; log: Pick<Console, "log" | "error"> }): Repeating {
+export function startScheduledPublishing({ db, clock, log }: { db: Db; clock: Clock; log: Pick<Log, "info" | "error"> }): Repeating {
   return startRepeating(
     async () => {
       try {
         const version = await publishDue(db, clock.now());
-        if (version !== undefined) log.log(`Published the scheduled website version ${version}`);
+        if (version !== undefined) log.info(`Published the scheduled website version ${version}`);
       } catch (error) {
-        log.error("Could not publish the scheduled website version:", error);
+        log.error({ err: error }, "Could not publish the scheduled website version");
       }
     },
     { firstAfterMs: 2_000, everyMs: 20_000 },

@@ -3,6 +3,7 @@ import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/image
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import { contentProblems, overDefaults, siteCompany, siteDefaults, type HeroPicture, type SiteContent, type VersionSummary } from "./content";
+import type { Log } from "~/platform/log.server";
 
 /**
  * The company's site content in the database (migration 009, decision 027):
@@ -233,13 +234,21 @@ export async function heroPicture(db: Db, content: SiteContent): Promise<HeroPic
  * shows the defaults and says so (`degraded`), and such a page is never kept
  * by the page cache.
  */
-export async function publishedSite(db: Db, company: Company): Promise<{ content: SiteContent; company: Company; hero: HeroPicture | undefined; degraded: boolean }> {
+export async function publishedSite({
+  db,
+  company,
+  log,
+}: {
+  db: Db;
+  company: Company;
+  log: Pick<Log, "error">;
+}): Promise<{ content: SiteContent; company: Company; hero: HeroPicture | undefined; degraded: boolean }> {
   const defaults = siteDefaults(company);
   try {
     const live = await readLive(db, defaults);
     return { content: live.content, company: siteCompany(company, live.content), hero: await heroPicture(db, live.content), degraded: false };
   } catch (error) {
-    console.error("Could not read the published site content:", error);
+    log.error({ err: error }, "Could not read the published site content");
     return { content: defaults, company, hero: undefined, degraded: true };
   }
 }

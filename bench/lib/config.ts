@@ -44,6 +44,8 @@ export type Options = {
   uploads: number;
   starts: number;
   cpuProf: boolean;
+  /** Without the request log and the metrics (LOG_LEVEL=warn, no METRICS_TOKEN): what they cost, by difference. */
+  quiet: boolean;
   nodeArgs: string[];
 };
 
@@ -78,6 +80,7 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
       uploads: { type: "string", default: "5" },
       starts: { type: "string", default: "5" },
       "cpu-prof": { type: "boolean", default: false },
+      quiet: { type: "boolean", default: false },
       "node-args": { type: "string", default: "" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -113,6 +116,7 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
     uploads: wholeNumber("uploads", flags.uploads),
     starts: wholeNumber("starts", flags.starts),
     cpuProf: flags["cpu-prof"],
+    quiet: flags.quiet,
     nodeArgs: flags["node-args"].split(/\s+/).filter(Boolean),
   };
 }

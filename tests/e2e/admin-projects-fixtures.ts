@@ -6,6 +6,7 @@ import { createProject, listAllProjects } from "~/projects/projects.server";
 import type { RenovationProject } from "~/projects/types";
 import { LocalDiskStorage } from "~/platform/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
+import { plainLog } from "~/platform/log.server";
 import { signIn, withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
 
@@ -137,7 +138,7 @@ export type ProjectSeed = {
 export async function resetProjects(seeds: ProjectSeed[] = []): Promise<RenovationProject[]> {
   const storage = adminStorage();
   return withAdminDb(async (db) => {
-    const services = { db, storage };
+    const services = { db, storage, log: plainLog((line) => console.warn(line)) };
     const old = await listAllProjects(db);
     await db.deleteFrom("renovation_projects").execute();
     for (const project of old) {

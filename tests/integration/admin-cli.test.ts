@@ -3,6 +3,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plainLog } from "~/platform/log.server";
 import { findAdminByEmail } from "~/auth/admins.server";
 import { verifyPassword } from "~/auth/password.server";
 import { createSession, findSession } from "~/auth/sessions.server";
@@ -104,7 +105,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
   });
 
   it("unlock lifts a lockout without changing the password", async () => {
-    const attempt = { email: "owner@example.com", limit: 100 };
+    const attempt = { email: "owner@example.com", limit: 100, log: plainLog(() => {}) };
     for (let i = 0; i < 10; i++) {
       await signIn(database.db, { ...attempt, password: "wrong guess", clientIp: `198.51.100.${i}` });
     }

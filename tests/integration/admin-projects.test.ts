@@ -445,7 +445,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));
         await new Promise((resolve) => setTimeout(resolve, 300));
         const running = server.child.exitCode === null && server.child.signalCode === null;
-        expect(running, `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${server.stderr().slice(-2000)}`).toBe(true);
+        expect(running, `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${(server.stdout() + server.stderr()).slice(-2000)}`).toBe(true);
         expect(response.status, `attempt ${attempt}`).toBe(413);
         expect(response.text).toContain(html(UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge)));
       }

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { plainLog } from "~/platform/log.server";
 import { LOGIN_TEXT } from "~/admin/texts";
 import {
   AdminError,
@@ -88,7 +89,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     }
 
     function attempt(db: Db, overrides: Partial<SignInAttempt>): Promise<SignInResult> {
-      return signIn(db, { email: EMAIL, password: PASSWORD, clientIp: "192.0.2.1", limit: 5, ...overrides });
+      return signIn(db, { email: EMAIL, password: PASSWORD, clientIp: "192.0.2.1", limit: 5, log: plainLog(() => {}), ...overrides });
     }
 
     describe("admins", () => {

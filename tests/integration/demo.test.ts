@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageNameFromUrl, parseImageName } from "~/images/image-files";
 import { migrateToLatest, type Database } from "~/platform/db.server";
+import { plainLog } from "~/platform/log.server";
 import { DEMO_PROJECTS, seedDemoProjects } from "~/projects/demo.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
 import { LocalDiskStorage, type ImageStorage } from "~/platform/storage.server";
@@ -74,7 +75,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
           open: (name) => disk.open(name),
           read: (name) => disk.read(name),
         };
-        await expect(seedDemoProjects({ db: database.db, storage: failing })).rejects.toThrow("disk full");
+        await expect(seedDemoProjects({ db: database.db, storage: failing, log: plainLog(() => {}) })).rejects.toThrow("disk full");
         expect(firstStem).toBeDefined();
         expect(await disk.list()).toEqual([]);
         expect(await database.db.selectFrom("images").select("name").execute()).toEqual([]);
@@ -89,7 +90,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   it(
     "adds three active projects after the existing ones, with stored JPEGs and responsive copies; a second run adds nothing",
     async () => {
-      const first = await seedDemoProjects({ db: database.db, storage });
+      const first = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
       expect(first).toEqual({ created: TITLES, skipped: [] });
 
       const projects = await listAllProjects(database.db);
@@ -126,7 +127,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
       const imageRows = await database.db.selectFrom("images").select("name").execute();
       expect(imageRows).toHaveLength(6);
 
-      const second = await seedDemoProjects({ db: database.db, storage });
+      const second = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
       expect(second).toEqual({ created: [], skipped: TITLES });
       expect(await listAllProjects(database.db)).toHaveLength(4);
       expect(await database.db.selectFrom("images").select("name").execute()).toHaveLength(6);

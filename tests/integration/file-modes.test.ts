@@ -40,7 +40,7 @@ describe("file modes in DATA_DIR", () => {
     expect(modeOf(path.join(dataDir, "app.sqlite-wal"))).toBe("600");
     expect(modeOf(path.join(dataDir, "images"))).toBe("700");
     expect(modeOf(path.join(dataDir, "images", answer.body.name!))).toBe("600");
-    expect(server.stderr()).not.toContain("can be read by other users");
+    expect(server.stdout() + server.stderr()).not.toContain("can be read by other users");
     await server.stop();
     server = undefined;
   });
@@ -50,7 +50,7 @@ describe("file modes in DATA_DIR", () => {
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
     server = await startServer({ DATA_DIR: dataDir });
-    expect(server.stderr()).toContain(`DATA_DIR ${dataDir} can be read by other users of this machine (mode 755)`);
+    expect(server.stdout()).toContain(`DATA_DIR ${dataDir} can be read by other users of this machine (mode 755)`);
     expect(modeOf(dataDir)).toBe("755");
     expect(modeOf(path.join(dataDir, "app.sqlite"))).toBe("600");
   });

@@ -287,7 +287,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect(failed.lastError).not.toContain("smtp://");
       expect(failed.nextAttemptAt).not.toBeNull();
       expect(await mailHealth(database.db, true)).toMatchObject({ enabled: true, failing: 1 });
-      expect(server.stderr()).not.toContain(validEnquiry.email);
+      expect(server.stdout() + server.stderr()).not.toContain(validEnquiry.email);
 
       // Restart the site on the same data while SMTP comes back.
       await server.stop();
@@ -335,7 +335,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     it("delivers in plain text only with SMTP_INSECURE=true, and warns at start-up", async () => {
       server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url, SMTP_INSECURE: "true" });
       expect(server.stdout()).toContain(`E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS not required (SMTP_INSECURE))`);
-      expect(server.stderr()).toContain("WARNING: SMTP_INSECURE=true");
+      expect(server.stdout()).toContain("WARNING: SMTP_INSECURE=true");
       const response = await postJson(server.url, { ...validEnquiry, message: "Over a trusted relay." });
       const { id } = (await response.json()) as { id: string };
       const { message } = await theOneNotification(smtp, database, id, 40_000);

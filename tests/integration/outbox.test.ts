@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
@@ -15,6 +15,7 @@ import type { Enquiry } from "~/enquiries/schema";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
+import { plainLog } from "~/platform/log.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
@@ -63,12 +64,15 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   /** The injected clock: ahead of the real one, so jobs queued just now are due. */
   let clock: Date;
   const now = () => clock;
-  /** The worker's log of failures, kept out of the test output. */
-  let errorLog: MockInstance<typeof console.error>;
+  /** The worker's log, kept out of the test output. */
+  const logged: string[] = [];
+  const log = plainLog((line) => void logged.push(line));
+  let failedSends = 0;
+  const report = { log, onFailedSend: () => void failedSends++ };
 
   function start(mailer: Mailer, db = database.db): OutboxWorker {
     // A long poll: the tests drive the worker by waking it.
-    const worker = startOutboxWorker({ db, mailer, outbox, pollMs: 3_600_000, now });
+    const worker = startOutboxWorker({ db, mailer, outbox, ...report, pollMs: 3_600_000, now });
     workers.push(worker);
     return worker;
   }
@@ -126,13 +130,13 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
   beforeEach(async () => {
     clock = new Date(Date.now() + 60_000);
-    errorLog = vi.spyOn(console, "error").mockImplementation(() => {});
+    logged.length = 0;
+    failedSends = 0;
     await database.db.deleteFrom("email_outbox").execute();
     await database.db.deleteFrom("contact_submissions").execute();
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((worker) => worker.stop()));
-    errorLog.mockRestore();
   });
 
   it("queues one notification with the enquiry, and the worker sends it once", async () => {
@@ -268,7 +272,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     const job = await onlyJob(id);
     expect(job.last_error).toBe("EMESSAGE: 451 4.3.0 Mailbox temporarily unavailable");
     // Logged once, by job id and error codes: an SMTP reply may quote an address.
-    expect(errorLog.mock.calls).toEqual([[`E-mail ${job.id}: attempt 1 failed (EMESSAGE 451); next try at ${job.next_attempt_at}`]]);
+    expect(logged).toEqual([`E-mail ${job.id}: attempt 1 failed (EMESSAGE 451); next try at ${job.next_attempt_at}`]);
+    expect(failedSends, "counted for the metrics").toBe(1);
 
     const leaky = failureReason(new Error("Cannot connect to smtp://mailer:s3cret@smtp.example.com:587 (refused)"));
     expect(leaky).not.toContain("s3cret");
@@ -309,7 +314,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     // Between the claim and the send: a UK GDPR erasure, and an admin's Move to Spam.
     await deleteSubmissions(database.db, [erased.id]);
     expect(await markSpam(database.db, filed.id)).toBe(true);
-    for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(database.db, mailer, job, now);
+    for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(database.db, mailer, job, report, now);
 
     expect(mailer.sent.map((email) => email.subject)).toEqual(["New enquiry from Still Wanted (Property Investor)"]);
     expect(await jobsOf(erased.id)).toEqual([]);

@@ -49,12 +49,13 @@ function normalised(page: { html: string; nonce: string }): string {
   return page.html.replaceAll(page.nonce, "N").replace(/\b\d{10,12}\.[A-Za-z0-9_-]{43}\b/g, "T");
 }
 
-/** Response headers but those that differ per response by design (Date, the nonce, the length). */
+/** Response headers but those that differ per response by design (Date, the nonce, the length, the request's id). */
 function comparableHeaders(response: RawResponse): Record<string, string> {
   const result: Record<string, string> = {};
   const csp = String(response.headers["content-security-policy"]);
+  expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   for (const [name, value] of Object.entries(response.headers)) {
-    if (name === "date" || name === "content-length" || value === undefined) continue;
+    if (name === "date" || name === "content-length" || name === "x-request-id" || value === undefined) continue;
     result[name] = String(value).replace(/'nonce-[^']+'/, "'nonce-N'");
   }
   expect(csp).toMatch(/'nonce-[^']+'/);

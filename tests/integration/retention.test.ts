@@ -4,6 +4,7 @@ import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.serv
 import { deleteExpiredEnquiries, startRetentionSchedule, type RetentionLog } from "~/enquiries/retention.server";
 import type { SpamSignal } from "~/enquiries/spam";
 import { migrateToLatest, type Database } from "~/platform/db.server";
+import { plainLog } from "~/platform/log.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { filedAsSpam } from "../support/enquiries";
 
@@ -90,10 +91,7 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
 
   describe("the daily schedule", () => {
     const logged: string[] = [];
-    const log: RetentionLog = {
-      log: (...parts: unknown[]) => void logged.push(parts.join(" ")),
-      error: (...parts: unknown[]) => void logged.push(parts.join(" ")),
-    };
+    const log: RetentionLog = plainLog((line) => void logged.push(line));
     let stop: (() => void) | undefined;
 
     afterEach(() => {

@@ -98,7 +98,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
   /** The server answers /healthz (given a moment to fall over if it is going to), and has not exited. */
   async function expectServerHealthy() {
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const output = () => `the server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.stderr().slice(-3000)}`;
+    const output = () => `the server exited (${server.child.exitCode ?? server.child.signalCode}):\n${(server.stdout() + server.stderr()).slice(-3000)}`;
     expect(isRunning(), isRunning() ? "" : output()).toBe(true);
     const response = await fetch(`${server.url}/healthz`).catch((error: Error) => ({ status: `${error.message}: ${output()}` }));
     expect(response.status).toBe(200);
@@ -374,7 +374,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
       }
       expect(open).toEqual([]);
       // Nor was one left for the garbage collector to close (Node's DEP0137 warning).
-      expect(server.stderr()).not.toMatch(/on garbage collection/);
+      expect(server.stdout() + server.stderr()).not.toMatch(/on garbage collection/);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     });
 

@@ -22,6 +22,7 @@ import { HTML_AS_PDF, HTML_BEHIND_PDF_HEADER, minimalPdf } from "../support/docu
 import { rawRequest } from "../support/http";
 import { exifHasGps, filesIn, phonePhotoJpeg, twoToneJpeg, twoTonePng } from "../support/images";
 import { assertBuilt, type SpawnedServer } from "../support/server";
+import { plainLog } from "~/platform/log.server";
 
 const DEFAULTS = siteDefaults();
 
@@ -209,7 +210,7 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   it("a project giving up an image the site uses (deleted, or its image replaced) leaves the file in place", async () => {
     const { logo } = (await live()).company;
     const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
-    await removeImageIfUnused({ db: reader.db, storage }, logo);
+    await removeImageIfUnused({ db: reader.db, storage, log: plainLog(() => {}) }, logo);
     expect(await filesIn(imagesDir)).toContain(logo.slice("/images/".length));
     expect((await page(logo)).status).toBe(200);
   });

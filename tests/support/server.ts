@@ -88,6 +88,18 @@ export function spawnServer(env: Record<string, string | undefined>): SpawnedSer
   return { child, port, url: `http://127.0.0.1:${port}`, stdout: () => stdout, stderr: () => stderr, exited, stop };
 }
 
+/** A line of the server's JSON log (decision 031). */
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
+/** The complete JSON lines in `output` (a line still being written is left for later). */
+export function logLines(output: string): LogLine[] {
+  const complete = output.slice(0, output.lastIndexOf("\n") + 1);
+  return complete
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 /** Waits until GET /healthz answers 200, or fails with the server's output if it exits first. */
 export async function waitUntilHealthy(server: SpawnedServer, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
