@@ -105,7 +105,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     }
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
-    background.push(startPruningEvents(database.db, log));
+    background.push(startPruningEvents(database.db, log, () => clock.now()));
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 

@@ -1,6 +1,7 @@
 import type { Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
-import { startRepeating, type Repeating } from "~/platform/schedule.server";
+import { startFleetJob } from "~/platform/job-runs.server";
+import type { Repeating } from "~/platform/schedule.server";
 import { deleteEnquiries } from "./enquiries.server";
 
 /**
@@ -38,6 +39,7 @@ export type RetentionOptions = {
 
 /**
  * Runs deleteExpiredEnquiries shortly after start and then every 24 hours,
+ * once for the whole fleet (each instance checks every 10 minutes),
  * on timers that never keep the process alive. A failed run is logged and
  * tried again at the next. The log says how many went, never whose.
  */
@@ -52,15 +54,13 @@ export function startRetentionSchedule({
   if (retentionDays === undefined) return { stop() {} };
   const days = retentionDays;
   log.info(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
-  return startRepeating(
+  // Once a day across the fleet, not once per instance: each checks, one runs it (platform/job-runs.server.ts).
+  return startFleetJob(
+    { db, name: "enquiry-retention", everyMs, firstAfterMs: firstRunAfterMs, now },
     async () => {
-      try {
-        const deleted = await deleteExpiredEnquiries(db, days, now());
-        if (deleted > 0) log.info(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
-      } catch (error) {
-        log.error({ err: error }, "Retention: could not delete old enquiries");
-      }
+      const deleted = await deleteExpiredEnquiries(db, days, now());
+      if (deleted > 0) log.info(`Retention: deleted ${deleted} ${deleted === 1 ? "enquiry" : "enquiries"} older than ${days} days`);
     },
-    { firstAfterMs: firstRunAfterMs, everyMs },
+    (error) => log.error({ err: error }, "Retention: could not delete old enquiries"),
   );
 }

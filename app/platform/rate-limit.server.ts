@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { sql } from "kysely";
 import { dialectOf, type Db } from "./db.server";
-import { startRepeating, type Repeating } from "./schedule.server";
+import { startFleetJob } from "./job-runs.server";
+import type { Repeating } from "./schedule.server";
 import type { Log } from "./log.server";
 
 /**
@@ -73,10 +74,12 @@ export async function clearEvents(db: Db, bucket: RateLimitBucket, subject: stri
  * requests (each delete is one more write: an fsync on SQLite). Every instance
  * runs one; the deletes are idempotent.
  */
-export function startPruningEvents(db: Db, log: Pick<Log, "error">): Repeating {
-  return startRepeating(
-    () => pruneEvents(db).catch((error: unknown) => log.error({ err: error }, "Could not prune rate-limit events")),
-    { firstAfterMs: 60_000, everyMs: 10 * 60_000 },
+export function startPruningEvents(db: Db, log: Pick<Log, "error">, now: () => Date = () => new Date()): Repeating {
+  // Every 10 minutes across the fleet, by one instance (platform/job-runs.server.ts).
+  return startFleetJob(
+    { db, name: "rate-limit-pruning", everyMs: 10 * 60_000, firstAfterMs: 60_000, now },
+    () => pruneEvents(db, now()),
+    (error) => log.error({ err: error }, "Could not prune rate-limit events"),
   );
 }
 

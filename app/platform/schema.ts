@@ -140,6 +140,12 @@ export interface SiteDraftTable {
 }
 
 /** A publish set for a date and time (migration 009); done_at is set by the instance that publishes it. */
+/** When a job the fleet runs once (retention, pruning) is next due (migration 010). */
+export interface JobRunTable {
+  name: string;
+  next_run_at: Date | string;
+}
+
 export interface SiteScheduleTable {
   id: Generated<number>;
   content: string;
@@ -163,6 +169,7 @@ export interface DatabaseSchema {
   site_versions: SiteVersionTable;
   site_draft: SiteDraftTable;
   site_schedule: SiteScheduleTable;
+  job_runs: JobRunTable;
 }
 
 /** Every table of the schema, by name: what a backup counts and a restore replaces. */
@@ -179,6 +186,7 @@ export const TABLES = [
   "site_versions",
   "site_draft",
   "site_schedule",
+  "job_runs",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

@@ -7,6 +7,7 @@ import * as signInHistory from "./006-sign-in-history";
 import * as possibleSpam from "./007-possible-spam";
 import * as foldedEmails from "./008-folded-emails";
 import * as siteContent from "./009-site-content";
+import * as jobRuns from "./010-job-runs";
 import type { AppMigration } from "./types";
 
 /**
@@ -24,4 +25,5 @@ export const migrations: Record<string, AppMigration> = {
   "007-possible-spam": possibleSpam,
   "008-folded-emails": foldedEmails,
   "009-site-content": siteContent,
+  "010-job-runs": jobRuns,
 };

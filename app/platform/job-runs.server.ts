@@ -1,0 +1,68 @@
+import type { Db } from "./db.server";
+import { startRepeating, type Repeating } from "./schedule.server";
+
+/**
+ * Claims this run of a job the fleet does once: true for exactly one of the
+ * instances that ask at the same time, once the job is due, and then for
+ * none until `everyMs` later. The claim is one UPDATE of the job's row (taken
+ * only where next_run_at has come), so two instances cannot both win it, on
+ * SQLite or PostgreSQL. `now` is the database's clock in the server, which
+ * every instance shares.
+ */
+export async function claimJobRun(db: Db, name: string, everyMs: number, now: Date): Promise<boolean> {
+  await db
+    .insertInto("job_runs")
+    .values({ name, next_run_at: new Date(0).toISOString() })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
+  const claimed = await db
+    .updateTable("job_runs")
+    .set({ next_run_at: new Date(now.getTime() + everyMs).toISOString() })
+    .where("name", "=", name)
+    .where("next_run_at", "<=", now.toISOString())
+    .returning("name")
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Gives a claimed run back (its work failed), so the next check on any instance tries again. */
+export async function releaseJobRun(db: Db, name: string, now: Date): Promise<void> {
+  await db.updateTable("job_runs").set({ next_run_at: now.toISOString() }).where("name", "=", name).execute();
+}
+
+export type FleetJobOptions = {
+  db: Db;
+  /** The job's name, the same on every instance. */
+  name: string;
+  /** How often the fleet runs it. */
+  everyMs: number;
+  /** The first check after start. */
+  firstAfterMs: number;
+  now: () => Date;
+};
+
+/**
+ * Runs `task` every `everyMs` across the fleet: each instance checks at most
+ * every 10 minutes (or every `everyMs`, if shorter) and runs the task only
+ * when it claims the run. A task that throws gives its run back and the error
+ * goes up to the caller's handler through `onError`.
+ */
+export function startFleetJob({ db, name, everyMs, firstAfterMs, now }: FleetJobOptions, task: () => Promise<void>, onError: (error: unknown) => void): Repeating {
+  return startRepeating(
+    async () => {
+      try {
+        if (!(await claimJobRun(db, name, everyMs, now()))) return;
+      } catch (error) {
+        onError(error);
+        return;
+      }
+      try {
+        await task();
+      } catch (error) {
+        onError(error);
+        await releaseJobRun(db, name, now()).catch(() => undefined);
+      }
+    },
+    { firstAfterMs, everyMs: Math.min(everyMs, 10 * 60_000) },
+  );
+}
