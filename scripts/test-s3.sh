@@ -105,11 +105,23 @@ start() {
     exit 1
   }
 
+  # Another cluster on these ports (a previous run still stopping) would answer in
+  # place of ours: its monitor then refuses our OSD with 'wrong fsid'. Say so instead.
+  local busy
+  for busy in "$mon_port" "$port"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$busy") 2>/dev/null; then
+      log "127.0.0.1:$busy is in use already (another test S3 server?); stop it or set S3_TEST_MON_PORT / S3_TEST_PORT"
+      rm -rf "$dir"
+      exit 1
+    fi
+  done
+
   monmaptool --create --fsid "$fsid" --addv a "[v1:127.0.0.1:$mon_port]" "$dir/monmap" >/dev/null 2>&1 ||
     fail "monmaptool failed"
   ceph-mon --conf "$dir/ceph.conf" --id a --mkfs --monmap "$dir/monmap" >>"$dir/log/setup.log" 2>&1 ||
     fail "ceph-mon --mkfs failed"
   ceph-mon --conf "$dir/ceph.conf" --id a >>"$dir/log/setup.log" 2>&1 || fail "ceph-mon did not start"
+  [[ "$(ceph_ fsid 2>>"$dir/log/setup.log")" == "$fsid" ]] || fail "the monitor on 127.0.0.1:$mon_port is not this cluster's"
 
   local osd_id
   osd_id=$(ceph_ osd create 2>>"$dir/log/setup.log") || fail "ceph osd create failed"
