@@ -57,7 +57,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     booted = await boot(env, { role: "server", log, metrics });
   } catch (error) {
     if (error instanceof SiteLockBusy) {
-      log.error(error.message);
+      // A refusal to start, like a bad setting: one plain line on stderr.
+      console.error(error.message);
       return exitAfter(log, 1);
     }
     throw error;
@@ -109,6 +110,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     app(req, res);
   });
   applyConnectionLimits(server, env.keepAliveTimeoutMs);
+  // What start-up said (database, images, e-mail) is on stdout before the first request can be answered.
+  await log.written();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.port, env.host, () => {
@@ -124,6 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       "PUBLIC_URL is not set: canonical links, robots.txt and the sitemap name the address each request came to, and no shared cache may keep them. Set it to the site's public address (https://…) when it goes live.",
     );
   }
+  await log.written();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -20,15 +20,8 @@ export type MigrationReport = {
 };
 
 async function readBytes(storage: ImageStorage, name: string): Promise<Buffer | undefined> {
-  const opened = await storage.open(name);
-  if (!opened) return undefined;
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of opened.stream()) chunks.push(chunk as Buffer);
-  } finally {
-    await opened.close();
-  }
-  return Buffer.concat(chunks);
+  const bytes = await storage.read(name);
+  return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
