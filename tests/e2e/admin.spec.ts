@@ -267,6 +267,7 @@ test.describe("signed in", () => {
     await expect(projects).toBeFocused();
     await expect(projects).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
+    await expect(page).toHaveURL(/\/admin\/website$/);
     await expect(website).toBeFocused();
     await expect(website).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("ArrowLeft");
