@@ -1,6 +1,7 @@
 import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
 import { imageNameFromUrl, storedNameFromUrl, type ResponsiveImage } from "~/images/image-files";
 import { isValidEmail } from "~/platform/email-address";
+import type { FieldSpec, SectionErrors } from "./fields";
 import { hoursDefaults, hoursFields, hoursShapeProblems, hoursValues, parseHours, type SiteHours } from "./hours";
 import {
   parseRenovations,
@@ -302,20 +303,7 @@ export function priceFieldValue(pence: number): string {
 
 // ---------------------------------------------------------------- fields
 
-export type FieldSpec = {
-  /** The form field's name: "company.name", "plans.0.features". */
-  name: string;
-  label: string;
-  max: number;
-  required: boolean;
-  /** A multi-line field; for lists, one item a line. */
-  multiline?: boolean;
-  hint?: string;
-  /** "image": an upload through the image pipeline; "document": a PDF or an image (the certificate). */
-  type?: "text" | "email" | "tel" | "date" | "time" | "image" | "document";
-  /** A format the value must have when given, with its message. */
-  pattern?: { test: RegExp; message: string };
-};
+export type { FieldSpec, SectionErrors } from "./fields";
 
 export const MAX_PROMISES = 3;
 export const MAX_FEATURES = 12;
@@ -566,8 +554,6 @@ function clean(value: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   return (value ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
 }
-
-export type SectionErrors = Record<string, string>;
 
 /** "£1,250.50", "80" → pence; undefined when it is not an amount (or more than £100,000). */
 function penceFrom(text: string): number | undefined {

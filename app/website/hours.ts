@@ -1,4 +1,4 @@
-import type { FieldSpec, SectionErrors } from "./content";
+import type { FieldSpec, SectionErrors } from "./fields";
 
 /**
  * The company's business hours (issue 15) as data: for each day of the week,

@@ -1,4 +1,4 @@
-import type { FieldSpec, SectionErrors } from "./content";
+import type { FieldSpec, SectionErrors } from "./fields";
 
 /**
  * The Services section (two groups of services the company adds, removes and
