@@ -14,6 +14,7 @@ import { defaultAlt, type RenovationProject } from "~/projects/types";
 import { ImageUploadField } from "./ImageUploadField";
 import { PROJECTS_TEXT } from "./texts";
 import type { ProjectFormState } from "./types";
+import { FieldNotes } from "./FieldNotes";
 
 const INPUT =
   "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
@@ -93,16 +94,7 @@ export function ProjectForm({
         ) : (
           <input {...common} type="text" defaultValue={initial[field]} />
         )}
-        {extra.hint ? (
-          <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-            {extra.hint}
-          </p>
-        ) : null}
-        {error ? (
-          <p id={`${id}-error`} className="mt-1 text-sm text-red-800">
-            {error}
-          </p>
-        ) : null}
+        <FieldNotes id={id} hint={extra.hint} error={error} />
       </div>
     );
   };

@@ -1,4 +1,5 @@
 import type { FieldSpec } from "~/website/content";
+import { FieldNotes } from "./FieldNotes";
 
 const INPUT =
   "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
@@ -26,16 +27,7 @@ export function WebsiteField({ spec, value, error }: { spec: FieldSpec; value: s
       ) : (
         <input {...common} type={spec.type ?? "text"} maxLength={spec.max} autoComplete="off" />
       )}
-      {spec.hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-          {spec.hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={spec.hint} error={error} />
     </div>
   );
 }

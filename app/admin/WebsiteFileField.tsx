@@ -1,5 +1,6 @@
 import { CERTIFICATE_ACCEPT, IMAGE_ACCEPT } from "~/images/image-files";
 import type { FieldSpec } from "~/website/content";
+import { FieldNotes } from "./FieldNotes";
 
 const FILE_INPUT =
   "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm file:mr-3 file:rounded-md file:border-0 file:bg-blue-50 file:px-3 file:py-1.5 file:font-semibold file:text-blue-800 focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
@@ -45,16 +46,7 @@ export function WebsiteFileField({ spec, value, error }: { spec: FieldSpec; valu
         aria-describedby={described}
         className={FILE_INPUT}
       />
-      {spec.hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-          {spec.hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={spec.hint} error={error} />
       {value ? (
         <label className="mt-3 inline-flex items-center gap-2 text-slate-800">
           <input type="checkbox" name={`${spec.name}.remove`} value="yes" className="size-4 accent-blue-700" />
