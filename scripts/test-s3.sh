@@ -125,10 +125,19 @@ start() {
 
   local osd_id
   osd_id=$(ceph_ osd create 2>>"$dir/log/setup.log") || fail "ceph osd create failed"
-  mkdir -p "$dir/osd/osd.$osd_id"
-  ceph-osd --conf "$dir/ceph.conf" --id "$osd_id" --mkfs >>"$dir/log/setup.log" 2>&1 ||
-    fail "ceph-osd --mkfs failed"
-  ceph-osd --conf "$dir/ceph.conf" --id "$osd_id" >>"$dir/log/setup.log" 2>&1 || fail "ceph-osd did not start"
+  # Now and then an OSD made while the new monitor is still settling records no
+  # cluster fsid and is refused ('wrong fsid'): make it again, up to three times.
+  local attempt
+  for attempt in 1 2 3; do
+    rm -rf "$dir/osd/osd.$osd_id"
+    mkdir -p "$dir/osd/osd.$osd_id"
+    ceph-osd --conf "$dir/ceph.conf" --id "$osd_id" --mkfs >>"$dir/log/setup.log" 2>&1 ||
+      fail "ceph-osd --mkfs failed"
+    if ceph-osd --conf "$dir/ceph.conf" --id "$osd_id" >>"$dir/log/setup.log" 2>&1; then break; fi
+    ((attempt < 3)) || fail "ceph-osd did not start"
+    log "ceph-osd did not start (attempt $attempt); making it again"
+    sleep 2
+  done
 
   radosgw --conf "$dir/ceph.conf" --name client.rgw.a >>"$dir/log/setup.log" 2>&1 || fail "radosgw did not start"
 
