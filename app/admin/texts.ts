@@ -18,6 +18,11 @@ export const LOGIN_TEXT = {
   checking: "Checking sign-in...",
 } as const;
 
+/** The admin's forms (dashboard, Website tab, data requests), for a body that cannot be read as the form (decision 036). */
+export const FORM_TEXT = {
+  notUnderstood: "The form was not understood. Please reload the page.",
+} as const;
+
 export const DASHBOARD_TEXT = {
   title: "Admin Dashboard",
   signOut: "Sign Out",

@@ -1,7 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BodyError, readMultipartForm } from "./request-body.server";
 
-const LIMITS = { fileFields: ["before", "after"], maxFileBytes: 1000, fileTooLarge: "File size must be less than 10MB", maxFieldBytes: 4096 };
+const LIMITS = {
+  fileFields: ["before", "after"],
+  maxFileBytes: 1000,
+  fileTooLarge: "File size must be less than 10MB",
+  maxFieldBytes: 4096,
+  unreadable: "The form was not understood.",
+};
 
 function formRequest(form: FormData): Request {
   return new Request("http://localhost/admin", { method: "POST", body: form });
@@ -51,7 +57,8 @@ describe("readMultipartForm", () => {
   it("refuses a file in a field it was not asked for, and a second file for one field", async () => {
     const other = new FormData();
     other.set("avatar", new File([new Uint8Array(5)], "a.jpg"));
-    expect((await refusal(readMultipartForm(formRequest(other), LIMITS))).status).toBe(400);
+    const error = await refusal(readMultipartForm(formRequest(other), LIMITS));
+    expect([error.status, error.message]).toEqual([400, LIMITS.unreadable]);
 
     const two = new FormData();
     two.append("before", new File([new Uint8Array(5)], "a.jpg"));
@@ -68,7 +75,27 @@ describe("readMultipartForm", () => {
       body: '--x\r\nContent-Disposition: form-data; name="before"; filename="a.jpg"\r\n\r\nabc',
       headers: { "content-type": "multipart/form-data; boundary=x" },
     });
-    expect((await refusal(readMultipartForm(cut, LIMITS))).status).toBe(400);
+    const error = await refusal(readMultipartForm(cut, LIMITS));
+    expect([error.status, error.message]).toEqual([400, LIMITS.unreadable]);
+  });
+
+  it("keeps a file named in RFC 8187 form without decoding the name, even in a charset nobody knows, and says nothing on the console", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const named = (charset: string) =>
+      new Request("http://localhost/admin", {
+        method: "POST",
+        body: `--x\r\nContent-Disposition: form-data; name="before"; filename*=${charset}''a%20photo.jpg\r\nContent-Type: image/jpeg\r\n\r\nabc\r\n--x--\r\n`,
+        headers: { "content-type": "multipart/form-data; boundary=x" },
+      });
+    try {
+      for (const charset of ["utf-8", "x-no-such-charset"]) {
+        const { files } = await readMultipartForm(named(charset), LIMITS);
+        expect(files.before?.bytes, charset).toEqual(Buffer.from("abc"));
+      }
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("refuses a streamed body with no length as soon as it passes the cap, even one that never makes a part", async () => {

@@ -1,84 +1,29 @@
-import {
-  FormDataParseError,
-  MaxFileSizeExceededError,
-  MaxFilesExceededError,
-  MaxHeaderSizeExceededError,
-  MaxPartsExceededError,
-  MaxTotalSizeExceededError,
-  parseFormData,
-  type FileUpload,
-} from "@remix-run/form-data-parser";
+import { BodyError, bodyErrorHeaders, mediaType, readBytes, readForm, utf8, type UploadedFile } from "./body-reading.server";
 
-/**
- * The one edge where request bodies are read (docs/decisions/025): with a
+/*
+ * The one edge where request bodies are read (docs/decisions/025, 036): with a
  * hard size cap, counted as the bytes arrive, so an oversized request never
- * sits in memory, and every malformed body becomes a BodyError, a 4xx with a
- * clear message. Forms (urlencoded and multipart, with or without files) are
- * parsed by @remix-run/form-data-parser within its limits; JSON by us, as
- * that library does not read it. `withBody` turns a refusal into each route's
- * answer in one place.
+ * sits in memory, and every body that is not the form (or JSON) asked for
+ * becomes a BodyError, a 4xx with a clear message, never an exception: a
+ * body that cannot be read as the form is refused with the form's own
+ * message. Multipart is split by @remix-run/multipart-parser within its
+ * limits and its parts read by us (body-reading.server.ts); a url-encoded
+ * form by the platform's URLSearchParams once it is known to be UTF-8; JSON by
+ * us. `withBody` turns a refusal into each route's answer in one place.
  */
-export class BodyError extends Error {
-  override name = "BodyError";
-  constructor(
-    readonly status: 400 | 413 | 415,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { BodyError, bodyErrorHeaders, type UploadedFile };
 
 export const CONTACT_BODY_LIMIT = 64 * 1024;
 /** Admin forms (sign-in, card actions) are a few short fields. */
 export const ADMIN_FORM_LIMIT = 16 * 1024;
 
-/** Headers for a refusal: a 413 leaves the rest of the body unread, so the connection must not be reused. */
-export function bodyErrorHeaders(error: BodyError): HeadersInit {
-  return error.status === 413 ? { Connection: "close" } : {};
-}
-
-async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
-  const declared = Number(request.headers.get("content-length"));
-  // An API client is told at once; it reads the answer before it sends more (Expect: 100-continue) or is a script.
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Stop reading but keep the socket: cancelling would destroy it before
-      // the 413 is sent. The response asks to close the connection instead.
-      reader.releaseLock();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
 function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new BodyError(400, "Request body must be UTF-8 text");
-  }
+  const text = utf8(bytes);
+  if (text === undefined) throw new BodyError(400, "Request body must be UTF-8 text");
+  return text;
 }
 
-function mediaType(request: Request): string {
-  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-}
+const tooLargeFor = (limit: number) => () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
 
 /** A JSON object body (the API). */
 export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
@@ -86,12 +31,13 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   if (type !== "application/json" && !/^application\/[\w.+-]+\+json$/.test(type)) {
     throw new BodyError(415, "Content-Type must be application/json");
   }
-  const text = decodeUtf8(await readBytes(request, limit));
+  const invalid = () => new BodyError(400, "Request body must be valid JSON");
+  const text = decodeUtf8(await readBytes(request, limit, { tooLarge: tooLargeFor(limit), cutOff: invalid }));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new BodyError(400, "Request body must be valid JSON");
+    throw invalid();
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new BodyError(400, "Request body must be a JSON object");
@@ -109,26 +55,29 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
 const MAX_FIELDS = 1000;
 
 /**
- * An HTML form body (urlencoded or multipart), as plain string fields; a
- * field sent more than once keeps its first value (see readFormEntries).
+ * An HTML form body (urlencoded or multipart, text fields only), as plain
+ * string fields; a field sent more than once keeps its first value (see
+ * readFormEntries). `unreadable` is the form's own message for a body that
+ * cannot be read as it.
  */
-export async function readFormFields(request: Request, limit: number): Promise<Record<string, string>> {
-  return firstOfEach(await readFormEntries(request, limit));
+export async function readFormFields(request: Request, limit: number, unreadable: string): Promise<Record<string, string>> {
+  return firstOfEach(await readFormEntries(request, limit, unreadable));
 }
 
-/** An HTML form body's string fields in order, repeats included (checkboxes of one name); files are left out. */
-export async function readFormEntries(request: Request, limit: number): Promise<Array<[string, string]>> {
+/**
+ * An HTML form body's fields in order, repeats included (checkboxes of one
+ * name). The form has no file input, so a file part is not this form: refused
+ * with `unreadable`, as is text that is not UTF-8 and multipart that does not
+ * parse.
+ */
+export async function readFormEntries(request: Request, limit: number, unreadable: string): Promise<Array<[string, string]>> {
   const type = mediaType(request);
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") {
     throw new BodyError(415, "Content-Type must be application/x-www-form-urlencoded or multipart/form-data");
   }
-  const tooLarge = () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
-  const form = await parseForm(request, { maxTotalSize: limit, maxParts: MAX_FIELDS, maxFiles: MAX_FIELDS, maxFileSize: limit }, tooLarge, () => null);
-  const fields: Array<[string, string]> = [];
-  for (const [name, value] of form) {
-    if (typeof value === "string") fields.push([name, value]);
-  }
-  return fields;
+  return readForm(request, { maxTotalSize: limit, maxParts: MAX_FIELDS, maxFileSize: limit }, { tooLarge: tooLargeFor(limit), unreadable }, () => {
+    throw new BodyError(400, unreadable);
+  });
 }
 
 /** The first value of each name, in a record with no prototype: a field named "__proto__" or "constructor" is just a field. */
@@ -155,111 +104,40 @@ export type MultipartLimits = {
   fileTooLarge: string;
   /** Text fields: total bytes. */
   maxFieldBytes: number;
+  /** The form's own message for a body that cannot be read as it (a 400). */
+  unreadable: string;
 };
-
-export type UploadedFile = { field: string; filename: string; declaredType: string; bytes: Buffer };
 
 export type MultipartForm = { fields: Record<string, string>; files: Record<string, UploadedFile> };
 
 export async function readMultipartForm(request: Request, limits: MultipartLimits): Promise<MultipartForm> {
-  if (!/^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "")) {
+  if (mediaType(request) !== "multipart/form-data") {
     throw new BodyError(415, "Content-Type must be multipart/form-data");
   }
   const files: Record<string, UploadedFile> = Object.create(null);
-  const keep = async (upload: FileUpload) => {
-    // A file input left empty still sends a part, with no name and no bytes (nor is an empty file an image).
-    if (upload.size === 0) return null;
-    if (!limits.fileFields.includes(upload.fieldName)) throw new BodyError(400, `Unexpected file field "${upload.fieldName}"`);
+  const keep = (upload: UploadedFile) => {
+    if (!limits.fileFields.includes(upload.field)) throw new BodyError(400, limits.unreadable);
+    // A file input left empty still sends a part, with no file name and no bytes (nor is an empty file an image).
+    if (upload.bytes.byteLength === 0) return;
     // "One file only": a second file for one field.
-    if (Object.hasOwn(files, upload.fieldName)) throw new BodyError(400, "Too many files");
-    files[upload.fieldName] = {
-      field: upload.fieldName,
-      filename: upload.name,
-      declaredType: upload.type,
-      bytes: Buffer.from(await upload.arrayBuffer()),
-    };
-    return null;
+    if (Object.hasOwn(files, upload.field)) throw new BodyError(400, "Too many files");
+    files[upload.field] = upload;
   };
-  const form = await parseForm(
+  const entries = await readForm(
     request,
     {
       // The parser refuses a file larger than maxFileSize: ours refuses one of maxFileBytes ("under 10MB").
       maxFileSize: limits.maxFileBytes - 1,
-      maxFiles: limits.fileFields.length,
       maxParts: limits.fileFields.length + 50,
       maxTotalSize: limits.fileFields.length * limits.maxFileBytes + limits.maxFieldBytes + 64 * 1024,
     },
-    () => new BodyError(413, limits.fileTooLarge),
+    { tooLarge: () => new BodyError(413, limits.fileTooLarge), unreadable: limits.unreadable },
     keep,
   );
-  const entries: Array<[string, string]> = [];
   let fieldBytes = 0;
-  for (const [name, value] of form) {
-    if (typeof value !== "string") continue;
-    fieldBytes += name.length + value.length;
-    entries.push([name, value]);
-  }
+  for (const [name, value] of entries) fieldBytes += name.length + value.length;
   if (fieldBytes > limits.maxFieldBytes) throw new BodyError(413, "The form's text fields are too long");
   return { fields: firstOfEach(entries), files };
-}
-
-/**
- * A form through the parser, with its refusals as BodyErrors. A body cut off
- * by a limit is read on to its end (up to the limit again), discarding it: a
- * browser still sending its form would see a reset connection, not the
- * refusal. The refusal asks to close the connection (bodyErrorHeaders).
- */
-async function parseForm(
-  request: Request,
-  limits: { maxTotalSize: number; maxParts: number; maxFiles: number; maxFileSize: number },
-  tooLarge: () => BodyError,
-  uploads: (upload: FileUpload) => Promise<null> | null,
-): Promise<FormData> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limits.maxTotalSize) {
-    // A form a little over the limit (an 11 MB photo) is read to its end and thrown away, so the
-    // browser still sending it gets the refusal, not a reset; a far larger one is cut off at once.
-    if (declared <= limits.maxTotalSize * 2) await drain(request, declared);
-    throw tooLarge();
-  }
-  if (!request.body) throw new BodyError(400, "Request body is not valid form data");
-  try {
-    return await parseFormData(request, limits, uploads);
-  } catch (error) {
-    const refusal =
-      error instanceof BodyError
-        ? error
-        : error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError
-          ? tooLarge()
-          : error instanceof MaxFilesExceededError
-            ? new BodyError(400, "Too many files")
-            : error instanceof MaxPartsExceededError
-              ? new BodyError(413, "The form has too many parts")
-              : error instanceof MaxHeaderSizeExceededError || error instanceof FormDataParseError
-                ? new BodyError(400, "Request body is not valid form data")
-                : undefined;
-    if (!refusal) throw error;
-    await drain(request, limits.maxTotalSize);
-    throw refusal;
-  }
-}
-
-/** Reads and discards what is left of a refused body, up to `limit` bytes; a larger one is left to be cut off. */
-async function drain(request: Request, limit: number): Promise<void> {
-  if (!request.body || request.body.locked) return;
-  const reader = request.body.getReader();
-  let received = 0;
-  try {
-    while (received <= limit) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      received += value.byteLength;
-    }
-  } catch {
-    // The client gave up: nothing left to answer.
-  } finally {
-    reader.releaseLock();
-  }
 }
 
 /** A refused body, as a route answers it: the status, the message, and the headers a refusal needs. */

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
+import { FORM_TEXT } from "~/admin/texts";
 import {
   DATA_REQUESTS_TEXT,
   DataRequestsPage,
@@ -89,7 +90,7 @@ const answer = (result: DataRequestActionData, status = 200, init: ResponseInit 
  * has asked) it only asks, on the page. The log says how many, never whose.
  */
 export const action = withBody(
-  (request) => readFormFields(request, ADMIN_FORM_LIMIT),
+  (request) => readFormFields(request, ADMIN_FORM_LIMIT, FORM_TEXT.notUnderstood),
   (refusal) => answer({ notice: { kind: "error", text: refusal.message } }, refusal.status, { headers: refusal.headers }),
   eraseAction,
 );

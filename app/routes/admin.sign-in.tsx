@@ -31,7 +31,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 const signInWithForm = withBody(
-  (request) => readFormFields(request, ADMIN_FORM_LIMIT),
+  (request) => readFormFields(request, ADMIN_FORM_LIMIT, LOGIN_TEXT.missing),
   (refusal) => data<SignInFailure>({ error: refusal.message, email: "" }, { status: refusal.status, headers: refusal.headers }),
   signInAction,
 );

@@ -5,7 +5,7 @@ import { Dashboard } from "~/admin/Dashboard";
 import { formatSubmittedAt } from "~/platform/dates";
 import { handleInboxAction } from "~/admin/inbox-actions.server";
 import { SAVED_NOTICES, handleProjectAction, isProjectIntent } from "~/admin/project-actions.server";
-import { PROJECTS_TEXT } from "~/admin/texts";
+import { FORM_TEXT, PROJECTS_TEXT } from "~/admin/texts";
 import { describeNotification } from "~/admin/notification-status";
 import {
   parseAdminTab,
@@ -136,10 +136,11 @@ async function readDashboardForm(
       maxFileBytes: MAX_IMAGE_BYTES,
       fileTooLarge: UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge),
       maxFieldBytes: ADMIN_FIELDS_LIMIT,
+      unreadable: FORM_TEXT.notUnderstood,
     });
     return { ...form, ids: undefined };
   }
-  const entries = await readFormEntries(request, ADMIN_FIELDS_LIMIT);
+  const entries = await readFormEntries(request, ADMIN_FIELDS_LIMIT, FORM_TEXT.notUnderstood);
   return { fields: firstOfEach(entries), files: {}, ids: entries.filter(([name]) => name === "ids").map(([, value]) => value) };
 }
 

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { Dashboard } from "~/admin/Dashboard";
 import { dashboardBase } from "~/admin/dashboard.server";
-import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
+import { FORM_TEXT, WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import type { WebsiteActionData, WebsiteNotice, WebsiteView } from "~/admin/website-types";
 import { WebsitePanel } from "~/admin/WebsitePanel";
 import { countSubmissions } from "~/enquiries/inbox.server";
@@ -109,9 +109,10 @@ async function readWebsiteForm(request: Request): Promise<{ fields: Record<strin
       maxFileBytes: MAX_IMAGE_BYTES,
       fileTooLarge: UPLOAD_TEXT.tooLarge,
       maxFieldBytes: WEBSITE_FORM_LIMIT,
+      unreadable: FORM_TEXT.notUnderstood,
     });
   }
-  return { fields: firstOfEach(await readFormEntries(request, WEBSITE_FORM_LIMIT)), files: {} };
+  return { fields: firstOfEach(await readFormEntries(request, WEBSITE_FORM_LIMIT, FORM_TEXT.notUnderstood)), files: {} };
 }
 
 /**
@@ -163,7 +164,7 @@ export const action = withBody(
     const baseRevision = wholeNumber(fields.revision);
     const stale = (extra: Partial<WebsiteActionData> = {}) =>
       data<WebsiteActionData>({ ...extra, notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.stale } }, { status: 409 });
-    if (baseRevision === undefined) return data<WebsiteActionData>({ notice: { kind: "error", text: "The form was not understood. Please reload the page." } }, { status: 400 });
+    if (baseRevision === undefined) return data<WebsiteActionData>({ notice: { kind: "error", text: FORM_TEXT.notUnderstood } }, { status: 400 });
 
     switch (fields.intent) {
       case "save-section": {

@@ -22,7 +22,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 const upload = withBody(
-  (request) => readMultipartForm(request, { fileFields: ["file"], maxFileBytes: MAX_IMAGE_BYTES, fileTooLarge: UPLOAD_TEXT.tooLarge, maxFieldBytes: 1024 }),
+  (request) => readMultipartForm(request, { fileFields: ["file"], maxFileBytes: MAX_IMAGE_BYTES, fileTooLarge: UPLOAD_TEXT.tooLarge, maxFieldBytes: 1024, unreadable: UPLOAD_TEXT.unreadable }),
   jsonRefusal,
   async ({ context }: Route.ActionArgs, { files }) => {
     const { db, storage, log } = context.get(servicesContext);

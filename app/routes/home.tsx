@@ -2,7 +2,7 @@ import { useContext } from "react";
 import { UNSAFE_FrameworkContext, data } from "react-router";
 import type { Company } from "~/company/company";
 import { formTokenFor } from "~/enquiries/form-token.server";
-import { SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
+import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
@@ -160,7 +160,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 
 /** The contact form posted as an HTML form: works with and without JavaScript. */
 export const action = withBody(
-  (request) => readFormFields(request, CONTACT_BODY_LIMIT),
+  (request) => readFormFields(request, CONTACT_BODY_LIMIT, FAILURE_MESSAGE),
   (refusal) =>
     data<ContactActionData>({ status: "error", error: refusal.message, fields: [], values: {} }, { status: refusal.status, headers: refusal.headers }),
   submitContactForm,

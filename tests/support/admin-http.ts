@@ -61,12 +61,13 @@ export type SignedInServer = {
   imagesDir: string;
 };
 
-export async function startSignedInServer(backend: Backend): Promise<SignedInServer> {
+/** `env`: more of the server's settings (a raised limit). */
+export async function startSignedInServer(backend: Backend, env: Record<string, string> = {}): Promise<SignedInServer> {
   const database = await backend.createDatabase();
   const migrating = database.open();
   await migrateToLatest(migrating);
   await migrating.close();
-  const server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
+  const server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, ...env });
   return {
     database,
     server,

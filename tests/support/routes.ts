@@ -1,0 +1,34 @@
+import path from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routeConfig from "~/routes";
+import { repoRoot } from "./server";
+
+/** A route of app/routes.ts: its whole path as the config spells it ("" for the landing page, "admin/data-requests") and its module. */
+export type AppRoute = { path: string; file: string };
+
+function joinPaths(parent: string, child: string | undefined): string {
+  return [parent, child ?? ""]
+    .map((part) => part.replace(/^\/+|\/+$/g, ""))
+    .filter(Boolean)
+    .join("/");
+}
+
+/** Every entry of app/routes.ts, layouts included (a layout has its parent's path). */
+export async function appRoutes(): Promise<AppRoute[]> {
+  const found: AppRoute[] = [];
+  const walk = (entries: RouteConfigEntry[], parent: string) => {
+    for (const entry of entries) {
+      const routePath = joinPaths(parent, entry.path);
+      found.push({ path: routePath, file: entry.file });
+      if (entry.children) walk(entry.children, routePath);
+    }
+  };
+  walk(await routeConfig, "");
+  return found;
+}
+
+/** Which of `loader` and `action` the route's module exports. */
+export async function handlersOf(route: AppRoute): Promise<Array<"loader" | "action">> {
+  const module = (await import(/* @vite-ignore */ path.join(repoRoot, "app", route.file))) as Record<string, unknown>;
+  return (["loader", "action"] as const).filter((handler) => typeof module[handler] === "function");
+}
