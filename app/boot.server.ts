@@ -1,4 +1,6 @@
+import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
 import { prepareDecoy } from "~/auth/password.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
@@ -12,6 +14,7 @@ import type { Env } from "~/platform/env.server";
 import type { Log } from "~/platform/log.server";
 import type { Mailer } from "~/platform/mailer.server";
 import { NO_METRICS, type Metrics } from "~/platform/metrics.server";
+import { startFleetJob } from "~/platform/job-runs.server";
 import { startPruningEvents } from "~/platform/rate-limit.server";
 import type { SiteLock } from "~/platform/site-lock.server";
 import type { Repeating } from "~/platform/schedule.server";
@@ -106,6 +109,16 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
     background.push(startPruningEvents(database.db, log, () => clock.now()));
+    // AUDIT_RETENTION_DAYS: the audit log's one deletion, daily, once for the fleet.
+    background.push(startAuditRetention({ db: database.db, retentionDays: env.auditRetentionDays, log, now: () => clock.now() }));
+    // An invitation e-mail given up on keeps no link once the invitation can no longer be used.
+    background.push(
+      startFleetJob(
+        { db: database.db, name: "invitation-links", everyMs: 60 * 60_000, firstAfterMs: 120_000, now: () => clock.now() },
+        async () => void (await forgetDeadInvitationLinks(database.db, clock.now())),
+        (error) => log.error({ err: error }, "Could not forget the links of dead invitations"),
+      ),
+    );
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 

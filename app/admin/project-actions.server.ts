@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import type { Actor } from "~/audit/actor";
 import { UPLOAD_TEXT, imageNameFromUrl } from "~/images/image-files";
 import { removeImageIfUnused, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
@@ -44,20 +45,21 @@ export async function handleProjectAction(
   intent: ProjectIntent,
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
+  actor: Actor,
 ) {
   const { db } = services;
   const id = fields.id;
   switch (intent) {
     case "create-project":
     case "update-project":
-      return saveProject(services, intent === "update-project" ? id : undefined, fields, files);
+      return saveProject(services, intent === "update-project" ? id : undefined, fields, files, actor);
 
     case "toggle-project": {
       if (!isProjectId(id) || (fields.active !== "true" && fields.active !== "false")) {
         return notice("error", PROJECTS_TEXT.statusFailure, 400);
       }
       try {
-        if (!(await setProjectActive(db, id, fields.active === "true"))) return notice("error", PROJECTS_TEXT.notFound, 404);
+        if (!(await setProjectActive(db, id, fields.active === "true", actor))) return notice("error", PROJECTS_TEXT.notFound, 404);
       } catch (error) {
         services.log.error({ err: error }, "Could not update a project's status");
         return notice("error", PROJECTS_TEXT.statusFailure, 503);
@@ -72,7 +74,7 @@ export async function handleProjectAction(
       }
       let result;
       try {
-        result = await moveProject(db, id, direction);
+        result = await moveProject(db, id, direction, actor);
       } catch (error) {
         services.log.error({ err: error }, "Could not change the display order");
         return notice("error", PROJECTS_TEXT.orderFailure, 503);
@@ -90,7 +92,7 @@ export async function handleProjectAction(
       if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
       let deleted;
       try {
-        deleted = await deleteProject(db, id);
+        deleted = await deleteProject(db, id, actor);
       } catch (error) {
         services.log.error({ err: error }, "Could not delete a project");
         return notice("error", PROJECTS_TEXT.deleteFailure, 503);
@@ -110,6 +112,7 @@ async function saveProject(
   id: string | undefined,
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
+  actor: Actor,
 ) {
   const { db } = services;
   const refuse = (values: ProjectFormValues, errors: ProjectFormErrors, text: string, status: number) =>
@@ -136,7 +139,7 @@ async function saveProject(
     const url = values[`${side}_image_url`];
     if (file) {
       try {
-        const image = await saveImage(services, file.bytes);
+        const image = await saveImage(services, file.bytes, actor);
         uploadedNow.push(image);
         urls[side] = image.url;
         // Kept in the form if something else is refused, so it is not sent twice.
@@ -164,9 +167,9 @@ async function saveProject(
   const project = { ...parsed!, before_image_url: urls.before, after_image_url: urls.after };
   try {
     if (id === undefined) {
-      await createProject(db, project);
+      await createProject(db, project, actor);
     } else {
-      const result = await updateProject(db, id, project);
+      const result = await updateProject(db, id, project, actor);
       if (!result) return notice("error", PROJECTS_TEXT.notFound, 404);
       // Replaced images go once the new ones are saved (SPEC §7).
       for (const side of ["before", "after"] as const) {

@@ -1,5 +1,8 @@
 import { sql, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
+import { audit, auditEach } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
 import type { Db } from "~/platform/db.server";
+import { inTransaction } from "~/platform/transactions.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
 import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
 import { deleteEnquiries } from "./enquiries.server";
@@ -62,6 +65,19 @@ export function submissionsQuery(db: Db, { filter, search = "" }: InboxQuery) {
     .orderBy("id", "desc");
 }
 
+/**
+ * The ids a CSV export of this view holds, newest first, fixed now, with the
+ * export's audit entry (the view, whether it was searched, how many rows;
+ * never the search's words) in the same transaction.
+ */
+export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Promise<string[]> {
+  return inTransaction(db, async (trx) => {
+    const ids = (await submissionsQuery(trx, query).clearSelect().select("id").execute()).map((row) => row.id);
+    await audit(trx, { actor, action: "enquiries-exported", target: query.filter, details: { searched: (query.search ?? "") !== "", count: ids.length } });
+    return ids;
+  });
+}
+
 /** How many submissions each filter tab holds, of those the search matches (all of them without one). */
 export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
@@ -94,56 +110,78 @@ export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Prom
 }
 
 /** Marks a submission read or unread; false when there is no such submission. */
-export async function setSubmissionRead(db: Db, id: string, isRead: boolean): Promise<boolean> {
-  return (await setSubmissionsRead(db, [id], isRead)) > 0;
+export async function setSubmissionRead(db: Db, id: string, isRead: boolean, actor: Actor): Promise<boolean> {
+  return (await setSubmissionsRead(db, [id], isRead, actor)) > 0;
 }
 
-/** Marks these submissions read or unread; answers how many exist (and so were marked). */
-export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean): Promise<number> {
+/** Marks these submissions read or unread, each with its audit entry; answers how many exist (and so were marked). */
+export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean, actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return inTransaction(db, async (trx) => {
+    const marked = await trx.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).returning("id").execute();
+    await auditEach(
+      trx,
+      { actor, action: isRead ? "enquiry-marked-read" : "enquiry-marked-unread" },
+      marked.map((row) => row.id),
+    );
+    return marked.length;
+  });
 }
 
 /** Deletes a submission and its e-mail jobs; false when there was no such submission. */
-export async function deleteSubmission(db: Db, id: string): Promise<boolean> {
-  return (await deleteSubmissions(db, [id])) > 0;
+export async function deleteSubmission(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return (await deleteSubmissions(db, [id], actor)) > 0;
 }
 
-/** Deletes these submissions and their e-mail jobs; answers how many submissions there were. */
-export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> {
+/** Deletes these submissions and their e-mail jobs, each with its audit entry; answers how many submissions there were. */
+export async function deleteSubmissions(db: Db, ids: string[], actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  return (await deleteEnquiries(db, (eb) => eb("id", "in", ids))).submissions;
+  const deleted = await deleteEnquiries(
+    db,
+    (eb) => eb("id", "in", ids),
+    (trx, deletedIds) => auditEach(trx, { actor, action: "enquiry-deleted" }, deletedIds),
+  );
+  return deleted.submissions;
 }
 
 /**
  * Not spam: a submission under Spam moves to the inbox, unread; one marked
  * as possible spam loses its mark. False when it is neither.
  */
-export async function markNotSpam(db: Db, id: string): Promise<"moved" | "unmarked" | false> {
-  const filed = await db
-    .updateTable("contact_submissions")
-    .set({ spam_reason: null, spam_signals: null, is_read: false })
-    .where("id", "=", id)
-    .where("spam_reason", "is not", null)
-    .executeTakeFirst();
-  if (Number(filed.numUpdatedRows) > 0) return "moved";
-  const marked = await db
-    .updateTable("contact_submissions")
-    .set({ spam_signals: null })
-    .where("id", "=", id)
-    .where("spam_signals", "is not", null)
-    .executeTakeFirst();
-  return Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
+export async function markNotSpam(db: Db, id: string, actor: Actor): Promise<"moved" | "unmarked" | false> {
+  return inTransaction(db, async (trx) => {
+    const filed = await trx
+      .updateTable("contact_submissions")
+      .set({ spam_reason: null, spam_signals: null, is_read: false })
+      .where("id", "=", id)
+      .where("spam_reason", "is not", null)
+      .executeTakeFirst();
+    let done: "moved" | "unmarked" | false = "moved";
+    if (Number(filed.numUpdatedRows) === 0) {
+      const marked = await trx
+        .updateTable("contact_submissions")
+        .set({ spam_signals: null })
+        .where("id", "=", id)
+        .where("spam_signals", "is not", null)
+        .executeTakeFirst();
+      done = Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
+    }
+    if (done) await audit(trx, { actor, action: "enquiry-marked-not-spam", target: id });
+    return done;
+  });
 }
 
 /** Move to Spam: the admin files an enquiry of the inbox away, with what marked it (if anything did). False when it is under Spam already, or gone. */
-export async function markSpam(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable("contact_submissions")
-    .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
-    .where("id", "=", id)
-    .where("spam_reason", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function markSpam(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("contact_submissions")
+      .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
+      .where("id", "=", id)
+      .where("spam_reason", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "enquiry-marked-spam", target: id });
+    return true;
+  });
 }

@@ -29,6 +29,7 @@ describe("parseEnv", () => {
       contactRateLimit: 5,
       contactSiteLimit: 100,
       enquiryRetentionDays: undefined,
+      auditRetentionDays: 365,
       mail: undefined,
       trustProxy: false,
       publicUrl: undefined,
@@ -513,12 +514,13 @@ describe("parseEnv", () => {
     });
   });
 
-  describe("CONTACT_RATE_LIMIT, CONTACT_SITE_LIMIT and ENQUIRY_RETENTION_DAYS", () => {
+  describe("CONTACT_RATE_LIMIT, CONTACT_SITE_LIMIT, ENQUIRY_RETENTION_DAYS and AUDIT_RETENTION_DAYS", () => {
     it("read whole numbers", () => {
-      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", CONTACT_SITE_LIMIT: "500", ENQUIRY_RETENTION_DAYS: "365" })).toMatchObject({
+      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", CONTACT_SITE_LIMIT: "500", ENQUIRY_RETENTION_DAYS: "365", AUDIT_RETENTION_DAYS: "730" })).toMatchObject({
         contactRateLimit: 20,
         contactSiteLimit: 500,
         enquiryRetentionDays: 365,
+        auditRetentionDays: 730,
       });
     });
 
@@ -531,6 +533,9 @@ describe("parseEnv", () => {
       ["ENQUIRY_RETENTION_DAYS", "0"],
       ["ENQUIRY_RETENTION_DAYS", "-30"],
       ["ENQUIRY_RETENTION_DAYS", "a year"],
+      ["AUDIT_RETENTION_DAYS", "0"],
+      ["AUDIT_RETENTION_DAYS", "36501"],
+      ["AUDIT_RETENTION_DAYS", "forever"],
     ])("refuse %s=%s with a message naming it", (name, value) => {
       const { message } = envErrorOf({ [name]: value });
       expect(message).toMatch(new RegExp(`\\b${name}\\b`));

@@ -68,6 +68,7 @@ const envSchema = z.object({
   CONTACT_RATE_LIMIT: wholeNumber(1, 1_000_000).default(5),
   CONTACT_SITE_LIMIT: wholeNumber(1, 1_000_000).default(100),
   ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500).default(365),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -236,6 +237,8 @@ export type Env = {
   contactSiteLimit: number;
   /** Enquiries older than this many days are deleted daily; undefined keeps them. */
   enquiryRetentionDays: number | undefined;
+  /** AUDIT_RETENTION_DAYS: audit log entries older than this are deleted daily (default 365). */
+  auditRetentionDays: number;
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
   mail: MailConfig | undefined;
   trustProxy: TrustProxy;
@@ -363,6 +366,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     contactSiteLimit: env.CONTACT_SITE_LIMIT,
     enquiryRetentionDays: env.ENQUIRY_RETENTION_DAYS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     mail:
       env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined && env.CONTACT_NOTIFY_TO !== undefined
         ? {

@@ -20,7 +20,8 @@ import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
-import { adminContext, servicesContext } from "~/services";
+import { adminContext, requireMember, servicesContext } from "~/services";
+import { can } from "~/auth/roles";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
@@ -32,12 +33,15 @@ export function meta({ error }: Route.MetaArgs) {
 }
 
 /** The dashboard: who is signed in, and the data of the tab in the URL (?tab=projects|contacts). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = context.get(adminContext);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
-  const tab = parseAdminTab(params.get("tab"));
+  // Without ?tab=, the first tab the member's role has (an Enquiries member lands on Contact Submissions).
+  const asked = params.get("tab") ?? (can(context.get(adminContext).role, "projects") ? "projects" : "contacts");
+  const tab = parseAdminTab(asked);
+  const { admin } = requireMember(args, tab === "contacts" ? "enquiries" : "projects");
   const base = { ...(await dashboardBase(services, admin)), tab };
 
 
@@ -112,15 +116,30 @@ const ADMIN_FIELDS_LIMIT = 64 * 1024;
  * JavaScript is multipart and carries its two images; with JavaScript the
  * images were uploaded already and the form refers to them.
  */
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  // Before the body: a multipart form is a project's with its images (Renovation Projects). A plain
+  // form may be either tab's, and every role has one of them; its intent decides once it is read.
+  if (isMultipart(args.request)) requireMember(args, "projects");
+  return dashboardAction(args);
+}
+
+const dashboardAction = withBody(
   readDashboardForm,
   (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, { fields, files, ids }) => {
-    const { db, storage, outbox, log } = context.get(servicesContext);
-    if (isProjectIntent(fields.intent)) return handleProjectAction({ db, storage, log }, fields.intent, fields, files);
-    return handleInboxAction({ db, outbox, log }, fields, ids);
+  async (args: Route.ActionArgs, { fields, files, ids }) => {
+    const { db, storage, outbox, log } = args.context.get(servicesContext);
+    if (isProjectIntent(fields.intent)) {
+      const { actor } = requireMember(args, "projects");
+      return handleProjectAction({ db, storage, log }, fields.intent, fields, files, actor);
+    }
+    const { actor } = requireMember(args, "enquiries");
+    return handleInboxAction({ db, outbox, log }, fields, ids, actor);
   },
 );
+
+function isMultipart(request: Request): boolean {
+  return /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
+}
 
 /**
  * The dashboard's form: a project form without JavaScript is multipart with
@@ -130,7 +149,7 @@ export const action = withBody(
 async function readDashboardForm(
   request: Request,
 ): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile>; ids: string[] | undefined }> {
-  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+  if (isMultipart(request)) {
     const form = await readMultipartForm(request, {
       fileFields: ["before_image_file", "after_image_file"],
       maxFileBytes: MAX_IMAGE_BYTES,

@@ -3,7 +3,7 @@ import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import { siteCompany, siteDefaults } from "~/website/content";
 import { heroPicture, readDraft, readVersion } from "~/website/website.server";
 import type { Route } from "./+types/admin.website-preview";
@@ -18,7 +18,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
 /** The landing page as it would look with the draft, or with an earlier version (?version=N). */
 export const handle = { hydrate: "islands" } as const;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "website");
   const services = context.get(servicesContext);
   const defaults = siteDefaults(services.company);
   const asked = new URL(request.url).searchParams.get("version");

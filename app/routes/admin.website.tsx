@@ -11,12 +11,15 @@ import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { findStoredFile, saveCertificate, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
 import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
-import { adminContext, servicesContext } from "~/services";
+import type { Actor } from "~/audit/actor";
+import { requireMember, servicesContext } from "~/services";
+import { LEGAL_DETAILS_TEXT, isLegalSection } from "~/website/legal-sections";
+import { can } from "~/auth/roles";
 import { FILE_FIELDS, POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { parseMove } from "~/website/services";
 import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
-import { fromLondonTime, londonLabel } from "~/website/london-time";
+import { fromLondonTime, londonLabel } from "~/platform/london-time";
 import { cancelSchedule, readSchedule, schedulePublish } from "~/website/schedule.server";
 import type { Route } from "./+types/admin.website";
 
@@ -54,8 +57,9 @@ function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotic
 }
 
 /** The Website tab: the draft, section by section, its state against the live site, and the history. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = context.get(adminContext);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  const { admin } = requireMember(args, "website");
   const services = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const section = sectionFrom(params.get("section"));
@@ -128,6 +132,7 @@ async function takeUpload(
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
   current: SiteContent,
+  actor: Actor,
 ): Promise<{ status: number; field: string; message: string } | undefined> {
   const field = FILE_FIELDS[section];
   if (!field) return undefined;
@@ -137,7 +142,7 @@ async function takeUpload(
   if (file) {
     let stored: StoredImage;
     try {
-      stored = section === "legal" ? await saveCertificate(services, file.bytes) : await saveImage(services, file.bytes);
+      stored = section === "legal" ? await saveCertificate(services, file.bytes, actor) : await saveImage(services, file.bytes, actor);
     } catch (error) {
       if (error instanceof ImageError) return { status: error.status, field, message: error.message };
       throw error;
@@ -152,15 +157,23 @@ async function takeUpload(
   return undefined;
 }
 
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  requireMember(args, "website");
+  return websiteAction(args);
+}
+
+/** An Editor's change that would touch the Fees, Legal details or Policies sections (decision 042). */
+const legalRefusal = (text: string = LEGAL_DETAILS_TEXT.ownersOnly) => data<WebsiteActionData>({ notice: { kind: "error", text } }, { status: 403 });
+
+const websiteAction = withBody(
   readWebsiteForm,
   (refusal) => data<WebsiteActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, { fields, files }) => {
-    const admin = context.get(adminContext);
-    const services = context.get(servicesContext);
+  async (args: Route.ActionArgs, { fields, files }) => {
+    const { admin, actor } = requireMember(args, "website");
+    const services = args.context.get(servicesContext);
     const { db } = services;
     const defaults = siteDefaults(services.company);
-    const change = { by: admin.email, now: services.clock.now() };
+    const change = { by: admin.email, actor, now: services.clock.now() };
     const baseRevision = wholeNumber(fields.revision);
     const stale = (extra: Partial<WebsiteActionData> = {}) =>
       data<WebsiteActionData>({ ...extra, notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.stale } }, { status: 409 });
@@ -176,7 +189,8 @@ export const action = withBody(
           fields[`policies.${template.key}`] = policyTemplate(template.key, { content: draft.content, retentionDays: services.contact.retentionDays });
         }
         if (draft.revision !== baseRevision) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
-        const refusedUpload = await takeUpload(services, section, fields, files, draft.content);
+        if (isLegalSection(section) && !can(admin.role, "legal-details")) return legalRefusal();
+        const refusedUpload = await takeUpload(services, section, fields, files, draft.content, actor);
         if (refusedUpload) {
           return data<WebsiteActionData>(
             {
@@ -192,7 +206,8 @@ export const action = withBody(
         if (!parsed.ok) {
           return data<WebsiteActionData>({ section, errors: parsed.errors, values: parsed.values, notice: { kind: "error", text: WEBSITE_TEXT.fixErrors } }, { status: 400 });
         }
-        const saved = draft.revision === baseRevision ? await saveDraft(db, { ...change, content: parsed.content, baseRevision }) : ({ ok: false, reason: "stale" } as const);
+        const saved = draft.revision === baseRevision ? await saveDraft(db, { ...change, defaults, section, content: parsed.content, baseRevision }) : ({ ok: false, reason: "stale" } as const);
+        if (!saved.ok && saved.reason === "legal-details") return legalRefusal();
         if (!saved.ok) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
         // A service moved by its button: the page puts focus back on that button, in the service's new place.
         const move = section === "services" ? parseMove(fields.move ?? "") : undefined;
@@ -203,11 +218,13 @@ export const action = withBody(
         const published = await publishDraft(db, { ...change, defaults, baseRevision });
         if (published.ok) throw redirect(`/admin/website?notice=published&version=${published.version}`);
         if (published.reason === "nothing-to-publish") return data<WebsiteActionData>({ notice: { kind: "info", text: WEBSITE_TEXT_ADMIN.nothingToPublish } });
+        if (published.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "discard": {
         const discarded = await discardDraft(db, { ...change, defaults, baseRevision });
         if (discarded.ok) throw redirect("/admin/website?notice=discarded");
+        if (discarded.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "schedule": {
@@ -216,10 +233,11 @@ export const action = withBody(
         if (publishAt.getTime() <= change.now.getTime()) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.schedulePast } }, { status: 400 });
         const scheduled = await schedulePublish(db, { ...change, defaults, baseRevision, publishAt });
         if (scheduled.ok) throw redirect("/admin/website?notice=scheduled");
+        if (scheduled.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "cancel-schedule": {
-        await cancelSchedule(db);
+        if ((await cancelSchedule(db, { defaults, actor })) === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         throw redirect("/admin/website?notice=unscheduled");
       }
       case "restore": {
@@ -228,6 +246,7 @@ export const action = withBody(
         const restored = await restoreVersion(db, { ...change, defaults, number, baseRevision });
         if (restored.ok) throw redirect(`/admin/website?notice=restored&from=${number}&version=${restored.version}`);
         if (restored.reason === "not-found") return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.notFound } }, { status: 404 });
+        if (restored.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.versionHasOtherLegalDetails);
         return stale();
       }
       default:

@@ -1,7 +1,7 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
@@ -9,7 +9,9 @@ import type { Route } from "./+types/api.admin.enquiries";
  * scripts and integrations of the admin's own. As on the page, all, unread
  * and read hold real enquiries only; spam is under filter=spam.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "enquiries");
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {

@@ -13,7 +13,7 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: RegExp }> = [
   },
   { name: "screens", paths: /^app\/(admin|landing)\// },
   { name: "components", paths: /^app\/components\// },
-  { name: "domains", paths: /^app\/(auth|enquiries|projects|images|company|website|backup)\// },
+  { name: "domains", paths: /^app\/(auth|audit|enquiries|projects|images|company|website|backup)\// },
   { name: "platform", paths: /^app\/platform\// },
 ];
 

@@ -8,6 +8,7 @@ import type { UserType } from "~/enquiries/schema";
 import { openDatabase, type Db } from "~/platform/db.server";
 import type { OutboxStatus } from "~/platform/schema";
 import { waitForHydration } from "./fixtures";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * The admin tests run against the "admin" server of playwright.config.ts: a
@@ -108,7 +109,7 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
     if (enquiry.createdAt) {
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }
-    if (enquiry.read) await setSubmissionRead(db, id, true);
+    if (enquiry.read) await setSubmissionRead(db, id, true, TEST_ACTOR);
     ids.push(id);
   }
   return ids;

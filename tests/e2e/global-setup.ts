@@ -2,6 +2,7 @@ import type { FullConfig } from "@playwright/test";
 import { migrateToLatest, openDatabase } from "~/platform/db.server";
 import { createProject } from "~/projects/projects.server";
 import { SEED_PROJECTS } from "./seed-data";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * Playwright starts the web server before global setup, so the server has
@@ -16,7 +17,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   const database = openDatabase({ dataDir, databaseUrl: undefined });
   try {
     await migrateToLatest(database);
-    for (const project of SEED_PROJECTS) await createProject(database.db, project);
+    for (const project of SEED_PROJECTS) await createProject(database.db, project, TEST_ACTOR);
   } finally {
     await database.close();
   }

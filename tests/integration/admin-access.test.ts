@@ -30,6 +30,7 @@ import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { dataSnapshot } from "../support/data-snapshot";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 // ---------------------------------------------------------------------------
 // The table
@@ -524,7 +525,7 @@ describe.each(backends)("admin access on $name", (backend) => {
       before_image_url: before!,
       after_image_url: after!,
       display_order: controlOrder++,
-    });
+    }, TEST_ACTOR);
   }
 
   async function enquiriesAs(cookie: string) {
@@ -566,11 +567,11 @@ describe.each(backends)("admin access on $name", (backend) => {
       before_image_url: "/samples/kitchen-before.svg",
       after_image_url: "/samples/kitchen-after.svg",
       is_active: false,
-    });
+    }, TEST_ACTOR);
     projectId = hidden.id;
     const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-    beforeUrl = (await saveImage(images, JPEG)).url;
-    afterUrl = (await saveImage(images, JPEG)).url;
+    beforeUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
+    afterUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
     await seeding.close();
     server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "1000" });
     reader = database.open();
@@ -781,15 +782,15 @@ describe.each(backends)("admin access on $name", (backend) => {
       const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
       // A project of its own with a neighbour below it (last in the list), and two new uploads for the forms.
       const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-      const controlImages = [(await saveImage(images, JPEG)).url, (await saveImage(images, JPEG)).url];
+      const controlImages = [(await saveImage(images, JPEG, TEST_ACTOR)).url, (await saveImage(images, JPEG, TEST_ACTOR)).url];
       const control = await controlProject(controlImages);
       await controlProject(controlImages);
       const values: Values = {
         id: anotherEnquiry,
         ...ADMIN,
         projectId: control.id,
-        beforeUrl: (await saveImage(images, JPEG)).url,
-        afterUrl: (await saveImage(images, JPEG)).url,
+        beforeUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
+        afterUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
         marker: randomBytes(6).toString("hex"),
         siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
       };

@@ -16,6 +16,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { assertBuilt } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 const admin = runAdmin;
 
@@ -162,7 +163,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
         before_image_url: before,
         after_image_url: after,
         is_active: isActive,
-      });
+      }, TEST_ACTOR);
 
     const rowNames = async () => (await database.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
     const filesNow = async () => (await readdir(imagesDir)).sort();
@@ -183,7 +184,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       const justOverMinAge = await oldImage(25);
       // Young: an upload made a moment ago (through the real pipeline) for a form not saved yet, and a young stray file.
       const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
-      const young = await saveImage({ db: database.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer());
+      const young = await saveImage({ db: database.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer(), TEST_ACTOR);
       const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
       const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;
       await writeFile(path.join(imagesDir, youngStray), "young stray");

@@ -24,6 +24,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -84,7 +85,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     /** A migrated database with the admin EMAIL / PASSWORD. */
     async function withAdmin(): Promise<Db> {
       const { db } = await migratedDatabase();
-      await createAdmin(db, EMAIL, PASSWORD);
+      await createAdmin(db, EMAIL, PASSWORD, TEST_ACTOR);
       return db;
     }
 
@@ -95,7 +96,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     describe("admins", () => {
       it("creates an admin under the trimmed, lower-cased e-mail", async () => {
         const { db } = await migratedDatabase();
-        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD);
+        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD, TEST_ACTOR);
         expect(admin.email).toBe(EMAIL);
         expect(await countAdmins(db)).toBe(1);
         expectSignedIn(await attempt(db, { email: EMAIL }));
@@ -104,7 +105,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a second admin whose e-mail differs only in case", async () => {
         const db = await withAdmin();
-        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD)).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD, TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(1);
         // The first account's password still stands.
         expectSignedIn(await attempt(db, { password: PASSWORD }));
@@ -113,7 +114,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a password shorter than 12 characters", async () => {
         const { db } = await migratedDatabase();
-        await expect(createAdmin(db, EMAIL, "short pass")).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, EMAIL, "short pass", TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(0);
       });
 
@@ -129,7 +130,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("lists the admins by e-mail with their active sessions", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         expectSignedIn(await attempt(db, {}));
         expectSignedIn(await attempt(db, {}));
 
@@ -145,20 +146,20 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("deleteAdmin removes the admin and every session of theirs", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const mine = await attempt(db, {});
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
         expectSignedIn(mine);
         expectSignedIn(theirs);
 
-        await deleteAdmin(db, "Owner@Example.com");
+        await deleteAdmin(db, "Owner@Example.com", TEST_ACTOR);
 
         expect(await findSession(db, mine.token)).toBeUndefined();
         expect((await sessionRows(db)).map((row) => row.admin_id)).toEqual([await adminId(db, "assistant@example.com")]);
         expect(await findSession(db, theirs.token)).toMatchObject({ email: "assistant@example.com" });
         expect((await listAdmins(db)).map((admin) => admin.email)).toEqual(["assistant@example.com"]);
         expect(await attempt(db, {})).toEqual({ ok: false, reason: "invalid" });
-        await expect(deleteAdmin(db, EMAIL)).rejects.toThrow(AdminError);
+        await expect(deleteAdmin(db, EMAIL, TEST_ACTOR)).rejects.toThrow(AdminError);
       });
     });
 
@@ -251,7 +252,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword ends every session of the admin and changes the password", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const one = await attempt(db, {});
         const two = await attempt(db, { clientIp: "198.51.100.7" });
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
@@ -259,7 +260,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(two);
         expectSignedIn(theirs);
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase")).toEqual({ endedSessions: 2 });
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR)).toEqual({ endedSessions: 2 });
 
         expect(await findSession(db, one.token)).toBeUndefined();
         expect(await findSession(db, two.token)).toBeUndefined();
@@ -276,7 +277,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(elsewhere);
         const { sessionId } = (await findSession(db, current.token))!;
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", { keepSessionId: sessionId })).toEqual({
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR, { keepSessionId: sessionId })).toEqual({
           endedSessions: 1,
         });
         expect(await findSession(db, current.token)).toMatchObject({ email: EMAIL });
@@ -285,8 +286,8 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword refuses a short password and an unknown e-mail", async () => {
         const db = await withAdmin();
-        await expect(setAdminPassword(db, EMAIL, "too short")).rejects.toThrow(AdminError);
-        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase")).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, EMAIL, "too short", TEST_ACTOR)).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase", TEST_ACTOR)).rejects.toThrow(AdminError);
         expectSignedIn(await attempt(db, {}));
       });
     });
@@ -347,7 +348,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       it("locks the account after 10 failures from 10 IPs: the right password from a new IP is refused", async () => {
         expect(LOCKOUT.failures).toBe(10);
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         await failFromManyIps(db, EMAIL, at);
 
@@ -378,7 +379,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         await failFromManyIps(db, EMAIL, at);
         expect(await attempt(db, { clientIp: "203.0.113.50", now: at(20_000) })).toMatchObject({ reason: "limited" });
 
-        await setAdminPassword(db, EMAIL, "the brand new passphrase");
+        await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { password: "the brand new passphrase", clientIp: "203.0.113.50", now: at(30_000) }));
       });
@@ -467,7 +468,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("does not help with another account, and has a failure limit of its own", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         const device = { adminId: await adminId(db, "assistant@example.com"), deviceId: "BBBBBBBBBBBBBBBBBBBBBB" };
         await lockedOut(db, at);
@@ -490,7 +491,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         for (let i = 0; i < LOCKOUT.failures; i++) await attempt(db, { password: "wrong password!", clientIp: `10.0.0.${i + 1}`, now: at(1000 + i) });
         expect(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(5000) })).toMatchObject({ reason: "limited" });
 
-        await liftLockout(db, EMAIL);
+        await liftLockout(db, EMAIL, TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(6000) }));
       });

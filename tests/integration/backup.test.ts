@@ -31,6 +31,7 @@ import { validEnquiry } from "../support/enquiries";
 import { assertBuilt, spawnServer, startServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { migrations } from "~/platform/migrations";
+import { TEST_ACTOR } from "../support/actors";
 
 /** The code's schema version: its last migration. */
 const LATEST_MIGRATION = Object.keys(migrations).at(-1)!;
@@ -96,7 +97,7 @@ describe.each(backends)("backup and restore on $name", (backend) => {
   /** A site in use: an admin signed in, an enquiry and an upload. */
   async function siteInUse(): Promise<Site> {
     const site = await newSite();
-    const admin = await createAdmin(site.database.db, "other@example.com", PASSWORD);
+    const admin = await createAdmin(site.database.db, "other@example.com", PASSWORD, TEST_ACTOR);
     await createSession(site.database.db, admin.id);
     await saveEnquiry(site.database.db, { ...ENQUIRY, message: "Already here before the restore." }, { mail: undefined, company: PLACEHOLDER_COMPANY });
     // An upload no project uses yet: what a refused restore must leave in the bucket.
@@ -110,13 +111,13 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     source = await newSite();
     const { db } = source.database;
     expect((await runAdmin(source.testDb.env, ["seed-demo"])).code).toBe(0);
-    const admin = await createAdmin(db, "owner@example.com", PASSWORD);
+    const admin = await createAdmin(db, "owner@example.com", PASSWORD, TEST_ACTOR);
     await createSession(db, admin.id);
     await saveEnquiry(db, ENQUIRY, MAIL);
     await saveEnquiry(db, { ...ENQUIRY, name: "Ada Lovelace", email: "ada@example.com", phone: undefined, userType: "tenant" }, MAIL);
     await saveEnquiry(db, { ...ENQUIRY, message: "Cheap links" }, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } });
     await createSecrets(db).key("form-token");
-    await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", now: new Date() });
+    await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", actor: TEST_ACTOR, now: new Date() });
 
     // Made while the site runs, as an operator would.
     backup = path.join(backups, "full");
@@ -160,7 +161,7 @@ describe.each(backends)("backup and restore on $name", (backend) => {
 
   it("restores into an empty site every row of every table and every image byte, ends the sessions and moves the data version on", async () => {
     const target = await newSite();
-    const admin = await createAdmin(target.database.db, "someone@example.com", PASSWORD);
+    const admin = await createAdmin(target.database.db, "someone@example.com", PASSWORD, TEST_ACTOR);
     await createSession(target.database.db, admin.id);
     const versionBefore = await publicDataVersion(target.database.db);
 

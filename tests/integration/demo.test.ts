@@ -9,6 +9,7 @@ import { LocalDiskStorage, type ImageStorage } from "~/platform/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { makeTempDir, removeTempDir } from "../support/temp";
+import { TEST_ACTOR } from "../support/actors";
 
 const TITLES = DEMO_PROJECTS.map((project) => project.title);
 // Six pictures rasterised and processed (AVIF included) per run, on a shared machine.
@@ -46,7 +47,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
       budget: "£1,000",
       before_image_url: "/samples/kitchen-before.svg",
       after_image_url: "/samples/kitchen-after.svg",
-    });
+    }, TEST_ACTOR);
   });
   afterAll(async () => {
     await testDb.cleanup();
@@ -75,7 +76,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
           open: (name) => disk.open(name),
           read: (name) => disk.read(name),
         };
-        await expect(seedDemoProjects({ db: database.db, storage: failing, log: plainLog(() => {}) })).rejects.toThrow("disk full");
+        await expect(seedDemoProjects({ db: database.db, storage: failing, log: plainLog(() => {}) }, TEST_ACTOR)).rejects.toThrow("disk full");
         expect(firstStem).toBeDefined();
         expect(await disk.list()).toEqual([]);
         expect(await database.db.selectFrom("images").select("name").execute()).toEqual([]);
@@ -90,7 +91,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   it(
     "adds three active projects after the existing ones, with stored JPEGs and responsive copies; a second run adds nothing",
     async () => {
-      const first = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
+      const first = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(first).toEqual({ created: TITLES, skipped: [] });
 
       const projects = await listAllProjects(database.db);
@@ -127,7 +128,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
       const imageRows = await database.db.selectFrom("images").select("name").execute();
       expect(imageRows).toHaveLength(6);
 
-      const second = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
+      const second = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(second).toEqual({ created: [], skipped: TITLES });
       expect(await listAllProjects(database.db)).toHaveLength(4);
       expect(await database.db.selectFrom("images").select("name").execute()).toHaveLength(6);

@@ -16,6 +16,7 @@ import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/
 import { rawExchange, rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 const LIMIT = 64 * 1024;
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
@@ -78,10 +79,10 @@ async function startSeeded(database: TestDatabase): Promise<SpawnedServer> {
   const seeding = database.open();
   await migrateToLatest(seeding);
   // Created out of display order, with a hidden one first, so the order cannot come from insertion.
-  await createProject(seeding.db, activeProjects[2]!);
-  await createProject(seeding.db, inactiveProject);
-  await createProject(seeding.db, activeProjects[0]!);
-  await createProject(seeding.db, activeProjects[1]!);
+  await createProject(seeding.db, activeProjects[2]!, TEST_ACTOR);
+  await createProject(seeding.db, inactiveProject, TEST_ACTOR);
+  await createProject(seeding.db, activeProjects[0]!, TEST_ACTOR);
+  await createProject(seeding.db, activeProjects[1]!, TEST_ACTOR);
   await seeding.close();
   // Far more enquiries from 127.0.0.1 than CONTACT_RATE_LIMIT's default; the limit is tested in spam.test.ts.
   return startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000" });

@@ -27,6 +27,7 @@ import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { assertBuilt, freePort, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 type Seed = {
   name: string;
@@ -202,27 +203,27 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
-    expect(await markNotSpam(db, links!)).toBe("moved");
+    expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe("moved");
     expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
     expect(await names(db, "unread")).toEqual(["Bot Two"]);
     expect(await names(db, "spam")).toEqual(["Bot One"]);
     expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
-    expect(await markNotSpam(db, real!)).toBe(false);
-    expect(await markNotSpam(db, links!)).toBe(false);
-    expect(await markNotSpam(db, randomUUID())).toBe(false);
+    expect(await markNotSpam(db, real!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(db, randomUUID(), TEST_ACTOR)).toBe(false);
     expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
     expect(honeypot).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
     const [a, b, c] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
-    expect(await setSubmissionsRead(db, [a!, c!, randomUUID()], true)).toBe(2);
+    expect(await setSubmissionsRead(db, [a!, c!, randomUUID()], true, TEST_ACTOR)).toBe(2);
     expect(await names(db, "read")).toEqual(["C", "A"]);
     expect(await names(db, "unread")).toEqual(["B"]);
-    expect(await setSubmissionsRead(db, [a!, b!], false)).toBe(2);
+    expect(await setSubmissionsRead(db, [a!, b!], false, TEST_ACTOR)).toBe(2);
     expect(await names(db, "unread")).toEqual(["B", "A"]);
-    expect(await setSubmissionsRead(db, [], true)).toBe(0);
+    expect(await setSubmissionsRead(db, [], true, TEST_ACTOR)).toBe(0);
   });
 
   it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
@@ -231,14 +232,14 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     await seedJob(db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
     await seedJob(db, c!, { status: "queued" });
     await seedJob(db, d!, { status: "queued" });
-    expect(await deleteSubmissions(db, [a!, b!, randomUUID()])).toBe(2);
+    expect(await deleteSubmissions(db, [a!, b!, randomUUID()], TEST_ACTOR)).toBe(2);
     expect(await names(db, "all")).toEqual(["D", "C"]);
     expect(await jobsOf(db, [a!, b!])).toBe(0);
     expect(await jobsOf(db, [c!, d!])).toBe(2);
-    expect(await deleteSubmission(db, c!)).toBe(true);
+    expect(await deleteSubmission(db, c!, TEST_ACTOR)).toBe(true);
     expect(await jobsOf(db, [c!])).toBe(0);
     expect(await jobsOf(db, [d!])).toBe(1);
-    expect(await deleteSubmission(db, c!)).toBe(false);
+    expect(await deleteSubmission(db, c!, TEST_ACTOR)).toBe(false);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   type NewProject,
 } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ACTOR } from "../support/actors";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,7 +54,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   async function createAll(projects: NewProject[]) {
     const created = [];
     for (const project of projects) {
-      created.push(await createProject(database.db, project));
+      created.push(await createProject(database.db, project, TEST_ACTOR));
       await sleep(3);
     }
     return created;
@@ -95,7 +96,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     it("keeps a display order, hidden state and alt text it is given", async () => {
       const project = await createProject(
         database.db,
-        fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }),
+        fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }), TEST_ACTOR,
       );
       expect(project).toMatchObject({ display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" });
       expect(await listActiveProjects(database.db)).toEqual([]);
@@ -105,11 +106,11 @@ describe.each(backends)("renovation projects on $name", (backend) => {
 
   describe("edit", () => {
     it("saves the fields and moves updated_at, never created_at", async () => {
-      const original = await createProject(database.db, fields("Echo"));
+      const original = await createProject(database.db, fields("Echo"), TEST_ACTOR);
       await sleep(15);
       const result = await updateProject(database.db, original.id, {
         ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
-      });
+      }, TEST_ACTOR);
       expect(result).toBeDefined();
       expect(result!.previous).toEqual(original);
       const saved = await getProject(database.db, original.id);
@@ -128,8 +129,8 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     });
 
     it("answers undefined for a project that does not exist, changing nothing", async () => {
-      const kept = await createProject(database.db, fields("Foxtrot"));
-      expect(await updateProject(database.db, randomUUID(), fields("Ghost"))).toBeUndefined();
+      const kept = await createProject(database.db, fields("Foxtrot"), TEST_ACTOR);
+      expect(await updateProject(database.db, randomUUID(), fields("Ghost"), TEST_ACTOR)).toBeUndefined();
       expect(await listAllProjects(database.db)).toEqual([kept]);
     });
   });
@@ -137,7 +138,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   describe("show and hide", () => {
     it("hides a project from the homepage and shows it again, in its place", async () => {
       const [a, b, c] = await createAll([fields("Golf"), fields("Hotel"), fields("India")]);
-      expect(await setProjectActive(database.db, b!.id, false)).toBe(true);
+      expect(await setProjectActive(database.db, b!.id, false, TEST_ACTOR)).toBe(true);
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Golf", "India"]);
       const hidden = await getProject(database.db, b!.id);
       expect(hidden!.is_active).toBe(false);
@@ -145,14 +146,14 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       // Still in the admin's list.
       expect(await titles()).toEqual(["Golf", "Hotel", "India"]);
 
-      expect(await setProjectActive(database.db, b!.id, true)).toBe(true);
+      expect(await setProjectActive(database.db, b!.id, true, TEST_ACTOR)).toBe(true);
       expect((await listActiveProjects(database.db)).map((p) => p.id)).toEqual([a!.id, b!.id, c!.id]);
       expect((await getProject(database.db, b!.id))!.is_active).toBe(true);
     });
 
     it("answers false for a project that does not exist", async () => {
-      await createProject(database.db, fields("Juliet"));
-      expect(await setProjectActive(database.db, randomUUID(), false)).toBe(false);
+      await createProject(database.db, fields("Juliet"), TEST_ACTOR);
+      expect(await setProjectActive(database.db, randomUUID(), false, TEST_ACTOR)).toBe(false);
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Juliet"]);
     });
   });
@@ -162,13 +163,13 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       await createAll([fields("A"), fields("B"), fields("C"), fields("D")]);
       const byTitle = async (title: string) => (await listAllProjects(database.db)).find((p) => p.title === title)!;
 
-      expect(await moveProject(database.db, (await byTitle("C")).id, "up")).toBe("moved");
+      expect(await moveProject(database.db, (await byTitle("C")).id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
 
-      expect(await moveProject(database.db, (await byTitle("C")).id, "down")).toBe("moved");
+      expect(await moveProject(database.db, (await byTitle("C")).id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["C", 2], ["D", 3]]);
 
-      expect(await moveProject(database.db, (await byTitle("B")).id, "down")).toBe("moved");
+      expect(await moveProject(database.db, (await byTitle("B")).id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
       // The homepage shows the same order.
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["A", "C", "B", "D"]);
@@ -178,16 +179,16 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const [first, , last] = await createAll([fields("A"), fields("B"), fields("C")]);
       const before = await listAllProjects(database.db);
       await sleep(5);
-      expect(await moveProject(database.db, first!.id, "up")).toBe("at-edge");
-      expect(await moveProject(database.db, last!.id, "down")).toBe("at-edge");
+      expect(await moveProject(database.db, first!.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(database.db, last!.id, "down", TEST_ACTOR)).toBe("at-edge");
       // Not even updated_at.
       expect(await listAllProjects(database.db)).toEqual(before);
     });
 
     it("a single project is both first and last", async () => {
-      const only = await createProject(database.db, fields("Solo"));
-      expect(await moveProject(database.db, only.id, "up")).toBe("at-edge");
-      expect(await moveProject(database.db, only.id, "down")).toBe("at-edge");
+      const only = await createProject(database.db, fields("Solo"), TEST_ACTOR);
+      expect(await moveProject(database.db, only.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(database.db, only.id, "down", TEST_ACTOR)).toBe("at-edge");
       expect(await adminOrder()).toEqual([["Solo", 0]]);
     });
 
@@ -198,14 +199,14 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         fields("C", { display_order: 9 }),
       ]);
       await sleep(5);
-      expect(await moveProject(database.db, b!.id, "down")).toBe("moved");
+      expect(await moveProject(database.db, b!.id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["C", 5], ["B", 9]]);
       const untouched = await getProject(database.db, a!.id);
       expect(untouched!.updated_at).toBe(a!.updated_at);
       expect(Date.parse((await getProject(database.db, c!.id))!.updated_at)).toBeGreaterThan(Date.parse(c!.updated_at));
 
-      expect(await moveProject(database.db, b!.id, "up")).toBe("moved");
-      expect(await moveProject(database.db, b!.id, "up")).toBe("moved");
+      expect(await moveProject(database.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await moveProject(database.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["B", 0], ["A", 5], ["C", 9]]);
     });
 
@@ -219,30 +220,30 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       ]);
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
 
-      expect(await moveProject(database.db, d!.id, "up")).toBe("moved");
+      expect(await moveProject(database.db, d!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
 
       // Ties again, this time moving down from the middle of them.
       await database.db.updateTable("renovation_projects").set({ display_order: 1 }).where("title", "!=", "A").execute();
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
-      expect(await moveProject(database.db, c!.id, "down")).toBe("moved");
+      expect(await moveProject(database.db, c!.id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
     });
 
     it("answers not-found for an id that does not exist, changing nothing", async () => {
       await createAll([fields("A"), fields("B")]);
       const before = await listAllProjects(database.db);
-      expect(await moveProject(database.db, randomUUID(), "up")).toBe("not-found");
-      expect(await moveProject(database.db, randomUUID(), "down")).toBe("not-found");
+      expect(await moveProject(database.db, randomUUID(), "up", TEST_ACTOR)).toBe("not-found");
+      expect(await moveProject(database.db, randomUUID(), "down", TEST_ACTOR)).toBe("not-found");
       expect(await listAllProjects(database.db)).toEqual(before);
     });
 
     it("counts hidden projects as places too (the admin's list is what moves)", async () => {
       const [, hidden, c] = await createAll([fields("A"), fields("B", { is_active: false }), fields("C")]);
-      expect(await moveProject(database.db, c!.id, "up")).toBe("moved");
+      expect(await moveProject(database.db, c!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2]]);
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["A", "C"]);
-      expect(await moveProject(database.db, hidden!.id, "down")).toBe("at-edge");
+      expect(await moveProject(database.db, hidden!.id, "down", TEST_ACTOR)).toBe("at-edge");
     });
 
     /**
@@ -253,7 +254,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     async function movesAtOnce(moves: Array<[string, "up" | "down"]>) {
       const running: Promise<string>[] = [];
       for (const [id, direction] of moves) {
-        running.push(moveProject(database.db, id, direction));
+        running.push(moveProject(database.db, id, direction, TEST_ACTOR));
         await sleep(1);
       }
       const settled = await Promise.allSettled(running);
@@ -303,10 +304,10 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   describe("delete", () => {
     it("removes the project and answers it; a second delete answers undefined", async () => {
       const [a, b] = await createAll([fields("A"), fields("B")]);
-      const deleted = await deleteProject(database.db, a!.id);
+      const deleted = await deleteProject(database.db, a!.id, TEST_ACTOR);
       expect(deleted).toEqual(a);
       expect(await getProject(database.db, a!.id)).toBeUndefined();
-      expect(await deleteProject(database.db, a!.id)).toBeUndefined();
+      expect(await deleteProject(database.db, a!.id, TEST_ACTOR)).toBeUndefined();
       expect((await listAllProjects(database.db)).map((p) => p.id)).toEqual([b!.id]);
       expect((await listActiveProjects(database.db)).map((p) => p.id)).toEqual([b!.id]);
     });

@@ -15,6 +15,7 @@ import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 function project(title: string): NewProject {
   return {
@@ -73,7 +74,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
     database = await backend.createDatabase();
     writer = database.open();
     await migrateToLatest(writer);
-    await createProject(writer.db, project("Cached Terrace Kitchen"));
+    await createProject(writer.db, project("Cached Terrace Kitchen"), TEST_ACTOR);
     server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
   });
 
@@ -149,24 +150,24 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a project added, hidden or deleted by another writer on the very next request", async () => {
     const titles = async () => ((await (await fetch(`${server.url}/api/projects`)).json()) as { title: string }[]).map((p) => p.title);
     await getPage(server, "gzip");
-    const added = await createProject(writer.db, project("Freshly Added Loft"));
+    const added = await createProject(writer.db, project("Freshly Added Loft"), TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
     expect(await titles()).toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, false);
+    await setProjectActive(writer.db, added.id, false, TEST_ACTOR);
     expect((await getPage(server, "identity")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, true);
+    await setProjectActive(writer.db, added.id, true, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
-    await deleteProject(writer.db, added.id);
+    await deleteProject(writer.db, added.id, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
   });
 
   it("shows a project's picture sizes as soon as another writer records the image", async () => {
     const name = "1700000000000-cachetest001.jpg";
-    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` });
+    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` }, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("cachetest001-640w.webp");
     await writer.db
       .insertInto("images")
@@ -185,7 +186,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
 
   it("gives every one of many requests at once after a change the new page", async () => {
     await getPage(server, "gzip");
-    await createProject(writer.db, project("Crowd Awaited Conservatory"));
+    await createProject(writer.db, project("Crowd Awaited Conservatory"), TEST_ACTOR);
     const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => getPage(server, i % 2 ? "gzip" : "identity")));
     for (const page of pages) expect(page.html).toContain("Crowd Awaited Conservatory");
     expect(new Set(pages.map((page) => page.nonce)).size).toBe(pages.length);
@@ -194,7 +195,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a change an admin makes through another instance on the same database", async () => {
     const other = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
     try {
-      const shown = await createProject(writer.db, project("Second Instance Mews"));
+      const shown = await createProject(writer.db, project("Second Instance Mews"), TEST_ACTOR);
       expect((await getPage(server, "gzip")).html).toContain("Second Instance Mews");
       const cookie = await signInOverHttp(other);
       const hide = await fetch(`${other.url}/admin?tab=projects`, {
@@ -248,7 +249,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
     const weak = await rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": `W/${etag}` } });
     expect(weak.status).toBe(304);
 
-    await createProject(writer.db, project("Another Bathroom"));
+    await createProject(writer.db, project("Another Bathroom"), TEST_ACTOR);
     const changed = await revalidate();
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);

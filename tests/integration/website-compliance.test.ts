@@ -15,6 +15,7 @@ import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
@@ -56,8 +57,8 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   /** Publishes a change made straight in the database, as another instance or an import would. */
   const publishContent = async (change: (content: SiteContent) => SiteContent) => {
     const draft = await readDraft(writer.db, DEFAULTS);
-    expect((await saveDraft(writer.db, { content: change(draft.content), baseRevision: draft.revision, by: "test", now: new Date() })).ok).toBe(true);
-    expect((await publishDraft(writer.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: new Date() })).ok).toBe(true);
+    expect((await saveDraft(writer.db, { content: change(draft.content), baseRevision: draft.revision, defaults: DEFAULTS, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
+    expect((await publishDraft(writer.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
   };
 
   it("a fresh site has no fees page in its sitemap, and the footer's policy links stay placeholders", async () => {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import { siteDefaults, type SiteContent } from "~/website/content";
-import { fromLondonTime, toLondonTime } from "~/website/london-time";
+import { fromLondonTime, toLondonTime } from "~/platform/london-time";
 import { publishDue, readSchedule, schedulePublish } from "~/website/schedule.server";
 import { listVersions, readDraft, readLive, saveDraft } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
@@ -18,6 +18,7 @@ import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
@@ -57,15 +58,15 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
   const edit = async (name: string) => {
     const draft = await readDraft(writer.db, DEFAULTS);
     const content: SiteContent = { ...draft.content, company: { ...draft.content.company, name } };
-    expect((await saveDraft(writer.db, { content, baseRevision: draft.revision, by: "editor@example.com", now: new Date() })).ok).toBe(true);
+    expect((await saveDraft(writer.db, { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
     return (await readDraft(writer.db, DEFAULTS)).revision;
   };
 
   it("publishes the draft as it was when scheduled, at its time, once; later edits stay in the draft", async () => {
     const revision = await edit("Scheduled Lettings Ltd");
     const at = new Date("2026-12-01T09:00:00Z");
-    expect(await schedulePublish(writer.db, { defaults: DEFAULTS, baseRevision: revision, publishAt: at, by: "editor@example.com", now: new Date() })).toEqual({ ok: true });
-    expect(await schedulePublish(writer.db, { defaults: DEFAULTS, baseRevision: revision - 1, publishAt: at, by: "editor@example.com", now: new Date() })).toEqual({
+    expect(await schedulePublish(writer.db, { defaults: DEFAULTS, baseRevision: revision, publishAt: at, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).toEqual({ ok: true });
+    expect(await schedulePublish(writer.db, { defaults: DEFAULTS, baseRevision: revision - 1, publishAt: at, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).toEqual({
       ok: false,
       reason: "stale",
     });

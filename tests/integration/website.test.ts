@@ -22,6 +22,7 @@ import { TEST_ADMIN, TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../su
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute));
@@ -135,7 +136,7 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const now = await revision();
     const draft = (await readDraft(writer.db, DEFAULTS)).content;
     const results = await Promise.all(
-      ["Racer One", "Racer Two"].map((name) => saveDraft(writer.db, { content: withCompanyName(draft, name), baseRevision: now, by: "test", now: at(1) })),
+      ["Racer One", "Racer Two"].map((name) => saveDraft(writer.db, { content: withCompanyName(draft, name), baseRevision: now, defaults: DEFAULTS, by: "test", actor: TEST_ACTOR, now: at(1) })),
     );
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, reason: "stale" }]);
@@ -208,22 +209,22 @@ describe.each(backends)("the website's content on $name", (backend) => {
       expect(response.text).not.toContain("<img src=x");
       expect(response.text).toContain("&lt;script&gt;");
     }
-    await discardDraft(writer.db, { defaults: DEFAULTS, baseRevision: await revision(), by: "test", now: at(2) });
+    await discardDraft(writer.db, { defaults: DEFAULTS, baseRevision: await revision(), by: "test", actor: TEST_ACTOR, now: at(2) });
   });
 
   it(`keeps the last ${KEPT_VERSIONS} versions`, async () => {
     let draft = await readDraft(writer.db, DEFAULTS);
     for (let index = 0; index < KEPT_VERSIONS + 2; index++) {
-      const saved = await saveDraft(writer.db, { content: withCompanyName(draft.content, `Company ${index}`), baseRevision: draft.revision, by: "test", now: at(3) });
+      const saved = await saveDraft(writer.db, { content: withCompanyName(draft.content, `Company ${index}`), baseRevision: draft.revision, defaults: DEFAULTS, by: "test", actor: TEST_ACTOR, now: at(3) });
       expect(saved.ok).toBe(true);
-      const published = await publishDraft(writer.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: at(3) });
+      const published = await publishDraft(writer.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: at(3) });
       expect(published.ok).toBe(true);
       draft = await readDraft(writer.db, DEFAULTS);
     }
     const versions = await listVersions(writer.db);
     expect(versions).toHaveLength(KEPT_VERSIONS);
     const oldest = versions.at(-1)!.number;
-    expect(await restoreVersion(writer.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", now: at(4) })).toEqual({
+    expect(await restoreVersion(writer.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: at(4) })).toEqual({
       ok: false,
       reason: "not-found",
     });

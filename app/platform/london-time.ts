@@ -1,6 +1,7 @@
 /**
  * London wall-clock time (GMT or BST) to and from instants, for scheduled
- * publishing: the admin types "2026-12-01T09:00" meaning nine in London.
+ * publishing (the admin types "2026-12-01T09:00" meaning nine in London) and
+ * the audit log's days.
  * Browser-safe; uses the runtime's time zone data (Intl), no library.
  */
 const LONDON = "Europe/London";
