@@ -49,7 +49,8 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     const run = await admin(env, ["create", "Owner@Example.com"], `${PASSWORD}\n`);
     expect(run.stderr).not.toContain(PASSWORD);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain("Created the admin owner@example.com");
+    expect(run.stdout).toContain("Created the owner owner@example.com");
+    expect((await findAdminByEmail(database.db, "owner@example.com"))?.role).toBe("owner");
     const stored = await findAdminByEmail(database.db, "owner@example.com");
     expect(stored?.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(PASSWORD, stored!.password_hash)).toBe(true);
@@ -89,7 +90,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     const run = await admin(env, ["list"]);
     expect(run.code).toBe(0);
     const line = run.stdout.split("\n").find((text) => text.startsWith("owner@example.com"));
-    expect(line).toMatch(/^owner@example\.com\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
+    expect(line).toMatch(/^owner@example\.com\s+Owner\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
   });
 
   it("set-password changes the password and ends every session of that admin", async () => {
@@ -118,9 +119,15 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     expect(unlocked.ok).toBe(true);
   });
 
-  it("delete removes the admin and their sessions; deleting again says there is none", async () => {
+  it("delete removes the admin and their sessions, never the last owner; deleting again says there is none", async () => {
     const owner = await findAdminByEmail(database.db, "owner@example.com");
     const { token } = await createSession(database.db, owner!.id);
+    const last = await admin(env, ["delete", "owner@example.com"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain("There must always be at least one owner.");
+    expect(await findSession(database.db, token), "refused: nothing changed").toBeDefined();
+    expect((await admin(env, ["create", "second.owner@example.com"], `${PASSWORD}\n`)).code).toBe(0);
+
     const run = await admin(env, ["delete", "owner@example.com"]);
     expect(run.code).toBe(0);
     expect(await findAdminByEmail(database.db, "owner@example.com")).toBeUndefined();

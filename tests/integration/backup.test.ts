@@ -59,6 +59,20 @@ async function allRows(database: Database, except: readonly string[] = []): Prom
   return rows;
 }
 
+/**
+ * The audit log's entries but those of the backup and restore commands: each
+ * is written after its own work, so the backup holds neither.
+ */
+async function auditBesidesCommands(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").selectAll().where("action", "not in", ["backup-made", "backup-restored"]).execute();
+  return rows.map((row) => JSON.stringify(row)).sort();
+}
+
+async function commandEntries(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").select("action").where("action", "in", ["backup-made", "backup-restored"]).orderBy("id").execute();
+  return rows.map((row) => row.action);
+}
+
 /** Every object of the bucket: name → SHA-256 of its bytes, read through the bucket's interface. */
 async function allImages(storage: LocalDiskStorage): Promise<Map<string, string>> {
   const images = new Map<string, string>();
@@ -170,8 +184,11 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     expect(restored.stdout).toContain("renovation_projects 3, contact_submissions 3");
     expect(restored.stdout).toContain("admin sessions: ended 1");
 
-    const changing = ["admin_sessions", "public_data_version"];
+    const changing = ["admin_sessions", "public_data_version", "audit_log"];
     expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));
+    expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
+    expect(await commandEntries(source.database)).toEqual(["backup-made"]);
+    expect(await commandEntries(target.database), "the restored log, and the restore").toEqual(["backup-restored"]);
     const images = await allImages(target.storage);
     expect(images.size).toBeGreaterThan(6);
     expect(images).toEqual(await allImages(source.storage));
@@ -247,9 +264,10 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     // Stopped, the same restore goes through.
     const restored = await runAdmin(target.testDb.env, ["restore", backup]);
     expect(restored.code, restored.stderr).toBe(0);
-    expect(await allRows(target.database, ["admin_sessions", "public_data_version"])).toEqual(
-      await allRows(source.database, ["admin_sessions", "public_data_version"]),
+    expect(await allRows(target.database, ["admin_sessions", "public_data_version", "audit_log"])).toEqual(
+      await allRows(source.database, ["admin_sessions", "public_data_version", "audit_log"]),
     );
+    expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
 
     // While a restore holds the site, a server refuses to start (and to migrate).
     const restoring = await target.database.lockSite("restoring");
