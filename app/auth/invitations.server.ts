@@ -223,11 +223,13 @@ function refusalOf(row: Found | undefined, now: Date): LinkRefusal | undefined {
   return undefined;
 }
 
+const FOUND = ["id", "email", "role", "expires_at", "accepted_at", "revoked_at"] as const;
+
 async function findByToken(db: Db, token: string): Promise<Found | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   return db
     .selectFrom("admin_invitations")
-    .select(["id", "email", "role", "expires_at", "accepted_at", "revoked_at"])
+    .select(FOUND)
     .where("token_hash", "=", hashToken(token))
     .executeTakeFirst();
 }
@@ -284,6 +286,10 @@ export async function acceptInvitation(
   const adminId = randomUUID();
 
   return inTransaction(db, async (trx): Promise<AcceptResult> => {
+    // Again, inside the transaction: another tab may have used it while the password was hashed.
+    const current = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitation.id).executeTakeFirst();
+    const refused = refusalOf(current, now);
+    if (refused) return refused;
     const member = await trx.selectFrom("admin_users").select("id").where("email", "=", invitation.email).executeTakeFirst();
     if (member) return { ok: false, reason: "member-exists", message: INVITATION_TEXT.alreadyMember };
     // The use: one UPDATE that only one acceptance can win, and only while the invitation is open.
@@ -296,7 +302,7 @@ export async function acceptInvitation(
       .where("expires_at", ">", now.toISOString())
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) === 0) {
-      const again = await trx.selectFrom("admin_invitations").select(["id", "email", "role", "expires_at", "accepted_at", "revoked_at"]).where("id", "=", invitation.id).executeTakeFirst();
+      const again = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitation.id).executeTakeFirst();
       return refusalOf(again, now) ?? { ok: false, reason: "unknown", message: INVITATION_TEXT.unknownLink };
     }
     if (!(await insertMember(trx, { id: adminId, email: invitation.email, passwordHash, role: invitation.role, name: name.name, now }))) {
