@@ -12,6 +12,7 @@ import {
   countAdmins,
   createAdmin,
   deleteAdmin,
+  findAdminByEmail,
   ensureAdmin,
   liftLockout,
   listAdmins,
@@ -118,9 +119,12 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(await countAdmins(db)).toBe(0);
       });
 
-      it("ensureAdmin creates a missing admin, and never overwrites an existing one's password", async () => {
+      it("ensureAdmin creates a missing admin, an owner, and never overwrites an existing one's password", async () => {
         const { db } = await migratedDatabase();
         expect(await ensureAdmin(db, EMAIL, PASSWORD)).toBe(true);
+        expect((await findAdminByEmail(db, EMAIL))?.role).toBe("owner");
+        const created = await db.selectFrom("audit_log").select(["actor_type", "actor_label", "action"]).execute();
+        expect(created).toEqual([{ actor_type: "system", actor_label: "the server (ADMIN_EMAIL)", action: "member-created" }]);
         expect(await ensureAdmin(db, EMAIL, OTHER_PASSWORD)).toBe(false);
         expect(await ensureAdmin(db, "Owner@Example.com", OTHER_PASSWORD)).toBe(false);
         expect(await countAdmins(db)).toBe(1);
