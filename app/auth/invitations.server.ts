@@ -91,6 +91,23 @@ async function dropUnsentEmails(trx: Trx, invitationIds: string[]): Promise<void
   await trx.deleteFrom("email_outbox").where("invitation_id", "in", invitationIds).where("status", "!=", "sent").execute();
 }
 
+/** Revokes the open invitations of an address (or the one of an id), with their unsent e-mails; answers how many. */
+async function revokeOpen(trx: Trx, column: "id" | "email", value: string, now: Date): Promise<number> {
+  const revoked = await trx
+    .updateTable("admin_invitations")
+    .set({ revoked_at: now.toISOString() })
+    .where(column, "=", value)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .returning("id")
+    .execute();
+  await dropUnsentEmails(
+    trx,
+    revoked.map((row) => row.id),
+  );
+  return revoked.length;
+}
+
 /** Invites an address with a role; an earlier open invitation of the address is revoked by it. */
 export async function inviteMember(db: Db, request: { email: string; role: string }, actor: Actor, options: InviteOptions): Promise<InviteResult> {
   if (!mayManageTeam(actor)) return { ok: false, reason: "not-allowed", message: TEAM_TEXT.notAllowed };
@@ -108,18 +125,7 @@ export async function inviteMember(db: Db, request: { email: string; role: strin
     await lockTeam(trx);
     const member = await trx.selectFrom("admin_users").select("id").where("email", "=", email).executeTakeFirst();
     if (member) return false;
-    const earlier = await trx
-      .updateTable("admin_invitations")
-      .set({ revoked_at: now.toISOString() })
-      .where("email", "=", email)
-      .where("accepted_at", "is", null)
-      .where("revoked_at", "is", null)
-      .returning("id")
-      .execute();
-    await dropUnsentEmails(
-      trx,
-      earlier.map((row) => row.id),
-    );
+    await revokeOpen(trx, "email", email, now);
     await trx
       .insertInto("admin_invitations")
       .values({
@@ -196,15 +202,7 @@ export type RevokeResult = { ok: true } | { ok: false; reason: "not-allowed" | "
 export async function revokeInvitation(db: Db, invitationId: string, actor: Actor, now = new Date()): Promise<RevokeResult> {
   if (!mayManageTeam(actor)) return { ok: false, reason: "not-allowed", message: TEAM_TEXT.notAllowed };
   const revoked = await inTransaction(db, async (trx) => {
-    const updated = await trx
-      .updateTable("admin_invitations")
-      .set({ revoked_at: now.toISOString() })
-      .where("id", "=", invitationId)
-      .where("accepted_at", "is", null)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await dropUnsentEmails(trx, [invitationId]);
+    if ((await revokeOpen(trx, "id", invitationId, now)) === 0) return false;
     await audit(trx, { actor, action: "invitation-revoked", target: invitationId, at: now });
     return true;
   });
