@@ -11,6 +11,7 @@ import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/context";
 import { publicDataVersion } from "~/platform/data-version.server";
+import { databaseFailureText } from "~/platform/database-health.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
 import type { TrustProxy } from "~/platform/env.server";
 import { printable } from "~/platform/log-text";
@@ -190,7 +191,7 @@ function projectsJson({ db, log }: AppServices) {
       }
     } catch (error) {
       const record = requestRecordOf(req);
-      if (isDatabaseUnavailable(error) && record) record.reason = `database unavailable: ${(error as Error).message}`;
+      if (isDatabaseUnavailable(error) && record) record.reason = databaseFailureText(error);
       else log.error({ err: error, reqId: requestRecordOf(req)?.id }, "Could not load renovation projects");
       res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ error: "Could not load renovation projects" });
     }
