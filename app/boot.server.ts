@@ -72,6 +72,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     outbox,
     clock,
     storage,
+    databaseHealth: database.health,
     log,
     metrics,
     company: companyFrom(env.company),

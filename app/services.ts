@@ -6,6 +6,7 @@ import type { OutboxSignal } from "~/enquiries/outbox.server";
 import type { Clock } from "~/platform/clock.server";
 import type { NotificationAddresses } from "~/platform/context";
 import type { CookieSettings } from "~/platform/cookies.server";
+import type { DatabaseHealth } from "~/platform/database-health.server";
 import type { Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
 import type { Metrics } from "~/platform/metrics.server";
@@ -25,6 +26,8 @@ export type AppServices = {
   clock: Clock;
   /** The images bucket. */
   storage: ImageStorage;
+  /** A database that went away, a full disk: what this process saw lately, for the dashboard. */
+  databaseHealth: DatabaseHealth;
   /** The one logger (decision 031). */
   log: Log;
   /** What GET /metrics reports; does nothing without METRICS_TOKEN. */

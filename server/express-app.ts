@@ -11,6 +11,7 @@ import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/context";
 import { publicDataVersion } from "~/platform/data-version.server";
+import { databaseFailureText } from "~/platform/database-health.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
 import type { TrustProxy } from "~/platform/env.server";
 import { printable } from "~/platform/log-text";
@@ -30,6 +31,8 @@ export type ExpressAppOptions = {
   build: ServerBuild | undefined;
   /** True from SIGTERM on: /readyz answers 503 while the server still answers everything else. */
   isDraining?: () => boolean;
+  /** Told of every GET /readyz: a balancer watching it is why a stop drains first. */
+  onReadinessCheck?: () => void;
 };
 
 /** A React Router load context for one request: the services, the CSP nonce, the client's address. */
@@ -41,7 +44,7 @@ export type LoadContextOf = (nonce: string, request?: { clientIp: string; id: st
  * then React Router. Returns the app and how to make a load context, which the
  * page cache uses too.
  */
-export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false }: ExpressAppOptions) {
+export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false, onReadinessCheck }: ExpressAppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
@@ -108,6 +111,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   });
   // Readiness, for load balancers: send this instance requests. 503 from SIGTERM on (docs/deploy.md).
   app.get("/readyz", async (_req: Request, res: Response) => {
+    onReadinessCheck?.();
     const status = isDraining() ? "shutting down" : (await pingDatabase(services.db)) ? "ok" : "database unavailable";
     res.status(status === "ok" ? 200 : 503).set("Cache-Control", "no-store").json({ status });
   });
@@ -187,7 +191,7 @@ function projectsJson({ db, log }: AppServices) {
       }
     } catch (error) {
       const record = requestRecordOf(req);
-      if (isDatabaseUnavailable(error) && record) record.reason = `database unavailable: ${(error as Error).message}`;
+      if (isDatabaseUnavailable(error) && record) record.reason = databaseFailureText(error);
       else log.error({ err: error, reqId: requestRecordOf(req)?.id }, "Could not load renovation projects");
       res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ error: "Could not load renovation projects" });
     }

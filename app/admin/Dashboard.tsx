@@ -7,7 +7,8 @@ import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
 import { Icon } from "~/components/Icon";
 import { DASHBOARD_TEXT, INBOX_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
-import type { AdminTab, AdminActionData, InboxView, ProjectsView, SiteLimitNotice } from "./types";
+import { DatabaseBanner } from "./DatabaseBanner";
+import type { AdminTab, AdminActionData, DatabaseNotice, InboxView, ProjectsView, SiteLimitNotice } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
 /** Failed sign-ins on the account between the admin's last sign-in and this session's. */
@@ -31,6 +32,8 @@ export type DashboardProps = {
   actionData?: AdminActionData;
   /** The client money protection certificate lapses soon, or has. */
   certificate?: { date: string; days: number };
+  /** A full disk or a database that went away, lately. */
+  database?: DatabaseNotice[];
   /** The panel of a tab that is a route of its own (Website). */
   children?: ReactNode;
 };
@@ -40,7 +43,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, certificate, children }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, certificate, database, children }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -64,6 +67,7 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
+        {database?.map((notice) => <DatabaseBanner key={notice.kind} notice={notice} />)}
         {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
         {certificate ? (

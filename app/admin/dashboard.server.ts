@@ -6,7 +6,7 @@ import type { Db } from "~/platform/db.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import type { AppServices } from "~/services";
 import { publishedSite } from "~/website/website.server";
-import type { SiteLimitNotice } from "./types";
+import type { DatabaseNotice, SiteLimitNotice } from "./types";
 
 /** The client money protection certificate lapses within this many days: the dashboard says so. */
 export const CMP_WARNING_DAYS = 30;
@@ -26,7 +26,20 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
     mail: await readMailHealth(services),
     siteLimit: await readSiteLimit(db, services),
     certificate: await readCertificate(services),
+    database: databaseNotices(services),
   };
+}
+
+/** A full disk or a database that went away, while it lasts and for a day after. */
+function databaseNotices(services: AppServices): DatabaseNotice[] {
+  const at = (date: Date) => formatSubmittedAt(date.toISOString());
+  return services.databaseHealth.recent(new Date()).map((fault) => ({
+    kind: fault.kind,
+    since: at(fault.since),
+    until: fault.until && at(fault.until),
+    failures: fault.failures,
+    detail: fault.detail,
+  }));
 }
 
 /** The published client money protection certificate's expiry, from 30 days before it (a failure to read it hides the note). */

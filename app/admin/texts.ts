@@ -34,6 +34,22 @@ export const DASHBOARD_TEXT = {
   failedSignInsHint: "If they were not you, nobody got in with them; a long password used nowhere else keeps it that way.",
 } as const;
 
+/** The database went away or its disk filled up (platform/database-health.server.ts): this server's view, kept for a day. */
+export const DATABASE_TEXT = {
+  diskFullTitle: "The disk is full",
+  diskFull: (since: string, failures: number, detail: string) =>
+    `Since ${since} the database cannot save anything (${failures} ${failures === 1 ? "attempt" : "attempts"} refused; the database said “${detail}”). Visitors who send an enquiry are asked to try again later, and nothing they send is stored. Free space on the server's disk where the database is kept; the site recovers by itself.`,
+  diskWasFullTitle: "The disk was full",
+  diskWasFull: (since: string, until: string, failures: number, detail: string) =>
+    `From ${since} to ${until} the database could not save anything (${failures} ${failures === 1 ? "attempt" : "attempts"} refused; the database said “${detail}”). Visitors who sent an enquiry then were asked to try again later.`,
+  unreachableTitle: "The database cannot be reached",
+  unreachable: (since: string, detail: string) =>
+    `Since ${since} (${detail}). Pages and enquiries that need it are answered “try again in a moment”.`,
+  wasUnreachableTitle: "The database could not be reached",
+  wasUnreachable: (since: string, until: string, failures: number, detail: string) =>
+    `From ${since} to ${until} (${detail}); ${failures} ${failures === 1 ? "request or task" : "requests or tasks"} failed, and visitors were asked to try again in a moment.`,
+} as const;
+
 export const INBOX_TEXT = {
   heading: "Contact Submissions",
   subtitle: "Manage and respond to customer inquiries",

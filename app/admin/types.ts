@@ -11,6 +11,9 @@ export function parseAdminTab(value: string | null): AdminTab {
 }
 
 /** A submission with its words already made on the server (dates in UK time). */
+/** The database could not be reached, or its disk was full, lately (platform/database-health.server.ts); times in UK time. */
+export type DatabaseNotice = { kind: "unreachable" | "disk-full"; since: string; until: string | undefined; failures: number; detail: string };
+
 /** CONTACT_SITE_LIMIT turned enquiries away in the last 24 hours: how many, the limit, when the last was. */
 export type SiteLimitNotice = { refused: number; limit: number; last: string };
 

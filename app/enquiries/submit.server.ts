@@ -2,6 +2,7 @@ import type { Company } from "~/company/company";
 import type { Clock } from "~/platform/clock.server";
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from "~/platform/database-busy.server";
 import type { NotificationAddresses } from "~/platform/context";
+import { databaseFailureText } from "~/platform/database-health.server";
 import { isDatabaseUnavailable, type Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
 import type { Metrics } from "~/platform/metrics.server";
@@ -95,10 +96,11 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
       }
       enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, outbox: services.outbox, now });
     } catch (error) {
-      // The original error is the one worth reporting; a failed release only keeps the place taken.
-      await slots.release().catch((releaseError: unknown) =>
-        services.log.error({ err: releaseError }, "Could not release a rate-limit place"),
-      );
+      // The original error is the one worth reporting; a failed release only keeps the place taken
+      // (and when the database is unavailable, the original error says so already).
+      await slots.release().catch((releaseError: unknown) => {
+        if (!isDatabaseUnavailable(releaseError)) services.log.error({ err: releaseError }, "Could not release a rate-limit place");
+      });
       throw error;
     }
     services.metrics.enquiry(verdict.kind === "spam" ? "spam" : "accepted");
@@ -106,7 +108,7 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
     // A database that is merely busy or restarting is one line; anything else is a fault, in full.
-    if (isDatabaseUnavailable(error)) services.log.warn(`Could not store an enquiry: database unavailable (${(error as Error).message})`);
+    if (isDatabaseUnavailable(error)) services.log.warn(`Could not store an enquiry: ${databaseFailureText(error)}`);
     else services.log.error({ err: error }, "Could not store an enquiry");
     return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [], retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS };
   }

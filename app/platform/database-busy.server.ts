@@ -1,4 +1,5 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { databaseFailureText } from "./database-health.server";
 import { isDatabaseUnavailable } from "./db.server";
 import { requestContext } from "./context";
 
@@ -24,7 +25,7 @@ export function noteDatabaseUnavailable(error: unknown, context: Readonly<Router
   const outcome = context?.get(outcomeContext);
   if (outcome) outcome.unavailable = true;
   // The request's own line (server/request-log.ts) carries the reason: one line, no stack.
-  context?.get(requestContext).refused(`database unavailable: ${(error as Error).message}`);
+  context?.get(requestContext).refused(databaseFailureText(error));
   return true;
 }
 

@@ -5,6 +5,7 @@ import { Migrator, type Migration, type MigrationResult } from "kysely/migration
 import { migrations } from "./migrations";
 import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
+import { createDatabaseHealth, isDiskFull, watchedDialect, type DatabaseHealth } from "./database-health.server";
 import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
 import type { Log } from "./log.server";
 import { openSqlite } from "./sqlite-driver.server";
@@ -22,6 +23,8 @@ export type Database = {
    * is held (site-lock.server.ts).
    */
   lockSite(mode: SiteLockMode): Promise<SiteLock>;
+  /** A database that could not be reached, a full disk: what this process saw lately (database-health.server.ts). */
+  health: DatabaseHealth;
   /** SQLite only: the database file. */
   sqliteFile?: string;
   /** PostgreSQL only: the connection URL (with its password: never log it). */
@@ -41,32 +44,46 @@ export type PoolSettings = { max: number; connectTimeoutMs: number; statementTim
 
 const DEFAULT_POOL: PoolSettings = { max: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
 
-/** The one place that chooses the database backend. */
-/** `log` hears of a pooled PostgreSQL connection that broke while idle (the server's log; stderr by default, for tools and tests). */
-export function openDatabase(options: DatabaseOptions, log: Pick<Log, "error"> = { error: (...parts: unknown[]) => console.error(...parts) }): Database {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL, log);
-  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"));
+type DatabaseLog = Pick<Log, "error" | "warn" | "info">;
+
+/** Plain lines on stderr, for tools and tests that open a database without the server's log. */
+const STDERR_LOG: DatabaseLog = {
+  error: (...parts: unknown[]) => console.error(...parts),
+  warn: (...parts: unknown[]) => console.error(...parts),
+  info: () => {},
+};
+
+/**
+ * The one place that chooses the database backend. `log` hears of the
+ * database going away and coming back, and of a full disk (the server's
+ * log; stderr by default).
+ */
+export function openDatabase(options: DatabaseOptions, log: DatabaseLog = STDERR_LOG): Database {
+  const health = createDatabaseHealth(log, isDatabaseUnavailable);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL, health, log);
+  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"), health);
 }
 
-function openSqliteDatabase(file: string): Database {
+function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
   // Readable by the server's user only, whatever the umask: the enquiries are
   // personal data (decision 021). SQLite gives its -wal and -shm files the
   // database file's own mode.
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   closeSync(openSync(file, "a", 0o600));
   const { database } = openSqlite(file);
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: watchedDialect(new SqliteDialect({ database }), health, () => false) });
   return {
     db,
     dialect: "sqlite",
     description: `SQLite at ${file}`,
     lockSite: async (mode) => lockSqliteSite(path.join(path.dirname(file), "site.lock"), mode),
+    health,
     sqliteFile: file,
     close: () => db.destroy(),
   };
 }
 
-function openPostgres(url: string, settings: PoolSettings, log: Pick<Log, "error">): Database {
+function openPostgres(url: string, settings: PoolSettings, health: DatabaseHealth, log: DatabaseLog): Database {
   // pg is imported when the first query needs the pool: a SQLite site never loads it.
   const pool = async () => {
     const { default: pg } = await import("pg");
@@ -78,19 +95,28 @@ function openPostgres(url: string, settings: PoolSettings, log: Pick<Log, "error
       connectionTimeoutMillis: settings.connectTimeoutMs,
       // PostgreSQL's own limit per statement, lock waits included.
       statement_timeout: settings.statementTimeoutMs,
+      // A connection whose peer vanished (a failover, a cut network) is noticed by TCP keep-alive.
+      keepAlive: true,
     });
-    // An idle client losing its connection must not crash the process.
-    created.on("error", (error) => log.error(`PostgreSQL pool error: ${error.message}`));
+    // A connection can end at any moment: PostgreSQL restarting (57P01), a failover,
+    // pg_terminate_backend. pg emits that as an "error" event on its Client, and an
+    // event with no listener ends the process. pg-pool listens only while a client
+    // is idle; this listener is there while a request holds it too. The query that
+    // was running fails (503, one line) and the pool drops the client.
+    created.on("connect", (client) => client.on("error", (error) => health.failed(error)));
+    // The same event for an idle client, which the pool drops: told above already.
+    created.on("error", () => {});
     return created;
   };
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: watchedDialect(new PostgresDialect({ pool }), health, isDatabaseUnavailable) });
   const safe = new URL(url);
   safe.password = "";
   return {
     db,
     dialect: "postgres",
     description: `PostgreSQL at ${safe.host}${safe.pathname}`,
-    lockSite: (mode) => lockPostgresSite(url, mode),
+    lockSite: (mode) => lockPostgresSite(url, mode, log),
+    health,
     postgresUrl: url,
     close: () => db.destroy(),
   };
@@ -156,13 +182,17 @@ export async function purgeErasedData(db: Db): Promise<boolean> {
  * Errors that say the database cannot serve this request now, rather than
  * that the request or our code is wrong: no free connection in time (a full
  * pool), a statement over DATABASE_STATEMENT_TIMEOUT_MS, a server that is
- * unreachable, restarting or out of connections. Such a request is answered
- * 503 with Retry-After (server/database-busy.ts), never left hanging.
+ * unreachable, restarting or out of connections, a connection that ended
+ * under the query, a full disk. Such a request is answered 503 with
+ * Retry-After (platform/database-busy.server.ts), never left hanging.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isDiskFull(error)) return true;
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const { code, message } = current as Error & { code?: unknown };
     if (message === "timeout exceeded when trying to connect" || message.startsWith("Connection terminated")) return true;
+    // pg's words for a query sent on a client whose connection has already failed.
+    if (message.endsWith("and is not queryable")) return true;
     if (typeof code !== "string") continue;
     // 57014 statement timeout; 55P03 lock timeout; 57P01-03 shutting down or starting; 53300 too many connections; 08 connection exceptions.
     if (/^(57014|55P03|57P0[123]|53300|08...)$/.test(code)) return true;

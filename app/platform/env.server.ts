@@ -247,7 +247,8 @@ export type Env = {
   publicImagesUrl: string | undefined;
   /**
    * SHUTDOWN_DRAIN_MS: after SIGTERM, how long the server keeps answering
-   * (with /readyz at 503) so load balancers stop sending it requests first.
+   * (with /readyz at 503) so load balancers stop sending it requests first;
+   * only when something asked /readyz within this time (server/shutdown.ts).
    */
   shutdownDrainMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS: how long an idle keep-alive connection stays open; above the balancer's idle timeout. */

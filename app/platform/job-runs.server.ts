@@ -25,9 +25,16 @@ export async function claimJobRun(db: Db, name: string, everyMs: number, now: Da
   return claimed !== undefined;
 }
 
-/** Gives a claimed run back (its work failed), so the next check on any instance tries again. */
-export async function releaseJobRun(db: Db, name: string, now: Date): Promise<void> {
-  await db.updateTable("job_runs").set({ next_run_at: now.toISOString() }).where("name", "=", name).execute();
+/**
+ * Gives a claimed run back (its work failed), so the next check on any
+ * instance tries again. With `claimed` (when and for how long), only while the claim made then is
+ * still the latest: a run given back late must not undo a claim another
+ * instance made since.
+ */
+export async function releaseJobRun(db: Db, name: string, now: Date, claimed?: { at: Date; everyMs: number }): Promise<void> {
+  let release = db.updateTable("job_runs").set({ next_run_at: now.toISOString() }).where("name", "=", name);
+  if (claimed) release = release.where("next_run_at", "=", new Date(claimed.at.getTime() + claimed.everyMs).toISOString());
+  await release.execute();
 }
 
 export type FleetJobOptions = {
@@ -45,13 +52,21 @@ export type FleetJobOptions = {
  * Runs `task` every `everyMs` across the fleet: each instance checks at most
  * every 10 minutes (or every `everyMs`, if shorter) and runs the task only
  * when it claims the run. A task that throws gives its run back and the error
- * goes up to the caller's handler through `onError`.
+ * goes up to the caller's handler through `onError`. When giving it back fails
+ * too (the database went away mid-run: a restart, a failover), it is given
+ * back at the next check, so the run is not lost until the next period.
  */
 export function startFleetJob({ db, name, everyMs, firstAfterMs, now }: FleetJobOptions, task: () => Promise<void>, onError: (error: unknown) => void): Repeating {
+  let owed: Date | undefined;
   return startRepeating(
     async () => {
+      const at = now();
       try {
-        if (!(await claimJobRun(db, name, everyMs, now()))) return;
+        if (owed) {
+          await releaseJobRun(db, name, at, { at: owed, everyMs });
+          owed = undefined;
+        }
+        if (!(await claimJobRun(db, name, everyMs, at))) return;
       } catch (error) {
         onError(error);
         return;
@@ -60,7 +75,7 @@ export function startFleetJob({ db, name, everyMs, firstAfterMs, now }: FleetJob
         await task();
       } catch (error) {
         onError(error);
-        await releaseJobRun(db, name, now()).catch(() => undefined);
+        await releaseJobRun(db, name, now(), { at, everyMs }).catch(() => (owed = at));
       }
     },
     { firstAfterMs, everyMs: Math.min(everyMs, 10 * 60_000) },

@@ -1,5 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import type { Log } from "./log.server";
 
 /**
  * "Is the site running?", asked by `npm run admin -- restore`, which must not
@@ -59,14 +60,14 @@ const SITE_LOCK_KEY = "7033001";
 
 type PgClient = import("pg").Client;
 
-export async function lockPostgresSite(
-  url: string,
-  mode: SiteLockMode,
-  log: Pick<Console, "warn" | "error"> = console,
-): Promise<SiteLock> {
+/** How soon a server whose lock connection ended tries to take the lock again, and again while it cannot. */
+const RETAKE_EVERY_MS = 1_000;
+
+export async function lockPostgresSite(url: string, mode: SiteLockMode, log: Pick<Log, "error" | "info">): Promise<SiteLock> {
   const { default: pg } = await import("pg");
   const take = async (): Promise<PgClient> => {
-    const client = new pg.Client({ connectionString: url });
+    // keepAlive: a peer that vanished (a failover, a cut network) ends the connection, and so starts the retake.
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
     // An error on an idle connection must not crash the process; "end" below says what it means.
     client.on("error", () => {});
     await client.connect();
@@ -88,13 +89,15 @@ export async function lockPostgresSite(
   let client = await take();
   let released = false;
   let retry: NodeJS.Timeout | undefined;
-  // A server whose lock connection drops no longer says it runs: take the lock
-  // again, every few seconds until it can. A restore's dropped connection
-  // makes its own statements fail, which it reports.
+  // A server whose lock connection ends (PostgreSQL restarted, a failover,
+  // pg_terminate_backend) no longer says it runs: it takes the lock again, every
+  // second until it can, and says so once each way. A restore's dropped
+  // connection makes its own statements fail, which it reports.
   const watch = (held: PgClient) => {
     held.once("end", () => {
       if (released || mode !== "running") return;
-      log.error("Lost the database connection that tells a restore this server is running; taking it again.");
+      log.error("Lost the database connection that tells a restore this server is running; taking the lock again.");
+      let lastFailure: string | undefined;
       const again = () => {
         retry = undefined;
         if (released) return;
@@ -103,10 +106,13 @@ export async function lockPostgresSite(
             if (released) return void taken.end().catch(() => {});
             client = taken;
             watch(taken);
+            log.info("Took the running-site lock again: a restore is refused while this server runs.");
           },
           (error: unknown) => {
-            log.error(`Could not take the running-site lock again: ${(error as Error).message}`);
-            retry = setTimeout(again, 5_000);
+            const reason = (error as Error).message;
+            if (reason !== lastFailure) log.error(`Could not take the running-site lock again (${reason}); trying every ${RETAKE_EVERY_MS / 1000} s.`);
+            lastFailure = reason;
+            retry = setTimeout(again, RETAKE_EVERY_MS);
             retry.unref();
           },
         );

@@ -42,6 +42,11 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
       // first and writes later fails at once with "database is locked" if another
       // connection (the admin CLI, a test fixture) committed in between. BEGIN
       // IMMEDIATE takes the write lock up front, so busy_timeout waits instead.
+      // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR,
+      // SQLITE_NOMEM, SQLITE_BUSY mid-write). Kysely then sends "rollback", which
+      // would fail with "cannot rollback - no transaction is active" and replace
+      // the error that says what happened; with nothing to roll back, it does nothing.
+      if (sql === "rollback" && !raw.isTransaction) return NOTHING_TO_ROLL_BACK;
       const { statement, reader } = prepare(sql === "begin" ? "begin immediate" : sql);
       return {
         reader,
@@ -53,6 +58,13 @@ export function openSqlite(file: string): { database: SqliteDatabase; raw: Datab
   };
   return { database, raw };
 }
+
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 /** node:sqlite binds numbers, strings, bigints, buffers and null; map the rest. */
 function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
