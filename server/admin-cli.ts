@@ -196,7 +196,8 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       if (command === "export-site") {
         const [live, draft] = await Promise.all([readLive(db, defaults), readDraft(db, defaults)]);
         try {
-          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx" });
+          // The server's user's alone, like a backup: it holds the draft as well as what is live.
+          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx", mode: 0o600 });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} exists already; choose another name.`);
           throw error;
