@@ -2,16 +2,16 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { plainLog } from "~/platform/log.server";
 import { boot } from "~/boot.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { BackupError, writeBackup } from "~/backup/backup.server";
-import { RestoreError, restoreBackup } from "~/backup/restore.server";
-import { verifyBackup } from "~/backup/verify.server";
+import { BackupError } from "~/backup/backup.server";
+import { RestoreError } from "~/backup/restore.server";
 import { DatabaseBackupError } from "~/platform/database-backup.server";
-import { sealingKey, type SealingKey } from "~/platform/sealed-files.server";
+import { sealingKey } from "~/platform/sealed-files.server";
 import { collectUnusedImages } from "~/images/images.server";
 import { migrateImages } from "~/images/migrate.server";
 import { openImageStorage } from "~/platform/services.server";
 import { seedDemoProjects } from "~/projects/demo.server";
 import { EnvError, loadBackupKey, loadEnv } from "~/platform/env.server";
+import { backupCommand, restoreCommand, verifyBackupCommand } from "./admin-backup";
 import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
 import { passwordProblem } from "~/platform/password-rules";
 import { isValidEmail } from "~/platform/email-address";
@@ -166,30 +166,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
 
-    if (command === "backup") {
+    if (command === "backup" || command === "restore") {
       const directory = directoryArgument(command, args);
-      const key = env.backupKey && sealingKey(env.backupKey);
-      const { manifest, absent } = await writeBackup({ database: booted.database, storage, key }, directory);
-      say(`Backed up ${booted.database.description} (schema ${manifest.schemaVersion}) and ${storage.description} to ${directory}:`);
-      say(`  rows: ${rowsLine(manifest.database.counts)} (admin sessions are not kept: a restore ends them)`);
-      say(`  images: ${manifest.images.count} file${manifest.images.count === 1 ? "" : "s"}, ${megabytes(manifest.images.bytes)}; rows: ${megabytes(manifest.database.bytes)}`);
-      say(sealingLine(key));
-      if (absent.length > 0) warn(`Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`);
-      say(`Check it any time with: npm run admin -- verify-backup ${directory}`);
-      return 0;
-    }
-    if (command === "restore") {
-      const directory = directoryArgument(command, args);
-      const report = await restoreBackup({ database: booted.database, storage, key: env.backupKey && sealingKey(env.backupKey) }, directory);
-      const { manifest } = report;
-      say(`Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${booted.database.description} and ${storage.description}:`);
-      say(`  rows: ${rowsLine(report.counts)}`);
-      say(`  images: ${report.images.added} copied into the bucket, ${report.images.alreadyThere} already there`);
-      say(`  admin sessions: ended ${report.endedSessions}; every admin signs in again`);
-      say(`  public data version: ${report.dataVersion.before} → ${report.dataVersion.after}, so no cache serves the pages from before`);
-      if (report.migrated.length > 0) say(`  migrated to this code's schema: ${report.migrated.join(", ")}`);
-      say("Start the site again.");
-      return 0;
+      const services = { database: booted.database, storage, key: env.backupKey && sealingKey(env.backupKey) };
+      return await (command === "backup" ? backupCommand(services, directory, say, warn) : restoreCommand(services, directory, say));
     }
 
     if (command === "export-site" || command === "import-site") {
@@ -294,45 +274,9 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function verifyBackupCommand(directory: string, key: SealingKey | undefined, say: (text: string) => void, warn: (text: string) => void): Promise<number> {
-  const { manifest, problems } = await verifyBackup(directory, key);
-  if (!manifest || problems.length > 0) {
-    warn([`${directory} is not a backup this site can restore:`, ...problems.map((problem) => `  - ${problem}`)].join("\n"));
-    return 1;
-  }
-  say(
-    `${directory} is a sound backup made ${manifest.createdAt} of a ${manifest.database.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} site ` +
-      `(schema ${manifest.schemaVersion}): its rows are this site's tables and columns, and they and ${manifest.images.count} image file${manifest.images.count === 1 ? "" : "s"} match their checksums.`,
-  );
-  say(`  rows: ${rowsLine(manifest.database.counts)}`);
-  say(
-    manifest.sealed
-      ? `  sealed with BACKUP_KEY (key id ${key!.id}): every byte is as the key's holder wrote it.`
-      : "  not sealed: anyone who could write where it is kept could have changed it (set BACKUP_KEY to seal backups).",
-  );
-  return 0;
-}
-
-function sealingLine(key: SealingKey | undefined): string {
-  return key
-    ? `  encrypted and signed with BACKUP_KEY (key id ${key.id}): keep the key apart from the backups; without it nothing can be read.`
-    : "  not encrypted: set BACKUP_KEY to encrypt and sign backups (README: Backup and restore).";
-}
-
 function directoryArgument(command: string, args: string[]): string {
   if (args.length !== 1) throw new UsageError(`Give one folder, the backup's, e.g. npm run admin -- ${command} backups/2026-11-25`);
   return args[0]!;
-}
-
-/** "renovation_projects 3, contact_submissions 12, …" */
-function rowsLine(counts: Record<string, number>): string {
-  return Object.entries(counts)
-    .map(([table, rows]) => `${table} ${rows}`)
-    .join(", ");
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
 function expectArguments(args: string[], count: number): void {
