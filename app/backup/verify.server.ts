@@ -112,7 +112,13 @@ async function readManifest(directory: string, key: SealingKey | undefined): Pro
 }
 
 function checkedManifest(text: string, sealed: boolean): Verified {
-  const checked = manifestSchema.safeParse(JSON.parse(text));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { manifest: undefined, problems: [`The sealed ${MANIFEST_FILE} is not JSON.`] };
+  }
+  const checked = manifestSchema.safeParse(parsed);
   if (!checked.success) {
     return {
       manifest: undefined,
