@@ -1,342 +1,377 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { ChildProcess } from "node:child_process";
-import { sql } from "kysely";
+import { Kysely, SqliteDialect, sql, type Transaction } from "kysely";
+import { BackupRowsError, readRows, rowLines, timestampAsText, type ColumnSchema, type ColumnType, type RowsEvent, type SchemaDescription, type TableSchema } from "./backup-rows.server";
 import type { Database, Db } from "./db.server";
-import { connectionFor, findPgTool, run } from "./pg-tools.server";
-import { MIGRATION_TABLES, TABLES } from "./schema";
+import { migrations } from "./migrations";
+import type { MigrationDialect } from "./migrations/types";
+import { MIGRATION_TABLES, TABLES, type DatabaseSchema } from "./schema";
+import { SealedFileError } from "./sealed-files.server";
+import { openSqlite } from "./sqlite-driver.server";
 
 /**
- * A database's copy for a backup, and the way back. SQLite: `VACUUM INTO` a
- * single file (a consistent snapshot while the site writes; never a file
- * copy, which could catch a page half-written or miss the write-ahead log).
- * PostgreSQL: `pg_dump -Fc` in the snapshot of a transaction that also counts
- * the rows, so the counts are the dump's. A restore replaces the whole schema
- * in one transaction: it all happens, or nothing does (decision 033).
+ * A database's rows for a backup, and the way back, the same on SQLite and
+ * PostgreSQL: the rows of this code's own tables, column by column, in the
+ * format of backup-rows.server.ts, read in one consistent snapshot while the
+ * site runs (SQLite: a read transaction; PostgreSQL: a repeatable-read one).
+ * A restore never runs anything from the backup: in one transaction it drops
+ * this code's tables, builds them again with this code's migrations up to the
+ * backup's schema version, copies the rows in, runs the newer migrations and
+ * commits, or changes nothing (decision 040, superseding part of 033).
  */
 export type SnapshotFacts = {
   /** The migrations applied, in order: the schema's version is the last. */
   migrations: string[];
-  /** Rows per table of the schema in the snapshot. */
+  /** Rows per table of the schema in the snapshot (those left out count 0). */
   counts: Record<string, number>;
   /** The public data version in the snapshot (undefined before migration 005). */
   publicDataVersion: number | undefined;
+  /** The last number each table's counter handed out (site_schedule's ids), by table. */
+  sequences: Record<string, number>;
 };
 
 export class DatabaseBackupError extends Error {
   override name = "DatabaseBackupError";
 }
 
-/** Functions the migrations create (PostgreSQL), dropped with the tables before a restore. */
-const MIGRATION_FUNCTIONS = ["bump_public_data_version()"];
-
 /** A read-only statement on the snapshot itself. */
 export type SnapshotQuery = (text: string) => Promise<Array<Record<string, unknown>>>;
-type Query = SnapshotQuery;
+
+const MIGRATION_TABLE = MIGRATION_TABLES[0];
+/** Kysely's record of the migrations run, as it makes it on both databases. */
+const MIGRATION_TABLE_SCHEMA: TableSchema = {
+  name: MIGRATION_TABLE,
+  columns: [
+    { name: "name", type: "text", nullable: false },
+    { name: "timestamp", type: "text", nullable: false },
+  ],
+};
+/** Functions the migrations create (PostgreSQL), dropped with the tables before a restore. */
+const MIGRATION_FUNCTIONS = ["bump_public_data_version()"];
+const OUR_TABLES = new Set<string>([...TABLES, MIGRATION_TABLE]);
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-async function factsOf(query: Query, tables: Set<string>): Promise<SnapshotFacts> {
-  const migrations = tables.has("kysely_migration")
-    ? (await query("select name from kysely_migration order by name")).map((row) => String(row.name))
-    : [];
-  const counts: Record<string, number> = {};
-  for (const table of TABLES) {
-    if (tables.has(table)) counts[table] = Number((await query(`select count(*) as n from ${quoted(table)}`))[0]!.n);
+/** A declared column type as the backup's format names it. */
+function portableType(declared: string, table: string, column: string): ColumnType {
+  const type = declared.toLowerCase();
+  if (type === "boolean") return "boolean";
+  if (["integer", "bigint", "smallint"].includes(type)) return "integer";
+  if (type === "timestamp with time zone") return "timestamp";
+  if (type === "text" || type.startsWith("varchar") || type === "character varying") return "text";
+  throw new DatabaseBackupError(`${table}.${column} is of a type a backup does not carry (${declared}).`);
+}
+
+function sqliteColumns(rows: Array<Record<string, unknown>>, table: string): ColumnSchema[] {
+  return rows.map((row) => ({
+    name: String(row.name),
+    type: portableType(String(row.type), table, String(row.name)),
+    // SQLite lets a text primary key hold NULL; this code never does.
+    nullable: Number(row.notnull) === 0 && Number(row.pk) === 0,
+  }));
+}
+
+const known = new Map<string, Promise<SchemaDescription>>();
+
+/**
+ * The tables and columns this code's migrations make, up to `names` (which
+ * must be the first of them, in order): built in a database in memory, so a
+ * backup can be checked without the site. Kysely's own table is included.
+ */
+export function knownSchema(names: readonly string[]): Promise<SchemaDescription> {
+  const key = names.join("\n");
+  let found = known.get(key);
+  if (!found) {
+    found = buildKnownSchema(names);
+    known.set(key, found);
   }
-  const publicDataVersion = tables.has("public_data_version")
-    ? Number((await query("select version from public_data_version where id = 1"))[0]?.version ?? 0)
-    : undefined;
-  return { migrations, counts, publicDataVersion };
+  return found;
 }
 
-function sqliteQuery(connection: DatabaseSync): Query {
-  return async (text) => connection.prepare(text).all() as Array<Record<string, unknown>>;
-}
-
-function sqliteTables(connection: DatabaseSync, schema = "main"): Set<string> {
-  const rows = connection.prepare(`select name from ${schema}.sqlite_master where type = 'table'`).all();
-  return new Set(rows.map((row) => String(row.name)));
-}
-
-/** Creates `file` for the server's user only; it must not exist. */
-async function createPrivateFile(file: string): Promise<void> {
-  await (await fs.open(file, "wx", 0o600)).close();
-}
-
-async function flushFile(file: string): Promise<void> {
-  const handle = await fs.open(file, "r+");
+async function buildKnownSchema(names: readonly string[]): Promise<SchemaDescription> {
+  const { database, raw } = openSqlite(":memory:");
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
   try {
-    await handle.sync();
+    for (const name of names) {
+      const migration = migrations[name];
+      if (!migration) throw new DatabaseBackupError(`${name} is not a migration of this code.`);
+      await migration.up(db, "sqlite");
+    }
+    const schema: SchemaDescription = new Map();
+    for (const row of raw.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid").all()) {
+      const table = String(row.name);
+      schema.set(table, { name: table, columns: sqliteColumns(raw.prepare("select * from pragma_table_info(?)").all(table), table) });
+    }
+    schema.set(MIGRATION_TABLE, MIGRATION_TABLE_SCHEMA);
+    return schema;
   } finally {
-    await handle.close();
+    await db.destroy();
   }
 }
 
 export type SnapshotOptions<T> = {
-  /** Tables whose rows are left out (their definitions are kept). */
+  /** Tables whose rows are left out (the table is written, empty). */
   withoutDataOf: readonly string[];
-  /** Reads more from the snapshot, as of the same moment as the copy. */
+  /** Reads more from the snapshot, as of the same moment as the rows. */
   read: (query: SnapshotQuery) => Promise<T>;
+  /** Takes the backup's rows, text in the format of backup-rows.server.ts. */
+  write: (text: string) => Promise<void>;
 };
 
-/** Writes a consistent copy of the database to `file` (which must not exist). */
-export async function snapshotDatabase<T>(database: Database, file: string, options: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
-  await createPrivateFile(file);
-  const result = database.dialect === "sqlite" ? await snapshotSqlite(database.db, file, options) : await snapshotPostgres(database, file, options);
-  await flushFile(file);
-  return result;
+/** What the two databases answer for a snapshot. */
+type Snapshot = {
+  query: SnapshotQuery;
+  tables(): Promise<Set<string>>;
+  columnTypes(table: string): Promise<Map<string, ColumnType>>;
+  rows(table: string, columns: ReadonlyArray<{ name: string; type: ColumnType }>): AsyncIterable<unknown[]>;
+  sequences(tables: ReadonlySet<string>): Promise<Record<string, number>>;
+};
+
+/** Writes the rows of every table this code made, from one consistent snapshot taken while the site may run. */
+export async function snapshotDatabase<T>(database: Database, options: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
+  return database.dialect === "sqlite" ? snapshotSqlite(database.sqliteFile!, options) : snapshotPostgres(database.db, options);
 }
 
-async function snapshotSqlite<T>(db: Db, file: string, { withoutDataOf, read }: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
-  // VACUUM INTO fills the empty file made above (so it keeps its 0600) from one read transaction.
-  await sql`vacuum into ${file}`.execute(db);
-  const copy = new DatabaseSync(file);
+async function writeSnapshot<T>(snapshot: Snapshot, { withoutDataOf, read, write }: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
+  const present = await snapshot.tables();
+  if (!present.has(MIGRATION_TABLE)) throw new DatabaseBackupError("The database has no schema yet: start the site once, then back it up.");
+  const applied = (await snapshot.query(`select name from ${MIGRATION_TABLE} order by name`)).map((row) => String(row.name));
+  const schema = await knownSchema(applied);
+  const ordered = [...TABLES.filter((table) => schema.has(table)), ...[...schema.keys()].filter((table) => !(TABLES as readonly string[]).includes(table))];
+  const counts: Record<string, number> = {};
+  for (const table of ordered) {
+    if (!present.has(table)) throw new DatabaseBackupError(`The database lacks the table ${table}, which its migrations make.`);
+    const live = await snapshot.columnTypes(table);
+    // This code's columns only, typed as the database has them.
+    const columns = schema.get(table)!.columns.map(({ name }) => {
+      const type = live.get(name);
+      if (!type) throw new DatabaseBackupError(`The database lacks the column ${table}.${name}, which its migrations make.`);
+      return { name, type };
+    });
+    await write(rowLines.table(table, columns));
+    let rows = 0;
+    if (!withoutDataOf.includes(table)) {
+      for await (const row of snapshot.rows(table, columns)) {
+        await write(rowLines.row(row));
+        rows++;
+      }
+    }
+    await write(rowLines.end(table, rows));
+    if (table !== MIGRATION_TABLE) counts[table] = rows;
+  }
+  const publicDataVersion = schema.has("public_data_version")
+    ? Number((await snapshot.query("select version from public_data_version where id = 1"))[0]?.version ?? 0)
+    : undefined;
+  const sequences = await snapshot.sequences(new Set(ordered));
+  return { facts: { migrations: applied, counts, publicDataVersion, sequences }, read: await read(snapshot.query) };
+}
+
+async function snapshotSqlite<T>(file: string, options: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
+  // A connection of its own, in a read transaction: every read below sees the
+  // database as of the first, while the site goes on writing (WAL).
+  const connection = new DatabaseSync(file);
   try {
-    // One self-contained file: readable without a -wal or -shm beside it.
-    copy.exec("PRAGMA journal_mode = DELETE");
-    // Left-out rows are zeroed, not left in free pages.
-    copy.exec("PRAGMA secure_delete = ON");
-    const tables = sqliteTables(copy);
-    for (const table of withoutDataOf) if (tables.has(table)) copy.exec(`delete from ${quoted(table)}`);
-    const query = sqliteQuery(copy);
-    return { facts: await factsOf(query, tables), read: await read(query) };
+    connection.exec("PRAGMA busy_timeout = 5000");
+    connection.exec("BEGIN");
+    const query: SnapshotQuery = async (text) => connection.prepare(text).all() as Array<Record<string, unknown>>;
+    return await writeSnapshot(
+      {
+        query,
+        tables: async () => new Set((await query("select name from sqlite_master where type = 'table'")).map((row) => String(row.name))),
+        columnTypes: async (table) =>
+          new Map(sqliteColumns(connection.prepare("select * from pragma_table_info(?)").all(table), table).map((column) => [column.name, column.type])),
+        async *rows(table, columns) {
+          const statement = connection.prepare(`select ${columns.map((column) => quoted(column.name)).join(", ")} from ${quoted(table)}`);
+          statement.setReturnArrays(true);
+          const booleans = columns.map((column) => column.type === "boolean");
+          for (const row of statement.iterate() as Iterable<unknown[]>) {
+            yield row.map((value, index) => (booleans[index] && value !== null ? sqliteBoolean(value, table, columns[index]!.name) : value));
+          }
+        },
+        async sequences(tables) {
+          if (!(await this.tables()).has("sqlite_sequence")) return {};
+          const rows = await query("select name, seq from sqlite_sequence");
+          return Object.fromEntries(rows.filter((row) => tables.has(String(row.name))).map((row) => [String(row.name), Number(row.seq)]));
+        },
+      },
+      options,
+    );
   } finally {
-    copy.close();
+    // Closing ends the read transaction.
+    connection.close();
   }
 }
 
-async function serverMajor(db: Db): Promise<number> {
-  const { rows } = await sql<{ server_version_num: string }>`show server_version_num`.execute(db);
-  return Math.floor(Number(rows[0]!.server_version_num) / 10_000);
+function sqliteBoolean(value: unknown, table: string, column: string): boolean {
+  if (value === 0 || value === 1) return value === 1;
+  throw new DatabaseBackupError(`${table}.${column} holds ${JSON.stringify(value)}, which is not true or false.`);
 }
 
-async function postgresTables(query: Query): Promise<Set<string>> {
-  const rows = await query("select table_name from information_schema.tables where table_schema = current_schema()");
-  return new Set(rows.map((row) => String(row.table_name)));
-}
-
-async function snapshotPostgres<T>(
-  database: Database,
-  file: string,
-  { withoutDataOf, read }: SnapshotOptions<T>,
-): Promise<{ facts: SnapshotFacts; read: T }> {
-  const pgDump = await findPgTool("pg_dump", await serverMajor(database.db));
-  const { dbname, env } = connectionFor(database.postgresUrl!);
-  return database.db
+async function snapshotPostgres<T>(db: Db, options: SnapshotOptions<T>): Promise<{ facts: SnapshotFacts; read: T }> {
+  return db
     .transaction()
     .setIsolationLevel("repeatable read")
+    .setAccessMode("read only")
     .execute(async (trx) => {
-      const query: Query = async (text) => (await sql.raw<Record<string, unknown>>(text).execute(trx)).rows;
-      // pg_dump reads this transaction's snapshot, so it dumps exactly what is counted here.
-      const snapshot = String((await query("select pg_export_snapshot() as snapshot"))[0]!.snapshot);
-      const facts = await factsOf(query, await postgresTables(query));
-      // Counted here, but left out of the dump.
-      for (const table of withoutDataOf) if (table in facts.counts) facts.counts[table] = 0;
-      const extra = await read(query);
-      const dumped = await run(
-        pgDump,
-        [
-          "--format=custom",
-          "--no-owner",
-          "--no-privileges",
-          `--snapshot=${snapshot}`,
-          ...withoutDataOf.map((table) => `--exclude-table-data=${table}`),
-          `--file=${file}`,
-          `--dbname=${dbname}`,
-        ],
-        { env },
+      const query: SnapshotQuery = async (text) => (await sql.raw<Record<string, unknown>>(text).execute(trx)).rows;
+      return writeSnapshot(
+        {
+          query,
+          tables: async () => new Set((await query("select table_name from information_schema.tables where table_schema = current_schema()")).map((row) => String(row.table_name))),
+          columnTypes: async (table) => new Map((await postgresColumns(trx, [table])).get(table)?.columns.map((column) => [column.name, column.type])),
+          async *rows(table, columns) {
+            // A cursor: the rows come a page at a time, never the whole table at once.
+            const selected = columns.map(({ name, type }) =>
+              type === "timestamp"
+                ? sql`to_char(${sql.ref(name)} at time zone 'UTC', ${sql.lit('YYYY-MM-DD"T"HH24:MI:SS.US"Z"')}) as ${sql.ref(name)}`
+                : sql.ref(name),
+            );
+            await sql`declare backup_rows no scroll cursor for select ${sql.join(selected)} from ${sql.table(table)}`.execute(trx);
+            for (;;) {
+              const { rows } = await sql.raw<Record<string, unknown>>("fetch 500 from backup_rows").execute(trx);
+              for (const row of rows) yield columns.map(({ name, type }) => (type === "integer" && typeof row[name] === "string" ? safeInteger(row[name], table, name) : row[name]));
+              if (rows.length < 500) break;
+            }
+            await sql`close backup_rows`.execute(trx);
+          },
+          async sequences(tables) {
+            const sequences: Record<string, number> = {};
+            for (const { table, column } of await serialColumns(trx)) {
+              if (!tables.has(table)) continue;
+              const { rows } = await sql<{ value: string | null }>`select pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass) as value`.execute(trx);
+              sequences[table] = Number(rows[0]?.value ?? 0);
+            }
+            return sequences;
+          },
+        },
+        options,
       );
-      if (dumped.code !== 0) throw new DatabaseBackupError(`pg_dump failed: ${dumped.stderr.trim()}`);
-      return { facts, read: extra };
     });
 }
 
-/**
- * What a snapshot file holds, read without restoring it: SQLite checks the
- * file's integrity and counts its rows; PostgreSQL's archive is listed by
- * pg_restore (its rows cannot be counted without restoring it).
- */
-export type SnapshotContents =
-  | { dialect: "sqlite"; facts: SnapshotFacts }
-  | { dialect: "postgres"; tablesWithData: Set<string> };
+function safeInteger(text: string, table: string, column: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new DatabaseBackupError(`${table}.${column} holds ${text}, beyond the whole numbers a backup carries.`);
+  return value;
+}
 
-export async function inspectSnapshot(dialect: Database["dialect"], file: string): Promise<SnapshotContents> {
-  if (dialect === "sqlite") {
-    let connection: DatabaseSync;
-    try {
-      connection = new DatabaseSync(file, { readOnly: true });
-    } catch (error) {
-      throw new DatabaseBackupError(`The database file cannot be opened: ${(error as Error).message}`);
-    }
-    try {
-      const check = connection.prepare("pragma integrity_check").all();
-      const verdict = check.map((row) => String(Object.values(row)[0])).join("; ");
-      if (verdict !== "ok") throw new DatabaseBackupError(`The database file is damaged: ${verdict}`);
-      return { dialect, facts: await factsOf(sqliteQuery(connection), sqliteTables(connection)) };
-    } catch (error) {
-      if (error instanceof DatabaseBackupError) throw error;
-      throw new DatabaseBackupError(`The database file cannot be read: ${(error as Error).message}`);
-    } finally {
-      connection.close();
-    }
+/** Columns numbered by a sequence (serial), in this code's tables. */
+async function serialColumns(db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>): Promise<Array<{ table: string; column: string }>> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select table_name, column_name from information_schema.columns
+    where table_schema = current_schema() and column_default like 'nextval(%'`.execute(db);
+  return rows.filter((row) => OUR_TABLES.has(row.table_name)).map((row) => ({ table: row.table_name, column: row.column_name }));
+}
+
+async function postgresColumns(db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>, tables: readonly string[]): Promise<SchemaDescription> {
+  const { rows } = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>`
+    select table_name, column_name, data_type, is_nullable from information_schema.columns
+    where table_schema = current_schema() and table_name in (${sql.join(tables)})
+    order by table_name, ordinal_position`.execute(db);
+  const schema: SchemaDescription = new Map();
+  for (const row of rows) {
+    const table = schema.get(row.table_name) ?? { name: row.table_name, columns: [] };
+    table.columns.push({ name: row.column_name, type: portableType(row.data_type, row.table_name, row.column_name), nullable: row.is_nullable === "YES" });
+    schema.set(row.table_name, table);
   }
-  const listed = await run(await findPgTool("pg_restore"), ["--list", file], {});
-  if (listed.code !== 0) throw new DatabaseBackupError(`pg_restore cannot read the dump: ${listed.stderr.trim()}`);
-  const tablesWithData = new Set<string>();
-  for (const line of listed.stdout.split("\n")) {
-    const match = /^\d+; \d+ \d+ TABLE DATA \S+ (\S+) /.exec(line);
-    if (match) tablesWithData.add(match[1]!);
+  return schema;
+}
+
+/** This code's tables in the database now (inside the restoring transaction), as a reader of rows expects them. */
+async function targetSchema(trx: Transaction<DatabaseSchema>, dialect: MigrationDialect): Promise<SchemaDescription> {
+  if (dialect === "postgres") return postgresColumns(trx, [...OUR_TABLES]);
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(trx);
+  const schema: SchemaDescription = new Map();
+  for (const { name } of rows.filter((row) => OUR_TABLES.has(row.name))) {
+    const columns = await sql<Record<string, unknown>>`select * from pragma_table_info(${name})`.execute(trx);
+    schema.set(name, { name, columns: sqliteColumns(columns.rows, name) });
   }
-  return { dialect, tablesWithData };
+  return schema;
 }
 
 export type RestoreOptions = {
-  /** The file's SHA-256 (hex), checked again as it is read for the restore. */
-  sha256: string;
-  /** Statements run last in the restoring transaction (ending sessions, moving the data version). */
-  finish: string[];
+  /** The backup's migrations (the first of this code's, checked by the caller): the schema its rows fit. */
+  migrations: readonly string[];
+  /** The backup's rows, read (and checked against the manifest) as they are restored. */
+  rows: () => AsyncIterable<Uint8Array>;
+  /** The backup's counters (site_schedule's ids), so numbers handed out before are not handed out again. */
+  sequences: Record<string, number>;
+  /** Run last in the restoring transaction (ending sessions, moving the data version). */
+  finish: (trx: Transaction<DatabaseSchema>) => Promise<void>;
 };
 
 /**
- * Replaces every table of the database with the snapshot's, in one
- * transaction. On any failure the database is as it was. Migrations are not
- * run here: a snapshot older than the code is brought up to date by the caller.
+ * Replaces this code's tables with the backup's rows, in one transaction: on
+ * any failure (a row the schema refuses, a file that changed since it was
+ * checked) the database is as it was. Returns the migrations run after the
+ * rows, for a backup older than the code.
  */
-export async function restoreDatabase(database: Database, file: string, options: RestoreOptions): Promise<void> {
-  if (database.dialect === "sqlite") return restoreSqlite(database.sqliteFile!, file, options);
-  return restorePostgres(database, file, options);
-}
-
-async function copyChecked(from: string, to: string, sha256: string): Promise<void> {
-  const hash = createHash("sha256");
-  const target = await fs.open(to, "wx", 0o600);
+export async function restoreDatabase(database: Database, options: RestoreOptions): Promise<string[]> {
+  const { dialect } = database;
+  const names = Object.keys(migrations);
+  const newer = names.slice(options.migrations.length);
   try {
-    for await (const chunk of createReadStream(from)) {
-      hash.update(chunk as Buffer);
-      await target.write(chunk as Buffer);
-    }
-  } finally {
-    await target.close();
-  }
-  if (hash.digest("hex") !== sha256) throw new DatabaseBackupError("The database file changed since it was checked: nothing was restored.");
-}
-
-async function restoreSqlite(databaseFile: string, file: string, options: RestoreOptions): Promise<void> {
-  // A private copy beside the database, checked as it is made: what is restored is what was verified.
-  const copy = path.join(path.dirname(databaseFile), `.restore-${randomBytes(8).toString("hex")}.sqlite`);
-  try {
-    await copyChecked(file, copy, options.sha256);
-    const connection = new DatabaseSync(databaseFile);
-    try {
-      connection.exec("PRAGMA busy_timeout = 5000");
-      // The replaced rows are zeroed in the file, as an erasure leaves them (decision 020).
-      connection.exec("PRAGMA secure_delete = ON");
-      // Tables are dropped and refilled in any order; the keys are checked before the commit.
-      connection.exec("PRAGMA foreign_keys = OFF");
-      connection.prepare("attach database ? as backup").run(copy);
-      try {
-        connection.exec("BEGIN IMMEDIATE");
-        try {
-          replaceSqliteSchema(connection);
-          for (const statement of options.finish) connection.exec(statement);
-          const broken = connection.prepare("pragma main.foreign_key_check").all();
-          if (broken.length > 0) throw new DatabaseBackupError(`The backup's rows break ${broken.length} foreign key${broken.length === 1 ? "" : "s"}: nothing was restored.`);
-          connection.exec("COMMIT");
-        } catch (error) {
-          connection.exec("ROLLBACK");
-          if (error instanceof DatabaseBackupError) throw error;
-          throw new DatabaseBackupError(`Restoring into SQLite failed, nothing was restored: ${(error as Error).message}`);
-        }
-      } finally {
-        connection.exec("DETACH DATABASE backup");
+    await database.db.transaction().execute(async (trx) => {
+      // The one foreign key (sessions → admins) is checked at the commit.
+      if (dialect === "sqlite") await sql`pragma defer_foreign_keys = on`.execute(trx);
+      for (const table of [...TABLES].reverse()) await sql`drop table if exists ${sql.table(table)}${sql.raw(dialect === "postgres" ? " cascade" : "")}`.execute(trx);
+      if (dialect === "postgres") for (const name of MIGRATION_FUNCTIONS) await sql.raw(`drop function if exists ${name} cascade`).execute(trx);
+      await sql`delete from ${sql.table(MIGRATION_TABLE)}`.execute(trx);
+      // The schema of the backup's version, from this code's own migrations.
+      for (const name of options.migrations) await migrations[name]!.up(trx as unknown as Kysely<unknown>, dialect);
+      const schema = await targetSchema(trx, dialect);
+      // Emptied of what the migrations put in (the data version's row): the backup has its own.
+      for (const table of schema.keys()) await sql`delete from ${sql.table(table)}`.execute(trx);
+      for await (const event of readRows(options.rows(), schema)) {
+        if (event.kind === "rows") await insertRows(trx, dialect, event);
       }
-      // Move the restored pages out of the write-ahead log now, while nobody reads.
-      connection.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    } finally {
-      connection.close();
+      for (const name of newer) {
+        await migrations[name]!.up(trx as unknown as Kysely<unknown>, dialect);
+        await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(trx);
+      }
+      await restoreSequences(trx, dialect, options.sequences);
+      await options.finish(trx);
+      if (dialect === "sqlite") {
+        const broken = (await sql`pragma foreign_key_check`.execute(trx)).rows;
+        if (broken.length > 0) throw new DatabaseBackupError(`The backup's rows break ${broken.length} foreign key${broken.length === 1 ? "" : "s"}.`);
+      }
+    });
+  } catch (error) {
+    const message = error instanceof DatabaseBackupError || error instanceof BackupRowsError || error instanceof SealedFileError
+        ? error.message
+         : `Restoring into the database failed: ${(error as Error).message}`;
+    throw new DatabaseBackupError(`${message} Nothing was restored: the database is as it was.`);
+  }
+  // Moves the restored pages out of the write-ahead log now, while nobody reads.
+  if (dialect === "sqlite") await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
+  return newer;
+}
+
+async function insertRows(trx: Transaction<DatabaseSchema>, dialect: MigrationDialect, event: Extract<RowsEvent, { kind: "rows" }>): Promise<void> {
+  const { table, columns, rows } = event;
+  // A timestamp kept as text on SQLite, from a backup that had it as a timestamp, is written as the app writes one.
+  const asText = columns.map((column) => dialect === "sqlite" && column.type === "text" && column.given === "timestamp");
+  const values = rows.map(
+    (row) => sql`(${sql.join(row.map((value, index) => (asText[index] && typeof value === "string" ? timestampAsText(value) : value)))})`,
+  );
+  await sql`insert into ${sql.table(table.name)} (${sql.join(columns.map((column) => sql.ref(column.name)))}) values ${sql.join(values)}`.execute(trx);
+}
+
+async function restoreSequences(trx: Transaction<DatabaseSchema>, dialect: MigrationDialect, recorded: Record<string, number>): Promise<void> {
+  if (dialect === "sqlite") {
+    // SQLite moved each counter past the ids inserted; the backup's may be further on.
+    const present = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'sqlite_sequence'`.execute(trx)).rows;
+    if (present.length === 0) return;
+    for (const [table, value] of Object.entries(recorded)) {
+      if (!(TABLES as readonly string[]).includes(table)) continue;
+      await sql`update sqlite_sequence set seq = ${value} where name = ${table} and seq < ${value}`.execute(trx);
+      await sql`insert into sqlite_sequence (name, seq) select ${table}, ${value} where not exists (select 1 from sqlite_sequence where name = ${table})`.execute(trx);
     }
-  } finally {
-    await fs.rm(copy, { force: true });
+    return;
   }
-}
-
-function replaceSqliteSchema(connection: DatabaseSync): void {
-  const objects = (schema: string) =>
-    connection
-      .prepare(`select type, name, sql from ${schema}.sqlite_master where name not like 'sqlite_%' and sql is not null order by rowid`)
-      .all()
-      .map((row) => ({ type: String(row.type), name: String(row.name), sql: String(row.sql) }));
-  // Dropping a table drops its indexes and triggers.
-  for (const object of objects("main")) {
-    if (object.type === "table" || object.type === "view") connection.exec(`drop ${object.type} if exists main.${quoted(object.name)}`);
+  for (const { table, column } of await serialColumns(trx)) {
+    const { rows } = await sql<{ top: string | number | null }>`select max(${sql.ref(column)}) as top from ${sql.table(table)}`.execute(trx);
+    const value = Math.max(Number(rows[0]?.top ?? 0), recorded[table] ?? 0);
+    if (value > 0) await sql`select setval(pg_get_serial_sequence(${table}, ${column}), ${value}, true)`.execute(trx);
+    else await sql`select setval(pg_get_serial_sequence(${table}, ${column}), 1, false)`.execute(trx);
   }
-  const saved = objects("backup");
-  // Tables first, filled before their triggers exist (so restoring is not a write the triggers count).
-  for (const object of saved.filter((entry) => entry.type === "table")) {
-    connection.exec(object.sql);
-    connection.exec(`insert into main.${quoted(object.name)} select * from backup.${quoted(object.name)}`);
-  }
-  if (sqliteTables(connection, "backup").has("sqlite_sequence")) {
-    connection.exec("delete from main.sqlite_sequence");
-    connection.exec("insert into main.sqlite_sequence select * from backup.sqlite_sequence");
-  }
-  for (const object of saved.filter((entry) => entry.type !== "table")) connection.exec(object.sql);
-}
-
-async function restorePostgres(database: Database, file: string, options: RestoreOptions): Promise<void> {
-  const major = await serverMajor(database.db);
-  const [pgRestore, psql] = [await findPgTool("pg_restore", major), await findPgTool("psql", major)];
-  const { dbname, env } = connectionFor(database.postgresUrl!);
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  if (hash.digest("hex") !== options.sha256) throw new DatabaseBackupError("The database file changed since it was checked: nothing was restored.");
-
-  // One transaction: the app's tables (this code's, and the backup's) are
-  // dropped and the dump's recreated and filled; COMMIT is sent only when
-  // pg_restore has written all of it. Otherwise psql is stopped, and
-  // PostgreSQL rolls the transaction back.
-  const dropped = [...TABLES, ...MIGRATION_TABLES].map(quoted).join(", ");
-  const prelude = [
-    "BEGIN;",
-    `DROP TABLE IF EXISTS ${dropped} CASCADE;`,
-    ...MIGRATION_FUNCTIONS.map((name) => `DROP FUNCTION IF EXISTS ${name} CASCADE;`),
-    "",
-  ].join("\n");
-  // pg_restore's script empties search_path; the finishing statements name tables as the app does.
-  const postlude = ["", "RESET search_path;", ...options.finish.map((statement) => `${statement};`), "COMMIT;", ""].join("\n");
-
-  let psqlChild: ChildProcess | undefined;
-  let restoreChild: ChildProcess | undefined;
-  const psqlRun = run(psql, ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", "-", `--dbname=${dbname}`], {
-    env,
-    started: (child) => {
-      psqlChild = child;
-      child.stdin!.on("error", () => {}); // psql stopping on an error closes its stdin: its own exit says why
-      child.stdin!.write(prelude);
-    },
-  });
-  const restoreRun = run(pgRestore, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--file=-", file], {
-    env,
-    collectStdout: false,
-    started: (child) => {
-      restoreChild = child;
-      child.stdin!.end();
-      child.stdout!.pipe(psqlChild!.stdin!, { end: false });
-    },
-  });
-  // psql stopped on an error: pg_restore, no longer read, must not wait for it forever.
-  const stopRestore = () => {
-    if (restoreChild?.exitCode === null) restoreChild.kill("SIGKILL");
-  };
-  void psqlRun.then(stopRestore, stopRestore);
-  const restored = await restoreRun;
-  if (restored.code === 0) psqlChild!.stdin!.end(postlude);
-  else psqlChild!.kill("SIGKILL");
-  const applied = await psqlRun;
-  if (restored.code !== 0) throw new DatabaseBackupError(`pg_restore failed, nothing was restored: ${restored.stderr.trim()}`);
-  if (applied.code !== 0) throw new DatabaseBackupError(`Restoring into PostgreSQL failed, nothing was restored: ${applied.stderr.trim()}`);
 }

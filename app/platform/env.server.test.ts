@@ -81,6 +81,17 @@ describe("parseEnv", () => {
     expect(message).not.toContain("short secret");
   });
 
+  it("reads BACKUP_KEY as 32 bytes of base64, and refuses anything else without echoing it", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    expect(Buffer.from(parseEnv({ BACKUP_KEY: key }).backupKey!)).toEqual(Buffer.alloc(32, 7));
+    expect(parseEnv({}).backupKey).toBeUndefined();
+    for (const bad of [Buffer.alloc(16, 7).toString("base64"), "correct horse battery staple", `${key.slice(0, -2)}!=`, Buffer.alloc(33, 7).toString("base64")]) {
+      const { message } = envErrorOf({ BACKUP_KEY: bad });
+      expect(message).toMatch(/BACKUP_KEY: must be 32 random bytes in base64 \(44 characters\), e\.g\. made by `openssl rand -base64 32`/);
+      expect(message).not.toContain(bad);
+    }
+  });
+
   it("reads every setting", () => {
     const env = parseEnv({
       NODE_ENV: "development",

@@ -39,6 +39,15 @@ const optionalBoolean = optionalText.pipe(
     .optional(),
 );
 
+/** BACKUP_KEY: 32 random bytes in base64 (`openssl rand -base64 32`), which seals backups (decision 040). */
+const backupKeySetting = optionalText.pipe(
+  z
+    .string()
+    .refine((value) => /^[A-Za-z0-9+/]{43}=$/.test(value), "must be 32 random bytes in base64 (44 characters), e.g. made by `openssl rand -base64 32`")
+    .transform((value) => new Uint8Array(Buffer.from(value, "base64")))
+    .optional(),
+);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce
@@ -150,6 +159,7 @@ const envSchema = z.object({
       .regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 characters, without spaces (e.g. `openssl rand -hex 32`)")
       .optional(),
   ),
+  BACKUP_KEY: backupKeySetting,
   COMPANY_NAME: optionalText,
   COMPANY_SHORT_NAME: optionalText,
   COMPANY_PHONE: optionalText,
@@ -158,7 +168,7 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "METRICS_TOKEN"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "METRICS_TOKEN", "BACKUP_KEY"]);
 
 /** The S3 variables that mean nothing without S3_BUCKET. */
 const S3_DETAILS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const;
@@ -261,6 +271,8 @@ export type Env = {
   metricsToken: string | undefined;
   /** COMPANY_*: what the operator set; the company module fills in the rest (company/company.ts). */
   company: CompanyOverrides;
+  /** BACKUP_KEY's 32 bytes: backups are sealed with it, and checked and restored only with it; undefined: backups as they are. */
+  backupKey: Uint8Array | undefined;
 };
 
 export type S3Config = {
@@ -407,6 +419,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       address: env.COMPANY_ADDRESS,
       logoUrl: env.COMPANY_LOGO_URL,
     },
+    backupKey: env.BACKUP_KEY,
   };
 }
 
@@ -414,11 +427,9 @@ export function loadEnv(): Env {
   return parseEnv(process.env);
 }
 
-/**
- * The environment a child process (pg_dump, pg_restore, psql) starts with:
- * this process's, plus `extra` (its password, which never goes on a command
- * line other users can read).
- */
-export function childProcessEnv(extra: Record<string, string>): Record<string, string | undefined> {
-  return { ...process.env, ...extra };
+/** BACKUP_KEY alone, for `verify-backup`, which needs no other setting. */
+export function loadBackupKey(): Uint8Array | undefined {
+  const result = z.object({ BACKUP_KEY: backupKeySetting }).safeParse({ BACKUP_KEY: process.env.BACKUP_KEY });
+  if (!result.success) throw new EnvError(`Invalid environment variables:\n  BACKUP_KEY: ${result.error.issues[0]!.message}`);
+  return result.data.BACKUP_KEY;
 }
