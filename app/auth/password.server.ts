@@ -91,23 +91,43 @@ export function prepareDecoy(): Promise<unknown> {
  * that a sign-in is turned away at once rather than queued without end.
  */
 export const HASH_CONCURRENCY = { running: 2, waiting: 16 } as const;
-let hashesRunning = 0;
-const hashQueue: Array<() => void> = [];
+/**
+ * A lane of its own for a browser that signed in to the account before (its
+ * device cookie, decision 018): guesses from everywhere else can fill the
+ * queue above, and the owner still signs in (decision 037). One hash at a
+ * time, a few waiting: each device has a small failure limit of its own.
+ */
+export const KNOWN_DEVICE_HASH_CONCURRENCY = { running: 1, waiting: 4 } as const;
 
-/** Runs `work` once a hash slot is free; undefined, at once, when the queue is full too. */
-export async function withHashSlot<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
-  if (hashesRunning >= HASH_CONCURRENCY.running) {
-    if (hashQueue.length >= HASH_CONCURRENCY.waiting) return undefined;
-    await new Promise<void>((resolve) => hashQueue.push(resolve));
-  } else {
-    hashesRunning++;
-  }
-  try {
-    return { value: await work() };
-  } finally {
-    // The slot passes straight to the next in line, or is given back.
-    const next = hashQueue.shift();
-    if (next) next();
-    else hashesRunning--;
-  }
+/** Runs work, at most `running` at once and `waiting` in line; beyond that, undefined at once. */
+function hashQueue({ running, waiting }: { running: number; waiting: number }) {
+  let busy = 0;
+  const queue: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<{ value: T } | undefined> => {
+    if (busy >= running) {
+      if (queue.length >= waiting) return undefined;
+      await new Promise<void>((resolve) => queue.push(resolve));
+    } else {
+      busy++;
+    }
+    try {
+      return { value: await work() };
+    } finally {
+      // The slot passes straight to the next in line, or is given back.
+      const next = queue.shift();
+      if (next) next();
+      else busy--;
+    }
+  };
+}
+
+const lanes = { anyone: hashQueue(HASH_CONCURRENCY), "known-device": hashQueue(KNOWN_DEVICE_HASH_CONCURRENCY) };
+
+/**
+ * Runs `work` once a hash slot of the lane is free; undefined, at once, when
+ * its queue is full too. "known-device" is for a sign-in whose device cookie
+ * names the account (sign-in.server.ts), "anyone" for every other.
+ */
+export function withHashSlot<T>(work: () => Promise<T>, lane: keyof typeof lanes = "anyone"): Promise<{ value: T } | undefined> {
+  return lanes[lane](work);
 }

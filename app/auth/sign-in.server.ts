@@ -70,8 +70,10 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   if (!Array.isArray(taken)) return taken;
   const giveBack = () => Promise.all(taken.map((slot) => slot.release()));
 
-  const hashed = await withHashSlot(() =>
-    admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password),
+  // A browser the account signed in from before has a hash lane of its own: a flood of guesses cannot keep the owner out.
+  const hashed = await withHashSlot(
+    () => (admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password)),
+    trustedDevice ? "known-device" : "anyone",
   );
   if (!hashed) {
     await giveBack();
