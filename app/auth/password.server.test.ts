@@ -6,6 +6,7 @@ import {
   KNOWN_DEVICE_HASH_CONCURRENCY,
   hashPassword,
   needsRehash,
+  reserveHashSlot,
   verifyAgainstDecoy,
   verifyPassword,
   withHashSlot,
@@ -173,6 +174,19 @@ describe("withHashSlot", () => {
     expect(started).toBe(running + waiting);
     // Every slot was given back.
     expect(await withHashSlot(async () => "again")).toEqual({ value: "again" });
+  });
+
+  it("counts a place held before the limits are taken, and takes it back when cancelled", async () => {
+    const { running, waiting } = HASH_CONCURRENCY;
+    const places = Array.from({ length: running + waiting }, () => reserveHashSlot());
+    expect(places.every((place) => place !== undefined)).toBe(true);
+    expect(reserveHashSlot()).toBeUndefined();
+    places[0]!.cancel();
+    expect(() => places[0]!.cancel()).toThrow("used once");
+    const again = reserveHashSlot();
+    expect(again).toBeDefined();
+    for (const place of [...places.slice(1), again]) place!.cancel();
+    expect(await withHashSlot(async () => "free again")).toEqual({ value: "free again" });
   });
 
   it("keeps a lane of its own for a browser that signed in before: a full queue does not turn it away", async () => {

@@ -99,35 +99,62 @@ export const HASH_CONCURRENCY = { running: 2, waiting: 16 } as const;
  */
 export const KNOWN_DEVICE_HASH_CONCURRENCY = { running: 1, waiting: 4 } as const;
 
-/** Runs work, at most `running` at once and `waiting` in line; beyond that, undefined at once. */
-function hashQueue({ running, waiting }: { running: number; waiting: number }) {
+/** A place in a hash lane, held from before the sign-in's limits are taken: used once (run) or given back (cancel). */
+export type HashPlace = {
+  /** Waits for one of the lane's running slots, runs `work` in it, and gives the place back. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Gives the place back unused (the limits refused the attempt). */
+  cancel(): void;
+};
+
+/** At most `running` at once and `waiting` more in line (places held but not yet running count as in line). */
+function hashLane({ running, waiting }: { running: number; waiting: number }) {
   let busy = 0;
+  let held = 0;
   const queue: Array<() => void> = [];
-  return async <T>(work: () => Promise<T>): Promise<{ value: T } | undefined> => {
-    if (busy >= running) {
-      if (queue.length >= waiting) return undefined;
-      await new Promise<void>((resolve) => queue.push(resolve));
-    } else {
-      busy++;
-    }
-    try {
-      return { value: await work() };
-    } finally {
-      // The slot passes straight to the next in line, or is given back.
-      const next = queue.shift();
-      if (next) next();
-      else busy--;
-    }
+  return (): HashPlace | undefined => {
+    if (busy + queue.length + held >= running + waiting) return undefined;
+    held++;
+    let used = false;
+    const use = () => {
+      if (used) throw new Error("A hash place is used once");
+      used = true;
+      held--;
+    };
+    return {
+      async run(work) {
+        use();
+        if (busy >= running) await new Promise<void>((resolve) => queue.push(resolve));
+        else busy++;
+        try {
+          return await work();
+        } finally {
+          // The slot passes straight to the next in line, or is given back.
+          const next = queue.shift();
+          if (next) next();
+          else busy--;
+        }
+      },
+      cancel: use,
+    };
   };
 }
 
-const lanes = { anyone: hashQueue(HASH_CONCURRENCY), "known-device": hashQueue(KNOWN_DEVICE_HASH_CONCURRENCY) };
+const lanes = { anyone: hashLane(HASH_CONCURRENCY), "known-device": hashLane(KNOWN_DEVICE_HASH_CONCURRENCY) };
+export type HashLane = keyof typeof lanes;
 
 /**
- * Runs `work` once a hash slot of the lane is free; undefined, at once, when
- * its queue is full too. "known-device" is for a sign-in whose device cookie
- * names the account (sign-in.server.ts), "anyone" for every other.
+ * A place in a hash lane, or undefined, at once, when the lane is full: taken
+ * before the sign-in limits, so a sign-in turned away as busy costs no query
+ * (decision 037). "known-device" is for a sign-in whose device cookie names
+ * the account (sign-in.server.ts), "anyone" for every other.
  */
-export function withHashSlot<T>(work: () => Promise<T>, lane: keyof typeof lanes = "anyone"): Promise<{ value: T } | undefined> {
-  return lanes[lane](work);
+export function reserveHashSlot(lane: HashLane = "anyone"): HashPlace | undefined {
+  return lanes[lane]();
+}
+
+/** Runs `work` in a place of the lane; undefined, at once, when the lane is full. */
+export async function withHashSlot<T>(work: () => Promise<T>, lane: HashLane = "anyone"): Promise<{ value: T } | undefined> {
+  const place = reserveHashSlot(lane);
+  return place && { value: await place.run(work) };
 }
