@@ -152,14 +152,19 @@ export type FloodSummaryInput = {
  * (decision 037): how many arrived in the window, and where to review them.
  * Nothing a visitor typed is in it.
  */
+const notSpam = (one: boolean) => (one ? "If it is real, Not spam moves it to your inbox." : "Use Not spam on any that are real, to move them to your inbox.");
+
 export function floodSummaryEmail({ count, from, until, siteLimit, mail, messageId, reviewUrl }: FloodSummaryInput): OutgoingEmail {
-  const enquiries = `${count} ${count === 1 ? "enquiry" : "enquiries"}`;
-  const subject = `${enquiries} arrived during a flood; review them`;
-  const review = "Review them under Contact Submissions, Held, in the admin dashboard";
+  const one = count === 1;
+  const enquiries = `${count} ${one ? "enquiry" : "enquiries"}`;
+  const subject = `${enquiries} arrived during a flood; review ${one ? "it" : "them"}`;
+  const review = `Review ${one ? "it" : "them"} under Contact Submissions, Held, in the admin dashboard`;
   const paragraphs = [
     `Between ${formatSubmittedAt(from)} and ${formatUpcomingTime(until, new Date(from))} (UK time), ${enquiries} arrived after more than ${siteLimit} had arrived within the hour (CONTACT_SITE_LIMIT). So many at once is usually a bot.`,
-    "They are all stored, held apart from your inbox, and were not e-mailed to you one by one.",
-    `${review}${reviewUrl ? `: ${reviewUrl}` : ""}. Use Not spam on any that are real, to move them to your inbox.`,
+    one
+      ? "It is stored, held apart from your inbox, and was not e-mailed to you on its own."
+      : "They are all stored, held apart from your inbox, and were not e-mailed to you one by one.",
+    `${review}${reviewUrl ? `: ${reviewUrl}` : ""}. ${notSpam(one)}`,
     "While a flood lasts, this summary is sent at most once every 15 minutes.",
   ];
   const text = `${subject}\n\n${paragraphs.join("\n\n")}\n`;
@@ -171,7 +176,7 @@ export function floodSummaryEmail({ count, from, until, siteLimit, mail, message
 <h1 style="margin:0 0 16px;font-size:18px;">${escapeHtml(subject)}</h1>
 ${paragraph(escapeHtml(paragraphs[0]!))}
 ${paragraph(escapeHtml(paragraphs[1]!))}
-${paragraph(`${escapeHtml(review)}${reviewLink}. Use Not spam on any that are real, to move them to your inbox.`)}
+${paragraph(`${escapeHtml(review)}${reviewLink}. ${escapeHtml(notSpam(one))}`)}
 ${paragraph(escapeHtml(paragraphs[3]!))}
 </body>
 </html>
