@@ -12,10 +12,11 @@ import type { Env } from "~/platform/env.server";
 import type { Log } from "~/platform/log.server";
 import type { Mailer } from "~/platform/mailer.server";
 import { NO_METRICS, type Metrics } from "~/platform/metrics.server";
-import { startPruningEvents } from "~/platform/rate-limit.server";
+import { createRefusalMemory, startPruningEvents } from "~/platform/rate-limit.server";
 import type { SiteLock } from "~/platform/site-lock.server";
 import type { Repeating } from "~/platform/schedule.server";
 import { createSecrets } from "~/platform/secrets.server";
+import { createTally } from "~/platform/tally.server";
 import { openBackends } from "~/platform/services.server";
 import type { AppServices } from "~/services";
 import { startScheduledPublishing } from "~/website/schedule.server";
@@ -65,6 +66,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const clock = await startDatabaseClock(database, log);
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
+  const tally = createTally(database.db, log);
   const services: AppServices = {
     db: database.db,
     secrets,
@@ -76,10 +78,17 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     log,
     metrics,
     company: companyFrom(env.company),
+    tally,
+    refusals: createRefusalMemory(),
     publicUrl: env.publicUrl,
     publicImagesUrl: env.publicImagesUrl,
     mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
-    contact: { rateLimit: env.contactRateLimit, siteLimit: env.contactSiteLimit, retentionDays: env.enquiryRetentionDays },
+    contact: {
+      rateLimit: env.contactRateLimit,
+      siteLimit: env.contactSiteLimit,
+      hardLimit: env.contactHardLimit,
+      retentionDays: env.enquiryRetentionDays,
+    },
     auth: {
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
       cookie: { secure: env.mode === "production" },
@@ -127,6 +136,8 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
       (closing ??= (async () => {
         // An e-mail being sent records its outcome before the database closes.
         await Promise.all(background.map((work) => work.stop()));
+        // The last refusals counted reach the dashboard.
+        await tally.stop();
         clock.stop();
         mailer?.close();
         await database.close();

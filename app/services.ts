@@ -10,7 +10,9 @@ import type { DatabaseHealth } from "~/platform/database-health.server";
 import type { Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
 import type { Metrics } from "~/platform/metrics.server";
+import type { RefusalMemory } from "~/platform/rate-limit.server";
 import type { Secrets } from "~/platform/secrets.server";
+import type { Tally } from "~/platform/tally.server";
 import type { ImageStorage } from "~/platform/storage.server";
 
 /** What every loader and action gets from the server, created once at start-up by boot (boot.server.ts). */
@@ -33,6 +35,10 @@ export type AppServices = {
   /** What GET /metrics reports; does nothing without METRICS_TOKEN. */
   metrics: Metrics;
   company: Company;
+  /** What the limits held or refused, counted for the dashboard without a row per request. */
+  tally: Tally;
+  /** Limits that refused lately: refused again from memory until a place frees up. */
+  refusals: RefusalMemory;
   /** PUBLIC_URL without its trailing slash; undefined: use the request's own origin (see siteUrl). */
   publicUrl: string | undefined;
   /** PUBLIC_IMAGES_URL (ending in "/"): the public pages link images there; undefined: `/images/<name>`. */
@@ -42,8 +48,10 @@ export type AppServices = {
   contact: {
     /** CONTACT_RATE_LIMIT: enquiries per client IP per hour. */
     rateLimit: number;
-    /** CONTACT_SITE_LIMIT: enquiries stored per hour from everyone together. */
+    /** CONTACT_SITE_LIMIT: enquiries per hour from everyone together with an e-mail each; the rest are held (a flood). */
     siteLimit: number;
+    /** CONTACT_HARD_LIMIT: enquiries per hour from everyone together; the rest are refused. */
+    hardLimit: number;
     /** ENQUIRY_RETENTION_DAYS: undefined keeps enquiries until deleted. */
     retentionDays: number | undefined;
   };

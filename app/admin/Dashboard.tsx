@@ -6,9 +6,10 @@ import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
 import { Icon } from "~/components/Icon";
-import { DASHBOARD_TEXT, INBOX_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
+import { DASHBOARD_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
 import { DatabaseBanner } from "./DatabaseBanner";
-import type { AdminTab, AdminActionData, DatabaseNotice, InboxView, ProjectsView, SiteLimitNotice } from "./types";
+import { LimitsNotices } from "./LimitsNotices";
+import type { AdminTab, AdminActionData, DatabaseNotice, InboxView, LimitsNotice, ProjectsView } from "./types";
 import { useDelayedFlag } from "./use-delayed-flag";
 
 /** Failed sign-ins on the account between the admin's last sign-in and this session's. */
@@ -25,8 +26,8 @@ export type DashboardProps = {
   unread?: number;
   /** How notification e-mail stands; undefined when it could not be read. */
   mail?: MailHealth;
-  /** Enquiries the site-wide limit turned away lately; undefined when none. */
-  siteLimit?: SiteLimitNotice;
+  /** What the limits held or turned away lately; undefined when nothing. */
+  limits?: LimitsNotice;
   /** ENQUIRY_RETENTION_DAYS, when set (Contact Submissions tab). */
   retentionDays?: number;
   actionData?: AdminActionData;
@@ -43,7 +44,7 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, certificate, database, children }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, limits, retentionDays, actionData, certificate, database, children }: DashboardProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
   const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
@@ -84,12 +85,7 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
             </p>
           </div>
         ) : null}
-        {siteLimit ? (
-          <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
-            <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />
-            <p className="min-w-0">{INBOX_TEXT.siteLimit(siteLimit.refused, siteLimit.limit, siteLimit.last)}</p>
-          </div>
-        ) : null}
+        {limits ? <LimitsNotices limits={limits} /> : null}
         <TabLinks
           label={DASHBOARD_TEXT.title}
           panelId="dashboard-panel"

@@ -1,12 +1,11 @@
 import type { AdminSession } from "~/auth/sessions.server";
 import type { MailHealth } from "~/enquiries/delivery";
 import { mailHealth } from "~/enquiries/outbox.server";
-import { siteLimitRefusals } from "~/enquiries/submit.server";
-import type { Db } from "~/platform/db.server";
 import { formatSubmittedAt } from "~/platform/dates";
+import { readTally } from "~/platform/tally.server";
 import type { AppServices } from "~/services";
 import { publishedSite } from "~/website/website.server";
-import type { DatabaseNotice, SiteLimitNotice } from "./types";
+import type { DatabaseNotice, LimitsNotice } from "./types";
 
 /** The client money protection certificate lapses within this many days: the dashboard says so. */
 export const CMP_WARNING_DAYS = 30;
@@ -15,7 +14,7 @@ export type CertificateNotice = { date: string; days: number };
 
 /** What every dashboard tab shows around its panel: who is signed in, the sign-in note, the e-mail and limit banners. */
 export async function dashboardBase(services: AppServices, admin: AdminSession) {
-  const { db, company } = services;
+  const { company } = services;
   return {
     email: admin.email,
     signIns: {
@@ -24,7 +23,7 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
     },
     company: { name: company.name, logoUrl: company.logoUrl },
     mail: await readMailHealth(services),
-    siteLimit: await readSiteLimit(db, services),
+    limits: await readLimits(services),
     certificate: await readCertificate(services),
     database: databaseNotices(services),
   };
@@ -54,13 +53,31 @@ async function readCertificate(services: AppServices): Promise<CertificateNotice
   return { date, days };
 }
 
-/** Enquiries CONTACT_SITE_LIMIT turned away lately, for a banner; a failure to read it only hides the banner. */
-async function readSiteLimit(db: Db, services: AppServices): Promise<SiteLimitNotice | undefined> {
+/** The limits protect the site but can catch a genuine person: what they held or turned away in the last day. */
+const LIMITS_SHOWN_MS = 24 * 60 * 60 * 1000;
+
+/** What the limits held or refused lately, for the banners; a failure to read it only hides them. */
+async function readLimits(services: AppServices): Promise<LimitsNotice | undefined> {
+  const now = services.clock.now();
   try {
-    const refusals = await siteLimitRefusals(db, services.clock.now());
-    return refusals && { refused: refusals.count, limit: services.contact.siteLimit, last: formatSubmittedAt(refusals.last.toISOString()) };
+    // This instance's own refusals are written first, so the page is exact for them (others' lag by a few seconds).
+    await services.tally.flush();
+    const totals = await readTally(services.db, new Date(now.getTime() - LIMITS_SHOWN_MS));
+    const lastOf = (...parts: Array<{ last: Date } | undefined>) =>
+      formatSubmittedAt(new Date(Math.max(...parts.map((part) => part?.last.getTime() ?? 0))).toISOString());
+    const { "contact-held": held, "contact-refused-ceiling": ceiling, "contact-refused-address": address } = totals;
+    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited } = totals;
+    const { siteLimit, hardLimit, rateLimit } = services.contact;
+    const notice: LimitsNotice = {
+      ...(held && { held: { count: held.count, limit: siteLimit, last: lastOf(held) } }),
+      ...((ceiling || address) && {
+        refused: { ceiling: ceiling?.count ?? 0, hardLimit, address: address?.count ?? 0, rateLimit, last: lastOf(ceiling, address) },
+      }),
+      ...((busy || limited) && { signIns: { busy: busy?.count ?? 0, limited: limited?.count ?? 0, last: lastOf(busy, limited) } }),
+    };
+    return Object.keys(notice).length > 0 ? notice : undefined;
   } catch (error) {
-    services.log.error({ err: error }, "Could not read the site-wide enquiry limit");
+    services.log.error({ err: error }, "Could not read what the limits held or refused");
     return undefined;
   }
 }

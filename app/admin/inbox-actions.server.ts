@@ -72,7 +72,8 @@ export async function handleInboxAction(
         return notice("error", INBOX_TEXT.readFailure, 503);
       }
       if (!done) return notice("error", INBOX_TEXT.spam.notFound, 404);
-      return notice("success", done === "moved" ? INBOX_TEXT.spam.moved : INBOX_TEXT.spam.unmarked, 200);
+      const said = { moved: INBOX_TEXT.spam.moved, released: INBOX_TEXT.spam.released, unmarked: INBOX_TEXT.spam.unmarked } as const;
+      return notice("success", said[done], 200);
     }
 
     case "mark-spam": {

@@ -87,9 +87,17 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
   return states;
 }
 
-/** enabled is passed in (mail on/off is a start-up setting); failing = notification jobs whose status is "failed". */
+/**
+ * enabled is passed in (mail on/off is a start-up setting); failing = an
+ * enquiry's notification jobs whose status is "failed" (a flood's summary is
+ * about no one enquiry: the dashboard counts what it held on its own).
+ */
 export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> {
-  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("status", "=", "failed");
+  const failed = db
+    .selectFrom("email_outbox")
+    .where("kind", "=", "notification")
+    .where("submission_id", "is not", null)
+    .where("status", "=", "failed");
   const [count, latest] = await Promise.all([
     failed.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow(),
     failed.select("last_error").orderBy("updated_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),

@@ -28,6 +28,7 @@ describe("parseEnv", () => {
       loginRateLimit: 5,
       contactRateLimit: 5,
       contactSiteLimit: 100,
+      contactHardLimit: 5_000,
       enquiryRetentionDays: undefined,
       mail: undefined,
       trustProxy: false,
@@ -542,10 +543,24 @@ describe("parseEnv", () => {
       ["ENQUIRY_RETENTION_DAYS", "0"],
       ["ENQUIRY_RETENTION_DAYS", "-30"],
       ["ENQUIRY_RETENTION_DAYS", "a year"],
+      ["CONTACT_HARD_LIMIT", "0"],
+      ["CONTACT_HARD_LIMIT", "many"],
     ])("refuse %s=%s with a message naming it", (name, value) => {
       const { message } = envErrorOf({ [name]: value });
       expect(message).toMatch(new RegExp(`\\b${name}\\b`));
       expect(message).toContain(JSON.stringify(value));
+    });
+
+    it("hold a flood between CONTACT_SITE_LIMIT and CONTACT_HARD_LIMIT, 5,000 an hour unless the site-wide limit is higher", () => {
+      expect(parseEnv({})).toMatchObject({ contactSiteLimit: 100, contactHardLimit: 5_000 });
+      expect(parseEnv({ CONTACT_SITE_LIMIT: "20000" })).toMatchObject({ contactHardLimit: 20_000 });
+      expect(parseEnv({ CONTACT_SITE_LIMIT: "50", CONTACT_HARD_LIMIT: "800" })).toMatchObject({ contactSiteLimit: 50, contactHardLimit: 800 });
+    });
+
+    it("refuse a CONTACT_HARD_LIMIT below CONTACT_SITE_LIMIT, naming both", () => {
+      const { message } = envErrorOf({ CONTACT_SITE_LIMIT: "200", CONTACT_HARD_LIMIT: "150" });
+      expect(message).toMatch(/CONTACT_HARD_LIMIT: must be at least CONTACT_SITE_LIMIT \(200\)/);
+      expect(message).toContain('"150"');
     });
   });
 });

@@ -48,6 +48,9 @@ const backupKeySetting = optionalText.pipe(
     .optional(),
 );
 
+/** CONTACT_HARD_LIMIT when unset (or CONTACT_SITE_LIMIT, if that is higher): enquiries an hour, far above any real company's. */
+export const DEFAULT_CONTACT_HARD_LIMIT = 5_000;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   PORT: z.coerce
@@ -76,6 +79,7 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: wholeNumber(1, 1000).default(5),
   CONTACT_RATE_LIMIT: wholeNumber(1, 1_000_000).default(5),
   CONTACT_SITE_LIMIT: wholeNumber(1, 1_000_000).default(100),
+  CONTACT_HARD_LIMIT: wholeNumber(1, 10_000_000).optional(),
   ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
   SMTP_URL: optionalText.pipe(
     z
@@ -242,8 +246,10 @@ export type Env = {
   loginRateLimit: number;
   /** Enquiries accepted per client IP per hour (spam included). */
   contactRateLimit: number;
-  /** Enquiries accepted per hour from all clients together (spam included). */
+  /** Enquiries per hour from all clients together (spam included) beyond which the rest are held in a flood. */
   contactSiteLimit: number;
+  /** Enquiries per hour from all clients together beyond which the rest are refused (429); at least contactSiteLimit. */
+  contactHardLimit: number;
   /** Enquiries older than this many days are deleted daily; undefined keeps them. */
   enquiryRetentionDays: number | undefined;
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
@@ -349,6 +355,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid environment variables:\n  MAIL_FROM, CONTACT_NOTIFY_TO: set both when SMTP_URL is set (who sends, and who is told of each enquiry)",
     );
   }
+  if (env.CONTACT_HARD_LIMIT !== undefined && env.CONTACT_HARD_LIMIT < env.CONTACT_SITE_LIMIT) {
+    throw new EnvError(
+      `Invalid environment variables:\n  CONTACT_HARD_LIMIT: must be at least CONTACT_SITE_LIMIT (${env.CONTACT_SITE_LIMIT}): enquiries between the two are held, not refused (got ${JSON.stringify(source.CONTACT_HARD_LIMIT)})`,
+    );
+  }
   if (env.S3_BUCKET === undefined) {
     const stray = S3_DETAILS.filter((name) => env[name] !== undefined);
     if (stray.length > 0) {
@@ -375,6 +386,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     contactSiteLimit: env.CONTACT_SITE_LIMIT,
+    // Far above any real company's traffic; never below the site-wide limit it stands over.
+    contactHardLimit: env.CONTACT_HARD_LIMIT ?? Math.max(DEFAULT_CONTACT_HARD_LIMIT, env.CONTACT_SITE_LIMIT),
     enquiryRetentionDays: env.ENQUIRY_RETENTION_DAYS,
     mail:
       env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined && env.CONTACT_NOTIFY_TO !== undefined

@@ -9,8 +9,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 export type Metrics = {
   /** A request answered (or given up) after `seconds`, by route (a bounded set of labels, see routeLabel). */
   request(route: string, method: string, status: number, seconds: number): void;
-  /** An enquiry stored: in the inbox, or caught as spam (filed under Spam). */
-  enquiry(outcome: "accepted" | "spam"): void;
+  /** An enquiry stored: in the inbox, held in a flood (decision 037), or caught as spam (filed under Spam). */
+  enquiry(outcome: "accepted" | "held" | "spam"): void;
   /** An e-mail the mail server did not take (one attempt). */
   sendFailed(): void;
   /** How the outbox stands, read when scraped. */
@@ -56,13 +56,12 @@ export function createMetrics(token: string): MetricsEndpoint {
   });
   const enquiries = new Counter({
     name: "enquiries_total",
-    help: "Enquiries stored, by outcome: accepted (the inbox) or spam (filed under Spam)",
+    help: "Enquiries stored, by outcome: accepted (the inbox), held (over CONTACT_SITE_LIMIT, in a flood) or spam (filed under Spam)",
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
-  // Both outcomes are shown from the start, at 0.
-  enquiries.inc({ outcome: "accepted" }, 0);
-  enquiries.inc({ outcome: "spam" }, 0);
+  // Every outcome is shown from the start, at 0.
+  for (const outcome of ["accepted", "held", "spam"]) enquiries.inc({ outcome }, 0);
   const failedSends = new Counter({
     name: "email_send_failures_total",
     help: "E-mail sending attempts the mail server did not accept",

@@ -5,6 +5,7 @@ import { dialectOf, type Db } from "./db.server";
 import { startFleetJob } from "./job-runs.server";
 import type { Repeating } from "./schedule.server";
 import type { Log } from "./log.server";
+import { pruneTally } from "./tally.server";
 
 /**
  * Rate limits counted in the database, so that several instances of the
@@ -19,8 +20,7 @@ export type RateLimitBucket =
   | "login-device-failure"
   | "login-lockout"
   | "contact-submission"
-  | "contact-site"
-  | "contact-site-refused";
+  | "contact-site";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
@@ -83,12 +83,13 @@ export function startPruningEvents(db: Db, log: Pick<Log, "error">, now: () => D
   );
 }
 
-/** Deletes events no window looks at any more. */
+/** Deletes events no window looks at any more, and the counts of what limits refused that no dashboard shows. */
 export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
   await db
     .deleteFrom("rate_limit_events")
     .where("created_at", "<", iso(new Date(now.getTime() - KEEP_EVENTS_MS)))
     .execute();
+  await pruneTally(db, now);
 }
 
 export type Slot =
@@ -133,24 +134,8 @@ export type Slots =
  * its cost does not grow with the events in the window.
  */
 export async function takeSlots(db: Db, requests: readonly SlotRequest[], { windowMs, now = new Date() }: { windowMs: number; now?: Date }): Promise<Slots> {
-  const taken = await db.transaction().execute(async (trx) => {
-    if (dialectOf(db) === "postgres") {
-      // Locks in one order, so two transactions taking the same places cannot deadlock.
-      for (const key of [...new Set(requests.map(({ bucket, subject }) => `${bucket} ${subject}`))].sort()) {
-        await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-      }
-    }
-    const used: number[] = [];
-    for (const [index, { bucket, subject, limit }] of requests.entries()) {
-      const count = await countEventsUpTo(trx, bucket, subject, windowMs, now, limit);
-      if (count >= limit) return { ok: false as const, refused: index, retryAfterSeconds: await retryAfter(trx, bucket, subject, windowMs, now) };
-      used.push(count + 1);
-    }
-    const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
-    await trx.insertInto("rate_limit_events").values(rows).execute();
-    return { ok: true as const, used, ids: rows.map((row) => row.id) };
-  });
-  if (!taken.ok) return taken;
+  const taken = await db.transaction().execute((trx) => takeSlotsIn(trx, requests, { windowMs, now }));
+  if (!taken.ok) return { ok: false, refused: taken.refused, retryAfterSeconds: taken.retryAfterSeconds };
   return {
     ok: true,
     used: taken.used,
@@ -158,6 +143,35 @@ export async function takeSlots(db: Db, requests: readonly SlotRequest[], { wind
       await db.deleteFrom("rate_limit_events").where("id", "in", taken.ids).execute();
     },
   };
+}
+
+export type SlotsIn =
+  | { ok: true; /** Per request, places taken in the window, this one included. */ used: number[]; ids: string[] }
+  | { ok: false; /** The first request that had no place left. */ refused: number; retryAfterSeconds: number; freesAt: Date };
+
+/**
+ * takeSlots inside a transaction the caller holds (`trx`): the places are
+ * taken with whatever else it writes, and given back by its rollback. On
+ * PostgreSQL the subjects stay locked until it ends, so a caller may write
+ * what depends on the counts (an enquiry held over the site-wide limit) in
+ * the same step. A refusal writes nothing.
+ */
+export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { windowMs, now }: { windowMs: number; now: Date }): Promise<SlotsIn> {
+  if (dialectOf(trx) === "postgres") {
+    // Locks in one order, so two transactions taking the same places cannot deadlock.
+    for (const key of [...new Set(requests.map(({ bucket, subject }) => `${bucket} ${subject}`))].sort()) {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    }
+  }
+  const used: number[] = [];
+  for (const [index, { bucket, subject, limit }] of requests.entries()) {
+    const count = await countEventsUpTo(trx, bucket, subject, windowMs, now, limit);
+    if (count >= limit) return { ok: false, refused: index, ...(await retryAfter(trx, bucket, subject, windowMs, now)) };
+    used.push(count + 1);
+  }
+  const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
+  await trx.insertInto("rate_limit_events").values(rows).execute();
+  return { ok: true, used, ids: rows.map((row) => row.id) };
 }
 
 /** countEvents, but it stops counting at `atMost`: enough to know whether a limit is reached. */
@@ -178,8 +192,8 @@ async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string,
   return Number(row.count);
 }
 
-/** Seconds until the oldest event in the window leaves it. */
-async function retryAfter(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date): Promise<number> {
+/** When the oldest event in the window leaves it, and how many seconds that is from now (at least 1). */
+async function retryAfter(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date): Promise<{ retryAfterSeconds: number; freesAt: Date }> {
   const oldest = await db
     .selectFrom("rate_limit_events")
     .select("created_at")
@@ -190,7 +204,42 @@ async function retryAfter(db: Db, bucket: RateLimitBucket, subject: string, wind
     .limit(1)
     .executeTakeFirst();
   const freesAt = oldest ? new Date(oldest.created_at).getTime() + windowMs : now.getTime();
-  return Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000));
+  return { retryAfterSeconds: Math.max(1, Math.ceil((freesAt - now.getTime()) / 1000)), freesAt: new Date(freesAt) };
+}
+
+/**
+ * Limits that refused lately, remembered in this process: until the oldest
+ * place in the window frees up, the same subject is refused again without a
+ * query (decision 037). What it remembers stays true on every instance of a
+ * fleet, since a full window only empties as its events age (an enquiry's
+ * places go with its transaction, never released later); at worst another
+ * instance's memory refuses for as long as its own last look said.
+ */
+export type RefusalMemory = {
+  /** Seconds left of a refusal remembered for `key`; undefined when none is. */
+  refusedFor(key: string, now: Date): number | undefined;
+  remember(key: string, until: Date): void;
+};
+
+/** Remembers at most `maxKeys` refusals (one per address in a flood from many): the oldest go first. */
+export function createRefusalMemory(maxKeys = 10_000): RefusalMemory {
+  const until = new Map<string, number>();
+  return {
+    refusedFor(key, now) {
+      const ends = until.get(key);
+      if (ends === undefined) return undefined;
+      if (ends <= now.getTime()) {
+        until.delete(key);
+        return undefined;
+      }
+      return Math.max(1, Math.ceil((ends - now.getTime()) / 1000));
+    },
+    remember(key, ends) {
+      until.delete(key);
+      if (until.size >= maxKeys) until.delete(until.keys().next().value!);
+      until.set(key, ends.getTime());
+    },
+  };
 }
 
 /**

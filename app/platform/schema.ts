@@ -146,6 +146,14 @@ export interface JobRunTable {
   next_run_at: Date | string;
 }
 
+/** What a limit held or refused, per bucket and 15-minute period (platform/tally.server.ts). */
+export interface LimitCountTable {
+  bucket: string;
+  period_start: Date | string;
+  count: number;
+  last_at: Date | string;
+}
+
 export interface SiteScheduleTable {
   id: Generated<number>;
   content: string;
@@ -170,6 +178,7 @@ export interface DatabaseSchema {
   site_draft: SiteDraftTable;
   site_schedule: SiteScheduleTable;
   job_runs: JobRunTable;
+  limit_counts: LimitCountTable;
 }
 
 /** Every table of the schema, by name: what a backup counts and a restore replaces. */
@@ -187,6 +196,7 @@ export const TABLES = [
   "site_draft",
   "site_schedule",
   "job_runs",
+  "limit_counts",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

@@ -37,7 +37,7 @@ const signInWithForm = withBody(
 );
 
 async function signInAction({ request, context }: Route.ActionArgs, fields: Record<string, string>) {
-  const { db, auth, secrets, log } = context.get(servicesContext);
+  const { db, auth, secrets, log, tally, clock } = context.get(servicesContext);
   const email = (fields.email ?? "").trim().slice(0, 254);
   const password = fields.password ?? "";
   if (email === "" || password === "") return data<SignInFailure>({ error: LOGIN_TEXT.missing, email }, { status: 400 });
@@ -63,6 +63,8 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
   if (!result.ok) {
     if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
     const busy = result.reason === "busy";
+    // A flood of sign-ins shows on the dashboard, counted without a row each.
+    tally.count(busy ? "sign-in-refused-busy" : "sign-in-refused-limit", clock.now());
     return data<SignInFailure>(
       { error: busy ? LOGIN_TEXT.busy : LOGIN_TEXT.limited, email },
       { status: busy ? 503 : 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },

@@ -512,6 +512,37 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
 });
 
+test("Held (n) lists what arrived during a flood, out of All; Not spam releases one to the inbox", async ({ page }) => {
+  const [, genuine] = await resetInbox([
+    { name: "Real Rachel", email: "rachel@example.com", userType: "landlord", message: "Two flats.", createdAt: "2026-11-01T09:00:00.000Z", read: true },
+    { name: "Flood Genuine", email: "genuine@example.com", userType: "landlord", message: "Three houses.", createdAt: "2026-11-02T09:00:00.000Z", held: true },
+    { name: "Flood Bot", email: "bot@example.com", userType: "other", message: "Buy now.", createdAt: "2026-11-03T09:00:00.000Z", held: true },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 0, read: 1, held: 2 });
+  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+
+  await filterTab(page, "Held").click();
+  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=held$/);
+  await expect(filterTab(page, "Held")).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot", "Flood Genuine"]);
+  await expect(card(page, "Flood Genuine").getByText("Held in a flood", { exact: true })).toBeVisible();
+  await expect(card(page, "Flood Genuine")).toContainText("Held apart from your inbox, with no e-mail of its own: Arrived during a flood");
+
+  await button(card(page, "Flood Genuine"), "Not spam").click();
+  await expect(notice(page, INBOX.released)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot"]);
+  await expectCounts(page, { all: 2, unread: 1, read: 1, held: 1 });
+  expect((await storedInbox()).find((row) => row.id === genuine)).toMatchObject({ spam: null, read: false });
+
+  await filterTab(page, "All").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Genuine", "Real Rachel"]);
+
+  await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
+  await page.goto("/admin?tab=contacts&filter=held");
+  await expect(page.getByText(INBOX.emptyHeld, { exact: true })).toBeVisible();
+});
+
 test("an enquiry sent within 3 seconds of opening the page, with or without JavaScript, is in All and Unread marked Possible spam", async ({
   page,
   browser,

@@ -34,6 +34,8 @@ type Seed = {
   message?: string;
   userType?: UserType;
   spam?: SpamSignal;
+  /** Arrived over CONTACT_SITE_LIMIT, in a flood: held (with these signals of the spam rules, if any). */
+  held?: SpamSignal[];
   read?: boolean;
   /** ISO time; the seeds of a test are given oldest first. */
   createdAt?: string;
@@ -53,7 +55,11 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
         userType: item.userType ?? "tenant",
         message: item.message ?? `A message from ${item.name}.`,
       },
-      { ...NO_MAIL, verdict: filedAsSpam(item.spam) },
+      {
+        ...NO_MAIL,
+        verdict: item.held?.length ? { kind: "possible-spam", signals: item.held } : filedAsSpam(item.spam),
+        ...(item.held ? { flood: { siteLimit: 100, reviewUrl: undefined } } : {}),
+      },
     );
     const createdAt = item.createdAt ?? new Date(Date.UTC(2026, 10, 1, 9, minute++)).toISOString();
     await db.updateTable("contact_submissions").set({ created_at: createdAt, is_read: item.read ?? false }).where("id", "=", id).execute();
@@ -142,16 +148,16 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(await names(db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
     expect(await names(db, "read", "boiler")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
-    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
-    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
+    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
     // Part of a word, of an address, of a message.
     expect(await names(db, "all", "woos")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "all", "flat 2")).toEqual(["Cora Crawley"]);
     expect(await names(db, "all", "no such words")).toEqual([]);
-    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, spam: 0 });
+    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
     // No search: everything.
-    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
     expect(await names(db, "all", "")).toHaveLength(4);
   });
 
@@ -199,20 +205,50 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       ["Bot Two", "links"],
       ["Bot One", "honeypot"],
     ]);
-    expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, spam: 2 });
+    expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, held: 0, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
     expect(await markNotSpam(db, links!)).toBe("moved");
     expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
     expect(await names(db, "unread")).toEqual(["Bot Two"]);
     expect(await names(db, "spam")).toEqual(["Bot One"]);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
     expect(await markNotSpam(db, real!)).toBe(false);
     expect(await markNotSpam(db, links!)).toBe(false);
     expect(await markNotSpam(db, randomUUID())).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     expect(honeypot).toBeDefined();
+  });
+
+  it("keeps what a flood brought out of All, Unread and Read, lists it under Held, and Not spam releases one to the inbox", async () => {
+    const [, quick, plain] = await seed(db, [
+      { name: "Real Person", read: true },
+      { name: "Held Quick", held: ["too-fast"] },
+      { name: "Held Plain", held: [] },
+      // Spam in a flood is filed under Spam, as ever.
+      { name: "Held Bot", held: [], spam: "honeypot" },
+    ]);
+    expect(await names(db, "all")).toEqual(["Real Person"]);
+    expect(await names(db, "unread")).toEqual([]);
+    const held = await listSubmissions(db, { filter: "held" });
+    expect(held.submissions.map((s) => [s.name, s.spam_signals])).toEqual([
+      ["Held Plain", "flood"],
+      ["Held Quick", "flood+too-fast"],
+    ]);
+    expect(held.counts).toEqual({ all: 1, unread: 0, read: 1, held: 2, spam: 1 });
+    expect(spamSignalsLabel("flood+too-fast")).toBe(
+      "Arrived during a flood: more enquiries within the hour than the site-wide limit; Sent within 3 seconds of opening the page",
+    );
+    // Search works within Held like any view.
+    expect((await listSubmissions(db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
+
+    expect(await markNotSpam(db, quick!)).toBe("released");
+    expect(await names(db, "unread")).toEqual(["Held Quick"]);
+    expect(await names(db, "held")).toEqual(["Held Plain"]);
+    expect(await markNotSpam(db, quick!)).toBe(false);
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
+    expect(plain).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
@@ -360,7 +396,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const found = await getPage("/admin?tab=contacts&q=boiler");
     expect(found.status).toBe(200);
     expect(cardNamesIn(found.html)).toEqual(["Bertie Wooster", "Agatha Boiler"]);
-    expect(found.text).toContain("All (2) Unread (1) Read (1) Spam (1)");
+    expect(found.text).toContain("All (2) Unread (1) Read (1) Held (0) Spam (1)");
     expect(found.text).toContain("2 unread enquiries");
     expect(found.text).toContain("Showing submissions that match “boiler”.");
     // The search box: labelled, type=search, keeps its words; the form keeps the tab and filter.
@@ -380,7 +416,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const none = await getPage("/admin?tab=contacts&q=zebra%25");
     expect(cardNamesIn(none.html)).toEqual([]);
     expect(none.text).toContain("No submissions match “zebra%”");
-    expect(none.text).toContain("All (0) Unread (0) Read (0) Spam (0)");
+    expect(none.text).toContain("All (0) Unread (0) Read (0) Held (0) Spam (0)");
     expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin?tab=contacts");
 
     for (const odd of ["%00", "%25%5F%5C", "%E0%A4%A", "x".repeat(5_000), "%F0%9F%98%80".repeat(300), "'%20OR%201=1--", "%0D%0A%09"]) {
@@ -395,7 +431,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const [, bot] = await seedRecent([{ name: "Real Reader" }, { name: "Bot Linker", spam: "links" }, { name: "Bot Honey", spam: "honeypot" }]);
     const all = await getPage("/admin?tab=contacts");
     expect(cardNamesIn(all.html)).toEqual(["Real Reader"]);
-    expect(all.text).toContain("All (1) Unread (1) Read (0) Spam (2)");
+    expect(all.text).toContain("All (1) Unread (1) Read (0) Held (0) Spam (2)");
     expect(all.text).toContain("1 unread enquiry");
     expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin?tab=contacts&filter=spam", role: "tab" });
 
@@ -412,13 +448,13 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       counts: Record<string, number>;
     };
     expect(api.submissions.map((s) => s.name)).toEqual(["Real Reader"]);
-    expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, spam: 2 });
+    expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 2 });
 
     const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin?tab=contacts&filter=spam");
     expect(moved.status).toBe(200);
     expect(moved.text).toContain("Moved to the inbox as unread.");
     expect(cardNamesIn(moved.html)).toEqual(["Bot Honey"]);
-    expect(moved.text).toContain("All (2) Unread (2) Read (0) Spam (1)");
+    expect(moved.text).toContain("All (2) Unread (2) Read (0) Held (0) Spam (1)");
     const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", bot!).executeTakeFirstOrThrow();
     expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }).toEqual({ spam: null, read: false });
 
@@ -449,7 +485,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(read.status).toBe(200);
     expect(read.text).toContain("2 submissions marked as read.");
     expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: true });
-    expect(read.text).toContain("All (3) Unread (1) Read (2) Spam (0)");
+    expect(read.text).toContain("All (3) Unread (1) Read (2) Held (0) Spam (0)");
 
     const unread = await bulk("bulk-mark-unread", [c!, c!]);
     expect(unread.text).toContain("1 submission marked as unread.");
