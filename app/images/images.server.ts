@@ -175,13 +175,18 @@ export function responsiveImage(image: StoredImage, publicImagesUrl?: string): R
 
 /**
  * The uploads the site's content refers to (logo, hero image, certificate):
- * in the draft or in any kept version (decision 030), so a restore never
- * brings back a missing file. Read from the stored JSON as text, whatever
- * section holds them.
+ * in the draft, in any kept version (decision 030), so a restore never
+ * brings back a missing file, and in a pending scheduled publish, which holds
+ * the draft as it was when scheduled and publishes it later. Read from the
+ * stored JSON as text, whatever section holds them.
  */
 async function siteReferences(db: Db): Promise<Set<string>> {
-  const [draft, versions] = await Promise.all([db.selectFrom("site_draft").select("content").execute(), db.selectFrom("site_versions").select("content").execute()]);
-  return new Set([...draft, ...versions].flatMap((row) => storedUrlsIn(row.content)));
+  const [draft, versions, scheduled] = await Promise.all([
+    db.selectFrom("site_draft").select("content").execute(),
+    db.selectFrom("site_versions").select("content").execute(),
+    db.selectFrom("site_schedule").select("content").where("done_at", "is", null).execute(),
+  ]);
+  return new Set([...draft, ...versions, ...scheduled].flatMap((row) => storedUrlsIn(row.content)));
 }
 
 async function isReferenced(db: Db, url: string): Promise<boolean> {
