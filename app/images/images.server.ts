@@ -139,6 +139,31 @@ export async function findStoredFile(db: Db, url: string): Promise<StoredImage |
   return row && toStoredImage(row);
 }
 
+/** What an upload's own file may be called, for a stem: the image pipeline's outputs and a document. */
+const MAIN_EXTENSIONS = ["jpg", "png", "webp", "avif", "pdf"] as const;
+
+/**
+ * Whether `name` is a file the site recorded: an upload (its row in `images`)
+ * or one of its copies (in that row's variants). A lookup by primary key, so
+ * /images/<name> answers a name never handed out without asking the bucket
+ * (on S3 a paid request of tens of milliseconds, for any name anyone sends).
+ */
+export async function isRecordedFile(db: Db, name: string): Promise<boolean> {
+  const parsed = parseImageName(name);
+  if (!parsed) return false;
+  if (parsed.width === undefined) return (await db.selectFrom("images").select("name").where("name", "=", name).executeTakeFirst()) !== undefined;
+  const rows = await db
+    .selectFrom("images")
+    .select("variants")
+    .where(
+      "name",
+      "in",
+      MAIN_EXTENSIONS.map((extension) => `${parsed.stem}.${extension}`),
+    )
+    .execute();
+  return rows.some((row) => (JSON.parse(row.variants) as ImageVariant[]).some((variant) => variant.name === name));
+}
+
 function toStoredImage(row: Selectable<ImageTable>): StoredImage {
   return {
     name: row.name,
