@@ -643,24 +643,23 @@ export function parseSection(
       },
     };
   } else if (section === "contact") {
-    content = {
-      ...current,
-      contact: { ...current.contact, eyebrow: get("contact.eyebrow"), title: get("contact.title"), intro: get("contact.intro") },
-    };
+    // Every field named, never current's spread: a key no form has does not ride along into the draft.
+    const { phoneNote, emailNote } = current.contact;
+    content = { ...current, contact: { eyebrow: get("contact.eyebrow"), title: get("contact.title"), intro: get("contact.intro"), phoneNote, emailNote } };
   } else if (section === "hours") {
+    const { eyebrow, title, intro } = current.contact;
     content = {
       ...current,
       hours: parseHours(get, raw, errors, values),
-      contact: { ...current.contact, phoneNote: get("contact.phoneNote"), emailNote: get("contact.emailNote") },
+      contact: { eyebrow, title, intro, phoneNote: get("contact.phoneNote"), emailNote: get("contact.emailNote") },
     };
   } else if (section === "services") {
     content = { ...current, services: parseServices(current.services, get, raw, errors, values) };
   } else if (section === "renovations") {
     content = { ...current, renovations: parseRenovations(get) };
   } else if (section === "legal") {
-    const legal = { ...current.legal };
-    for (const key of Object.keys(legal) as Array<keyof SiteContent["legal"]>) legal[key] = normalised(`legal.${key}`, get(`legal.${key}`));
-    content = { ...current, legal };
+    const legal = Object.fromEntries(sectionFields("legal", current).map((spec) => [spec.name.slice("legal.".length), normalised(spec.name, get(spec.name))]));
+    content = { ...current, legal: legal as SiteContent["legal"] };
   } else if (section === "policies") {
     content = { ...current, policies: { privacy: get("policies.privacy"), terms: get("policies.terms"), cookies: get("policies.cookies") } };
   } else if (section === "fees") {
