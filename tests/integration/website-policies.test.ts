@@ -2,14 +2,18 @@
  * The three policies of the Website tab (issue 19): each may hold the 30,000
  * characters the editor allows, in any script, and all three are saved in
  * one form; a text over the limit is refused with the field's message, not
- * with the body limit. On SQLite and PostgreSQL.
+ * with the body limit, and so is one nested deeper than a page can show. A
+ * policy cannot stall or break its page: one stored before these bounds is
+ * still shown. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/platform/db.server";
 import { POLICY_MAX, WEBSITE_TEXT, siteDefaults } from "~/website/content";
-import { readDraft } from "~/website/website.server";
+import { MAX_POLICY_NESTING } from "~/website/policy-text";
+import { publishContent, readDraft } from "~/website/website.server";
 import { postAdminForm, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
+import { rawRequest } from "../support/http";
 import { assertBuilt, type SpawnedServer } from "../support/server";
 
 const DEFAULTS = siteDefaults();
@@ -65,5 +69,28 @@ describe.each(backends)("the policies on $name", (backend) => {
     expect(answer.status).toBe(400);
     expect(answer.text).toContain(WEBSITE_TEXT.tooLong("Terms of Service", POLICY_MAX));
     expect(await draft()).toEqual(before);
+  });
+
+  it("refuses a policy nested deeper than a page shows, saying so, changing nothing", async () => {
+    const before = await draft();
+    const nested = Array.from({ length: MAX_POLICY_NESTING + 1 }, (_, depth) => `${"  ".repeat(depth)}- level ${depth + 1}`).join("\n");
+    const answer = await savePolicies({ privacy: "# Privacy\n\n- a\n  - b", terms: nested, cookies: "" });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain(WEBSITE_TEXT.policyNesting("Terms of Service", MAX_POLICY_NESTING));
+    expect(await draft()).toEqual(before);
+  });
+
+  it.each([
+    ["a line of quote marks", ">".repeat(POLICY_MAX)],
+    ["emphasis nested thousands deep", `${"*".repeat(POLICY_MAX / 2 - 1)}a${"*".repeat(POLICY_MAX / 2 - 1)}`],
+    ["list items holding quotes, thousands of them", "- > a\n".repeat(POLICY_MAX / 6)],
+  ])("shows a policy stored before these bounds (%s): /terms answers, with or without a query string", async (_label, terms) => {
+    const content = { ...DEFAULTS, policies: { privacy: "", terms, cookies: "" } };
+    await publishContent(reader.db, { content: JSON.stringify(content), by: "an older release", now: new Date() });
+    for (const path of ["/terms", "/terms?utm_source=mail"]) {
+      const page = await rawRequest(server.port, { method: "GET", path });
+      expect(page.status, path).toBe(200);
+      expect(page.text).toContain("<h1");
+    }
   });
 });
