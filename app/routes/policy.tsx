@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     siteUrl: siteUrl(services, request),
     title: policy.title,
     path: policy.path,
-    html: policyHtml(text),
+    html: await policyHtml(text),
   };
 }
 

