@@ -113,7 +113,7 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
  * the images (no size, no copies) so gc-images and the site know it.
  */
 export async function saveDocument(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
-  checkPdf(bytes);
+  await checkPdf(bytes);
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
   try {
