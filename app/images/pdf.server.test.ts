@@ -107,6 +107,30 @@ describe("the certificate PDF check", () => {
     await refused(Buffer.from(compressed.slice(0, Math.floor(compressed.length * 0.6)), "latin1"), DOCUMENT_TEXT.damaged);
   });
 
+  it("refuses a PDF whose cross-reference table points inside a stream, at an object only a viewer would read", async () => {
+    // Object 5 sits inside object 4's bytes; the link's action refers to it, and the table says where it is.
+    const hidden = "\n5 0 obj\n<< /S /J#61vaScript /J#53 (app.alert\\(1\\)) >>\nendobj\n";
+    const objects = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Type /Annot /Subtype /Link /Rect [0 0 50 50] /A 5 0 R >>] >>",
+      `<< /Length ${hidden.length} >>\nstream${hidden}endstream`,
+    ];
+    let body = "%PDF-1.4\n";
+    const offsets: number[] = [];
+    objects.forEach((object, index) => {
+      offsets.push(body.length);
+      body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+    });
+    offsets.push(body.indexOf("5 0 obj"));
+    const xref = body.length;
+    body += `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join("")}`;
+    body += `trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    const bytes = Buffer.from(body, "latin1");
+    expect(latin1(bytes)).not.toMatch(PLAIN_ACTIVE);
+    await refused(bytes, DOCUMENT_TEXT.damaged);
+  });
+
   it("refuses an encrypted PDF, whose contents cannot be checked, saying how to make one that can", async () => {
     for (const userPassword of ["", "secret"]) {
       const bytes = await certificate((doc) => doc.encrypt({ userPassword, ownerPassword: "owner", permissions: { modifying: false } }));

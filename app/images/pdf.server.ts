@@ -2,6 +2,8 @@ import type { PDFContext, PDFObject } from "@cantoo/pdf-lib";
 import { DOCUMENT_TEXT } from "./image-files";
 import { ImageError } from "./process.server";
 
+type PdfLib = typeof import("@cantoo/pdf-lib");
+
 /**
  * Is this a PDF we will publish? Checked by content, never by name or declared
  * type (decisions 030 and 041): the `%PDF-1.x` / `%PDF-2.0` header at the very
@@ -75,10 +77,26 @@ export async function checkPdf(bytes: Uint8Array): Promise<void> {
   if (context.trailerInfo.Encrypt) throw new ImageError(422, DOCUMENT_TEXT.encrypted);
   const catalog = context.lookup(context.trailerInfo.Root);
   if (!(catalog instanceof pdf.PDFDict) || catalog.get(pdf.PDFName.of("Type")) !== pdf.PDFName.of("Catalog")) throw new ImageError(422, DOCUMENT_TEXT.damaged);
+  if (hidesObjects(pdf, context)) throw new ImageError(422, DOCUMENT_TEXT.damaged);
   if (holdsActiveContent(pdf, context)) throw new ImageError(422, DOCUMENT_TEXT.active);
 }
 
-type PdfLib = typeof import("@cantoo/pdf-lib");
+/** An object's header, or the end of a stream or object: what a stream's own bytes never hold by chance. */
+const OBJECT_SYNTAX = /(?:^|[\r\n])[ \t]*\d+[ \t\r\n]+\d+[ \t\r\n]+obj\b|\bendstream\b|\bendobj\b/;
+
+/**
+ * Whether a stream's bytes hold what looks like another object: a viewer
+ * that follows the cross-reference table to an offset inside the stream
+ * would read an object there that this parser, reading the stream whole,
+ * never sees. A stream's data cannot hold such text by chance (compressed
+ * data would need eight or more given bytes in a row), so such a file is
+ * refused as damaged.
+ */
+function hidesObjects(pdf: PdfLib, context: PDFContext): boolean {
+  return context
+    .enumerateIndirectObjects()
+    .some(([, object]) => object instanceof pdf.PDFRawStream && OBJECT_SYNTAX.test(Buffer.from(object.getContents()).toString("latin1")));
+}
 
 /** Whether any object of the document (the trailer's too) names active content, as ACTIVE_NAMES, an unsafe link or an opening action says. */
 function holdsActiveContent(pdf: PdfLib, context: PDFContext): boolean {
