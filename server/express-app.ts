@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
+import { isRecordedFile } from "~/images/images.server";
 import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/context";
@@ -119,7 +120,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   app.get("/api/projects", projectsJson(services));
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
-  app.get("/images/:name", serveImage(services.storage, services.log));
+  app.get("/images/:name", serveImage({ storage: services.storage, log: services.log, isRecorded: (name) => isRecordedFile(services.db, name) }));
 
   if (vite) {
     app.use(vite.middlewares);

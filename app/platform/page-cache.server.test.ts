@@ -118,7 +118,6 @@ describe("the page cache", () => {
 
   it.each([
     ["a POST", request({}, "POST")],
-    ["a query string", request({}, "GET", "/?utm_source=mail")],
     ["another path", request({}, "GET", "/admin")],
     ["a cookie", request({ cookie: "session=1" })],
     ["credentials", request({ authorization: "Basic eDp5" })],
@@ -137,6 +136,25 @@ describe("the page cache", () => {
       render: async () => ({ html: "<html></html>", headers: new Headers({ "set-cookie": "flash=1" }) }),
     });
     expect(await serve(cookie.cache)).toBeUndefined();
+  });
+
+  it("serves a page whatever query string comes with it, rendered once, without the query", async () => {
+    const rendered: string[] = [];
+    const { cache, state } = setup({
+      async render(url) {
+        rendered.push(url);
+        return { html: page("first", "1700000000.token-a"), headers: new Headers({ "content-type": "text/html; charset=utf-8" }) };
+      },
+    });
+    const withoutNonce = (answer: Answer) => answer.body.replaceAll(/'nonce-([^']+)'/.exec(answer.headers["content-security-policy"]!)![1]!, "N");
+    const plain = (await serve(cache))!;
+    for (const url of ["/?utm_source=mail", "/?x=1", "/?x=2&y", "/?"]) {
+      const answer = await serve(cache, request({}, "GET", url));
+      expect(answer?.status, url).toBe(200);
+      expect(withoutNonce(answer!)).toBe(withoutNonce(plain));
+    }
+    expect(rendered).toEqual(["http://example.test/"]);
+    expect(state.renders).toBe(0);
   });
 
   it("answers HEAD with the headers of a GET and no body", async () => {

@@ -19,8 +19,10 @@ import { newNonce, type SecurityHeaders } from "./security-headers.server";
  * document compressed once.
  *
  * Anything it is unsure of goes to the full pipeline instead, which renders
- * afresh: other methods, query strings, requests carrying a cookie or
- * credentials, unusual Host headers, and any failure.
+ * afresh: other methods, requests carrying a cookie or credentials, unusual
+ * Host headers, and any failure. A query string is not: a cached page never
+ * reads one (a route that does must not set `cacheDocument`), so `/terms?x=1`
+ * is `/terms`, and nobody renders a page afresh by adding one.
  */
 
 /** Stands for the nonce in a kept document: each response's own nonce is spliced in its place. */
@@ -80,6 +82,12 @@ export function cachedPagePaths(build: Pick<ServerBuild, "routes">): Set<string>
     if (!/[:*]/.test(path)) paths.add(path);
   }
   return paths;
+}
+
+/** A request target without its query string: the key of a cached page. */
+function pathOf(target: string): string {
+  const query = target.indexOf("?");
+  return query === -1 ? target : target.slice(0, query);
 }
 
 export type PageCacheOptions = {
@@ -144,7 +152,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       // Whatever depends on the visitor is the full pipeline's business.
       headers.cookie === undefined &&
       headers.authorization === undefined &&
-      options.isCachedPage(url)
+      options.isCachedPage(pathOf(url))
     );
   }
 
@@ -199,7 +207,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     if (!mayServe(request)) return false;
     const origin = options.originOf(request);
     if (origin === undefined) return false;
-    const url = `${origin}${request.url!}`;
+    const url = `${origin}${pathOf(request.url!)}`;
     let body: Buffer;
     let headers: string[];
     try {

@@ -10,9 +10,9 @@ import { formatSubmittedAt } from "~/platform/dates";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { findStoredFile, saveCertificate, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
-import { ADMIN_FORM_LIMIT, firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
+import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
 import { adminContext, servicesContext } from "~/services";
-import { FILE_FIELDS, POLICIES, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
+import { FILE_FIELDS, POLICIES, POLICY_MAX, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { parseMove } from "~/website/services";
 import { policyTemplate } from "~/website/templates";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
@@ -94,8 +94,16 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
 
-/** The editor's forms are short texts; the pricing section is the longest. */
-const WEBSITE_FORM_LIMIT = Math.max(ADMIN_FORM_LIMIT, 64 * 1024);
+/**
+ * The editor's forms are short texts but for the policies: three of
+ * POLICY_MAX characters in one form. A browser sends it url-encoded, where a
+ * character of three UTF-8 bytes (€) takes nine (%E2%82%AC), and so does a
+ * line break (%0D%0A, one character in the field), so three full policies
+ * need up to 3 × 30,000 × 9 bytes, plus the form around them (64 KB, the
+ * longest other section's form with room to spare). Only a signed-in admin's
+ * body is read this far: the admin guard checks the session before any byte.
+ */
+const WEBSITE_FORM_LIMIT = POLICIES.length * POLICY_MAX * 9 + 64 * 1024;
 
 /**
  * The body: a section with an upload (logo, hero image, certificate) is a

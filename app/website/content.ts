@@ -2,6 +2,7 @@ import { PLACEHOLDER_COMPANY, type Company } from "~/company/company";
 import { imageNameFromUrl, storedNameFromUrl, type ResponsiveImage } from "~/images/image-files";
 import { isValidEmail } from "~/platform/email-address";
 import type { FieldSpec, SectionErrors } from "./fields";
+import { MAX_POLICY_NESTING, policyNesting } from "./policy-text";
 import { hoursDefaults, hoursFields, hoursShapeProblems, hoursValues, parseHours, type SiteHours } from "./hours";
 import {
   parseRenovations,
@@ -327,6 +328,7 @@ export const WEBSITE_TEXT = {
   date: (label: string) => `${label} must be a date, such as 2027-03-31.`,
   fileMissing: (label: string) => `${label}: the uploaded file was not found. Please upload it again.`,
   heroAlt: "Please describe the hero image for people who cannot see it.",
+  policyNesting: (label: string, max: number) => `${label}: lists and quotes can be nested at most ${max} deep. Please simplify the structure.`,
 } as const;
 
 /** The fields that hold an upload, by section: the form carries each as `<name>` (the current URL), `<name>.file` and `<name>.remove`. */
@@ -643,25 +645,28 @@ export function parseSection(
       },
     };
   } else if (section === "contact") {
-    content = {
-      ...current,
-      contact: { ...current.contact, eyebrow: get("contact.eyebrow"), title: get("contact.title"), intro: get("contact.intro") },
-    };
+    // Every field named, never current's spread: a key no form has does not ride along into the draft.
+    const { phoneNote, emailNote } = current.contact;
+    content = { ...current, contact: { eyebrow: get("contact.eyebrow"), title: get("contact.title"), intro: get("contact.intro"), phoneNote, emailNote } };
   } else if (section === "hours") {
+    const { eyebrow, title, intro } = current.contact;
     content = {
       ...current,
       hours: parseHours(get, raw, errors, values),
-      contact: { ...current.contact, phoneNote: get("contact.phoneNote"), emailNote: get("contact.emailNote") },
+      contact: { eyebrow, title, intro, phoneNote: get("contact.phoneNote"), emailNote: get("contact.emailNote") },
     };
   } else if (section === "services") {
     content = { ...current, services: parseServices(current.services, get, raw, errors, values) };
   } else if (section === "renovations") {
     content = { ...current, renovations: parseRenovations(get) };
   } else if (section === "legal") {
-    const legal = { ...current.legal };
-    for (const key of Object.keys(legal) as Array<keyof SiteContent["legal"]>) legal[key] = normalised(`legal.${key}`, get(`legal.${key}`));
-    content = { ...current, legal };
+    const legal = Object.fromEntries(sectionFields("legal", current).map((spec) => [spec.name.slice("legal.".length), normalised(spec.name, get(spec.name))]));
+    content = { ...current, legal: legal as SiteContent["legal"] };
   } else if (section === "policies") {
+    for (const { key, title } of POLICIES) {
+      const name = `policies.${key}`;
+      if (!errors[name] && policyNesting(get(name)) > MAX_POLICY_NESTING) errors[name] = WEBSITE_TEXT.policyNesting(title, MAX_POLICY_NESTING);
+    }
     content = { ...current, policies: { privacy: get("policies.privacy"), terms: get("policies.terms"), cookies: get("policies.cookies") } };
   } else if (section === "fees") {
     const vatStatus = clean(fields["fees.vatStatus"]);
