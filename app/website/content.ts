@@ -24,8 +24,8 @@ import { section as services } from "./sections/services";
  * type, the defaults, the form's reading and checking (parseSection), the
  * check of stored content (contentProblems), import-site's strict check
  * (as-saved.ts), the uploads the tab takes (FILE_FIELDS) and the tab's list
- * of sections all follow the list: a new section is a new module and its
- * line here. The Website tab draws any section from its fields; a section
+ * of sections all follow the list: a new section is a new module, its import
+ * and its line here. The Website tab draws any section from its fields; a section
  * that needs more than fields has a component of its own, named in
  * app/admin/WebsitePanel.tsx: Fees (WebsiteFees: VAT choice, rows with
  * Charged and Remove), Services (WebsiteServices: icons, Move buttons),
