@@ -12,9 +12,9 @@ import { findStoredFile, saveCertificate, saveImage, type ImageServices, type St
 import { ImageError } from "~/images/process.server";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
 import { adminContext, servicesContext } from "~/services";
-import { FILE_FIELDS, POLICIES, POLICY_MAX, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
-import { parseMove } from "~/website/services";
-import { policyTemplate } from "~/website/templates";
+import { FILE_FIELDS, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
+import { POLICIES, POLICY_MAX, policyTemplate } from "~/website/sections/policies";
+import { parseMove } from "~/website/sections/services";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
 import { fromLondonTime, londonLabel } from "~/website/london-time";
 import { cancelSchedule, readSchedule, schedulePublish } from "~/website/schedule.server";

@@ -11,8 +11,9 @@ import { servicesContext } from "~/services";
 import { jsonForScript } from "~/platform/json-script";
 import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
-import { formatPrice, type SiteContent } from "~/website/content";
-import { openingHours } from "~/website/hours";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { openingHours } from "~/website/sections/hours";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
 

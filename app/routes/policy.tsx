@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { SubPage } from "~/landing/SubPage";
 import { siteUrl } from "~/platform/context";
 import { servicesContext } from "~/services";
-import { POLICIES } from "~/website/content";
+import { POLICIES } from "~/website/sections/policies";
 import { policyHtml } from "~/website/policy-html.server";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/policy";

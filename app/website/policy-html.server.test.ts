@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { POLICY_MAX } from "./content";
 import { policyHtml } from "./policy-html.server";
-import { MAX_POLICY_NESTING, policyNesting } from "./policy-text";
+import { POLICY_MAX } from "./sections/policies";
 
 const fill = (unit: string) => unit.repeat(Math.ceil(POLICY_MAX / unit.length)).slice(0, POLICY_MAX);
 
@@ -49,24 +48,5 @@ describe("a policy's HTML", () => {
     ["thousands of image openers", fill("![")],
   ])("renders %s without failing", async (_label, text) => {
     expect((await policyHtml(text)).length).toBeGreaterThan(0);
-  });
-});
-
-describe("how deep a policy nests", () => {
-  it.each([
-    ["plain text", "We keep what we need.\n\nNothing more.", 0],
-    ["a list", "- a\n- b", 1],
-    ["a list in a list", "- a\n  - b\n    - c", 3],
-    ["an ordered list in a list", "1. a\n   - b", 2],
-    ["quotes", "> > > a", 3],
-    ["a list in a quote", "> - a\n>   - b", 3],
-    ["a line of quote marks", ">".repeat(5000), 5000],
-    ["tabs", "-\ta\n\t- b", 3],
-  ])("counts %s", (_label, text, depth) => {
-    expect(policyNesting(text)).toBe(depth);
-  });
-
-  it("allows the nesting a policy needs", () => {
-    expect(policyNesting("1. Your rights\n   - to see what we hold\n     - and to have a copy\n   - to have it corrected")).toBeLessThanOrEqual(MAX_POLICY_NESTING);
   });
 });

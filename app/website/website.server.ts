@@ -2,7 +2,9 @@ import type { Company } from "~/company/company";
 import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/images.server";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
-import { contentProblems, overDefaults, siteCompany, siteDefaults, type HeroPicture, type SiteContent, type VersionSummary } from "./content";
+import { contentProblems, overDefaults, siteDefaults, type SiteContent, type VersionSummary } from "./content";
+import { siteCompany } from "./sections/company";
+import type { HeroPicture } from "./sections/hero";
 import type { Log } from "~/platform/log.server";
 
 /**

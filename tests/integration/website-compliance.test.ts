@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicDataVersion } from "~/platform/data-version.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
-import { TENANT_FEE_WARNING, VAT_STATEMENTS, siteDefaults, tenantFeeWarning, type SiteContent } from "~/website/content";
-import { TEMPLATE_NOTICE } from "~/website/templates";
+import { siteDefaults, type SiteContent } from "~/website/content";
+import { VAT_STATEMENTS } from "~/website/sections/fees";
+import { TEMPLATE_NOTICE } from "~/website/sections/policies";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
@@ -19,16 +20,6 @@ import { assertBuilt, startServer, type SpawnedServer } from "../support/server"
 const DEFAULTS = siteDefaults();
 
 beforeAll(() => assertBuilt());
-
-describe("the tenant fee warning", () => {
-  it.each(["Referencing fee", "Admin fee", "Administration charge", "Inventory check", "Viewing fee", "Check-out clean", "Tenancy set-up fee", "Renewal fee"])(
-    "warns of %s",
-    (name) => expect(tenantFeeWarning({ name, covers: "" })).toBe(TENANT_FEE_WARNING),
-  );
-  it.each(["Holding deposit", "Tenancy deposit", "Change of sharer", "Replacement key", "Late rent interest", "Early termination"])("leaves %s alone", (name) =>
-    expect(tenantFeeWarning({ name, covers: "As the Tenant Fees Act 2019 permits." })).toBeUndefined(),
-  );
-});
 
 describe.each(backends)("what a letting agent publishes, on $name", (backend) => {
   let database: TestDatabase;

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/platform/db.server";
-import { POLICY_MAX, WEBSITE_TEXT, siteDefaults } from "~/website/content";
-import { MAX_POLICY_NESTING } from "~/website/policy-text";
+import { WEBSITE_TEXT, siteDefaults } from "~/website/content";
+import { MAX_POLICY_NESTING, POLICY_MAX } from "~/website/sections/policies";
 import { publishContent, readDraft } from "~/website/website.server";
 import { postAdminForm, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";

@@ -1,4 +1,90 @@
-import type { PolicyKey, SiteContent } from "./content";
+import { textValues, type FieldSpec, type Section } from "../fields";
+import type { SiteCompany } from "./company";
+import type { SiteLegal } from "./legal";
+
+/** The three policies, each a page of its own linked from every footer (decision 028). */
+export const POLICIES = [
+  { key: "privacy", path: "/privacy", title: "Privacy Policy" },
+  { key: "terms", path: "/terms", title: "Terms of Service" },
+  { key: "cookies", path: "/cookies", title: "Cookie Policy" },
+] as const;
+export type PolicyKey = (typeof POLICIES)[number]["key"];
+
+/** Markdown; "" while a policy is not written (its footer link stays a placeholder). */
+export type SitePolicies = Record<PolicyKey, string>;
+
+export const POLICY_MAX = 30_000;
+
+export const POLICIES_TEXT = {
+  policyNesting: (label: string, max: number) => `${label}: lists and quotes can be nested at most ${max} deep. Please simplify the structure.`,
+} as const;
+
+const FIELDS: FieldSpec[] = POLICIES.map(({ key, title }) => ({
+  name: `policies.${key}`,
+  label: title,
+  max: POLICY_MAX,
+  required: false,
+  multiline: true,
+  hint: "Markdown: # for headings, - for lists, [text](https://…) for links. Leave empty to keep the footer link as a placeholder.",
+}));
+
+/** The tab's screen adds "Start from a template" under an empty policy (app/admin/WebsitePanel.tsx, policyTemplate below). */
+export const section: Section<"policies", SitePolicies> = {
+  label: "Policies",
+  defaults: () => ({ privacy: "", terms: "", cookies: "" }),
+  fields: () => FIELDS,
+  values: ({ policies }) => textValues("policies", policies),
+  parse: ({ get, errors }) => {
+    for (const { key, title } of POLICIES) {
+      const name = `policies.${key}`;
+      if (!errors[name] && policyNesting(get(name)) > MAX_POLICY_NESTING) errors[name] = POLICIES_TEXT.policyNesting(title, MAX_POLICY_NESTING);
+    }
+    return { policies: { privacy: get("policies.privacy"), terms: get("policies.terms"), cookies: get("policies.cookies") } };
+  },
+};
+
+/**
+ * The bound a policy's Markdown is held to when it is saved (besides its
+ * length, POLICY_MAX): how deep its lists and block quotes nest. A policy
+ * needs two or three levels; thousands (a line of `>`) once overflowed the
+ * renderer's stack and made /terms answer 500, and the renderer now stops
+ * reading at its own nesting limit, which a saved policy must never reach
+ * (policy-html.server.ts). No parser here: this runs in the browser too, and
+ * on every save and import.
+ */
+export const MAX_POLICY_NESTING = 6;
+
+const MARKER = /^(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))/;
+
+/**
+ * How deep a line's lists and quotes go, at most: each `>` and list marker
+ * before its text, and its indentation in steps of two columns (a nested
+ * list's items sit under their parent's text, two columns in at least).
+ * Never less than the real depth, so a text within the bound is within it.
+ */
+function lineNesting(line: string): number {
+  let markers = 0;
+  let indentation = 0;
+  let at = 0;
+  for (;;) {
+    let run = 0;
+    for (; at < line.length && (line[at] === " " || line[at] === "\t"); at++) run += line[at] === "\t" ? 4 : 1;
+    // After a marker, the one space that ends it is not indentation.
+    indentation += markers === 0 ? run : Math.max(0, run - 1);
+    const marker = MARKER.exec(line.slice(at, at + 11));
+    if (!marker) break;
+    markers++;
+    at += marker[0].length;
+  }
+  return markers + Math.floor(indentation / 2);
+}
+
+/** The deepest nesting of lists and quotes in a Markdown text, as lineNesting counts it. */
+export function policyNesting(text: string): number {
+  let deepest = 0;
+  for (const line of text.split("\n")) deepest = Math.max(deepest, lineNesting(line));
+  return deepest;
+}
 
 /**
  * Starting points for the three policies, made from the company's details and
@@ -11,9 +97,9 @@ import type { PolicyKey, SiteContent } from "./content";
 export const TEMPLATE_NOTICE =
   "> **Template: review before publishing.** This text was generated from your company details and what this website does. Check every statement with your own practices and, if in doubt, a solicitor; then delete this note.";
 
-type TemplateInput = { content: SiteContent; retentionDays: number | undefined };
+type TemplateInput = { content: { company: SiteCompany; legal: SiteLegal }; retentionDays: number | undefined };
 
-function who(content: SiteContent): string {
+function who(content: TemplateInput["content"]): string {
   const { company, legal } = content;
   const name = legal.registeredName || company.name;
   const number = legal.companyNumber ? ` (company number ${legal.companyNumber})` : "";

@@ -1,4 +1,5 @@
-import type { FieldSpec, SectionErrors } from "./fields";
+import type { FieldSpec, Section, SectionForm } from "../fields";
+import type { SiteContact } from "./contact";
 
 /**
  * The company's business hours (issue 15) as data: for each day of the week,
@@ -18,7 +19,7 @@ export type DayHours = { open: boolean; opens: string; closes: string };
 export type SiteHours = { days: DayHours[] };
 
 /** SPEC §9: Mon-Fri 9:00-18:00, Sat 10:00-16:00, Sun closed. */
-export function hoursDefaults(): SiteHours {
+function hoursDefaults(): SiteHours {
   const day = (opens: string, closes: string): DayHours => ({ open: true, opens, closes });
   return { days: [...Array.from({ length: 5 }, () => day("09:00", "18:00")), day("10:00", "16:00"), { open: false, opens: "", closes: "" }] };
 }
@@ -40,30 +41,41 @@ function timeOfDay(value: string): string | undefined {
 
 const prefix = (index: number) => `hours.${index}`;
 
-export function hoursFields(): FieldSpec[] {
-  return WEEK.flatMap((day, index): FieldSpec[] => [
+const FIELDS: FieldSpec[] = [
+  ...WEEK.flatMap((day, index): FieldSpec[] => [
     { name: `${prefix(index)}.opens`, label: `${day}: opens`, max: 8, required: false, type: "time" },
     { name: `${prefix(index)}.closes`, label: `${day}: closes`, max: 8, required: false, type: "time" },
-  ]);
-}
+  ]),
+  { name: "contact.phoneNote", label: "Phone line hours", max: 100, required: true, hint: "Shown under the phone number." },
+  { name: "contact.emailNote", label: "How soon you answer e-mails", max: 100, required: true, hint: "Shown under the e-mail address." },
+];
 
-export function hoursValues(hours: SiteHours): Record<string, string> {
-  const values: Record<string, string> = Object.create(null);
-  WEEK.forEach((_, index) => {
-    const day = hours.days[index]!;
-    values[`${prefix(index)}.open`] = day.open ? "on" : "";
-    values[`${prefix(index)}.opens`] = day.opens;
-    values[`${prefix(index)}.closes`] = day.closes;
-  });
-  return values;
-}
+/** The tab "Business hours": the days, and the Contact section's two notes; its own screen is app/admin/WebsiteHours.tsx. */
+export const section: Section<"hours", SiteHours, { hours: SiteHours; contact: SiteContact }> = {
+  label: "Business hours",
+  defaults: hoursDefaults,
+  fields: () => FIELDS,
+  values: (content) => {
+    const values: Record<string, string> = Object.create(null);
+    WEEK.forEach((_, index) => {
+      const day = content.hours.days[index]!;
+      values[`${prefix(index)}.open`] = day.open ? "on" : "";
+      values[`${prefix(index)}.opens`] = day.opens;
+      values[`${prefix(index)}.closes`] = day.closes;
+    });
+    values["contact.phoneNote"] = content.contact.phoneNote;
+    values["contact.emailNote"] = content.contact.emailNote;
+    return values;
+  },
+  parse: (form, current) => {
+    const { eyebrow, title, intro } = current.contact;
+    return { hours: parseHours(form), contact: { eyebrow, title, intro, phoneNote: form.get("contact.phoneNote"), emailNote: form.get("contact.emailNote") } };
+  },
+  shapeProblems: (content) => hoursShapeProblems(content.hours),
+};
 
-/**
- * The week from the form: `get` gives a checked field's cleaned text, `raw`
- * any other field's. A closed day keeps no times; an open one needs both,
- * the closing after the opening.
- */
-export function parseHours(get: (name: string) => string, raw: (name: string) => string, errors: SectionErrors, values: Record<string, string>): SiteHours {
+/** The week from the form. A closed day keeps no times; an open one needs both, the closing after the opening. */
+function parseHours({ get, raw, errors, values }: SectionForm): SiteHours {
   const days = WEEK.map((day, index): DayHours => {
     const open = raw(`${prefix(index)}.open`) !== "";
     values[`${prefix(index)}.open`] = open ? "on" : "";
@@ -85,7 +97,7 @@ export function parseHours(get: (name: string) => string, raw: (name: string) =>
 }
 
 /** What a stored or imported week must look like beyond its fields: seven days. */
-export function hoursShapeProblems(hours: SiteHours): string[] {
+function hoursShapeProblems(hours: SiteHours): string[] {
   return Array.isArray(hours.days) && hours.days.length === WEEK.length && hours.days.every((day) => typeof day === "object" && day !== null && typeof day.open === "boolean")
     ? []
     : ["The business hours must list the seven days of the week, each open or closed."];

@@ -1,10 +1,10 @@
-import type { FieldSpec, SectionErrors } from "./fields";
+import { headingFields, headingFrom, headingValues, type FieldSpec, type Heading, type Section, type SectionForm } from "../fields";
 
 /**
- * The Services section (two groups of services the company adds, removes and
- * reorders) and the Renovations section's intro and four cards (issue 15).
- * Each service shows an icon chosen from the site's own set, by name: the
- * landing page draws it, so nothing uploaded or typed becomes markup.
+ * The Services section (issue 15): two groups of services the company adds,
+ * removes and reorders. Each service shows an icon chosen from the site's own
+ * set, by name: the landing page draws it, so nothing uploaded or typed
+ * becomes markup.
  */
 
 /** The icons a service may show, with the words the editor's list uses (names of app/components/Icon.tsx). */
@@ -33,27 +33,15 @@ export const DEFAULT_SERVICE_ICON: ServiceIcon = "checkCircle";
 
 export type SiteService = { title: string; description: string; icon: ServiceIcon };
 
-export type SiteServices = {
-  eyebrow: string;
-  title: string;
-  intro: string;
+export type SiteServices = Heading & {
   /** Two groups: the first (core services) shown highlighted. */
   groups: Array<{ title: string; services: SiteService[] }>;
 };
 
-export type SiteRenovations = {
-  eyebrow: string;
-  title: string;
-  intro: string;
-  /** The four cards below the gallery; their icons stay with their places. */
-  cards: Array<{ title: string; description: string }>;
-};
-
 export const SERVICE_GROUPS = 2;
 export const MAX_SERVICES = 9;
-export const RENOVATION_CARDS = 4;
 
-export function servicesDefaults(): SiteServices {
+function servicesDefaults(): SiteServices {
   return {
     eyebrow: "What we do",
     title: "Complete Property Management Solutions",
@@ -103,26 +91,11 @@ export function servicesDefaults(): SiteServices {
   };
 }
 
-export function renovationsDefaults(): SiteRenovations {
-  return {
-    eyebrow: "Our work",
-    title: "Before & After: Our Renovation Projects",
-    intro: "Real transformations from properties we look after: better homes for tenants and better returns for owners.",
-    cards: [
-      { title: "Complete Renovations", description: "Whole-property refurbishments planned, priced and project-managed from start to finish." },
-      { title: "Interior Design", description: "Practical, durable interiors that appeal to tenants and photograph beautifully." },
-      { title: "Maintenance & Repairs", description: "Fast fixes and planned upkeep that protect your property's value between tenancies." },
-      { title: "Property Upgrades", description: "New kitchens, bathrooms and energy-efficiency improvements that raise rents and EPC ratings." },
-    ],
-  };
-}
-
 export const SERVICES_TEXT = {
   incomplete: "Please give the service a title and a description, or tick Remove.",
   icon: "Please choose an icon from the list.",
   tooMany: (max: number) => `At most ${max} services in each group.`,
   shape: `The services must be in ${SERVICE_GROUPS} groups, each a list of services with a title, a description and an icon.`,
-  cardsShape: `The renovations section must have ${RENOVATION_CARDS} cards, each with a title and a description.`,
 } as const;
 
 /** A service's form fields are named `services.groups.<group>.services.<index>.<part>`. */
@@ -150,13 +123,7 @@ export function serviceRowFields(services: SiteServices, group: number, index: n
   ];
 }
 
-export function servicesHeaderFields(): FieldSpec[] {
-  return [
-    { name: "services.eyebrow", label: "Line above the title", max: 60, required: true },
-    { name: "services.title", label: "Section title", max: 80, required: true },
-    { name: "services.intro", label: "Introduction", max: 300, required: true, multiline: true },
-  ];
-}
+export const servicesHeaderFields = (): FieldSpec[] => headingFields("services");
 
 export function groupTitleField(group: number): FieldSpec {
   return {
@@ -168,7 +135,7 @@ export function groupTitleField(group: number): FieldSpec {
   };
 }
 
-export function servicesFields(services: SiteServices): FieldSpec[] {
+function servicesFields(services: SiteServices): FieldSpec[] {
   return [
     ...servicesHeaderFields(),
     ...Array.from({ length: SERVICE_GROUPS }, (_, group) => [
@@ -178,11 +145,8 @@ export function servicesFields(services: SiteServices): FieldSpec[] {
   ];
 }
 
-export function servicesValues(services: SiteServices): Record<string, string> {
-  const values: Record<string, string> = Object.create(null);
-  values["services.eyebrow"] = services.eyebrow;
-  values["services.title"] = services.title;
-  values["services.intro"] = services.intro;
+function servicesValues(services: SiteServices): Record<string, string> {
+  const values = headingValues("services", services);
   services.groups.forEach((group, groupIndex) => {
     values[`services.groups.${groupIndex}.title`] = group.title;
     group.services.forEach((service, index) => {
@@ -208,13 +172,8 @@ export function parseMove(value: string): { group: number; index: number; by: -1
  * Remove, with the one a Move button asked for swapped with its neighbour,
  * and the new row's service at the end when something was typed in it.
  */
-export function parseServices(
-  current: SiteServices,
-  get: (name: string) => string,
-  raw: (name: string) => string,
-  errors: SectionErrors,
-  values: Record<string, string>,
-): SiteServices {
+function parseServices(form: SectionForm, current: SiteServices): SiteServices {
+  const { get, raw, errors, values } = form;
   const move = parseMove(raw("move"));
   const groups = Array.from({ length: SERVICE_GROUPS }, (_, group) => {
     const kept: Array<{ index: number; service: SiteService }> = [];
@@ -242,11 +201,11 @@ export function parseServices(
     if (kept.length > MAX_SERVICES) errors[`services.groups.${group}.title`] = SERVICES_TEXT.tooMany(MAX_SERVICES);
     return { title: get(`services.groups.${group}.title`), services: kept.map((row) => row.service) };
   });
-  return { eyebrow: get("services.eyebrow"), title: get("services.title"), intro: get("services.intro"), groups };
+  return { ...headingFrom(form, "services"), groups };
 }
 
 /** What stored or imported services must look like beyond their fields. */
-export function servicesShapeProblems(services: SiteServices): string[] {
+function servicesShapeProblems(services: SiteServices): string[] {
   const sound =
     Array.isArray(services.groups) &&
     services.groups.length === SERVICE_GROUPS &&
@@ -254,42 +213,12 @@ export function servicesShapeProblems(services: SiteServices): string[] {
   return sound ? [] : [SERVICES_TEXT.shape];
 }
 
-export function renovationsFields(): FieldSpec[] {
-  return [
-    { name: "renovations.eyebrow", label: "Line above the title", max: 60, required: true },
-    { name: "renovations.title", label: "Section title", max: 80, required: true },
-    { name: "renovations.intro", label: "Introduction", max: 300, required: true, multiline: true },
-    ...Array.from({ length: RENOVATION_CARDS }, (_, index): FieldSpec[] => [
-      { name: `renovations.cards.${index}.title`, label: `Card ${index + 1}: title`, max: 60, required: true },
-      { name: `renovations.cards.${index}.description`, label: `Card ${index + 1}: description`, max: 200, required: true, multiline: true },
-    ]).flat(),
-  ];
-}
-
-export function renovationsValues(renovations: SiteRenovations): Record<string, string> {
-  const values: Record<string, string> = Object.create(null);
-  values["renovations.eyebrow"] = renovations.eyebrow;
-  values["renovations.title"] = renovations.title;
-  values["renovations.intro"] = renovations.intro;
-  renovations.cards.forEach((card, index) => {
-    values[`renovations.cards.${index}.title`] = card.title;
-    values[`renovations.cards.${index}.description`] = card.description;
-  });
-  return values;
-}
-
-export function parseRenovations(get: (name: string) => string): SiteRenovations {
-  return {
-    eyebrow: get("renovations.eyebrow"),
-    title: get("renovations.title"),
-    intro: get("renovations.intro"),
-    cards: Array.from({ length: RENOVATION_CARDS }, (_, index) => ({
-      title: get(`renovations.cards.${index}.title`),
-      description: get(`renovations.cards.${index}.description`),
-    })),
-  };
-}
-
-export function renovationsShapeProblems(renovations: SiteRenovations): string[] {
-  return Array.isArray(renovations.cards) && renovations.cards.length === RENOVATION_CARDS ? [] : [SERVICES_TEXT.cardsShape];
-}
+/** The tab has its own screen (app/admin/WebsiteServices.tsx): each service's icon list, Remove and Move buttons. */
+export const section: Section<"services", SiteServices> = {
+  label: "Services",
+  defaults: servicesDefaults,
+  fields: (content) => servicesFields(content.services),
+  values: (content) => servicesValues(content.services),
+  parse: (form, current) => ({ services: parseServices(form, current.services) }),
+  shapeProblems: (content) => servicesShapeProblems(content.services),
+};
