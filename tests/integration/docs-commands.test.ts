@@ -8,9 +8,9 @@
  *   PostgreSQL and S3 is admin-cli.test.ts's, backup.test.ts's and images-s3.test.ts's):
  *   `npm run admin -- help | create | list | set-password | unlock | delete | gc-images |
  *   export-site | import-site | backup | verify-backup | restore` from the `sh` blocks. A
- *   password goes in on stdin; the command runs in an empty temporary folder, where its file
- *   or folder argument lands; what it reads first (an admin, a backup, a site file) the test
- *   makes with the command that makes it. Each must exit 0.
+ *   password goes in on stdin; a file or folder argument is taken inside an empty temporary
+ *   folder, as if run there; what the command reads first (an admin, a backup, a site file)
+ *   the test makes with the command that makes it. Each must exit 0.
  * - Run by CI (`.ci/run`, checked to call `npm ci` and `npm test`): `npm ci`, `npm test` and
  *   every script `npm test` runs (found by reading package.json: typecheck, build, test:unit,
  *   test:e2e, test:lighthouse, …), `.ci/run` itself, and the start and stop of
