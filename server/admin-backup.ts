@@ -20,7 +20,7 @@ export async function backupCommand(services: BackupServices, directory: string,
   say(
     key
       ? `  encrypted and signed with BACKUP_KEY (key id ${key.id}): keep the key apart from the backups; without it nothing can be read.`
-      : "  not encrypted: set BACKUP_KEY to encrypt and sign backups (README: Backup and restore).",
+      : "  not encrypted: set BACKUP_KEY to encrypt and sign backups (docs/operations.md: Backup and restore).",
   );
   if (absent.length > 0) warn(`Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`);
   say(`Check it any time with: npm run admin -- verify-backup ${directory}`);

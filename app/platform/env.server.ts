@@ -172,6 +172,9 @@ const envSchema = z.object({
   COMPANY_LOGO_URL: optionalText,
 });
 
+/** Every variable read here: docs/configuration.md and .env.example must name exactly these (tests/integration/docs-commands.test.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 const SECRET_VARIABLES = new Set(["DATABASE_URL", "ADMIN_PASSWORD", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "METRICS_TOKEN", "BACKUP_KEY"]);
 
 /** The S3 variables that mean nothing without S3_BUCKET. */
