@@ -17,7 +17,8 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
     title = "Page not found";
     details = "The page you asked for does not exist.";
   } else {
-    console.error(error);
+    // On the server, entry.server.tsx's handleError has logged it already, as one JSON line (an aborted request not at all).
+    if (typeof document !== "undefined") console.error(error);
   }
   return (
     <main className="mx-auto max-w-xl px-6 py-16">

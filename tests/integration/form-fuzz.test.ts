@@ -252,7 +252,12 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   });
 
   const snapshot = () => dataSnapshot(reader, imagesDir);
-  const log = () => server.stdout() + server.stderr();
+  /** Where the server's output stands now: stdout and stderr grow apart, so each keeps its own place. */
+  const mark = () => ({ out: server.stdout().length, err: server.stderr().length });
+  /** What the server wrote since `from`, stdout then stderr. */
+  const logSince = (from: ReturnType<typeof mark>) => `${fromLineStart(server.stdout(), from.out)}\n${fromLineStart(server.stderr(), from.err)}`;
+  /** The output from `at` on, starting at a line's beginning: a line half-received when the mark was taken is not this test's. */
+  const fromLineStart = (output: string, at: number) => (at === 0 || output[at - 1] === "\n" ? output.slice(at) : output.slice(output.indexOf("\n", at) + 1 || output.length));
 
   function send(route: FormRoute, testCase: Case, index: number, session = cookie): Promise<RawResponse> {
     // Every other case goes to the single-fetch address, where the route has one.
@@ -334,10 +339,10 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   }
 
   /** The server's log since `from`: JSON lines only (nothing written around the logger), no stack trace, one line per request. */
-  async function expectCleanLog(from: number, requests: number) {
-    const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
+  async function expectCleanLog(from: ReturnType<typeof mark>, requests: number) {
+    const requestLines = () => logLines(logSince(from)).filter((line) => line.msg === "request");
     await waitFor(`${requests} request lines in the log`, () => requestLines().length >= requests);
-    const output = log().slice(from);
+    const output = logSince(from);
     const strays = output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{"));
     expect(strays.slice(0, 5), "output that is not a log line (a stack trace?)").toEqual([]);
     expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
@@ -349,7 +354,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   for (const route of ROUTES.filter((candidate) => candidate.reads !== "nothing")) {
     it(`/${route.route}: never a 5xx; what cannot be read is refused with the form's message, changing nothing, in one log line`, async () => {
       const cases = await casesOf(route);
-      const from = log().length;
+      const from = mark();
       const { failures, refused } = await fuzz(route, cases);
       expect(failures).toEqual([]);
       // Most of them are refusals: the cases are not quietly accepted as something else.
@@ -362,7 +367,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   it("a client that gives up half-way through a form: nothing changed, one log line each, no stack trace", async () => {
     const routes = ROUTES.filter((route) => route.reads === "form" || route.reads === "multipart");
     const before = await snapshot();
-    const from = log().length;
+    const from = mark();
     for (const route of routes) {
       const form = route.multipart?.(context) ?? route.urlencoded(context);
       const { body } = buildMultipart([...form.fields.map(([name, value]) => textPart(name, value)), ...form.files.map(filePart)]);
@@ -384,7 +389,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   it("/admin/sign-out: signs out whatever the body, never a 5xx", async () => {
     const route = ROUTES.find((candidate) => candidate.reads === "nothing")!;
     const cases = (await casesOf(route)).filter((_, index) => index % 6 === 0);
-    const from = log().length;
+    const from = mark();
     const failures: string[] = [];
     for (const [index, testCase] of cases.entries()) {
       const session = await signInOverHttp(server);
