@@ -6,18 +6,18 @@ import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal, outboxBacklog } from "~/enquiries/outbox.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { startDatabaseClock } from "~/platform/clock.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import type { Env } from "~/platform/env.server";
-import type { Log } from "~/platform/log.server";
-import type { Mailer } from "~/platform/mailer.server";
-import { NO_METRICS, type Metrics } from "~/platform/metrics.server";
-import { createRefusalMemory, startPruningEvents } from "~/platform/rate-limit.server";
-import type { SiteLock } from "~/platform/site-lock.server";
-import type { Repeating } from "~/platform/schedule.server";
-import { createSecrets } from "~/platform/secrets.server";
-import { createTally } from "~/platform/tally.server";
-import { openBackends } from "~/platform/services.server";
+import { startDatabaseClock } from "~/platform/fleet/clock.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import type { Env } from "~/platform/config/env.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Mailer } from "~/platform/mail/mailer.server";
+import { NO_METRICS, type Metrics } from "~/platform/observe/metrics.server";
+import { createRefusalMemory, startPruningEvents } from "~/platform/limits/rate-limit.server";
+import type { SiteLock } from "~/platform/db/site-lock.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
+import { createSecrets } from "~/platform/db/secrets.server";
+import { createTally } from "~/platform/limits/tally.server";
+import { openBackends } from "~/platform/config/services.server";
 import type { AppServices } from "~/services";
 import { startScheduledPublishing } from "~/website/schedule.server";
 
@@ -43,7 +43,7 @@ export type Booted = {
 
 /**
  * The one place the app is put together, for the server, `npm run admin` and
- * so the bench alike: validated settings → backends (platform/services.server.ts
+ * so the bench alike: validated settings → backends (platform/config/services.server.ts
  * chooses them) → migrations → the services every loader, action and command
  * is given. Nothing else builds them.
  */

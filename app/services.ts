@@ -3,17 +3,17 @@ import type { AdminSession } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
 import type { FormTokens } from "~/enquiries/form-token.server";
 import type { OutboxSignal } from "~/enquiries/outbox.server";
-import type { Clock } from "~/platform/clock.server";
-import type { NotificationAddresses } from "~/platform/context";
-import type { CookieSettings } from "~/platform/cookies.server";
-import type { DatabaseHealth } from "~/platform/database-health.server";
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import type { Metrics } from "~/platform/metrics.server";
-import type { RefusalMemory } from "~/platform/rate-limit.server";
-import type { Secrets } from "~/platform/secrets.server";
-import type { Tally } from "~/platform/tally.server";
-import type { ImageStorage } from "~/platform/storage.server";
+import type { Clock } from "~/platform/fleet/clock.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { CookieSettings } from "~/platform/http/cookies.server";
+import type { DatabaseHealth } from "~/platform/db/database-health.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Metrics } from "~/platform/observe/metrics.server";
+import type { RefusalMemory } from "~/platform/limits/rate-limit.server";
+import type { Secrets } from "~/platform/db/secrets.server";
+import type { Tally } from "~/platform/limits/tally.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
 
 /** What every loader and action gets from the server, created once at start-up by boot (boot.server.ts). */
 export type AppServices = {

@@ -1,7 +1,7 @@
 import { writeBackup, type BackupServices } from "~/backup/backup.server";
 import { restoreBackup, type RestoreServices } from "~/backup/restore.server";
 import { verifyBackup } from "~/backup/verify.server";
-import type { SealingKey } from "~/platform/sealed-files.server";
+import type { SealingKey } from "~/platform/backup/sealed-files.server";
 
 /**
  * What `npm run admin -- backup | verify-backup | restore` say (admin-cli.ts

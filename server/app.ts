@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
-import { EnvError, loadEnv, type Env } from "~/platform/env.server";
-import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
-import { createLog, type Log, type ServerLog } from "~/platform/log.server";
-import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/metrics.server";
-import { publicDataVersion } from "~/platform/data-version.server";
+import { EnvError, loadEnv, type Env } from "~/platform/config/env.server";
+import { INLINE_STYLE_HASH } from "~/platform/http/inline-style.server";
+import { createLog, type Log, type ServerLog } from "~/platform/observe/log.server";
+import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/observe/metrics.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
 import {
   NONCE_PLACEHOLDER,
   cachedPagePaths,
@@ -14,9 +14,9 @@ import {
   documentCaptureContext,
   type DocumentCapture,
   type PageCache,
-} from "~/platform/page-cache.server";
-import { securityHeaders } from "~/platform/security-headers.server";
-import { SiteLockBusy } from "~/platform/site-lock.server";
+} from "~/platform/http/page-cache.server";
+import { securityHeaders } from "~/platform/http/security-headers.server";
+import { SiteLockBusy } from "~/platform/db/site-lock.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
@@ -201,7 +201,7 @@ function answerMetrics(req: IncomingMessage, res: ServerResponse, metrics: Metri
   );
 }
 
-/** Public pages served ahead of Express and React Router (platform/page-cache.server.ts). */
+/** Public pages served ahead of Express and React Router (platform/http/page-cache.server.ts). */
 function publicPageCache(
   build: ServerBuild,
   services: AppServices,

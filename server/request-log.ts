@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "react-router";
-import type { Log } from "~/platform/log.server";
-import { routeLabel, type Metrics } from "~/platform/metrics.server";
+import type { Log } from "~/platform/observe/log.server";
+import { routeLabel, type Metrics } from "~/platform/observe/metrics.server";
 import type { TrustProxy } from "./page-origin";
 
 /**

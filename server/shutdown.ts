@@ -1,4 +1,4 @@
-import type { ServerLog } from "~/platform/log.server";
+import type { ServerLog } from "~/platform/observe/log.server";
 
 /**
  * How the server stops on SIGTERM and SIGINT (decisions 032 and 038).

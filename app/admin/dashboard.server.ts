@@ -2,7 +2,7 @@ import type { AdminSession } from "~/auth/sessions.server";
 import type { MailHealth } from "~/enquiries/delivery";
 import { mailHealth } from "~/enquiries/outbox.server";
 import { formatSubmittedAt } from "~/platform/dates";
-import { readTally } from "~/platform/tally.server";
+import { readTally } from "~/platform/limits/tally.server";
 import type { AppServices } from "~/services";
 import { publishedSite } from "~/website/website.server";
 import type { DatabaseNotice, LimitsNotice } from "./types";

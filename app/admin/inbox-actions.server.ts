@@ -2,8 +2,8 @@ import { data } from "react-router";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
 import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
 

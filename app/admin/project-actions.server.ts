@@ -2,8 +2,8 @@ import { data, redirect } from "react-router";
 import { UPLOAD_TEXT, imageNameFromUrl } from "~/images/image-files";
 import { removeImageIfUnused, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
-import type { Log } from "~/platform/log.server";
-import type { UploadedFile } from "~/platform/request-body.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { UploadedFile } from "~/platform/http/request-body.server";
 import { PROJECT_FORM_TEXT, parseProjectFields, type ProjectFormErrors, type ProjectFormValues } from "~/projects/project-form";
 import {
   createProject,

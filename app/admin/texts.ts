@@ -34,7 +34,7 @@ export const DASHBOARD_TEXT = {
   failedSignInsHint: "If they were not you, nobody got in with them; a long password used nowhere else keeps it that way.",
 } as const;
 
-/** The database went away or its disk filled up (platform/database-health.server.ts): this server's view, kept for a day. */
+/** The database went away or its disk filled up (platform/db/database-health.server.ts): this server's view, kept for a day. */
 export const DATABASE_TEXT = {
   diskFullTitle: "The disk is full",
   diskFull: (since: string, failures: number, detail: string) =>

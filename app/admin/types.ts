@@ -21,7 +21,7 @@ export type LimitsNotice = {
 };
 
 /** A submission with its words already made on the server (dates in UK time). */
-/** The database could not be reached, or its disk was full, lately (platform/database-health.server.ts); times in UK time. */
+/** The database could not be reached, or its disk was full, lately (platform/db/database-health.server.ts); times in UK time. */
 export type DatabaseNotice = { kind: "unreachable" | "disk-full"; since: string; until: string | undefined; failures: number; detail: string };
 
 

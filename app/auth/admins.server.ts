@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { clearEvents } from "~/platform/rate-limit.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { clearEvents } from "~/platform/limits/rate-limit.server";
 import { hashPassword } from "./password.server";
 import { passwordProblem } from "~/platform/password-rules";
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
-import { isDiskFull } from "~/platform/database-health.server";
-import { toIsoString } from "~/platform/db-values";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
+import { isDiskFull } from "~/platform/db/database-health.server";
+import { toIsoString } from "~/platform/db/db-values";
 
 /**
  * Server-side sessions. The cookie holds a random 256-bit token; the database

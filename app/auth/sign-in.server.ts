@@ -1,7 +1,7 @@
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { isValidEmail } from "~/platform/email-address";
-import type { Log } from "~/platform/log.server";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
+import type { Log } from "~/platform/observe/log.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/limits/rate-limit.server";
 
 /** A place a limit gave: given back when the attempt does not count after all. */
 type Taken = Extract<Slot, { ok: true }>;

@@ -3,10 +3,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { imageNameFromUrl } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
-import { snapshotDatabase, type SnapshotQuery } from "~/platform/database-backup.server";
-import type { Database } from "~/platform/db.server";
-import { createBackupFile, sealText, writeBackupFile, type Digest, type SealingKey } from "~/platform/sealed-files.server";
-import type { ImageStorage } from "~/platform/storage.server";
+import { snapshotDatabase, type SnapshotQuery } from "~/platform/backup/database-backup.server";
+import type { Database } from "~/platform/db/db.server";
+import { createBackupFile, sealText, writeBackupFile, type Digest, type SealingKey } from "~/platform/backup/sealed-files.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
 import {
   BACKUP_FORMAT,
   CIPHER,

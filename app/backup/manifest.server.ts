@@ -1,19 +1,19 @@
 import { z } from "zod";
 import { isImageName } from "~/images/image-files";
-import { migrations } from "~/platform/migrations";
-import type { Seal, SealingKey } from "~/platform/sealed-files.server";
+import { migrations } from "~/platform/db/migrations";
+import type { Seal, SealingKey } from "~/platform/backup/sealed-files.server";
 
 /**
  * A backup is a folder: manifest.json (written last: a folder without it is
  * not a finished backup), the database's rows (database.jsonl, the same
- * format on SQLite and PostgreSQL: platform/backup-rows.server.ts) and
+ * format on SQLite and PostgreSQL: platform/backup/backup-rows.server.ts) and
  * images/<name> for every object of the bucket. The manifest says what each
  * file holds (size, SHA-256 of its content) and what the database held
  * (schema version, rows per table), so a backup can be checked without the
  * site, and a restore checks it all before it changes anything.
  *
  * With BACKUP_KEY, every file is sealed (encrypted and authenticated,
- * platform/sealed-files.server.ts) and manifest.json is an envelope around
+ * platform/backup/sealed-files.server.ts) and manifest.json is an envelope around
  * the sealed manifest: only the key's holder could have written any byte of
  * it (decisions 033 and 040).
  */

@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "kysely";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { DatabaseBackupError, restoreDatabase } from "~/platform/database-backup.server";
-import type { Database } from "~/platform/db.server";
-import { readBackupFile, readWholeBackupFile, SealedFileError, type SealingKey } from "~/platform/sealed-files.server";
-import { SiteLockBusy } from "~/platform/site-lock.server";
-import type { ImageStorage } from "~/platform/storage.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { DatabaseBackupError, restoreDatabase } from "~/platform/backup/database-backup.server";
+import type { Database } from "~/platform/db/db.server";
+import { readBackupFile, readWholeBackupFile, SealedFileError, type SealingKey } from "~/platform/backup/sealed-files.server";
+import { SiteLockBusy } from "~/platform/db/site-lock.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
 import { DATABASE_FILE, IMAGES_FOLDER, fileSeal, type Manifest } from "./manifest.server";
 import { verifyBackup } from "./verify.server";
 

@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { BackupRowsError, readRows } from "~/platform/backup-rows.server";
-import { DatabaseBackupError, knownSchema } from "~/platform/database-backup.server";
-import { SealedFileError, openText, readBackupFile, type Seal, type SealingKey } from "~/platform/sealed-files.server";
+import { BackupRowsError, readRows } from "~/platform/backup/backup-rows.server";
+import { DatabaseBackupError, knownSchema } from "~/platform/backup/database-backup.server";
+import { SealedFileError, openText, readBackupFile, type Seal, type SealingKey } from "~/platform/backup/sealed-files.server";
 import {
   BACKUP_FORMAT,
   DATABASE_FILE,

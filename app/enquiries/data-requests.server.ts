@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from "kysely";
-import { purgeErasedData, type Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import { purgeErasedData, type Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutboxKind, OutboxStatus } from "~/platform/db/schema";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
+import type { NotificationAddresses } from "~/platform/http/context";
 import { acknowledgementEmail, escapeHtml, floodSummaryEmail, messageIdFor, notificationEmail } from "./emails";
 import type { Enquiry } from "./schema";
 

@@ -1,7 +1,7 @@
 import { formatSubmittedAt, formatUpcomingTime } from "~/platform/dates";
 import type { Company } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
-import type { OutgoingEmail } from "~/platform/mailer.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { USER_TYPE_LABELS, type Enquiry } from "./schema";
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
-import type { Db } from "~/platform/db.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { Db } from "~/platform/db/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
-import type { DatabaseSchema } from "~/platform/schema";
+import type { DatabaseSchema } from "~/platform/db/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
 import { holdInFlood, type FloodMail } from "./flood.server";
 import { enqueueEmail, type NewOutboxJob, type OutboxSignal } from "./outbox.server";

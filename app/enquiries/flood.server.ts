@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { NotificationAddresses } from "~/platform/context";
-import type { Db } from "~/platform/db.server";
-import { TALLY_PERIOD_MS, addToTally, periodStart } from "~/platform/tally.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { Db } from "~/platform/db/db.server";
+import { TALLY_PERIOD_MS, addToTally, periodStart } from "~/platform/limits/tally.server";
 import { floodSummaryEmail, messageIdFor } from "./emails";
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
-import type { Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
+import type { Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/db/schema";
 import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 import { FLOOD_SIGNAL } from "./spam";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
-import type { DatabaseSchema } from "~/platform/schema";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { DatabaseSchema } from "~/platform/db/schema";
 import type { OutboxSignal } from "./outbox.server";
 
 /**
@@ -13,7 +13,7 @@ import type { OutboxSignal } from "./outbox.server";
  * that dies mid-send leaves a lease that expires, and another takes the job
  * over (the e-mail keeps its Message-ID, so a receiver can tell a duplicate).
  * Leases are stamped and compared on the database's clock (the `now` the
- * server gives, platform/clock.server.ts), so an instance whose own clock is
+ * server gives, platform/fleet/clock.server.ts), so an instance whose own clock is
  * ahead does not see another's lease as run out.
  */
 

@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutgoingEmail } from "~/platform/mailer.server";
-import type { OutboxKind } from "~/platform/schema";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { OutboxKind } from "~/platform/db/schema";
 import type { MailHealth, NotificationState } from "./delivery";
 
 /**

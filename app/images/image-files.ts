@@ -1,4 +1,4 @@
-import type { ObjectNaming } from "~/platform/storage.server";
+import type { ObjectNaming } from "~/platform/storage/storage.server";
 
 /**
  * Uploaded images as both sides of the site see them: what may be uploaded,
@@ -100,7 +100,7 @@ export function linkImageUrl(url: string, publicImagesUrl: string | undefined): 
   return isImageName(name) ? `${publicImagesUrl}${name}` : url;
 }
 
-/** How the bucket (platform/storage.server.ts) knows our names: the images module owns them. */
+/** How the bucket (platform/storage/storage.server.ts) knows our names: the images module owns them. */
 export const IMAGE_NAMING: ObjectNaming = {
   isValidName: isImageName,
   contentTypeOf: (name) => STORED_CONTENT_TYPES[parseImageName(name)!.extension],

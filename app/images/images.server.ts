@@ -1,10 +1,10 @@
 import { randomInt } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { ImageTable } from "~/platform/schema";
-import type { ImageStorage } from "~/platform/storage.server";
-import type { Log } from "~/platform/log.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { ImageTable } from "~/platform/db/schema";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import type { Log } from "~/platform/observe/log.server";
 import {
   IMAGE_CONTENT_TYPES,
   STORED_CONTENT_TYPES,

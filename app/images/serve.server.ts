@@ -1,7 +1,7 @@
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
-import type { ImageStorage } from "~/platform/storage.server";
-import type { Log } from "~/platform/log.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import type { Log } from "~/platform/observe/log.server";
 
 /**
  * GET/HEAD /images/<name>: images, their copies, and documents. The name must be one the bucket hands out (no

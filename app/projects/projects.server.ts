@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { SelectQueryBuilder, Selectable } from "kysely";
 import { linkImageUrl } from "~/images/image-files";
 import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
-import { dialectOf, type Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { DatabaseSchema, RenovationProjectTable } from "~/platform/schema";
+import { dialectOf, type Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { DatabaseSchema, RenovationProjectTable } from "~/platform/db/schema";
 import { defaultAlt, type RenovationProject } from "./types";
 
 type Row = Selectable<RenovationProjectTable>;

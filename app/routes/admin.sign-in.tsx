@@ -7,7 +7,7 @@ import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
 import { servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/admin.sign-in";
 
 export function meta() {

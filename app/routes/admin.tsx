@@ -23,7 +23,7 @@ import { spamSignalsLabel } from "~/enquiries/spam";
 import { adminContext, servicesContext } from "~/services";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { isUuid } from "~/platform/ids";
-import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/request-body.server";
+import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/http/request-body.server";
 import { listAllProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/admin";
 

@@ -1,5 +1,5 @@
 import { SubPage } from "~/landing/SubPage";
-import { siteUrl } from "~/platform/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import type { SiteContent } from "~/website/content";
 import { formatPrice } from "~/website/price";

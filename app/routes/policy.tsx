@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { SubPage } from "~/landing/SubPage";
-import { siteUrl } from "~/platform/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import { POLICIES } from "~/website/sections/policies";
 import { policyHtml } from "~/website/policy-html.server";

@@ -1,4 +1,4 @@
-import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import { hasFees } from "~/website/sections/fees";
 import { POLICIES } from "~/website/sections/policies";

@@ -1,8 +1,8 @@
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import { toIsoString } from "~/platform/db-values";
-import { startRepeating, type Repeating } from "~/platform/schedule.server";
-import type { Clock } from "~/platform/clock.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { startRepeating, type Repeating } from "~/platform/fleet/schedule.server";
+import type { Clock } from "~/platform/fleet/clock.server";
 import type { SiteContent } from "./content";
 import { publishContent, readDraft } from "./website.server";
 

@@ -1,11 +1,11 @@
 import type { Company } from "~/company/company";
 import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/images.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
 import { contentProblems, overDefaults, siteDefaults, type SiteContent, type VersionSummary } from "./content";
 import { siteCompany } from "./sections/company";
 import type { HeroPicture } from "./sections/hero";
-import type { Log } from "~/platform/log.server";
+import type { Log } from "~/platform/observe/log.server";
 
 /**
  * The company's site content in the database (migration 009, decision 027):

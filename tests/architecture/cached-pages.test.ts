@@ -1,5 +1,5 @@
 /**
- * The page cache keys a page by its path alone (app/platform/page-cache.server.ts):
+ * The page cache keys a page by its path alone (app/platform/http/page-cache.server.ts):
  * `/terms?x=1` is answered with `/terms`. That holds only while no page it
  * keeps reads its query string, which this test checks in the route modules.
  */

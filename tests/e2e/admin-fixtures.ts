@@ -5,8 +5,8 @@ import { FLOOD_SIGNAL, type SpamSignal } from "~/enquiries/spam";
 import { NO_MAIL } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
-import { openDatabase, type Db } from "~/platform/db.server";
-import type { OutboxStatus } from "~/platform/schema";
+import { openDatabase, type Db } from "~/platform/db/db.server";
+import type { OutboxStatus } from "~/platform/db/schema";
 import { waitForHydration } from "./fixtures";
 
 /**

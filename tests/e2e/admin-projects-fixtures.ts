@@ -4,9 +4,9 @@ import sharp from "sharp";
 import { removeImageIfUnused, saveImage } from "~/images/images.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
 import type { RenovationProject } from "~/projects/types";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { signIn, withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 import { startSignedInServer, uploadImage } from "../support/admin-http";

@@ -2,9 +2,9 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import {
   createProject,
   deleteProject,

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { SiteLockBusy, lockPostgresSite } from "~/platform/site-lock.server";
+import { SiteLockBusy, lockPostgresSite } from "~/platform/db/site-lock.server";
 import { postJson, validEnquiry } from "../support/enquiries";
 import { rawRequest } from "../support/http";
 import { startPrivatePostgres, type PrivatePostgres } from "../support/private-postgres";

@@ -13,8 +13,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import { isDiskFull } from "~/platform/database-health.server";
-import { migrateToLatest, openDatabase } from "~/platform/db.server";
+import { isDiskFull } from "~/platform/db/database-health.server";
+import { migrateToLatest, openDatabase } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { NO_MAIL, postJson, validEnquiry } from "../support/enquiries";

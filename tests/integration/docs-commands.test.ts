@@ -35,7 +35,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SETTING_NAMES } from "~/platform/env.server";
+import { SETTING_NAMES } from "~/platform/config/settings.server";
 import { runAdmin, type AdminRun } from "../support/admin-cli";
 import {
   adminCommandsIn,

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "~/projects/projects.server";
-import { migrations } from "~/platform/migrations";
-import type { Database } from "~/platform/db.server";
+import { migrations } from "~/platform/db/migrations";
+import type { Database } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";

@@ -10,7 +10,7 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
+import { migrateToLatest } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
 import { backends, type TestDatabase } from "../support/backends";

@@ -9,7 +9,7 @@
 import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
+import { migrateToLatest } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { twoToneJpeg } from "../support/images";

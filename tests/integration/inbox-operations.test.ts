@@ -20,9 +20,9 @@ import {
 } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
-import type { OutboxStatus } from "~/platform/schema";
+import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import { toBoolean } from "~/platform/db/db-values";
+import type { OutboxStatus } from "~/platform/db/schema";
 import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";

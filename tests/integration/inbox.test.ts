@@ -4,7 +4,7 @@ import { formatSubmittedAt } from "~/platform/dates";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
 import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions, setSubmissionRead } from "~/enquiries/inbox.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 
 describe.each(backends)("the enquiries inbox on $name", (backend) => {

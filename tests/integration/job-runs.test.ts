@@ -1,8 +1,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { claimJobRun, startFleetJob } from "~/platform/job-runs.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { claimJobRun, startFleetJob } from "~/platform/fleet/job-runs.server";
 import { backends, type TestDatabase } from "../support/backends";
 
 const HOUR = 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  * metrics behind METRICS_TOKEN.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
+import { migrateToLatest } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";

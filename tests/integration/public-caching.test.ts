@@ -9,7 +9,7 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { createProject, deleteProject, setProjectActive, type NewProject } from "~/projects/projects.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";

@@ -9,7 +9,7 @@
  * two arrive together and merge, npm's forwarded copy too (decision 038).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { startBalancer, type Balancer } from "../support/balancer";
 import { validEnquiry } from "../support/enquiries";

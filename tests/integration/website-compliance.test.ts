@@ -6,8 +6,8 @@
  * warning before the client money protection certificate lapses.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { siteDefaults, type SiteContent } from "~/website/content";
 import { VAT_STATEMENTS } from "~/website/sections/fees";
 import { TEMPLATE_NOTICE } from "~/website/sections/policies";

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { contentProblems, siteDefaults, type SiteContent } from "~/website/content";
 import { siteFile } from "~/website/transfer.server";
 import { readDraft, readLive } from "~/website/website.server";

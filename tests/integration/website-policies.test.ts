@@ -7,7 +7,7 @@
  * still shown. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, siteDefaults } from "~/website/content";
 import { MAX_POLICY_NESTING, POLICY_MAX } from "~/website/sections/policies";
 import { publishContent, readDraft } from "~/website/website.server";

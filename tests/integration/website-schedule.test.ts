@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { siteDefaults, type SiteContent } from "~/website/content";
 import { fromLondonTime, toLondonTime } from "~/website/london-time";
 import { publishDue, readSchedule, schedulePublish } from "~/website/schedule.server";

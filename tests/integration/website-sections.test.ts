@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults } from "~/website/content";
 import { HOURS_TEXT } from "~/website/sections/hours";
 import { SERVICES_TEXT, servicePrefix } from "~/website/sections/services";

@@ -11,8 +11,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENT_TEXT, IMAGE_NAMING, UPLOAD_TEXT } from "~/images/image-files";
 import { removeImageIfUnused } from "~/images/images.server";
-import { LocalDiskStorage } from "~/platform/storage.server";
-import type { Database } from "~/platform/db.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
+import type { Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { toLondonTime } from "~/website/london-time";
 import { publishDue, readSchedule } from "~/website/schedule.server";
@@ -24,7 +24,7 @@ import { HTML_AS_PDF, HTML_BEHIND_PDF_HEADER, minimalPdf } from "../support/docu
 import { rawRequest } from "../support/http";
 import { exifHasGps, filesIn, phonePhotoJpeg, twoToneJpeg, twoTonePng } from "../support/images";
 import { assertBuilt, type SpawnedServer } from "../support/server";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 
 const DEFAULTS = siteDefaults();
 

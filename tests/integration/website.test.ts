@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
 import { MAX_FEATURES } from "~/website/sections/pricing";
 import {

@@ -8,9 +8,9 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { MIGRATION_TABLES, TABLES } from "~/platform/schema";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { MIGRATION_TABLES, TABLES } from "~/platform/db/schema";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import type { Backend, TestDatabase } from "./backends";
 import { validEnquiry } from "./enquiries";
 

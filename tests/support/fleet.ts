@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
 import { startServer, type Exit, type Launch, type SpawnedServer } from "./server";
 import { makeTempDir, removeTempDir } from "./temp";
-import { openDatabase, type Database } from "~/platform/db.server";
+import { openDatabase, type Database } from "~/platform/db/db.server";
 
 /**
  * Several instances of the built server on one PostgreSQL database, as a

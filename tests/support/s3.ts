@@ -10,7 +10,8 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
-import { parseEnv, type S3Config } from "~/platform/env.server";
+import { parseEnv } from "~/platform/config/env.server";
+import type { S3Config } from "~/platform/storage/s3-storage.server";
 
 /**
  * The S3 server the tests may use, from S3_ENDPOINT, S3_BUCKET and the keys

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { foldEmail } from "../email-fold.server";
+import { foldEmail } from "../../email-fold.server";
 
 /**
  * Each enquiry's e-mail address as it is compared for UK GDPR requests

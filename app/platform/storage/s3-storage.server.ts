@@ -1,9 +1,21 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { S3Config } from "./env.server";
 import { LIST_DEFAULTS, StorageError, type ImageStorage, type ListOptions, type ObjectNaming, type OpenedObject, type StoredObject } from "./storage.server";
 
 type Sdk = typeof import("@aws-sdk/client-s3");
+
+/** Where the bucket is and how to reach it (S3_* settings, read in config/env.server.ts). */
+export type S3Config = {
+  bucket: string;
+  /** S3_ENDPOINT; undefined: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  /** S3_REGION, us-east-1 when unset (what most S3-compatible servers expect). */
+  region: string;
+  /** S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY; undefined: the SDK's own chain (AWS_* variables, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** S3_FORCE_PATH_STYLE: http://host/bucket/name instead of http://bucket.host/name. */
+  forcePathStyle: boolean;
+};
 
 /**
  * The images bucket in S3 or an S3-compatible store (decision 034). The same

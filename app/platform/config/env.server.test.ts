@@ -1,7 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY, companyFrom } from "~/company/company";
-import { EnvError, parseEnv, parseMailbox } from "./env.server";
+import { EnvError, parseEnv } from "./env.server";
+import { parseMailbox } from "./settings.server";
 
 /** The company the settings make: what COMPANY_* says, placeholders for the rest. */
 const companyOf = (source: Record<string, string | undefined>) => companyFrom(parseEnv(source).company);

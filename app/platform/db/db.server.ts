@@ -7,7 +7,7 @@ import type { MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
 import { createDatabaseHealth, isDiskFull, watchedDialect, type DatabaseHealth } from "./database-health.server";
 import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
-import type { Log } from "./log.server";
+import type { Log } from "../observe/log.server";
 import { openSqlite } from "./sqlite-driver.server";
 
 export type Db = Kysely<DatabaseSchema>;
@@ -184,7 +184,7 @@ export async function purgeErasedData(db: Db): Promise<boolean> {
  * pool), a statement over DATABASE_STATEMENT_TIMEOUT_MS, a server that is
  * unreachable, restarting or out of connections, a connection that ended
  * under the query, a full disk. Such a request is answered 503 with
- * Retry-After (platform/database-busy.server.ts), never left hanging.
+ * Retry-After (platform/db/database-busy.server.ts), never left hanging.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (isDiskFull(error)) return true;

@@ -1,4 +1,4 @@
-import type { Db } from "./db.server";
+import type { Db } from "../db/db.server";
 import { startRepeating, type Repeating } from "./schedule.server";
 
 /**

@@ -1,7 +1,7 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { databaseFailureText } from "./database-health.server";
 import { isDatabaseUnavailable } from "./db.server";
-import { requestContext } from "./context";
+import { requestContext } from "../http/context";
 
 /**
  * A request the database could not serve in time (a full pool, a statement

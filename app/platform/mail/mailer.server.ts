@@ -1,5 +1,19 @@
 import type { Transporter } from "nodemailer";
 
+/** How e-mail is sent and to whom (SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO, …; read in config/env.server.ts). */
+export type MailConfig = {
+  /** SMTP_URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
+  smtpUrl: string;
+  /** MAIL_FROM, as given: "address" or "Name <address>". */
+  from: string;
+  /** CONTACT_NOTIFY_TO: who is told of each enquiry. */
+  notifyTo: string[];
+  /** CONTACT_ACKNOWLEDGE: also e-mail the visitor a short receipt (off by default). */
+  acknowledge: boolean;
+  /** SMTP_INSECURE: let smtp:// go without STARTTLS (off by default: STARTTLS is required). */
+  insecure: boolean;
+};
+
 /** A message as the outbox stores it and the mailer sends it. Every text is already escaped for its part. */
 export type OutgoingEmail = {
   from: string;

@@ -1,5 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from "kysely";
-import type { Log } from "./log.server";
+import type { Log } from "../observe/log.server";
 
 /**
  * What this process has seen of its database's health, for the log and the

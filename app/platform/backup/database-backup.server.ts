@@ -1,12 +1,12 @@
 import { DatabaseSync } from "node:sqlite";
 import { Kysely, SqliteDialect, sql, type Transaction } from "kysely";
 import { BackupRowsError, readRows, rowLines, timestampAsText, type ColumnSchema, type ColumnType, type RowsEvent, type SchemaDescription, type TableSchema } from "./backup-rows.server";
-import type { Database, Db } from "./db.server";
-import { migrations } from "./migrations";
-import type { MigrationDialect } from "./migrations/types";
-import { MIGRATION_TABLES, TABLES, type DatabaseSchema } from "./schema";
+import type { Database, Db } from "../db/db.server";
+import { migrations } from "../db/migrations";
+import type { MigrationDialect } from "../db/migrations/types";
+import { MIGRATION_TABLES, TABLES, type DatabaseSchema } from "../db/schema";
 import { SealedFileError } from "./sealed-files.server";
-import { openSqlite } from "./sqlite-driver.server";
+import { openSqlite } from "../db/sqlite-driver.server";
 
 /**
  * A database's rows for a backup, and the way back, the same on SQLite and

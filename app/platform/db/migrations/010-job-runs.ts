@@ -5,7 +5,7 @@ import { timestampType, type MigrationDialect } from "./types";
  * Work a fleet does once, not once per instance (issue 16): retention and the
  * pruning of rate-limit events. Each job's next run is one row; an instance
  * runs the job only when it moves next_run_at on from a time that has come,
- * which one UPDATE does for exactly one instance (platform/job-runs.server.ts).
+ * which one UPDATE does for exactly one instance (platform/fleet/job-runs.server.ts).
  */
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   await db.schema

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { sql } from "kysely";
-import { dialectOf, type Db } from "./db.server";
-import { startFleetJob } from "./job-runs.server";
-import type { Repeating } from "./schedule.server";
-import type { Log } from "./log.server";
+import { dialectOf, type Db } from "../db/db.server";
+import { startFleetJob } from "../fleet/job-runs.server";
+import type { Repeating } from "../fleet/schedule.server";
+import type { Log } from "../observe/log.server";
 import { pruneTally } from "./tally.server";
 
 /**
@@ -75,7 +75,7 @@ export async function clearEvents(db: Db, bucket: RateLimitBucket, subject: stri
  * runs one; the deletes are idempotent.
  */
 export function startPruningEvents(db: Db, log: Pick<Log, "error">, now: () => Date = () => new Date()): Repeating {
-  // Every 10 minutes across the fleet, by one instance (platform/job-runs.server.ts).
+  // Every 10 minutes across the fleet, by one instance (platform/fleet/job-runs.server.ts).
   return startFleetJob(
     { db, name: "rate-limit-pruning", everyMs: 10 * 60_000, firstAfterMs: 60_000, now },
     () => pruneEvents(db, now()),

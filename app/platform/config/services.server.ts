@@ -1,11 +1,11 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { LocalDiskStorage, type ImageStorage, type ObjectNaming } from "./storage.server";
-import { openDatabase, type Database } from "./db.server";
+import { LocalDiskStorage, type ImageStorage, type ObjectNaming } from "../storage/storage.server";
+import { openDatabase, type Database } from "../db/db.server";
 import type { Env } from "./env.server";
-import { S3ImageStorage } from "./s3-storage.server";
-import type { Log } from "./log.server";
-import { createSmtpMailer, type Mailer } from "./mailer.server";
+import { S3ImageStorage } from "../storage/s3-storage.server";
+import type { Log } from "../observe/log.server";
+import { createSmtpMailer, type Mailer } from "../mail/mailer.server";
 
 /**
  * The one place that chooses backends: the database (SQLite file in DATA_DIR,

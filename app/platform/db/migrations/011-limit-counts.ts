@@ -10,7 +10,7 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
   const timestamp = timestampType(dialect);
   await db.schema
     .createTable("limit_counts")
-    // "contact-held", "contact-refused-ceiling", "sign-in-refused-busy", … (platform/tally.server.ts).
+    // "contact-held", "contact-refused-ceiling", "sign-in-refused-busy", … (platform/limits/tally.server.ts).
     .addColumn("bucket", "text", (col) => col.notNull())
     // The start of the 15-minute period counted.
     .addColumn("period_start", timestamp, (col) => col.notNull())

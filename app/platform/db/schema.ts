@@ -146,7 +146,7 @@ export interface JobRunTable {
   next_run_at: Date | string;
 }
 
-/** What a limit held or refused, per bucket and 15-minute period (platform/tally.server.ts). */
+/** What a limit held or refused, per bucket and 15-minute period (platform/limits/tally.server.ts). */
 export interface LimitCountTable {
   bucket: string;
   period_start: Date | string;

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Database } from "./db.server";
-import type { Log } from "./log.server";
+import type { Database } from "../db/db.server";
+import type { Log } from "../observe/log.server";
 
 /**
  * One clock for everything several instances compare: the database's. Each

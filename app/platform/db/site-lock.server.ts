@@ -1,6 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import type { Log } from "./log.server";
+import type { Log } from "../observe/log.server";
 
 /**
  * "Is the site running?", asked by `npm run admin -- restore`, which must not

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { Db } from "./db.server";
-import { toIsoString } from "./db-values";
-import type { Log } from "./log.server";
+import type { Db } from "../db/db.server";
+import { toIsoString } from "../db/db-values";
+import type { Log } from "../observe/log.server";
 
 /**
  * What the limits held or turned away, for the dashboard, without a row per
