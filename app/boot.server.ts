@@ -7,6 +7,7 @@ import { createOutboxSignal, outboxBacklog } from "~/enquiries/outbox.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/clock.server";
+import { publicVersionReader } from "~/platform/data-version.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
 import type { Env } from "~/platform/env.server";
 import type { Log } from "~/platform/log.server";
@@ -65,8 +66,10 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const clock = await startDatabaseClock(database, log);
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
+  const publicVersion = publicVersionReader(database);
   const services: AppServices = {
     db: database.db,
+    publicVersion: publicVersion.read,
     secrets,
     formTokens: createFormTokens(secrets),
     outbox,
@@ -127,6 +130,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
         // An e-mail being sent records its outcome before the database closes.
         await Promise.all(background.map((work) => work.stop()));
         clock.stop();
+        publicVersion.close();
         mailer?.close();
         await database.close();
         await running?.release();

@@ -15,6 +15,8 @@ import type { ImageStorage } from "~/platform/storage.server";
 /** What every loader and action gets from the server, created once at start-up by boot (boot.server.ts). */
 export type AppServices = {
   db: Db;
+  /** The public data's version, read as the cached pages read it on every request (data-version.server.ts). */
+  publicVersion: () => Promise<number>;
   /** Signing keys every instance on the database shares. */
   secrets: Secrets;
   /** The contact form's time-trap tokens. */

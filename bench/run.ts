@@ -133,7 +133,8 @@ import { DatabaseSync } from "node:sqlite";
 import { coldStart, idleFootprint, type ColdStart, type FootprintResult } from "./cases/footprint.ts";
 import { homeHeaders, loadSpecs, measureLoadCase, type CaseResult } from "./cases/load.ts";
 import { startProxiedServer } from "./cases/proxied.ts";
-import { startStaticServer, type StaticServer } from "./cases/static.ts";
+import { findNginx, startNginx, type NginxServer } from "./cases/nginx.ts";
+import { copyHome, startStaticServer, type HomeCopy, type StaticServer } from "./cases/static.ts";
 import { ADMIN, uploadCase, type UploadResult } from "./cases/upload.ts";
 import { RESULTS_DIR, ROOT, TARGETS, readOptions } from "./lib/config.ts";
 import { filesystemOf, git, mb, readProcStatus, RssSampler, type Settled } from "./lib/measure.ts";
@@ -267,21 +268,43 @@ async function main(): Promise<number> {
   const results: CaseResult[] = [];
   let failed = false;
   let staticRef: StaticServer | undefined;
+  let nginxRef: NginxServer | undefined;
+  let homeCopy: HomeCopy | undefined;
+  const nginxBinary = findNginx();
 
   for (const name of loadCases) {
     if (isInterrupted()) break;
-    // static / and the app behind a proxy run in processes of their own: their CPU is what counts there.
-    let side: { url: string; pid: number; proc: AppServer["proc"] } | undefined;
+    // static /, nginx / and the app behind a proxy run in processes of their own: their CPU is what counts there.
+    let side: { url: string; pid: number; proc: AppServer["proc"]; workers?: () => number[] } | undefined;
+    if (name === "static" || name === "nginx") homeCopy ??= await copyHome(baseUrl, home);
     if (name === "static") {
-      side = staticRef = await startStaticServer(baseUrl, home);
+      side = staticRef = await startStaticServer(homeCopy!, home);
       console.log(`static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`);
+    }
+    if (name === "nginx") {
+      if (!nginxBinary) {
+        console.log("nginx /: skipped, nginx is not installed (apt-get install nginx-light, or NGINX=/path/to/nginx).");
+        continue;
+      }
+      side = nginxRef = await startNginx(nginxBinary, homeCopy!, home);
+      console.log(`nginx /: the same ${homeCopy!.body.length.toLocaleString("en-GB")} bytes served by ${nginxRef.version} (pid ${nginxRef.pid}, ${nginxRef.workers().length} workers)`);
     }
     if (name === "proxied") {
       side = await startProxiedServer(nodeArgs, serverEnv, home);
       console.log(`GET / via proxy: a second server on the same data, TRUST_PROXY=loopback, no PUBLIC_URL (pid ${side.pid}); requests carry nginx's forwarded headers`);
     }
     const row = await measureLoadCase(
-      { spec: specs[name], url: side?.url ?? baseUrl, pid: side?.pid ?? pid, ownProcess: side !== undefined, sampler, db, warmupS: options.warmupS, durationS: options.durationS },
+      {
+        spec: specs[name],
+        url: side?.url ?? baseUrl,
+        pid: side?.pid ?? pid,
+        ownProcess: side !== undefined,
+        ...(side?.workers ? { morePids: side.workers } : {}),
+        sampler,
+        db,
+        warmupS: options.warmupS,
+        durationS: options.durationS,
+      },
       isInterrupted,
     );
     if (side) await stopProcess(side.proc, 5_000);
@@ -358,6 +381,8 @@ async function main(): Promise<number> {
     warnings,
     results,
     staticRef,
+    nginxRef,
+    homeCopy,
     rss: { afterStartMb: startRss ? mb(startRss.rssKb) : null, peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb, samples: sampler.samples },
     footprint,
     mainStartMs,

@@ -6,7 +6,6 @@ import { EnvError, loadEnv, type Env } from "~/platform/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
 import { createLog, type Log, type ServerLog } from "~/platform/log.server";
 import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/metrics.server";
-import { publicDataVersion } from "~/platform/data-version.server";
 import {
   NONCE_PLACEHOLDER,
   cachedPagePaths,
@@ -224,7 +223,7 @@ function publicPageCache(
   const paths = cachedPagePaths(build);
   return createPageCache({
     isCachedPage: (pathname) => paths.has(pathname),
-    dataVersion: () => publicDataVersion(services.db),
+    dataVersion: services.publicVersion,
     originOf: (request) => pageOrigin(request, env.publicUrl, trust),
     async render(url) {
       const capture: DocumentCapture = {};

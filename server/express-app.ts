@@ -10,7 +10,6 @@ import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-orig
 import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/context";
-import { publicDataVersion } from "~/platform/data-version.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
 import type { TrustProxy } from "~/platform/env.server";
 import { printable } from "~/platform/log-text";
@@ -167,12 +166,12 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
  * compressed once per version of the public data; Express answers 304 when
  * the ETag matches (docs/decisions/007-performance-of-public-pages.md).
  */
-function projectsJson({ db, log }: AppServices) {
+function projectsJson({ db, log, publicVersion }: AppServices) {
   let kept: (Precompressed & { version: number }) | undefined;
   return async (req: Request, res: Response) => {
     try {
       // Read first: the list queried after it is at least this new.
-      const version = await publicDataVersion(db);
+      const version = await publicVersion();
       if (!kept || kept.version < version) {
         kept = { version, ...precompress(JSON.stringify(await listActiveProjects(db))) };
       }

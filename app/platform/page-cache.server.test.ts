@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { NONCE_PLACEHOLDER, createPageCache, type PageCacheOptions } from "./page-cache.server";
 import { securityHeaders } from "./security-headers.server";
@@ -25,7 +25,8 @@ async function serve(cache: ReturnType<typeof createPageCache>, req = request())
       answer = { status, headers, body: "" };
     },
     end(body?: Buffer) {
-      if (answer && body) answer.body = answer.headers["content-encoding"] === "gzip" ? gunzipSync(body).toString() : body.toString();
+      const encoding = answer?.headers["content-encoding"];
+      if (answer && body) answer.body = (encoding === "gzip" ? gunzipSync(body) : encoding === "br" ? brotliDecompressSync(body) : body).toString();
     },
   } as unknown as ServerResponse;
   return (await cache.serve(req, res)) ? answer : undefined;
@@ -137,6 +138,21 @@ describe("the page cache", () => {
       render: async () => ({ html: "<html></html>", headers: new Headers({ "set-cookie": "flash=1" }) }),
     });
     expect(await serve(cookie.cache)).toBeUndefined();
+  });
+
+  it("answers in Brotli a browser that accepts it, once its form is made, and in gzip meanwhile", async () => {
+    const { cache } = setup();
+    const browser = request({ "accept-encoding": "gzip, deflate, br, zstd" });
+    const encodings = new Set<string | undefined>();
+    for (let tries = 0; tries < 200 && !encodings.has("br"); tries++) {
+      const answer = (await serve(cache, browser))!;
+      expect(answer.body).toContain("first");
+      encodings.add(answer.headers["content-encoding"]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(encodings.has("br")).toBe(true);
+    expect([...encodings].every((encoding) => encoding === "br" || encoding === "gzip")).toBe(true);
+    expect((await serve(cache, request({ "accept-encoding": "gzip;q=1, br;q=0.5" })))!.headers["content-encoding"]).toBe("gzip");
   });
 
   it("answers HEAD with the headers of a GET and no body", async () => {

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const RESULTS_DIR = path.join(ROOT, "bench", "results");
 
-export const CASE_NAMES = ["home", "proxied", "static", "projects", "contact", "upload", "footprint"] as const;
+export const CASE_NAMES = ["home", "proxied", "static", "nginx", "projects", "contact", "upload", "footprint"] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
 /** The cases autocannon drives (all but upload and footprint). */
 export type LoadCaseName = Exclude<CaseName, "upload" | "footprint">;
@@ -22,6 +22,8 @@ export const TARGETS = {
   homeP99Ms: 50,
   /** GET / 2xx/s ÷ static / 2xx/s. */
   homeVsStatic: 1 / 3,
+  /** GET / 2xx/s ÷ nginx / 2xx/s (issue 19). */
+  homeVsNginx: 0.8,
   /** GET / behind a proxy (TRUST_PROXY=loopback) 2xx/s ÷ GET / direct 2xx/s. */
   proxiedVsHome: 0.9,
   coldStartMs: 1500,
@@ -100,8 +102,8 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
     if (unknown.length || asked.length === 0) {
       refuse(`--only takes one or more of ${CASE_NAMES.join(", ")}, comma-separated (got ${JSON.stringify(flags.only)})`);
     }
-    // static / and GET / behind a proxy are only meaningful beside GET /, measured just before them.
-    if (asked.includes("static") || asked.includes("proxied")) asked.push("home");
+    // static /, nginx / and GET / behind a proxy are only meaningful beside GET /, measured just before them.
+    if (asked.includes("static") || asked.includes("nginx") || asked.includes("proxied")) asked.push("home");
     cases = CASE_NAMES.filter((name) => asked.includes(name));
   }
   return {
