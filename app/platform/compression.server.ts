@@ -154,42 +154,47 @@ export class SplicedText {
     return Buffer.concat(chunks);
   }
 
-  /** identity(values), compressed; undefined when that form is not ready or the values' lengths are not the ones it was made for. */
-  encode(encoding: Encoding, values: readonly string[]): Buffer | undefined {
+  /**
+   * identity(values), compressed, as the pieces to send one after the other
+   * (the compressed chunks, kept, and small pieces with each hole's value
+   * framed), and their total length; undefined when that form is not ready or
+   * the values' lengths are not the ones it was made for. Nothing as large as
+   * the page is allocated per response: the socket writes the pieces
+   * together (writev).
+   */
+  encode(encoding: Encoding, values: readonly string[]): { pieces: Buffer[]; length: number } | undefined {
     const blocks = encoding === "gzip" ? this.gzipBlocks : this.brotliBlocks;
     if (!blocks) return undefined;
     for (const hole of this.holeAfter) if (Buffer.byteLength(values[hole]!) !== this.lengths[hole]) return undefined;
-    return this.assemble(blocks, values, encoding === "gzip");
+    return this.piecesOf(blocks, values, encoding === "gzip");
   }
 
-  /**
-   * The compressed chunks with each hole's value (and the bytes after it)
-   * framed between them, written straight into one buffer: this runs on every
-   * request for a cached page.
-   */
-  private assemble(blocks: Blocks, values: readonly string[], gzip: boolean): Buffer {
+  private piecesOf(blocks: Blocks, values: readonly string[], gzip: boolean): { pieces: Buffer[]; length: number } {
     const { chunks, frameBytes } = blocks;
-    const framed = this.holeAfter.map((hole, i) => this.lengths[hole]! + Math.min(CONTEXT_BYTES, this.parts[i + 1]!.length));
-    let size = gzip ? GZIP_HEADER.length + 8 : 0;
-    for (const chunk of chunks) size += chunk.length;
-    for (const length of framed) size += frameBytes + length;
-    const body = Buffer.allocUnsafe(size);
-    let at = 0;
-    if (gzip) at += GZIP_HEADER.copy(body, at);
-    at += chunks[0]!.copy(body, at);
+    const pieces: Buffer[] = gzip ? [GZIP_HEADER, chunks[0]!] : [chunks[0]!];
+    let length = gzip ? GZIP_HEADER.length + chunks[0]!.length : chunks[0]!.length;
     this.holeAfter.forEach((hole, i) => {
       const after = this.parts[i + 1]!;
-      at = blocks.frame(body, at, framed[i]!);
-      at += body.write(values[hole]!, at);
-      at += after.copy(body, at, 0, Math.min(CONTEXT_BYTES, after.length));
-      at += chunks[i + 1]!.copy(body, at);
+      const context = Math.min(CONTEXT_BYTES, after.length);
+      const framed = this.lengths[hole]! + context;
+      // Small: from Node's shared pool, not an allocation of its own.
+      const filler = Buffer.allocUnsafe(frameBytes + framed);
+      let at = blocks.frame(filler, 0, framed);
+      at += filler.write(values[hole]!, at);
+      after.copy(filler, at, 0, context);
+      pieces.push(filler, chunks[i + 1]!);
+      length += filler.length + chunks[i + 1]!.length;
     });
-    at += chunks.at(-1)!.copy(body, at);
+    pieces.push(chunks.at(-1)!);
+    length += chunks.at(-1)!.length;
     if (gzip) {
-      body.writeUInt32LE(this.crc(values) >>> 0, at);
-      body.writeUInt32LE(this.identityLength() >>> 0, at + 4);
+      const trailer = Buffer.allocUnsafe(8);
+      trailer.writeUInt32LE(this.crc(values) >>> 0, 0);
+      trailer.writeUInt32LE(this.identityLength() >>> 0, 4);
+      pieces.push(trailer);
+      length += 8;
     }
-    return body;
+    return { pieces, length };
   }
 
   private identityLength(): number {
@@ -247,7 +252,7 @@ export class SplicedText {
     const gzip = blocks.frame === frameStored;
     const values = unlike.map((value) => value.toString("latin1"));
     try {
-      const body = this.assemble(blocks, values, gzip);
+      const body = Buffer.concat(this.piecesOf(blocks, values, gzip).pieces);
       return (gzip ? gunzipSync(body) : brotliDecompressSync(body)).equals(this.identity(values));
     } catch {
       return false;

@@ -17,6 +17,7 @@ function request(headers: Record<string, string> = {}, method = "GET", url = "/"
 /** Serves one request; the answer, or undefined when the cache left it to the full pipeline. */
 async function serve(cache: ReturnType<typeof createPageCache>, req = request()): Promise<Answer | undefined> {
   let answer: Answer | undefined;
+  const written: Buffer[] = [];
   const res = {
     destroyed: false,
     writeHead(status: number, flat: string[]) {
@@ -24,9 +25,17 @@ async function serve(cache: ReturnType<typeof createPageCache>, req = request())
       for (let i = 0; i < flat.length; i += 2) headers[flat[i]!.toLowerCase()] = flat[i + 1]!;
       answer = { status, headers, body: "" };
     },
-    end(body?: Buffer) {
+    write(piece: Buffer) {
+      written.push(piece);
+    },
+    end(last?: Buffer) {
+      if (last) written.push(last);
+      const body = Buffer.concat(written);
       const encoding = answer?.headers["content-encoding"];
-      if (answer && body) answer.body = (encoding === "gzip" ? gunzipSync(body) : encoding === "br" ? brotliDecompressSync(body) : body).toString();
+      if (answer && written.length) {
+        expect(body.length, "Content-Length").toBe(Number(answer.headers["content-length"]));
+        answer.body = (encoding === "gzip" ? gunzipSync(body) : encoding === "br" ? brotliDecompressSync(body) : body).toString();
+      }
     },
   } as unknown as ServerResponse;
   return (await cache.serve(req, res)) ? answer : undefined;

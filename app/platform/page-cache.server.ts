@@ -202,7 +202,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const origin = options.originOf(request);
     if (origin === undefined) return false;
     const url = `${origin}${request.url!}`;
-    let body: Buffer;
+    let body: Buffer | Buffer[];
     let headers: string[];
     try {
       // Read before any render it may start: that render then shows data at least this new.
@@ -212,7 +212,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(at))))];
       // The client's best encoding the page has ready (Brotli is made after gzip); else none.
       let encoding: Encoding | undefined;
-      let encoded: Buffer | undefined;
+      let encoded: { pieces: Buffer[]; length: number } | undefined;
       for (const accepted of acceptedEncodings(request.headers["accept-encoding"])) {
         encoded = entry.document.encode(accepted, values);
         if (encoded) {
@@ -220,10 +220,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
           break;
         }
       }
-      body = encoded ?? entry.document.identity(values);
+      body = encoded?.pieces ?? entry.document.identity(values);
       headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers, ...extraHeaders];
       if (encoding) headers.push("Content-Encoding", encoding);
-      headers.push("Content-Length", String(body.length));
+      headers.push("Content-Length", String(encoded?.length ?? (body as Buffer).length));
     } catch {
       // The database or the render failed: the full pipeline answers, and reports it.
       return false;
@@ -231,7 +231,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     // A client that left meanwhile needs no answer from anyone.
     if (response.destroyed) return true;
     response.writeHead(200, headers);
-    response.end(request.method === "HEAD" ? undefined : body);
+    if (request.method === "HEAD") response.end();
+    else if (Array.isArray(body)) {
+      // Written together: Node corks the socket until the end of this tick.
+      for (const piece of body) response.write(piece);
+      response.end();
+    } else response.end(body);
     return true;
   }
 
