@@ -9,6 +9,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/clock.server";
 import { publicVersionReader } from "~/platform/data-version.server";
 import { migrateToLatest, type Database } from "~/platform/db.server";
+import { groupCommits } from "~/platform/group-commit.server";
 import type { Env } from "~/platform/env.server";
 import type { Log } from "~/platform/log.server";
 import type { Mailer } from "~/platform/mailer.server";
@@ -70,6 +71,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const services: AppServices = {
     db: database.db,
     publicVersion: publicVersion.read,
+    transactions: groupCommits(database.db),
     secrets,
     formTokens: createFormTokens(secrets),
     outbox,

@@ -7,6 +7,7 @@ import type { Clock } from "~/platform/clock.server";
 import type { NotificationAddresses } from "~/platform/context";
 import type { CookieSettings } from "~/platform/cookies.server";
 import type { Db } from "~/platform/db.server";
+import type { Transactions } from "~/platform/group-commit.server";
 import type { Log } from "~/platform/log.server";
 import type { Metrics } from "~/platform/metrics.server";
 import type { Secrets } from "~/platform/secrets.server";
@@ -17,6 +18,8 @@ export type AppServices = {
   db: Db;
   /** The public data's version, read as the cached pages read it on every request (data-version.server.ts). */
   publicVersion: () => Promise<number>;
+  /** Transactions whose commits are shared by the writes that arrive together (group-commit.server.ts). */
+  transactions: Transactions;
   /** Signing keys every instance on the database shares. */
   secrets: Secrets;
   /** The contact form's time-trap tokens. */

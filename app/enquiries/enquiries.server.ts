@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
 import type { NotificationAddresses } from "~/platform/context";
-import type { Db } from "~/platform/db.server";
+import { inTransaction, type Db } from "~/platform/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/schema";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
@@ -29,15 +29,18 @@ export type SaveEnquiryOptions = {
  * the outbox, in one transaction: an enquiry is never stored without its
  * notification, nor a notification queued for an enquiry that failed to
  * store. Resolves only after the commit (and, on SQLite, the fsync): callers
- * acknowledge the visitor after this, never before.
+ * acknowledge the visitor after this, never before. Given a transaction
+ * (`db` is one: a grouped commit's piece), it writes in it, and committing,
+ * and then waking the outbox (`emailsQueued`), is the caller's.
  */
-export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<StoredEnquiry> {
+export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<StoredEnquiry & { emailsQueued: number }> {
   const now = options.now ?? new Date();
   const verdict = options.verdict ?? { kind: "clean" };
   const stored = { id: randomUUID(), createdAt: now.toISOString() };
   const possibleSpam = verdict.kind === "possible-spam";
   const jobs = options.mail && verdict.kind !== "spam" ? enquiryEmails(stored, enquiry, options.mail, options.company, possibleSpam) : [];
-  await db.transaction().execute(async (trx) => {
+  const ownTransaction = !db.isTransaction;
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto("contact_submissions")
       .values({
@@ -56,8 +59,8 @@ export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiry
       .execute();
     for (const job of jobs) await enqueueEmail(trx, job, now);
   });
-  if (jobs.length > 0) options.outbox?.signal();
-  return stored;
+  if (ownTransaction && jobs.length > 0) options.outbox?.signal();
+  return { ...stored, emailsQueued: jobs.length };
 }
 
 function enquiryEmails(

@@ -4,6 +4,7 @@ import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from "~/platform/database-busy.serv
 import type { NotificationAddresses } from "~/platform/context";
 import { isDatabaseUnavailable, type Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
+import type { Transactions } from "~/platform/group-commit.server";
 import type { Metrics } from "~/platform/metrics.server";
 import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/rate-limit.server";
 import { saveEnquiry, type StoredEnquiry } from "./enquiries.server";
@@ -16,6 +17,8 @@ import { contentSignals, honeypotFilled, spamVerdict, type SpamVerdict } from ".
 /** What storing an enquiry needs of the app's services. */
 export type EnquiryServices = {
   db: Db;
+  /** Commits shared by the enquiries that arrive together (group-commit.server.ts). */
+  transactions: Transactions;
   clock: Clock;
   formTokens: FormTokens;
   outbox: OutboxSignal;
@@ -63,46 +66,49 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
     return { ok: false, status: 400, error: validation.error, fields: validation.fields };
   }
   try {
-    // Stored submissions count, spam included; refused ones give their place back. The
-    // connection's limit and the whole site's (a botnet sends from many addresses) are taken together.
-    const slots = await takeSlots(
-      services.db,
-      [
-        { bucket: "contact-submission", subject: ipLimitSubject(clientIp), limit: services.contact.rateLimit },
-        { bucket: "contact-site", subject: "site", limit: services.contact.siteLimit },
-      ],
-      { windowMs: CONTACT_WINDOW_MS, now },
-    );
-    if (!slots.ok && slots.refused === 0) {
-      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
-      return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
-    }
-    if (!slots.ok) {
-      // Kept for the dashboard's banner: a limit that turns people away must be seen.
-      await recordEvent(services.db, "contact-site-refused", "site", now);
-      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
-      return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: slots.retryAfterSeconds };
-    }
-    let enquiry: StoredEnquiry;
-    let verdict: SpamVerdict;
-    try {
-      verdict = spamVerdict(await spamSignals(services, submission, validation.data, slots.used[0]!, now));
-      if (verdict.kind !== "clean") {
-        services.log.info(
-          { ip: clientIp },
-          `Enquiry ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
-        );
-      }
-      enquiry = await saveEnquiry(services.db, validation.data, { verdict, mail: services.mail, company: services.company, outbox: services.outbox, now });
-    } catch (error) {
-      // The original error is the one worth reporting; a failed release only keeps the place taken.
-      await slots.release().catch((releaseError: unknown) =>
-        services.log.error({ err: releaseError }, "Could not release a rate-limit place"),
+    // What the rules notice that needs no lock (the token's key may need the database) comes first;
+    // then one transaction, its commit shared with the enquiries arriving meanwhile, holds the
+    // places taken under the limits, the enquiry and its e-mails: all of them or none.
+    const signals = await spamSignals(services, submission, validation.data, now);
+    const outcome = await services.transactions.run(async (trx): Promise<Stored | Refused> => {
+      // Stored submissions count, spam included; refused ones give their place back. The
+      // connection's limit and the whole site's (a botnet sends from many addresses) are taken together.
+      const slots = await takeSlots(
+        trx,
+        [
+          { bucket: "contact-submission", subject: ipLimitSubject(clientIp), limit: services.contact.rateLimit },
+          { bucket: "contact-site", subject: "site", limit: services.contact.siteLimit },
+        ],
+        { windowMs: CONTACT_WINDOW_MS, now },
       );
-      throw error;
+      if (!slots.ok) {
+        // Kept for the dashboard's banner: a limit that turns people away must be seen.
+        if (slots.refused !== 0) await recordEvent(trx, "contact-site-refused", "site", now);
+        return { refused: slots.refused === 0 ? "ip" : "site", retryAfterSeconds: slots.retryAfterSeconds };
+      }
+      const verdict = spamVerdict(slots.used[0]! >= REPEAT_SENDER_COUNT ? [...signals, "repeat-sender"] : signals);
+      const enquiry = await saveEnquiry(trx, validation.data, { verdict, mail: services.mail, company: services.company, now });
+      return { enquiry, verdict };
+    });
+    if ("refused" in outcome && outcome.refused === "ip") {
+      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_RATE_LIMIT (${services.contact.rateLimit} an hour) reached`);
+      return { ok: false, status: 429, error: rateLimitedMessage(services.company.phone), fields: [], retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    if ("refused" in outcome) {
+      services.log.warn({ ip: clientIp }, `Enquiry refused: CONTACT_SITE_LIMIT (${services.contact.siteLimit} an hour) reached`);
+      return { ok: false, status: 429, error: busyMessage(services.company.phone), fields: [], retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    const { enquiry, verdict } = outcome;
+    // Committed: the outbox may send its e-mails.
+    if (enquiry.emailsQueued > 0) services.outbox.signal();
+    if (verdict.kind !== "clean") {
+      services.log.info(
+        { ip: clientIp },
+        `Enquiry ${verdict.kind === "spam" ? "filed under Spam" : "marked as possible spam"}: ${joinSignals(verdict.signals)}`,
+      );
     }
     services.metrics.enquiry(verdict.kind === "spam" ? "spam" : "accepted");
-    return { ok: true, enquiry, verdict };
+    return { ok: true, enquiry: { id: enquiry.id, createdAt: enquiry.createdAt }, verdict };
   } catch (error) {
     // Not acknowledged, so nothing is lost: the visitor keeps the form and can retry.
     // A database that is merely busy or restarting is one line; anything else is a fault, in full.
@@ -111,6 +117,9 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
     return { ok: false, status: 503, error: FAILURE_MESSAGE, fields: [], retryAfterSeconds: DATABASE_BUSY_RETRY_AFTER_SECONDS };
   }
 }
+
+type Stored = { enquiry: Awaited<ReturnType<typeof saveEnquiry>>; verdict: SpamVerdict };
+type Refused = { refused: "ip" | "site"; retryAfterSeconds: number };
 
 /** How far back the dashboard reports enquiries CONTACT_SITE_LIMIT turned away (events are kept this long). */
 const SITE_REFUSALS_SHOWN_MS = 24 * 60 * 60 * 1000;
@@ -122,14 +131,8 @@ export async function siteLimitRefusals(db: Db, now: Date): Promise<{ count: num
   return last ? { count, last } : undefined;
 }
 
-/** Everything the rules notice: the honeypot, the time trap, the content, how much this connection has sent. */
-async function spamSignals(
-  services: EnquiryServices,
-  { input, tokenRequired }: Submission,
-  enquiry: Enquiry,
-  sentThisHour: number,
-  now: Date,
-): Promise<SpamSignal[]> {
+/** What the rules notice before the enquiry's transaction: the honeypot, the time trap, the content (how much this connection has sent is counted in it). */
+async function spamSignals(services: EnquiryServices, { input, tokenRequired }: Submission, enquiry: Enquiry, now: Date): Promise<SpamSignal[]> {
   const signals: SpamSignal[] = [];
   if (honeypotFilled(input[HONEYPOT_FIELD])) signals.push("honeypot");
   const token = input.formToken;
@@ -138,6 +141,5 @@ async function spamSignals(
     if (check !== "ok") signals.push(check);
   }
   signals.push(...contentSignals(enquiry));
-  if (sentThisHour >= REPEAT_SENDER_COUNT) signals.push("repeat-sender");
   return signals;
 }
