@@ -5,7 +5,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { SyncedCommits } from "./cases/disk.ts";
 import type { FootprintResult } from "./cases/footprint.ts";
+import type { LighthouseResult } from "./cases/lighthouse.ts";
 import type { CaseResult } from "./cases/load.ts";
 import type { NginxServer } from "./cases/nginx.ts";
 import type { HomeCopy, StaticServer } from "./cases/static.ts";
@@ -23,6 +25,9 @@ export type ReportInput = {
   nginxRef: NginxServer | undefined;
   /** GET / as copied for static / and nginx /. */
   homeCopy: HomeCopy | undefined;
+  /** The disk's synced SQLite commits per second, measured after the contact case. */
+  syncedCommits: SyncedCommits | undefined;
+  lighthouse: LighthouseResult | undefined;
   rss: { afterStartMb: number | null; peakMb: number; sampledPeakMb: number; vmHwmMb: number; samples: number };
   footprint: FootprintResult | undefined;
   mainStartMs: number;
@@ -100,6 +105,12 @@ export function report(input: ReportInput): void {
       console.log(
         `Contact durability: ${d.acknowledgedDuringRun} acknowledged, ${d.storedDuringRun} rows stored (${d.storedNotAcknowledged} in flight when the load stopped), ${d.missingAcknowledged} acknowledged but missing: ${d.ok ? "OK" : `FAILED: ${d.problem}`}`,
       );
+      if (input.syncedCommits) {
+        console.log(
+          `  ${d.durablePerSecond} durable enquiries/s beside the disk's ${input.syncedCommits.perSecond} synced SQLite commits/s (one row each, WAL, synchronous=FULL): ` +
+            `${(d.durablePerSecond / input.syncedCommits.perSecond).toFixed(2)} enquiries per commit the disk could make   target ≥ ${TARGETS.contactDurablePerSecond}/s: ${verdict(row.rateOk)}`,
+        );
+      }
     }
     for (const row of results) {
       const codes = Object.entries(row.statusCodes).filter(([code]) => !code.startsWith("2"));
@@ -173,6 +184,7 @@ export function report(input: ReportInput): void {
     );
     console.log(`Upload case: ${u.ok ? "OK" : `FAILED: ${u.problem ?? `${u.server.timesMs.length} of ${u.uploads} uploads succeeded`}`}`);
   }
+  figuresTable(input, versusNginx?.ratio);
   console.log(`Load average before ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, after ${loadAfter.map((n) => n.toFixed(2)).join(" ")}.`);
   const serverErrors = input.serverLog.split("\n").filter((line) => /error/i.test(line)).length;
   if (serverErrors) console.log(`The server logged ${serverErrors} line(s) mentioning errors (see bench/results/server.log).`);
@@ -213,6 +225,8 @@ export function report(input: ReportInput): void {
     upload: upload ?? null,
     versusStatic: versusStatic ?? null,
     versusNginx: versusNginx ?? null,
+    syncedCommits: input.syncedCommits ?? null,
+    lighthouse: input.lighthouse ?? null,
     footprint: footprint ? { ...footprint, mainServerStartMs: mainStartMs } : null,
     ok: !input.failed,
   };
@@ -242,3 +256,25 @@ function against(homeRow: CaseResult, referenceRow: CaseResult | undefined, copy
 }
 
 const isReference = (row: CaseResult) => row.case === "static" || row.case === "nginx";
+
+/** Issue 19's table, one line per figure, from what this run measured ("—" for a case that did not run). */
+function figuresTable(input: ReportInput, homeVsNginx: number | undefined): void {
+  const { results, footprint, lighthouse } = input;
+  const row = (name: string) => results.find((one) => one.case === name);
+  const home = row("home");
+  const proxied = row("proxied");
+  const contact = row("contact")?.durable;
+  const mark = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? "  pass" : "  MISS");
+  const lines: Array<[string, string, string, boolean | undefined]> = [
+    ["GET / against nginx serving the same bytes, 50 conns", homeVsNginx === undefined ? "—" : `${homeVsNginx.toFixed(3)} (${home?.successesPerSecond} vs ${row("nginx")?.successesPerSecond} 2xx/s), p99 ${home?.latencyMs.p99} ms`, `≥ ${TARGETS.homeVsNginx}`, homeVsNginx === undefined ? undefined : homeVsNginx >= TARGETS.homeVsNginx],
+    ["GET / with TRUST_PROXY=loopback, against without", proxied && home ? `${(proxied.successesPerSecond / home.successesPerSecond).toFixed(3)}` : "—", `≥ ${TARGETS.proxiedVsHome}`, proxied && home ? proxied.rateOk : undefined],
+    ["POST /api/contact, durable, 20 conns (limits raised)", contact ? `${contact.durablePerSecond}/s${input.syncedCommits ? ` (disk: ${input.syncedCommits.perSecond} synced commits/s)` : ""}` : "—", `≥ ${TARGETS.contactDurablePerSecond}/s`, contact ? contact.durablePerSecond >= TARGETS.contactDurablePerSecond : undefined],
+    ["Lighthouse mobile LCP (median) / TBT (median)", lighthouse ? `${lighthouse.lcpMedianMs} ms / ${lighthouse.tbtMedianMs} ms (performance ${lighthouse.performance.join(", ")})` : "—", `≤ ${TARGETS.lcpMs} / ≤ ${TARGETS.tbtMs} ms, 100 each run`, lighthouse ? lighthouse.ok.lcp && lighthouse.ok.tbt && lighthouse.ok.performance : undefined],
+    ["JS on / (Lighthouse, on the wire)", lighthouse ? `${lighthouse.scriptBytesMedian.toLocaleString("en-GB")} bytes` : "—", `≤ ${TARGETS.homeScriptBytes.toLocaleString("en-GB")}`, lighthouse?.ok.script],
+    ["cold start (spawn to /healthz 200), median", footprint ? `${footprint.coldStart.medianMs} ms` : "—", `≤ ${TARGETS.coldStartMs} ms`, footprint?.coldStart.ok],
+    ["idle RSS of the server: after start; after the load", footprint ? `${footprint.idleRss.afterStartMb} MB; ${footprint.idleRss.settledMb} MB` : "—", `≤ ${TARGETS.idleRssMb} MB`, footprint?.idleRss.ok],
+  ];
+  console.log("");
+  console.log("Issue 19's figures (one run; other work on the machine moves them):");
+  for (const [figure, value, target, ok] of lines) console.log(`  ${figure.padEnd(54)} ${value.padEnd(58)} target ${target}${mark(ok)}`);
+}
