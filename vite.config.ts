@@ -1,6 +1,8 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
+import { constants as zlibConstants } from "node:zlib";
 import { defineConfig } from "vite";
+import { compression, defineAlgorithm } from "vite-plugin-compression2";
 
 export default defineConfig(({ command }) => ({
   // The server bundle's entry is our Express app, so the React Router build and
@@ -17,5 +19,18 @@ export default defineConfig(({ command }) => ({
     },
   },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    // The browser's files compressed once, at build time, as well as they compress (Brotli 11,
+    // gzip 9), beside the files: the server sends them as they are (decision 039). The plugin
+    // sees the server's bundle too, which nobody downloads: its own files are left out.
+    compression({
+      algorithms: [defineAlgorithm("brotliCompress", { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm("gzip", { level: 9 })],
+      include: /\.(js|css|svg|json|webmanifest|txt|xml)$/,
+      exclude: [/^index\.js$/, /^assets\/(server-build|services|prom-client|rolldown-runtime)-[\w-]+\.(js|css)$/],
+      threshold: 0,
+      skipIfLargerOrEqual: true,
+    }),
+  ],
 }));
