@@ -108,6 +108,21 @@ describe.each(backends)("HTTP on $name", (backend) => {
   });
 
   describe("GET /", () => {
+    it("carries a stylesheet of its own that styles every class it uses that the site's stylesheet styles", async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      const inline = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      // The site's whole stylesheet, as the other pages link it (the sign-in page is one).
+      const signIn = await (await fetch(`${server.url}/admin`)).text();
+      const href = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+\.css)"/.exec(signIn)?.[1];
+      expect(href, "the stylesheet the sign-in page links").toBeTruthy();
+      const site = await (await fetch(`${server.url}${href}`)).text();
+      expect(inline.length, "the landing page's is the smaller").toBeLessThan(site.length);
+      const selector = (name: string) => `.${name.replace(/[^\w-]/g, (character) => `\\${character}`)}`;
+      const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/).filter(Boolean)));
+      const unstyled = [...classes].filter((name) => site.includes(selector(name)) && !inline.includes(selector(name)));
+      expect(unstyled).toEqual([]);
+    });
+
     it("renders the active projects on the server, in display order, and not the hidden one", async () => {
       const response = await fetch(`${server.url}/`);
       expect(response.status).toBe(200);
