@@ -255,7 +255,7 @@ function against(homeRow: CaseResult, referenceRow: CaseResult | undefined, copy
   };
 }
 
-const isReference = (row: CaseResult) => row.case === "static" || row.case === "nginx";
+const isReference = (row: CaseResult) => row.case === "static" || row.case === "nginx" || row.case === "quiet";
 
 /** Issue 19's table, one line per figure, from what this run measured ("—" for a case that did not run). */
 function figuresTable(input: ReportInput, homeVsNginx: number | undefined): void {
@@ -267,6 +267,12 @@ function figuresTable(input: ReportInput, homeVsNginx: number | undefined): void
   const mark = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? "  pass" : "  MISS");
   const lines: Array<[string, string, string, boolean | undefined]> = [
     ["GET / against nginx serving the same bytes, 50 conns", homeVsNginx === undefined ? "—" : `${homeVsNginx.toFixed(3)} (${home?.successesPerSecond} vs ${row("nginx")?.successesPerSecond} 2xx/s), p99 ${home?.latencyMs.p99} ms`, `≥ ${TARGETS.homeVsNginx}`, homeVsNginx === undefined ? undefined : homeVsNginx >= TARGETS.homeVsNginx],
+    [
+      "GET /: its log line and metrics, server CPU per request",
+      home && row("quiet") ? `${round((home.serverCpuMsPerRequest - row("quiet")!.serverCpuMsPerRequest) * 1000)} µs (${home.serverCpuMsPerRequest} vs ${row("quiet")!.serverCpuMsPerRequest} ms without)` : "—",
+      "shown",
+      undefined,
+    ],
     ["GET / with TRUST_PROXY=loopback, against without", proxied && home ? `${(proxied.successesPerSecond / home.successesPerSecond).toFixed(3)}` : "—", `≥ ${TARGETS.proxiedVsHome}`, proxied && home ? proxied.rateOk : undefined],
     ["POST /api/contact, durable, 20 conns (limits raised)", contact ? `${contact.durablePerSecond}/s${input.syncedCommits ? ` (disk: ${input.syncedCommits.perSecond} synced commits/s)` : ""}` : "—", `≥ ${TARGETS.contactDurablePerSecond}/s`, contact ? contact.durablePerSecond >= TARGETS.contactDurablePerSecond : undefined],
     ["Lighthouse mobile LCP (median) / TBT (median)", lighthouse ? `${lighthouse.lcpMedianMs} ms / ${lighthouse.tbtMedianMs} ms (performance ${lighthouse.performance.join(", ")})` : "—", `≤ ${TARGETS.lcpMs} / ≤ ${TARGETS.tbtMs} ms, 100 each run`, lighthouse ? lighthouse.ok.lcp && lighthouse.ok.tbt && lighthouse.ok.performance : undefined],

@@ -5,10 +5,10 @@
  *                                       cases, static / and nginx / (10 s each), the upload case,
  *                                       the footprint; it ends with issue 19's table of figures
  *   npm run bench -- --duration=5       seconds per measured load run (default 10)
- *   npm run bench -- --only=contact     some cases, comma-separated: home | proxied | static | nginx |
- *                                       projects | contact | upload | footprint | lighthouse; `static`,
- *                                       `nginx` and `proxied` run with GET /, `footprint` the cold
- *                                       starts and idle RSS
+ *   npm run bench -- --only=contact     some cases, comma-separated: home | quiet | proxied | static |
+ *                                       nginx | projects | contact | upload | footprint | lighthouse;
+ *                                       `quiet`, `static`, `nginx` and `proxied` run with GET /,
+ *                                       `footprint` the cold starts and idle RSS
  *                                       (e.g. --only=home,projects,contact,footprint for the idle
  *                                       RSS after load without the upload case)
  *   npm run bench -- --warmup=2         seconds of warm-up before each load case (default 2)
@@ -54,6 +54,10 @@
  * process on this machine. It is driven like GET / (50 connections, same warm-up
  * and duration), right after it. Targets: GET / 2xx/s ≥ 1/3 of static /'s, and
  * GET / p99 ≤ 50 ms.
+ *
+ * GET / no log/metrics (issue 19, point 5): a second server on the same data without its line
+ * per request and its metrics (LOG_LEVEL=warn, no METRICS_TOKEN), driven like GET / right after
+ * it: the difference in server CPU per request is what the line and the metrics cost.
  *
  * nginx / (issue 19, point 5): the same bytes and headers served by Debian's nginx from a
  * file (bench/cases/nginx.ts: `apt-get install nginx-light`, or NGINX=/path; skipped with a note
@@ -146,6 +150,7 @@ import { DatabaseSync } from "node:sqlite";
 import { coldStart, idleFootprint, type ColdStart, type FootprintResult } from "./cases/footprint.ts";
 import { homeHeaders, loadSpecs, measureLoadCase, type CaseResult } from "./cases/load.ts";
 import { startProxiedServer } from "./cases/proxied.ts";
+import { startQuietServer } from "./cases/quiet.ts";
 import { syncedCommitRate, type SyncedCommits } from "./cases/disk.ts";
 import { lighthouseCase, type LighthouseResult } from "./cases/lighthouse.ts";
 import { findNginx, startNginx, type NginxServer } from "./cases/nginx.ts";
@@ -311,6 +316,10 @@ async function main(): Promise<number> {
       }
       side = nginxRef = await startNginx(nginxBinary, homeCopy!, home);
       console.log(`nginx /: the same ${homeCopy!.body.length.toLocaleString("en-GB")} bytes served by ${nginxRef.version} (pid ${nginxRef.pid}, ${nginxRef.workers().length} workers)`);
+    }
+    if (name === "quiet") {
+      side = await startQuietServer(nodeArgs, serverEnv);
+      console.log(`GET / without its log line and metrics: a second server on the same data, LOG_LEVEL=warn, no METRICS_TOKEN (pid ${side.pid})`);
     }
     if (name === "proxied") {
       side = await startProxiedServer(nodeArgs, serverEnv, home);

@@ -78,6 +78,15 @@ export function loadSpecs(acceptEncoding: string): Record<LoadCaseName, CaseSpec
       p99TargetMs: TARGETS.homeP99Ms,
       requests: () => [{ method: "GET", path: "/", headers: home }],
     },
+    quiet: {
+      name: "quiet",
+      label: "GET / no log/metrics",
+      connections: 50,
+      targetRps: 0,
+      targetLabel: "reference",
+      p99TargetMs: Infinity,
+      requests: () => [{ method: "GET", path: "/", headers: home }],
+    },
     proxied: {
       name: "proxied",
       label: "GET / via proxy",

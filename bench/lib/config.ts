@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const RESULTS_DIR = path.join(ROOT, "bench", "results");
 
-export const CASE_NAMES = ["home", "proxied", "static", "nginx", "projects", "contact", "upload", "footprint", "lighthouse"] as const;
+export const CASE_NAMES = ["home", "quiet", "proxied", "static", "nginx", "projects", "contact", "upload", "footprint", "lighthouse"] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
 /** The cases autocannon drives (all but upload, footprint and lighthouse). */
 export type LoadCaseName = Exclude<CaseName, "upload" | "footprint" | "lighthouse">;
@@ -111,7 +111,7 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
       refuse(`--only takes one or more of ${CASE_NAMES.join(", ")}, comma-separated (got ${JSON.stringify(flags.only)})`);
     }
     // static /, nginx / and GET / behind a proxy are only meaningful beside GET /, measured just before them.
-    if (asked.includes("static") || asked.includes("nginx") || asked.includes("proxied")) asked.push("home");
+    if (["static", "nginx", "proxied", "quiet"].some((name) => asked.includes(name))) asked.push("home");
     cases = CASE_NAMES.filter((name) => asked.includes(name));
   }
   return {
