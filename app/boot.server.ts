@@ -7,7 +7,9 @@ import { createOutboxSignal, outboxBacklog } from "~/enquiries/outbox.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/fleet/clock.server";
+import { publicVersionReader } from "~/platform/db/data-version.server";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { groupCommits } from "~/platform/db/group-commit.server";
 import type { Env } from "~/platform/config/env.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Mailer } from "~/platform/mail/mailer.server";
@@ -67,8 +69,11 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
   const tally = createTally(database.db, log);
+  const publicVersion = publicVersionReader(database);
   const services: AppServices = {
     db: database.db,
+    publicVersion: publicVersion.read,
+    transactions: groupCommits(database.db),
     secrets,
     formTokens: createFormTokens(secrets),
     outbox,
@@ -139,6 +144,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
         // The last refusals counted reach the dashboard.
         await tally.stop();
         clock.stop();
+        publicVersion.close();
         mailer?.close();
         await database.close();
         await running?.release();

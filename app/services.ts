@@ -8,6 +8,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import type { CookieSettings } from "~/platform/http/cookies.server";
 import type { DatabaseHealth } from "~/platform/db/database-health.server";
 import type { Db } from "~/platform/db/db.server";
+import type { Transactions } from "~/platform/db/group-commit.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Metrics } from "~/platform/observe/metrics.server";
 import type { RefusalMemory } from "~/platform/limits/rate-limit.server";
@@ -18,6 +19,10 @@ import type { ImageStorage } from "~/platform/storage/storage.server";
 /** What every loader and action gets from the server, created once at start-up by boot (boot.server.ts). */
 export type AppServices = {
   db: Db;
+  /** The public data's version, read as the cached pages read it on every request (data-version.server.ts). */
+  publicVersion: () => Promise<number>;
+  /** Transactions whose commits are shared by the writes that arrive together (group-commit.server.ts). */
+  transactions: Transactions;
   /** Signing keys every instance on the database shares. */
   secrets: Secrets;
   /** The contact form's time-trap tokens. */

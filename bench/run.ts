@@ -1,17 +1,20 @@
 /**
  * Benchmark of the public site (issue 2, point 8; issue 6, points 6 and 7).
  *
- *   npm run bench                       build, then measure every case: the three load cases and
- *                                       static / (10 s each), the upload case, the footprint
+ *   npm run bench                       build, then measure every case: Lighthouse on /, the load
+ *                                       cases, static / and nginx / (10 s each), the upload case,
+ *                                       the footprint; it ends with issue 19's table of figures
  *   npm run bench -- --duration=5       seconds per measured load run (default 10)
- *   npm run bench -- --only=contact     some cases, comma-separated: home | proxied | static |
- *                                       projects | contact | upload | footprint; `static` and
- *                                       `proxied` run with GET /, `footprint` the cold starts and idle RSS
+ *   npm run bench -- --only=contact     some cases, comma-separated: home | quiet | proxied | static |
+ *                                       nginx | projects | contact | upload | footprint | lighthouse;
+ *                                       `quiet`, `static`, `nginx` and `proxied` run with GET /,
+ *                                       `footprint` the cold starts and idle RSS
  *                                       (e.g. --only=home,projects,contact,footprint for the idle
  *                                       RSS after load without the upload case)
  *   npm run bench -- --warmup=2         seconds of warm-up before each load case (default 2)
  *   npm run bench -- --uploads=5        timed uploads in the upload case (default 5, after 1 warm-up)
  *   npm run bench -- --starts=5         fresh cold starts in the footprint case (default 5)
+ *   npm run bench -- --lighthouse-runs=3  Lighthouse runs on / (default 3; the median is reported)
  *   npm run bench -- --encoding=identity  Accept-Encoding for the GET cases
  *                                       (default "gzip, deflate, br", as a browser sends)
  *   npm run bench -- --cpu-prof         also write a V8 CPU profile of the server to
@@ -27,9 +30,10 @@
  * child on a free port with a temporary DATA_DIR (SQLite), seeds three active
  * renovation projects straight into the database file (WAL lets a second
  * connection write), then drives it with autocannon:
- *   GET /              50 connections   target ≥ 500 req/s
+ *   GET /              50 connections   target ≥ 500 req/s, and ≥ 0.8 × nginx serving its bytes
  *   GET /api/projects  50 connections   target ≥ 3,000 req/s
- *   POST /api/contact  20 connections   target ≥ 500 durable enquiries/s
+ *   POST /api/contact  20 connections   target ≥ 2,000 durable enquiries/s (issue 19), printed beside
+ *                                       the disk's own rate of synced SQLite commits (cases/disk.ts)
  * and for every case p99 ≤ 100 ms (GET /: ≤ 50 ms); for the server peak RSS over these
  * cases ≤ 250 MB.
  *
@@ -40,7 +44,7 @@
  * GET / via proxy (issue 13, point 6): a second server on the same data directory with
  * TRUST_PROXY=loopback and no PUBLIC_URL, as behind nginx, driven like GET / with the headers
  * nginx adds (Host, X-Forwarded-For, X-Forwarded-Proto), right after it. Target: its 2xx/s at
- * least 0.9 × GET /'s (the page cache serves it too).
+ * least 0.95 × GET /'s (issue 19; the page cache serves it too).
  *
  * static / (issue 6, point 6): the bench fetches `GET /` once from the running app
  * with the home case's headers (so the gzip-encoded bytes a browser gets), raw, and
@@ -51,17 +55,30 @@
  * and duration), right after it. Targets: GET / 2xx/s ≥ 1/3 of static /'s, and
  * GET / p99 ≤ 50 ms.
  *
+ * GET / no log/metrics (issue 19, point 5): a second server on the same data without its line
+ * per request and its metrics (LOG_LEVEL=warn, no METRICS_TOKEN), driven like GET / right after
+ * it: the difference in server CPU per request is what the line and the metrics cost.
+ *
+ * nginx / (issue 19, point 5): the same bytes and headers served by Debian's nginx from a
+ * file (bench/cases/nginx.ts: `apt-get install nginx-light`, or NGINX=/path; skipped with a note
+ * when absent), driven like GET /. Target: GET / 2xx/s ≥ 0.8 × nginx /'s.
+ *
+ * Lighthouse (issue 19, point 5): scripts/lighthouse.ts on / alone, --lighthouse-runs times,
+ * with a server of its own, before the main server starts: the median LCP (≤ 1,000 ms) and
+ * TBT (≤ 50 ms), the performance score of every run (100 each), and the JavaScript / loads as
+ * Lighthouse weighs it on the wire (≤ 80,000 bytes). Skipped when Chromium is missing.
+ *
  * footprint (issue 6, point 7): before the main server starts, --starts fresh
  * servers one after the other, each as npm start runs it (same flags and
  * environment; ADMIN_EMAIL/ADMIN_PASSWORD set, so each start also creates the
  * admin) on a fresh empty DATA_DIR (so each start runs the migrations): cold
  * start = spawn to the first 200 from /healthz (polled every 10 ms), target
- * ≤ 1.5 s, reported as median and max. Idle RSS = the main server's VmRSS right
+ * ≤ 400 ms (issue 19), reported as median and max. Idle RSS = the main server's VmRSS right
  * after its start and, after the load cases that ran, once idle: the upload
  * case's wait (RSS has stopped falling for 10 s), but at least 60 s and at most
  * 120 s, since RSS stays flat for the first seconds after a burst before V8's
  * memory reducer gives the heap back; the upload case then reuses that wait.
- * Target ≤ 150 MB.
+ * Target ≤ 100 MB (issue 19), after start and once settled.
  *
  * Only 2xx responses count as successes. After the contact run every enquiry
  * that was acknowledged (2xx with its id) is looked up in contact_submissions:
@@ -133,7 +150,11 @@ import { DatabaseSync } from "node:sqlite";
 import { coldStart, idleFootprint, type ColdStart, type FootprintResult } from "./cases/footprint.ts";
 import { homeHeaders, loadSpecs, measureLoadCase, type CaseResult } from "./cases/load.ts";
 import { startProxiedServer } from "./cases/proxied.ts";
-import { startStaticServer, type StaticServer } from "./cases/static.ts";
+import { startQuietServer } from "./cases/quiet.ts";
+import { syncedCommitRate, type SyncedCommits } from "./cases/disk.ts";
+import { lighthouseCase, type LighthouseResult } from "./cases/lighthouse.ts";
+import { findNginx, startNginx, type NginxServer } from "./cases/nginx.ts";
+import { copyHome, startStaticServer, type HomeCopy, type StaticServer } from "./cases/static.ts";
 import { ADMIN, uploadCase, type UploadResult } from "./cases/upload.ts";
 import { RESULTS_DIR, ROOT, TARGETS, readOptions } from "./lib/config.ts";
 import { filesystemOf, git, mb, readProcStatus, RssSampler, type Settled } from "./lib/measure.ts";
@@ -227,6 +248,13 @@ async function main(): Promise<number> {
     if (isInterrupted()) return 130;
   }
 
+  // Lighthouse, with a server of its own, before the main server runs (nothing else of ours on the machine).
+  let lighthouse: LighthouseResult | undefined;
+  if (options.runLighthouse) {
+    lighthouse = await lighthouseCase(options.lighthouseRuns);
+    if (isInterrupted()) return 130;
+  }
+
   // 1. Start the server.
   const serverEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -267,26 +295,58 @@ async function main(): Promise<number> {
   const results: CaseResult[] = [];
   let failed = false;
   let staticRef: StaticServer | undefined;
+  let nginxRef: NginxServer | undefined;
+  let homeCopy: HomeCopy | undefined;
+  let syncedCommits: SyncedCommits | undefined;
+  const nginxBinary = findNginx();
 
   for (const name of loadCases) {
     if (isInterrupted()) break;
-    // static / and the app behind a proxy run in processes of their own: their CPU is what counts there.
-    let side: { url: string; pid: number; proc: AppServer["proc"] } | undefined;
+    // static /, nginx / and the app behind a proxy run in processes of their own: their CPU is what counts there.
+    let side: { url: string; pid: number; proc: AppServer["proc"]; workers?: () => number[] } | undefined;
+    if (name === "static" || name === "nginx") homeCopy ??= await copyHome(baseUrl, home);
     if (name === "static") {
-      side = staticRef = await startStaticServer(baseUrl, home);
+      side = staticRef = await startStaticServer(homeCopy!, home);
       console.log(`static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`);
+    }
+    if (name === "nginx") {
+      if (!nginxBinary) {
+        console.log("nginx /: skipped, nginx is not installed (apt-get install nginx-light, or NGINX=/path/to/nginx).");
+        continue;
+      }
+      side = nginxRef = await startNginx(nginxBinary, homeCopy!, home);
+      console.log(`nginx /: the same ${homeCopy!.body.length.toLocaleString("en-GB")} bytes served by ${nginxRef.version} (pid ${nginxRef.pid}, ${nginxRef.workers().length} workers)`);
+    }
+    if (name === "quiet") {
+      side = await startQuietServer(nodeArgs, serverEnv);
+      console.log(`GET / without its log line and metrics: a second server on the same data, LOG_LEVEL=warn, no METRICS_TOKEN (pid ${side.pid})`);
     }
     if (name === "proxied") {
       side = await startProxiedServer(nodeArgs, serverEnv, home);
       console.log(`GET / via proxy: a second server on the same data, TRUST_PROXY=loopback, no PUBLIC_URL (pid ${side.pid}); requests carry nginx's forwarded headers`);
     }
     const row = await measureLoadCase(
-      { spec: specs[name], url: side?.url ?? baseUrl, pid: side?.pid ?? pid, ownProcess: side !== undefined, sampler, db, warmupS: options.warmupS, durationS: options.durationS },
+      {
+        spec: specs[name],
+        url: side?.url ?? baseUrl,
+        pid: side?.pid ?? pid,
+        ownProcess: side !== undefined,
+        ...(side?.workers ? { morePids: side.workers } : {}),
+        sampler,
+        db,
+        warmupS: options.warmupS,
+        durationS: options.durationS,
+      },
       isInterrupted,
     );
     if (side) await stopProcess(side.proc, 5_000);
     if (!row) break;
     if (row.durable && !row.durable.ok) failed = true;
+    if (name === "contact") {
+      // On the same disk, right after: what one fsync per commit allows here.
+      syncedCommits = syncedCommitRate(dataDir);
+      console.log(`  the disk's synced SQLite commits (one row each, WAL, synchronous=FULL): ${syncedCommits.perSecond}/s`);
+    }
     if (name === "proxied") {
       const direct = results.find((other) => other.case === "home");
       row.rateOk = direct !== undefined && row.successesPerSecond >= direct.successesPerSecond * TARGETS.proxiedVsHome;
@@ -358,6 +418,10 @@ async function main(): Promise<number> {
     warnings,
     results,
     staticRef,
+    nginxRef,
+    homeCopy,
+    syncedCommits,
+    lighthouse,
     rss: { afterStartMb: startRss ? mb(startRss.rssKb) : null, peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb, samples: sampler.samples },
     footprint,
     mainStartMs,

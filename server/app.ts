@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
@@ -6,7 +6,6 @@ import { EnvError, loadEnv, type Env } from "~/platform/config/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/http/inline-style.server";
 import { createLog, type Log, type ServerLog } from "~/platform/observe/log.server";
 import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/observe/metrics.server";
-import { publicDataVersion } from "~/platform/db/data-version.server";
 import {
   NONCE_PLACEHOLDER,
   cachedPagePaths,
@@ -23,6 +22,10 @@ import { pageOrigin, type TrustProxy } from "./page-origin";
 import { requestLog, routePaths } from "./request-log";
 import { answerUnusualRequest } from "./request-target";
 import { handleStopSignals } from "./shutdown";
+
+// Not `import … from "node:http"`: importing a built-in module builds its ES module view, which
+// reads every export, and node:http's WebSocket loads all of undici (a tenth of a cold start).
+const { createServer } = process.getBuiltinModule("node:http");
 
 export type StartOptions = {
   /** Vite's dev server, when running `npm run dev`. */
@@ -52,7 +55,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   // The one logger and the one set of metrics, passed down from here (decision 031).
   const log = await createLog({ level: env.logLevel, pretty: env.mode === "development" });
-  const metrics = env.metricsToken === undefined ? undefined : createMetrics(env.metricsToken);
+  const metrics = env.metricsToken === undefined ? undefined : await createMetrics(env.metricsToken);
   let booted: Booted;
   try {
     booted = await boot(env, { role: "server", log, metrics });
@@ -214,7 +217,7 @@ function publicPageCache(
   const paths = cachedPagePaths(build);
   return createPageCache({
     isCachedPage: (pathname) => paths.has(pathname),
-    dataVersion: () => publicDataVersion(services.db),
+    dataVersion: services.publicVersion,
     originOf: (request) => pageOrigin(request, env.publicUrl, trust),
     async render(url) {
       const capture: DocumentCapture = {};

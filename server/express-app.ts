@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
@@ -11,13 +12,12 @@ import { isRecordedFile } from "~/images/images.server";
 import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/http/compression.server";
 import { cspNonceContext, requestContext } from "~/platform/http/context";
-import { publicDataVersion } from "~/platform/db/data-version.server";
 import { databaseFailureText } from "~/platform/db/database-health.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db/db.server";
 import type { TrustProxy } from "~/platform/config/settings.server";
 import { printable } from "~/platform/observe/log-text";
 import type { Log } from "~/platform/observe/log.server";
-import { newNonce, type SecurityHeaders } from "~/platform/http/security-headers.server";
+import { forStaticFile, newNonce, type SecurityHeaders } from "~/platform/http/security-headers.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
 import { requestRecordOf } from "./request-log";
@@ -127,8 +127,15 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   } else {
     const client = fileURLToPath(new URL("../client", import.meta.url));
     // Vite puts a content hash in every file name under /assets: cache forever.
-    app.use("/assets", express.static(`${client}/assets`, { immutable: true, maxAge: "1y", index: false }));
-    const publicFiles = express.static(client, { maxAge: "1h", index: false, redirect: false });
+    // The files the build compressed (Brotli, gzip) are sent as they are, in the encoding the
+    // browser prefers; each with the headers a file needs rather than a page's (decision 039).
+    const precompressed = { enableBrotli: true, orderPreference: ["br", "gz"], index: false };
+    app.use(
+      "/assets",
+      // Hashed names, cached for good: no revalidation, so no ETag or Last-Modified either.
+      expressStaticGzip(`${client}/assets`, { ...precompressed, serveStatic: { immutable: true, maxAge: "1y", index: false, etag: false, lastModified: false, setHeaders: forStaticFile } }),
+    );
+    const publicFiles = expressStaticGzip(client, { ...precompressed, serveStatic: { maxAge: "1h", index: false, redirect: false, setHeaders: forStaticFile } });
     // Every public file has an extension; pages (/, /admin) do not, and
     // should not cost a filesystem lookup on each request.
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
@@ -172,12 +179,12 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
  * compressed once per version of the public data; Express answers 304 when
  * the ETag matches (docs/decisions/007-performance-of-public-pages.md).
  */
-function projectsJson({ db, log }: AppServices) {
+function projectsJson({ db, log, publicVersion }: AppServices) {
   let kept: (Precompressed & { version: number }) | undefined;
   return async (req: Request, res: Response) => {
     try {
       // Read first: the list queried after it is at least this new.
-      const version = await publicDataVersion(db);
+      const version = await publicVersion();
       if (!kept || kept.version < version) {
         kept = { version, ...precompress(JSON.stringify(await listActiveProjects(db))) };
       }

@@ -36,7 +36,9 @@ export type SaveEnquiryOptions = {
  * the outbox, in one transaction: an enquiry is never stored without its
  * notification, nor a notification queued for an enquiry that failed to
  * store. Resolves only after the commit (and, on SQLite, the fsync): callers
- * acknowledge the visitor after this, never before.
+ * acknowledge the visitor after this, never before. Given a transaction
+ * (`db` is one: a grouped commit's piece), it writes in it, and committing,
+ * and then waking the outbox (`emailsQueued`), is the caller's.
  */
 export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<StoredEnquiry> {
   const saved = await db.transaction().execute((trx) => insertEnquiry(trx, enquiry, options));

@@ -5,6 +5,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import { databaseFailureText } from "~/platform/db/database-health.server";
 import { isDatabaseUnavailable, type Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
+import type { Transactions } from "~/platform/db/group-commit.server";
 import type { Metrics } from "~/platform/observe/metrics.server";
 import { ipLimitSubject, takeSlotsIn, type RefusalMemory } from "~/platform/limits/rate-limit.server";
 import type { Tally } from "~/platform/limits/tally.server";
@@ -19,6 +20,8 @@ import { contentSignals, honeypotFilled, spamVerdict, type SpamVerdict } from ".
 /** What storing an enquiry needs of the app's services. */
 export type EnquiryServices = {
   db: Db;
+  /** Commits shared by the enquiries that arrive together (group-commit.server.ts). */
+  transactions: Transactions;
   clock: Clock;
   formTokens: FormTokens;
   outbox: OutboxSignal;
@@ -86,7 +89,8 @@ export async function submitEnquiry(services: EnquiryServices, submission: Submi
   if (remembered) return refuse(services, remembered, clientIp, now);
   try {
     const signals = await signalsBeforeLimits(services, submission, validation.data, now);
-    const stored = await services.db.transaction().execute((trx) => storeWithinLimits(trx, services, validation.data, signals, address, now));
+    // One transaction, its commit shared with the enquiries arriving meanwhile (group-commit.server.ts).
+    const stored = await services.transactions.run((trx) => storeWithinLimits(trx, services, validation.data, signals, address, now));
     if ("refused" in stored) {
       services.refusals.remember(refusalKey(stored.refused, address), stored.freesAt);
       return refuse(services, stored.refused, clientIp, now);

@@ -244,6 +244,8 @@ describe.each(backends)("a flood on $name", (backend) => {
     function instance(db: Db, contact: EnquiryServices["contact"]): EnquiryServices & { tally: ReturnType<typeof createTally> } {
       return {
         db,
+        // A transaction each: the two instances share one SQLite connection here, which two grouped committers could not.
+        transactions: { run: (work) => db.transaction().execute(work) },
         clock: { now: () => clock, uncertaintyMs: 0 },
         formTokens: createFormTokens(createSecrets(db)),
         outbox: createOutboxSignal(),

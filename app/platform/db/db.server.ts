@@ -211,6 +211,14 @@ export async function pingDatabase(db: Db): Promise<boolean> {
   }
 }
 
+/**
+ * Runs `work` in a transaction: `db` itself when it is one already (a caller's,
+ * such as a grouped commit's piece, group-commit.server.ts), else a new one.
+ */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 /** Which backend a Kysely instance (or transaction) talks to, for the few statements that differ. */
 export function dialectOf(db: Db): MigrationDialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";

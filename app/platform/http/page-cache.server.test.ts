@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { NONCE_PLACEHOLDER, createPageCache, type PageCacheOptions } from "./page-cache.server";
 import { securityHeaders } from "./security-headers.server";
@@ -17,6 +17,7 @@ function request(headers: Record<string, string> = {}, method = "GET", url = "/"
 /** Serves one request; the answer, or undefined when the cache left it to the full pipeline. */
 async function serve(cache: ReturnType<typeof createPageCache>, req = request()): Promise<Answer | undefined> {
   let answer: Answer | undefined;
+  const written: Buffer[] = [];
   const res = {
     destroyed: false,
     writeHead(status: number, flat: string[]) {
@@ -24,8 +25,17 @@ async function serve(cache: ReturnType<typeof createPageCache>, req = request())
       for (let i = 0; i < flat.length; i += 2) headers[flat[i]!.toLowerCase()] = flat[i + 1]!;
       answer = { status, headers, body: "" };
     },
-    end(body?: Buffer) {
-      if (answer && body) answer.body = answer.headers["content-encoding"] === "gzip" ? gunzipSync(body).toString() : body.toString();
+    write(piece: Buffer) {
+      written.push(piece);
+    },
+    end(last?: Buffer) {
+      if (last) written.push(last);
+      const body = Buffer.concat(written);
+      const encoding = answer?.headers["content-encoding"];
+      if (answer && written.length) {
+        expect(body.length, "Content-Length").toBe(Number(answer.headers["content-length"]));
+        answer.body = (encoding === "gzip" ? gunzipSync(body) : encoding === "br" ? brotliDecompressSync(body) : body).toString();
+      }
     },
   } as unknown as ServerResponse;
   return (await cache.serve(req, res)) ? answer : undefined;
@@ -155,6 +165,21 @@ describe("the page cache", () => {
     }
     expect(rendered).toEqual(["http://example.test/"]);
     expect(state.renders).toBe(0);
+  });
+
+  it("answers in Brotli a browser that accepts it, once its form is made, and in gzip meanwhile", async () => {
+    const { cache } = setup();
+    const browser = request({ "accept-encoding": "gzip, deflate, br, zstd" });
+    const encodings = new Set<string | undefined>();
+    for (let tries = 0; tries < 200 && !encodings.has("br"); tries++) {
+      const answer = (await serve(cache, browser))!;
+      expect(answer.body).toContain("first");
+      encodings.add(answer.headers["content-encoding"]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(encodings.has("br")).toBe(true);
+    expect([...encodings].every((encoding) => encoding === "br" || encoding === "gzip")).toBe(true);
+    expect((await serve(cache, request({ "accept-encoding": "gzip;q=1, br;q=0.5" })))!.headers["content-encoding"]).toBe("gzip");
   });
 
   it("answers HEAD with the headers of a GET and no body", async () => {

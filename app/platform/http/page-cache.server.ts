@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { createContext, type EntryContext, type ServerBuild } from "react-router";
-import { SplicedText, acceptsGzip } from "./compression.server";
+import { SplicedText, acceptedEncodings, acceptsGzip, type Encoding } from "./compression.server";
 import { newNonce, type SecurityHeaders } from "./security-headers.server";
 
 /**
@@ -16,7 +16,7 @@ import { newNonce, type SecurityHeaders } from "./security-headers.server";
  * write to the public tables changes in its own transaction, whichever
  * instance or tool makes it. Each response still gets its own nonce (in the
  * CSP header and on every script) and its own form token, spliced into the
- * document compressed once.
+ * document compressed once, gzip and Brotli (compression.server.ts).
  *
  * Anything it is unsure of goes to the full pipeline instead, which renders
  * afresh: other methods, requests carrying a cookie or credentials, unusual
@@ -173,7 +173,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         // Set per response, for its encoding.
         if (name !== "content-length" && name !== "content-encoding") headers.push(name, value);
       }
-      return { version, document: new SplicedText(html, placeholders), headers };
+      // Each response's values are as long as these: the compressed forms are made for their lengths.
+      const samples = [newNonce(), ...before];
+      return { version, document: await SplicedText.prepare(html, placeholders, samples), headers };
     }
     return undefined;
   }
@@ -208,7 +210,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     const origin = options.originOf(request);
     if (origin === undefined) return false;
     const url = `${origin}${pathOf(request.url!)}`;
-    let body: Buffer;
+    let body: Buffer | Buffer[];
     let headers: string[];
     try {
       // Read before any render it may start: that render then shows data at least this new.
@@ -216,11 +218,20 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (!entry) return false;
       const at = now();
       const values = [newNonce(), ...(await Promise.all(options.perResponse.map((valueAt) => valueAt(at))))];
-      const gzip = acceptsGzip(request.headers["accept-encoding"]);
-      body = gzip ? entry.document.gzip(values) : entry.document.identity(values);
+      // The client's best encoding the page has ready (Brotli is made after gzip); else none.
+      let encoding: Encoding | undefined;
+      let encoded: { pieces: Buffer[]; length: number } | undefined;
+      for (const accepted of acceptedEncodings(request.headers["accept-encoding"])) {
+        encoded = entry.document.encode(accepted, values);
+        if (encoded) {
+          encoding = accepted;
+          break;
+        }
+      }
+      body = encoded?.pieces ?? entry.document.identity(values);
       headers = [...options.securityHeaders.forNonce(values[0]!), ...entry.headers, ...extraHeaders];
-      if (gzip) headers.push("Content-Encoding", "gzip");
-      headers.push("Content-Length", String(body.length));
+      if (encoding) headers.push("Content-Encoding", encoding);
+      headers.push("Content-Length", String(encoded?.length ?? (body as Buffer).length));
     } catch {
       // The database or the render failed: the full pipeline answers, and reports it.
       return false;
@@ -228,7 +239,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     // A client that left meanwhile needs no answer from anyone.
     if (response.destroyed) return true;
     response.writeHead(200, headers);
-    response.end(request.method === "HEAD" ? undefined : body);
+    if (request.method === "HEAD") response.end();
+    else if (Array.isArray(body)) {
+      // Written together: Node corks the socket until the end of this tick.
+      for (const piece of body) response.write(piece);
+      response.end();
+    } else response.end(body);
     return true;
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { sql } from "kysely";
 import { dialectOf, type Db } from "../db/db.server";
+import { batchMemo } from "../db/group-commit.server";
 import { startFleetJob } from "../fleet/job-runs.server";
 import type { Repeating } from "../fleet/schedule.server";
 import type { Log } from "../observe/log.server";
@@ -28,6 +29,8 @@ const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
 const iso = (date: Date) => date.toISOString();
 
 export async function recordEvent(db: Db, bucket: RateLimitBucket, subject: string, now = new Date()): Promise<void> {
+  // A count this batch remembers for the subject no longer holds.
+  batchMemo(db)?.delete(memoKey(bucket, subject));
   await db
     .insertInto("rate_limit_events")
     .values({ id: randomUUID(), bucket, subject, created_at: iso(now) })
@@ -130,8 +133,12 @@ export type Slots =
 /**
  * Takes a place under each of several limits at once (an enquiry's per-IP and
  * site-wide limits), all or none, in one transaction: one commit (one fsync
- * on SQLite) however many limits there are. Each count stops at its limit, so
- * its cost does not grow with the events in the window.
+ * on SQLite) however many limits there are; in the caller's transaction when
+ * `db` is one (then a refusal or a failure later in it gives the places back
+ * with its rollback, and `release` is not needed). Each count stops at its
+ * limit, and a grouped commit's pieces count a subject once between them
+ * (group-commit.server.ts), so its cost does not grow with the events in
+ * the window.
  */
 export async function takeSlots(db: Db, requests: readonly SlotRequest[], { windowMs, now = new Date() }: { windowMs: number; now?: Date }): Promise<Slots> {
   const taken = await db.transaction().execute((trx) => takeSlotsIn(trx, requests, { windowMs, now }));
@@ -165,13 +172,57 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
   }
   const used: number[] = [];
   for (const [index, { bucket, subject, limit }] of requests.entries()) {
-    const count = await countEventsUpTo(trx, bucket, subject, windowMs, now, limit);
+    const count = await countInWindow(trx, bucket, subject, windowMs, now, limit);
     if (count >= limit) return { ok: false, refused: index, ...(await retryAfter(trx, bucket, subject, windowMs, now)) };
     used.push(count + 1);
   }
   const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
   await trx.insertInto("rate_limit_events").values(rows).execute();
+  const memo = batchMemo(trx);
+  for (const { bucket, subject } of requests) {
+    const kept = memo?.get(memoKey(bucket, subject)) as WindowCount | undefined;
+    if (kept) kept.count++;
+  }
   return { ok: true, used, ids: rows.map((row) => row.id) };
+}
+
+/** The events of a subject that grouped commits' pieces have counted: those after `since` (an ISO time). */
+type WindowCount = { since: string; count: number };
+
+const memoKey = (bucket: RateLimitBucket, subject: string) => `rate-limit\u0000${bucket}\u0000${subject}`;
+
+/**
+ * countEventsUpTo, remembered by grouped commits (group-commit.server.ts):
+ * the next piece, in this batch or a later one, counts only the events that
+ * left the window in the meantime and adds the places the pieces took, so an
+ * enquiry's cost does not grow with the events in the window. Exact: the memo
+ * is dropped whenever the data may have changed another way.
+ */
+async function countInWindow(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date, atMost: number): Promise<number> {
+  const memo = batchMemo(db);
+  const since = iso(new Date(now.getTime() - windowMs));
+  const key = memoKey(bucket, subject);
+  const kept = memo?.get(key) as WindowCount | undefined;
+  if (kept && kept.since <= since) {
+    if (kept.since < since) {
+      const left = await db
+        .selectFrom("rate_limit_events")
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .where("bucket", "=", bucket)
+        .where("subject", "=", subject)
+        .where("created_at", ">", kept.since)
+        .where("created_at", "<=", since)
+        .executeTakeFirstOrThrow();
+      kept.count -= Number(left.count);
+      kept.since = since;
+    }
+    return Math.min(kept.count, atMost);
+  }
+  const count = await countEventsUpTo(db, bucket, subject, windowMs, now, atMost);
+  // A count that stopped at its limit is not the whole count: not kept.
+  if (memo && count < atMost) memo.set(key, { since, count } satisfies WindowCount);
+  else memo?.delete(key);
+  return count;
 }
 
 /** countEvents, but it stops counting at `atMost`: enough to know whether a limit is reached. */

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type * as PromClient from "prom-client";
 
 /**
  * What the server counts for `GET /metrics` (Prometheus text, prom-client;
@@ -36,7 +36,9 @@ export const NO_METRICS: Metrics = {
 /** Methods as labels: the ones the site answers, anything else as "other" (a client chooses the method). */
 const METHOD_LABELS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-export function createMetrics(token: string): MetricsEndpoint {
+/** prom-client is loaded only when METRICS_TOKEN is set: a site without metrics does not pay for it at start (decision 039). */
+export async function createMetrics(token: string): Promise<MetricsEndpoint> {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics }: typeof PromClient = await import("prom-client");
   const registry = new Registry();
   // Event loop lag, memory (heap, RSS), CPU, handles, GC: prom-client's defaults for Node.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
