@@ -145,7 +145,6 @@ export function ProjectRow({
               <ActionButton icon={active ? "eyeSlash" : "eye"} label={active ? PROJECTS_TEXT.hide : PROJECTS_TEXT.show} disabled={deleting} />
             </fetcher.Form>
             <Form method="get" action={PROJECTS_PATH} preventScrollReset>
-              {hidden("tab", "projects")}
               {hidden("edit", project.id)}
               <ActionButton icon="pencil" label={PROJECTS_TEXT.edit} disabled={deleting} dataEditFor={project.id} />
             </Form>
