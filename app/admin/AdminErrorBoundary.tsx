@@ -16,7 +16,8 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
   } else if (isRouteErrorResponse(error) && error.status === 404) {
     title = "Page not found";
     details = "The page you asked for does not exist.";
-  } else {
+  } else if (!isRouteErrorResponse(error)) {
+    // A refusal (a 405 for a form posted where none is taken) is the request log's line; only the unexpected is written out.
     console.error(error);
   }
   return (

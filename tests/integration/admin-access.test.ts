@@ -29,7 +29,8 @@ import { rawRequest, type RawResponse } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { dataSnapshot } from "../support/data-snapshot";
 import { appRoutes, handlersOf } from "../support/routes";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
+import { waitFor } from "../support/wait";
 
 // ---------------------------------------------------------------------------
 // The table
@@ -790,6 +791,32 @@ describe.each(backends)("admin access on $name", (backend) => {
       // Another site's script may not read the answer either.
       expect(header(response, "access-control-allow-origin"), `${what}: CORS`).toBe("");
       await expectUnchanged(before, what);
+    });
+  });
+
+  describe("a form posted to the dashboard's own address, which takes none (each tab's forms post to the tab)", () => {
+    it("is answered 405 (a page from before the tabs were routes), changing nothing, in one log line with no stack trace", async () => {
+      const before = await snapshot();
+      const log = () => server.stdout() + server.stderr();
+      const from = log().length;
+      const paths = ["/admin", "/admin?tab=contacts", "/admin?index", "/admin.data?tab=contacts"];
+      for (const target of paths) {
+        const body = `intent=mark-read&id=${enquiryId}`;
+        const response = await rawRequest(server.port, {
+          method: "POST",
+          path: target,
+          headers: { ...sameOrigin(), cookie: session, "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) },
+          body,
+        });
+        expect(response.status, target).toBe(405);
+        expectNoStore(response, target);
+      }
+      const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
+      await waitFor(`${paths.length} request lines`, () => requestLines().length >= paths.length);
+      const output = log().slice(from);
+      expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")), "output that is not a log line").toEqual([]);
+      expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
+      await expectUnchanged(before, "POST /admin");
     });
   });
 
