@@ -92,7 +92,7 @@ export function Dashboard({ email, signIns, company, unread, mail, limits, certi
             <Icon name="exclamation" className={`mt-0.5 size-6 shrink-0 ${certificate.days < 0 ? "text-red-700" : "text-amber-700"}`} />
             <p className="min-w-0">
               {WEBSITE_TEXT_ADMIN.cmpExpiring(certificate.date, certificate.days)}{" "}
-              <Link to="/admin/website?section=legal" className="font-semibold underline underline-offset-2">
+              <Link to={`${tabPath("website")}?section=legal`} className="font-semibold underline underline-offset-2">
                 {WEBSITE_TEXT_ADMIN.tab}
               </Link>
             </p>
