@@ -1,19 +1,42 @@
 import type { AdminSession } from "~/auth/sessions.server";
+import type { Company } from "~/company/company";
 import type { MailHealth } from "~/enquiries/delivery";
+import { countSubmissions } from "~/enquiries/inbox.server";
 import { mailHealth } from "~/enquiries/outbox.server";
+import type { Clock } from "~/platform/fleet/clock.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { DatabaseHealth } from "~/platform/db/database-health.server";
 import { formatSubmittedAt } from "~/platform/dates";
-import { readTally } from "~/platform/limits/tally.server";
-import type { AppServices } from "~/services";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { readTally, type Tally } from "~/platform/limits/tally.server";
 import { publishedSite } from "~/website/website.server";
 import type { DatabaseNotice, LimitsNotice } from "./types";
+
+/** What the dashboard around the tabs reads: only these of the app's services. */
+export type DashboardServices = {
+  db: Db;
+  company: Company;
+  clock: Clock;
+  log: Pick<Log, "error">;
+  /** Set when notification e-mail is on. */
+  mail: NotificationAddresses | undefined;
+  tally: Pick<Tally, "flush">;
+  databaseHealth: Pick<DatabaseHealth, "recent">;
+  contact: { siteLimit: number; hardLimit: number; rateLimit: number };
+};
 
 /** The client money protection certificate lapses within this many days: the dashboard says so. */
 export const CMP_WARNING_DAYS = 30;
 
 export type CertificateNotice = { date: string; days: number };
 
-/** What every dashboard tab shows around its panel: who is signed in, the sign-in note, the e-mail and limit banners. */
-export async function dashboardBase(services: AppServices, admin: AdminSession) {
+/**
+ * What every dashboard tab shows around its panel: who is signed in, the
+ * sign-in note, the banners, and the unread count on the Contact Submissions
+ * tab (undefined when it could not be read: the tab's own load says what is wrong).
+ */
+export async function dashboardBase(services: DashboardServices, admin: AdminSession) {
   const { company } = services;
   return {
     email: admin.email,
@@ -26,11 +49,21 @@ export async function dashboardBase(services: AppServices, admin: AdminSession) 
     limits: await readLimits(services),
     certificate: await readCertificate(services),
     database: databaseNotices(services),
+    unread: await readUnread(services),
   };
 }
 
+async function readUnread(services: DashboardServices): Promise<number | undefined> {
+  try {
+    return (await countSubmissions(services.db)).unread;
+  } catch (error) {
+    services.log.error({ err: error }, "Could not count the unread enquiries");
+    return undefined;
+  }
+}
+
 /** A full disk or a database that went away, while it lasts and for a day after. */
-function databaseNotices(services: AppServices): DatabaseNotice[] {
+function databaseNotices(services: DashboardServices): DatabaseNotice[] {
   const at = (date: Date) => formatSubmittedAt(date.toISOString());
   return services.databaseHealth.recent(new Date()).map((fault) => ({
     kind: fault.kind,
@@ -42,7 +75,7 @@ function databaseNotices(services: AppServices): DatabaseNotice[] {
 }
 
 /** The published client money protection certificate's expiry, from 30 days before it (a failure to read it hides the note). */
-async function readCertificate(services: AppServices): Promise<CertificateNotice | undefined> {
+async function readCertificate(services: DashboardServices): Promise<CertificateNotice | undefined> {
   const { content, degraded } = await publishedSite(services);
   const expires = content.legal.cmpExpires;
   if (degraded || !expires) return undefined;
@@ -57,7 +90,7 @@ async function readCertificate(services: AppServices): Promise<CertificateNotice
 const LIMITS_SHOWN_MS = 24 * 60 * 60 * 1000;
 
 /** What the limits held or refused lately, for the banners; a failure to read it only hides them. */
-async function readLimits(services: AppServices): Promise<LimitsNotice | undefined> {
+async function readLimits(services: DashboardServices): Promise<LimitsNotice | undefined> {
   const now = services.clock.now();
   try {
     // This instance's own refusals are written first, so the page is exact for them (others' lag by a few seconds).
@@ -83,7 +116,7 @@ async function readLimits(services: AppServices): Promise<LimitsNotice | undefin
 }
 
 /** For the banner; a failure to read it only hides the banner (the tab's own load says what is wrong). */
-async function readMailHealth(services: AppServices): Promise<MailHealth | undefined> {
+async function readMailHealth(services: DashboardServices): Promise<MailHealth | undefined> {
   try {
     return await mailHealth(services.db, services.mail !== undefined);
   } catch (error) {

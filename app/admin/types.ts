@@ -3,13 +3,6 @@ import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 
-export const ADMIN_TABS = ["projects", "contacts"] as const;
-export type AdminTab = (typeof ADMIN_TABS)[number];
-
-export function parseAdminTab(value: string | null): AdminTab {
-  return value === "contacts" ? "contacts" : "projects";
-}
-
 /** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
 export type LimitsNotice = {
   /** Enquiries held in a flood, over CONTACT_SITE_LIMIT. */

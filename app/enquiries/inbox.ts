@@ -72,4 +72,4 @@ export const isSubmissionId = isUuid;
 export const MAX_BULK_IDS = 200;
 
 /** The admin's view of the enquiries held in a flood (the summary e-mail links to it). */
-export const HELD_VIEW_PATH = "/admin?tab=contacts&filter=held";
+export const HELD_VIEW_PATH = "/admin/enquiries?filter=held";

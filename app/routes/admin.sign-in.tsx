@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { LoginScreen, type SignInFailure } from "~/admin/LoginScreen";
 import { LOGIN_TEXT } from "~/admin/texts";
+import { DASHBOARD_PATH, returnPath } from "~/admin/tabs";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server";
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
@@ -77,9 +78,9 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
   return redirect(returnTo(fields.returnTo), { headers });
 }
 
-/** Back to the admin view the form was shown on; only ever /admin or /admin/data-requests (no open redirect). */
+/** Back to the admin view the form was shown on; only ever one of our pages (no open redirect). */
 function returnTo(value: string | undefined): string {
-  return value !== undefined && /^\/admin(?:\/data-requests)?(?:\?[\w=&%.@+-]*)?$/.test(value) ? value : "/admin";
+  return returnPath(value) ?? DASHBOARD_PATH;
 }
 
 /**

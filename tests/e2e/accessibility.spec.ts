@@ -183,7 +183,7 @@ test.describe("admin pages", () => {
       await fields.password.fill(ADMIN.password);
       await fields.submit.click();
       await expect(page.getByText(`Welcome, ${ADMIN.email}`, { exact: true })).toBeVisible();
-      await page.goto("/admin?tab=projects");
+      await page.goto("/admin/projects");
       await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the Renovation Projects tab");
@@ -199,7 +199,7 @@ test.describe("admin pages", () => {
       await expect(page.getByRole("heading", { name: "Edit Project", level: 3 })).toBeVisible();
       await expectAccessible(page, "the Edit Project form", "#dashboard-panel");
 
-      await page.goto(`/admin?tab=contacts&q=${run}`);
+      await page.goto(`/admin/enquiries?q=${run}`);
       await expect(page.getByRole("heading", { name: `Una Unread ${run}` })).toBeVisible();
       await waitForHydration(page);
       expect((await tabThroughPage(page, "Tab")).length).toBeGreaterThan(20);
@@ -207,10 +207,10 @@ test.describe("admin pages", () => {
       expect(await edgeContrastProblem(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { selected: true }))).toBe("");
       await page.getByRole("checkbox", { name: `Select Rhys Read ${run}` }).check();
       await expectAccessible(page, "the Contact Submissions tab (read and unread, one ticked)");
-      await page.goto(`/admin?tab=contacts&filter=spam&q=${run}`);
+      await page.goto(`/admin/enquiries?filter=spam&q=${run}`);
       await expect(page.getByRole("heading", { name: `Sam Spam ${run}` })).toBeVisible();
       await expectAccessible(page, "the Spam filter", "#dashboard-panel");
-      await page.goto(`/admin?tab=contacts&filter=held&q=${run}`);
+      await page.goto(`/admin/enquiries?filter=held&q=${run}`);
       await expect(page.getByRole("heading", { name: `Hal Held ${run}` })).toBeVisible();
       await expect(page.getByText(/arrived during a flood in the last 24 hours/)).toBeVisible();
       await expect(page.getByText(/Sign-in attempts turned away in the last 24 hours/)).toBeVisible();

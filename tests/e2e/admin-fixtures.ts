@@ -209,7 +209,7 @@ export async function signIn(page: Page): Promise<void> {
 /** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
 export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
   await signIn(page);
-  await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
+  await page.goto(filter === "all" ? "/admin/enquiries" : `/admin/enquiries?filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
   await waitForHydration(page);
 }

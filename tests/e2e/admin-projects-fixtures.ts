@@ -208,7 +208,7 @@ export async function apiProjects(request: APIRequestContext): Promise<Renovatio
 /** Signs in and opens the Renovation Projects tab (hydrated when JavaScript runs). */
 export async function openProjects(page: Page, { hydrate = true } = {}): Promise<void> {
   await signIn(page);
-  await page.goto("/admin?tab=projects");
+  await page.goto("/admin/projects");
   await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
   if (hydrate) await waitForHydration(page);
 }

@@ -715,6 +715,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     it("returns to the dashboard view the form was on, and never to another site", async () => {
       const cases: Array<[returnTo: string, location: string]> = [
         ["/admin?tab=contacts&filter=unread", "/admin?tab=contacts&filter=unread"],
+        ["/admin/enquiries?filter=unread&q=boiler", "/admin/enquiries?filter=unread&q=boiler"],
+        ["/admin/website?section=legal", "/admin/website?section=legal"],
+        ["/admin/enquiriesx", "/admin"],
         ["/admin/data-requests?email=ada%40example.com", "/admin/data-requests?email=ada%40example.com"],
         ["/admin/data-requestsx", "/admin"],
         ["/admin/sign-out", "/admin"],

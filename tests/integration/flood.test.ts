@@ -203,21 +203,21 @@ describe.each(backends)("a flood on $name", (backend) => {
 
     it("lets the admin find a genuine enquiry sent during the flood under Held, and release it to the inbox", async () => {
       const cookie = await signInOverHttp(server);
-      const page = async (query: string) => visibleText(await (await fetch(`${server.url}/admin?tab=contacts${query}`, { headers: { cookie } })).text());
+      const page = async (query: string) => visibleText(await (await fetch(`${server.url}/admin/enquiries${query}`, { headers: { cookie } })).text());
 
       // Held apart: not in All, but under Held, which search narrows like any view.
       const all = await page("");
       expect(all).toContain("All (3)");
       expect(all).toContain("Held (5)");
       expect(all).not.toContain(genuine.name);
-      const found = await page(`&filter=held&q=${encodeURIComponent("Floodgate")}`);
+      const found = await page(`?filter=held&q=${encodeURIComponent("Floodgate")}`);
       expect(found).toContain(genuine.name);
       expect(found).toContain("Held in a flood");
       expect(found).toContain("Held apart from your inbox, with no e-mail of its own: Arrived during a flood");
       expect(found).not.toContain("Bot 0");
 
       const { id } = await reader.db.selectFrom("contact_submissions").select("id").where("name", "=", genuine.name).executeTakeFirstOrThrow();
-      const released = await postAdminForm(server, cookie, "/admin?tab=contacts&filter=held", { intent: "not-spam", id });
+      const released = await postAdminForm(server, cookie, "/admin/enquiries?filter=held", { intent: "not-spam", id });
       expect(released.status).toBe(200);
       expect(visibleText(released.text)).toContain("Released from Held: it is in your inbox now.");
 
@@ -307,7 +307,7 @@ describe.each(backends)("a flood on $name", (backend) => {
         "3 enquiries arrived during a flood; review them",
       ]);
       expect(summaries.map((job) => job.nextAttemptAt)).toEqual(["2026-11-26T10:16:00.000Z", "2026-11-26T10:31:00.000Z"]);
-      expect(summaries[0]!.message.text).toContain("https://lettings.example.com/admin?tab=contacts&filter=held");
+      expect(summaries[0]!.message.text).toContain("https://lettings.example.com/admin/enquiries?filter=held");
       // Only the two before the flood have e-mails of their own.
       const own = await a.db.selectFrom("email_outbox").select("id").where("submission_id", "is not", null).execute();
       expect(own).toHaveLength(2);

@@ -41,7 +41,7 @@ const projectForm = (title: string, beforeUrl: string, afterUrl: string) => ({
 });
 
 async function postAdmin(server: SpawnedServer, cookie: string, fields: Record<string, string>) {
-  const response = await fetch(`${server.url}/admin?tab=projects`, {
+  const response = await fetch(`${server.url}/admin/projects`, {
     method: "POST",
     redirect: "manual",
     headers: { origin: server.url, cookie, "content-type": "application/x-www-form-urlencoded" },

@@ -358,7 +358,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
   }
 
   /** A POST of the dashboard's form, urlencoded (repeated fields as given), as a page without JavaScript sends it. */
-  async function post(fields: Array<[string, string]>, path = "/admin?tab=contacts"): Promise<Answer> {
+  async function post(fields: Array<[string, string]>, path = "/admin/enquiries"): Promise<Answer> {
     const response = await fetch(`${server.url}${path}`, {
       method: "POST",
       redirect: "manual",
@@ -393,7 +393,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       { name: "Cora Crawley", message: "Gutters." },
       { name: "Spam Boiler", spam: "links" },
     ]);
-    const found = await getPage("/admin?tab=contacts&q=boiler");
+    const found = await getPage("/admin/enquiries?q=boiler");
     expect(found.status).toBe(200);
     expect(cardNamesIn(found.html)).toEqual(["Bertie Wooster", "Agatha Boiler"]);
     expect(found.text).toContain("All (2) Unread (1) Read (1) Held (0) Spam (1)");
@@ -403,24 +403,24 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(find(found.html, "label", { text: "Search submissions", attrs: { for: "inbox-search" } })).toBeDefined();
     expect(find(found.html, "input", { attrs: { id: "inbox-search", type: "search", name: "q", value: "boiler" } })).toBeDefined();
     // Tabs, export and the GDPR page keep the search where it belongs.
-    expect(find(found.html, "a", { text: "Unread (1)" })?.attrs.href).toBe("/admin?tab=contacts&filter=unread&q=boiler");
+    expect(find(found.html, "a", { text: "Unread (1)" })?.attrs.href).toBe("/admin/enquiries?filter=unread&q=boiler");
     expect(find(found.html, "a", { text: "Export CSV" })?.attrs).toMatchObject({ href: "/admin/enquiries.csv?filter=all&q=boiler", download: "" });
     expect(find(found.html, "a", { text: "Data requests (GDPR)" })?.attrs.href).toBe("/admin/data-requests");
 
-    const unreadOnly = await getPage("/admin?tab=contacts&filter=unread&q=BOILER");
+    const unreadOnly = await getPage("/admin/enquiries?filter=unread&q=BOILER");
     expect(cardNamesIn(unreadOnly.html)).toEqual(["Agatha Boiler"]);
     // The search form keeps the filter; the export carries both.
     expect(find(unreadOnly.html, "input", { attrs: { type: "hidden", name: "filter", value: "unread" } })).toBeDefined();
     expect(find(unreadOnly.html, "a", { text: "Export CSV" })?.attrs.href).toBe("/admin/enquiries.csv?filter=unread&q=BOILER");
 
-    const none = await getPage("/admin?tab=contacts&q=zebra%25");
+    const none = await getPage("/admin/enquiries?q=zebra%25");
     expect(cardNamesIn(none.html)).toEqual([]);
     expect(none.text).toContain("No submissions match “zebra%”");
     expect(none.text).toContain("All (0) Unread (0) Read (0) Held (0) Spam (0)");
-    expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin/enquiries");
 
     for (const odd of ["%00", "%25%5F%5C", "%E0%A4%A", "x".repeat(5_000), "%F0%9F%98%80".repeat(300), "'%20OR%201=1--", "%0D%0A%09"]) {
-      for (const path of [`/admin?tab=contacts&q=${odd}`, `/admin.data?tab=contacts&q=${odd}`, `/api/admin/enquiries?q=${odd}`]) {
+      for (const path of [`/admin/enquiries?q=${odd}`, `/admin/enquiries.data?q=${odd}`, `/api/admin/enquiries?q=${odd}`]) {
         const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
         expect(response.status, path.slice(0, 80)).toBe(200);
       }
@@ -429,13 +429,13 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 
   it("keeps spam out of All, Unread, Read, the header and the API; Spam (n) lists it with its reason and Not spam", async () => {
     const [, bot] = await seedRecent([{ name: "Real Reader" }, { name: "Bot Linker", spam: "links" }, { name: "Bot Honey", spam: "honeypot" }]);
-    const all = await getPage("/admin?tab=contacts");
+    const all = await getPage("/admin/enquiries");
     expect(cardNamesIn(all.html)).toEqual(["Real Reader"]);
     expect(all.text).toContain("All (1) Unread (1) Read (0) Held (0) Spam (2)");
     expect(all.text).toContain("1 unread enquiry");
-    expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin?tab=contacts&filter=spam", role: "tab" });
+    expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin/enquiries?filter=spam", role: "tab" });
 
-    const spam = await getPage("/admin?tab=contacts&filter=spam");
+    const spam = await getPage("/admin/enquiries?filter=spam");
     expect(cardNamesIn(spam.html)).toEqual(["Bot Honey", "Bot Linker"]);
     expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("links")}`);
     expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("honeypot")}`);
@@ -450,7 +450,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(api.submissions.map((s) => s.name)).toEqual(["Real Reader"]);
     expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 2 });
 
-    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin?tab=contacts&filter=spam");
+    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin/enquiries?filter=spam");
     expect(moved.status).toBe(200);
     expect(moved.text).toContain("Moved to the inbox as unread.");
     expect(cardNamesIn(moved.html)).toEqual(["Bot Honey"]);
@@ -464,19 +464,19 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect((await post([["intent", "not-spam"]])).status).toBe(400);
     expect(await snapshot()).toEqual(before);
 
-    const empty = await getPage("/admin?tab=contacts&filter=spam&q=nothing-like-this");
+    const empty = await getPage("/admin/enquiries?filter=spam&q=nothing-like-this");
     expect(empty.text).toContain("No submissions match “nothing-like-this”");
     await reader.db.deleteFrom("contact_submissions").where("spam_reason", "is not", null).execute();
-    expect((await getPage("/admin?tab=contacts&filter=spam")).text).toContain("No spam caught");
+    expect((await getPage("/admin/enquiries?filter=spam")).text).toContain("No spam caught");
   });
 
   it("bulk marks read and unread the ticked submissions (repeated ids), with a notice that counts them", async () => {
     const [a, b, c] = await seedRecent([{ name: "Ann" }, { name: "Bob" }, { name: "Cat" }]);
-    const page = await getPage("/admin?tab=contacts");
+    const page = await getPage("/admin/enquiries");
     // Each card's checkbox joins the bulk bar's form, labelled with the sender's name.
     expect(find(page.html, "input", { attrs: { type: "checkbox", name: "ids", value: a!, form: "inbox-bulk", "aria-label": "Select Ann" } })).toBeDefined();
     expect(find(page.html, "form", { attrs: { id: "inbox-bulk", method: "post" } })).toBeDefined();
-    expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin?tab=contacts&select=all");
+    expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin/enquiries?select=all");
     for (const [intent, label] of [["bulk-mark-read", "Mark as read"], ["bulk-mark-unread", "Mark as unread"], ["bulk-delete", "Delete selected"]]) {
       expect(find(page.html, "button", { text: label, attrs: { type: "submit", name: "intent", value: intent! } }), label).toBeDefined();
     }
@@ -492,7 +492,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: false });
 
     // Without JavaScript, "Select all on this page" is a link that comes back with every box ticked.
-    const all = await getPage("/admin?tab=contacts&select=all");
+    const all = await getPage("/admin/enquiries?select=all");
     const boxes = elementsIn(all.html, "input").filter((input) => input.attrs.form === "inbox-bulk");
     expect(boxes.map((box) => "checked" in box.attrs)).toEqual([true, true, true]);
     expect(elementsIn(page.html, "input").filter((input) => input.attrs.form === "inbox-bulk" && "checked" in input.attrs)).toEqual([]);
@@ -516,7 +516,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(new Set(fields.map(([name, value]) => `${name}=${value}`))).toEqual(
       new Set(["intent=bulk-delete", `ids=${gone1}`, `ids=${gone2}`, "confirmed=yes"]),
     );
-    expect(find(asked.html.slice(start), "a", { text: "Cancel" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(find(asked.html.slice(start), "a", { text: "Cancel" })?.attrs.href).toBe("/admin/enquiries");
 
     const done = await post(fields);
     expect(done.status).toBe(200);
@@ -555,7 +555,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const form = new FormData();
     form.append("intent", "bulk-mark-read");
     for (const id of ids) form.append("ids", id);
-    const multipart = await fetch(`${server.url}/admin?tab=contacts`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
+    const multipart = await fetch(`${server.url}/admin/enquiries`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
     expect(multipart.status).toBe(415);
     expect(await snapshot()).toEqual(before);
   });
@@ -576,7 +576,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const gaveUpJob = await seedJob(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
     await seedJob(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
 
-    const page = await getPage("/admin?tab=contacts");
+    const page = await getPage("/admin/enquiries");
     expect(page.text).toContain("Notification e-mail: queued");
     expect(page.text).toContain("Notification e-mail: sent 1 Jul 2026, 09:30");
     const at = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" }).format(new Date(retryAt));
@@ -596,8 +596,8 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
   });
 
   it("says quietly that e-mail is off when SMTP_URL is not set, and nothing about retention when it is off", async () => {
-    for (const tab of ["projects", "contacts"]) {
-      const page = await getPage(`/admin?tab=${tab}`);
+    for (const tab of ["projects", "enquiries"]) {
+      const page = await getPage(`/admin/${tab}`);
       expect(page.text).toContain("E-mail notifications are off: new enquiries are only shown here.");
       expect(page.text).not.toContain("Notification e-mails are failing");
       expect(page.text).not.toContain("deleted automatically");
@@ -634,35 +634,35 @@ describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
   });
 
   async function pageOf(tab: string): Promise<string> {
-    const response = await fetch(`${server.url}/admin?tab=${tab}`, { headers: { cookie } });
+    const response = await fetch(`${server.url}/admin/${tab}`, { headers: { cookie } });
     expect(response.status).toBe(200);
     return pageText(await response.text());
   }
 
   it("shows no banner while e-mail works, and on both tabs a prominent alert once notifications fail", async () => {
-    for (const tab of ["projects", "contacts"]) {
+    for (const tab of ["projects", "enquiries"]) {
       const text = await pageOf(tab);
       expect(text).not.toContain("Notification e-mails are failing");
       expect(text).not.toContain("E-mail notifications are off");
     }
-    expect(await pageOf("contacts")).toContain("Enquiries older than 3650 days are deleted automatically.");
+    expect(await pageOf("enquiries")).toContain("Enquiries older than 3650 days are deleted automatically.");
     expect(await pageOf("projects")).not.toContain("deleted automatically");
 
     const [first, second] = await seed(reader.db, [{ name: "Unlucky One" }, { name: "Unlucky Two" }]);
     // Given up (no next attempt), so the worker leaves them as they are.
     await seedJob(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
-    for (const tab of ["projects", "contacts"]) {
+    for (const tab of ["projects", "enquiries"]) {
       expect(await pageOf(tab)).toContain(
         "Notification e-mails are failing: 1 enquiry has not been e-mailed to you. Last error: Greeting never received. It is here in Contact Submissions, and sending is retried automatically.",
       );
     }
     await seedJob(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
-    const response = await fetch(`${server.url}/admin?tab=projects`, { headers: { cookie } });
+    const response = await fetch(`${server.url}/admin/projects`, { headers: { cookie } });
     const html = await response.text();
     expect(pageText(html)).toMatch(
       /Notification e-mails are failing: 2 enquiries have not been e-mailed to you\. Last error: (Connection refused|Greeting never received)\. They are all here in Contact Submissions, and sending is retried automatically\./,
     );
     const banner = html.slice(html.indexOf('<div role="alert"'));
-    expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin/enquiries");
   });
 });

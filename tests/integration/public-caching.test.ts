@@ -197,7 +197,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
       const shown = await createProject(writer.db, project("Second Instance Mews"));
       expect((await getPage(server, "gzip")).html).toContain("Second Instance Mews");
       const cookie = await signInOverHttp(other);
-      const hide = await fetch(`${other.url}/admin?tab=projects`, {
+      const hide = await fetch(`${other.url}/admin/projects`, {
         method: "POST",
         redirect: "manual",
         headers: { origin: other.url, cookie, "content-type": "application/x-www-form-urlencoded" },

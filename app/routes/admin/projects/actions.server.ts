@@ -14,8 +14,9 @@ import {
   updateProject,
 } from "~/projects/projects.server";
 import { isUuid as isProjectId } from "~/platform/ids";
-import { PROJECTS_TEXT } from "./texts";
-import type { AdminActionData } from "./types";
+import { PROJECTS_TEXT } from "~/admin/texts";
+import { tabPath } from "~/admin/tabs";
+import type { AdminActionData } from "~/admin/types";
 
 export const PROJECT_INTENTS = ["create-project", "update-project", "toggle-project", "move-project", "delete-project"] as const;
 type ProjectIntent = (typeof PROJECT_INTENTS)[number];
@@ -182,7 +183,7 @@ async function saveProject(
     }
     return refuse(values, errors, PROJECTS_TEXT.saveFailure, 503);
   }
-  return redirect(`/admin?tab=projects&notice=${id === undefined ? "project-created" : "project-updated"}`);
+  return redirect(`${tabPath("projects")}?notice=${id === undefined ? "project-created" : "project-updated"}`);
 }
 
 /** An image this server stored (a URL the form may refer to), not any URL the browser sends. */

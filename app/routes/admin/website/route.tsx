@@ -1,11 +1,8 @@
 import { data, redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { Dashboard } from "~/admin/Dashboard";
-import { dashboardBase } from "~/admin/dashboard.server";
 import { FORM_TEXT, WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import type { WebsiteActionData, WebsiteNotice, WebsiteView } from "~/admin/website-types";
 import { WebsitePanel } from "~/admin/WebsitePanel";
-import { countSubmissions } from "~/enquiries/inbox.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { findStoredFile, saveCertificate, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
@@ -18,7 +15,7 @@ import { parseMove } from "~/website/sections/services";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
 import { fromLondonTime, londonLabel } from "~/website/london-time";
 import { cancelSchedule, readSchedule, schedulePublish } from "~/website/schedule.server";
-import type { Route } from "./+types/admin.website";
+import type { Route } from "./+types/route";
 
 export function meta() {
   return [{ title: "Website | Admin Dashboard" }, { name: "robots", content: "noindex, nofollow" }];
@@ -55,22 +52,13 @@ function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotic
 
 /** The Website tab: the draft, section by section, its state against the live site, and the history. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = context.get(adminContext);
   const services = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const section = sectionFrom(params.get("section"));
-  const base = await dashboardBase(services, admin);
   let website: WebsiteView;
-  let unread: number | undefined;
   try {
     const defaults = siteDefaults(services.company);
-    const [draft, versions, counts, schedule] = await Promise.all([
-      readDraft(services.db, defaults),
-      listVersions(services.db),
-      countSubmissions(services.db),
-      readSchedule(services.db),
-    ]);
-    unread = counts.unread;
+    const [draft, versions, schedule] = await Promise.all([readDraft(services.db, defaults), listVersions(services.db), readSchedule(services.db)]);
     website = {
       status: "ok",
       section,
@@ -86,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load the website's content");
     website = { status: "error", section };
   }
-  return { ...base, tab: "website" as const, website, unread };
+  return { website };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
@@ -244,13 +232,8 @@ export const action = withBody(
   },
 );
 
-export default function AdminWebsiteRoute({ loaderData, actionData }: Route.ComponentProps) {
-  const { website, ...dashboard } = loaderData;
-  return (
-    <Dashboard {...dashboard}>
-      <WebsitePanel view={website} actionData={actionData} />
-    </Dashboard>
-  );
+export default function WebsiteTab({ loaderData, actionData }: Route.ComponentProps) {
+  return <WebsitePanel view={loaderData.website} actionData={actionData} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -4,8 +4,8 @@ import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissi
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
-import { INBOX_TEXT } from "./texts";
-import type { AdminActionData } from "./types";
+import { INBOX_TEXT } from "~/admin/texts";
+import type { AdminActionData } from "~/admin/types";
 
 const notice = (kind: "success" | "error", text: string, status: number) =>
   data<AdminActionData>({ notice: { kind, text } }, { status });
