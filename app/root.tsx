@@ -12,8 +12,8 @@ import {
   useNavigation,
 } from "react-router";
 import { SignInCheck } from "~/components/SignInCheck";
-import { databaseBusyMiddleware } from "~/platform/database-busy.server";
-import { InlineStyleContext } from "~/platform/inline-style";
+import { databaseBusyMiddleware } from "~/platform/db/database-busy.server";
+import { InlineStyleContext } from "~/platform/http/inline-style";
 import type { Route } from "./+types/root";
 import "./app.css";
 

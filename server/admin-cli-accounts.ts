@@ -1,7 +1,7 @@
 import { cliActor } from "~/audit/actor";
 import { ROLE_LABELS } from "~/auth/roles";
 import { createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { isValidEmail } from "~/platform/email-address";
 import { passwordProblem } from "~/platform/password-rules";
 

@@ -1,17 +1,17 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { boot } from "~/boot.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { BackupError, writeBackup } from "~/backup/backup.server";
-import { RestoreError, restoreBackup } from "~/backup/restore.server";
-import { verifyBackup } from "~/backup/verify.server";
-import { DatabaseBackupError } from "~/platform/database-backup.server";
-import { PgToolError } from "~/platform/pg-tools.server";
+import { BackupError } from "~/backup/backup.server";
+import { RestoreError } from "~/backup/restore.server";
+import { DatabaseBackupError } from "~/platform/backup/database-backup.server";
+import { sealingKey } from "~/platform/backup/sealed-files.server";
 import { collectUnusedImages } from "~/images/images.server";
 import { migrateImages } from "~/images/migrate.server";
-import { openImageStorage } from "~/platform/services.server";
+import { openImageStorage } from "~/platform/config/services.server";
 import { seedDemoProjects } from "~/projects/demo.server";
-import { EnvError, loadEnv } from "~/platform/env.server";
+import { EnvError, loadBackupKey, loadEnv } from "~/platform/config/env.server";
+import { backupCommand, restoreCommand, verifyBackupCommand } from "./admin-backup";
 import { AdminError } from "~/auth/admins.server";
 import { UsageError, expectArguments, runAccountCommand, type CliIo } from "./admin-cli-accounts";
 import { auditWorkDone } from "~/audit/audit.server";
@@ -48,12 +48,15 @@ Commands:
   import-site <file> [--publish]
                         Read such a file into the draft (and publish it with --publish). The whole file is
                         checked first: a bad file changes nothing.
-  backup <dir>          Write a backup of the database and the images to <dir> (new, or empty) while the site
-                        runs, with a manifest of schema version, rows and checksums. Never overwrites one.
-  verify-backup <dir>   Check a backup: every file against its checksum, the database file, the schema version.
-  restore <dir>         Replace this site's database and add the backup's images, into a stopped site. Checks
-                        the whole backup first (a bad one changes nothing), ends every admin session and moves
-                        the public data version on so no cache serves the pages from before.
+  backup <dir>          Write a backup of the database's rows and the images to <dir> (new, or empty) while the
+                        site runs, with a manifest of schema version, rows and checksums. Never overwrites one.
+                        With BACKUP_KEY set, every file is encrypted and signed with it.
+  verify-backup <dir>   Check a backup: every file against its checksum (and BACKUP_KEY), every row against this
+                        site's tables and columns, the schema version.
+  restore <dir>         Replace this site's data with the backup's and add its images, into a stopped site. Checks
+                        the whole backup first (a bad one changes nothing), builds the tables from this site's own
+                        migrations and copies only their rows, ends every admin session and moves the public data
+                        version on so no cache serves the pages from before.
   help                  Show this text.
 
 The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL),
@@ -80,9 +83,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   // A backup is checked on its own: no site, database or settings needed.
   if (command === "verify-backup") {
     try {
-      return await verifyBackupCommand(directoryArgument(command, args), say, warn);
+      const secret = loadBackupKey();
+      return await verifyBackupCommand(directoryArgument(command, args), secret && sealingKey(secret), say, warn);
     } catch (error) {
-      if (error instanceof UsageError) {
+      if (error instanceof UsageError || error instanceof EnvError) {
         warn(error.message);
         return 1;
       }
@@ -158,31 +162,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
 
-    if (command === "backup") {
+    if (command === "backup" || command === "restore") {
       const directory = directoryArgument(command, args);
-      const { manifest, absent } = await writeBackup({ database: booted.database, storage }, directory);
-      await auditWorkDone(db, { actor: cliActor("backup"), action: "backup-made" });
-      say(`Backed up ${booted.database.description} (schema ${manifest.schemaVersion}) and ${storage.description} to ${directory}:`);
-      say(`  rows: ${rowsLine(manifest.database.counts)} (admin sessions are not kept: a restore ends them)`);
-      say(`  images: ${manifest.images.count} file${manifest.images.count === 1 ? "" : "s"}, ${megabytes(manifest.images.bytes)}; database file: ${megabytes(manifest.database.bytes)}`);
-      if (absent.length > 0) warn(`Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`);
-      say(`Check it any time with: npm run admin -- verify-backup ${directory}`);
-      return 0;
-    }
-    if (command === "restore") {
-      const directory = directoryArgument(command, args);
-      const report = await restoreBackup({ database: booted.database, storage }, directory);
-      // Into the restored log: the entries after the backup was made are gone with the rest of that data.
-      await auditWorkDone(db, { actor: cliActor("restore"), action: "backup-restored" });
-      const { manifest } = report;
-      say(`Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${booted.database.description} and ${storage.description}:`);
-      say(`  rows: ${rowsLine(report.counts)}`);
-      say(`  images: ${report.images.added} copied into the bucket, ${report.images.alreadyThere} already there`);
-      say(`  admin sessions: ended ${report.endedSessions}; every admin signs in again`);
-      say(`  public data version: ${report.dataVersion.before} → ${report.dataVersion.after}, so no cache serves the pages from before`);
-      if (report.migrated.length > 0) say(`  migrated to this code's schema: ${report.migrated.join(", ")}`);
-      say("Start the site again.");
-      return 0;
+      const services = { database: booted.database, storage, key: env.backupKey && sealingKey(env.backupKey) };
+      return await (command === "backup" ? backupCommand(services, directory, say, warn) : restoreCommand(services, directory, say));
     }
 
     if (command === "export-site" || command === "import-site") {
@@ -195,7 +178,8 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       if (command === "export-site") {
         const [live, draft] = await Promise.all([readLive(db, defaults), readDraft(db, defaults)]);
         try {
-          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx" });
+          // The server's user's alone, like a backup: it holds the draft as well as what is live.
+          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx", mode: 0o600 });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} exists already; choose another name.`);
           throw error;
@@ -237,7 +221,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       warn(error.message);
       return 1;
     }
-    if (error instanceof DatabaseBackupError || error instanceof PgToolError) {
+    if (error instanceof DatabaseBackupError) {
       warn(`The backup failed, and nothing of it was kept: ${error.message}`);
       return 1;
     }
@@ -247,34 +231,9 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function verifyBackupCommand(directory: string, say: (text: string) => void, warn: (text: string) => void): Promise<number> {
-  const { manifest, problems } = await verifyBackup(directory);
-  if (!manifest || problems.length > 0) {
-    warn([`${directory} is not a backup this site can restore:`, ...problems.map((problem) => `  - ${problem}`)].join("\n"));
-    return 1;
-  }
-  say(
-    `${directory} is a sound backup made ${manifest.createdAt} of a ${manifest.database.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} site ` +
-      `(schema ${manifest.schemaVersion}): the database file and ${manifest.images.count} image file${manifest.images.count === 1 ? "" : "s"} match their checksums.`,
-  );
-  say(`  rows: ${rowsLine(manifest.database.counts)}`);
-  return 0;
-}
-
 function directoryArgument(command: string, args: string[]): string {
   if (args.length !== 1) throw new UsageError(`Give one folder, the backup's, e.g. npm run admin -- ${command} backups/2026-11-25`);
   return args[0]!;
-}
-
-/** "renovation_projects 3, contact_submissions 12, …" */
-function rowsLine(counts: Record<string, number>): string {
-  return Object.entries(counts)
-    .map(([table, rows]) => `${table} ${rows}`)
-    .join(", ");
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
 /** `--min-age=<hours>` (a whole number, 0 or more), 24 when absent. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 
 /** A host of a name or IPv4 address and a port: other forms (IPv6, odd characters) go the long way. */
 const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/;
@@ -7,6 +8,18 @@ const origins = new Map<string, string | null>();
 
 /** Express's compiled TRUST_PROXY: is the peer at this address a proxy we believe? */
 export type TrustProxy = (address: string, hop: number) => boolean;
+
+const PEER_TRUSTED = Symbol("peer trusted");
+
+/**
+ * Whether the request's peer (the socket's, not a forwarded one) is a proxy
+ * TRUST_PROXY names. Asked once per connection: a keep-alive connection has
+ * one peer, and proxy-addr parses the address on every call.
+ */
+export function peerIsTrusted(request: IncomingMessage, trust: TrustProxy): boolean {
+  const socket = request.socket as Socket & { [PEER_TRUSTED]?: boolean };
+  return (socket[PEER_TRUSTED] ??= trust(socket.remoteAddress ?? "", 0));
+}
 
 /**
  * The origin a cached page is rendered for, as Express and React Router
@@ -24,7 +37,7 @@ export function pageOrigin(request: IncomingMessage, publicUrl: string | undefin
   if (publicUrl) return publicUrl;
   let scheme = "http";
   let host = hostHeader;
-  if (trust(request.socket.remoteAddress ?? "", 0)) {
+  if (peerIsTrusted(request, trust)) {
     scheme = firstValue(request.headers["x-forwarded-proto"])?.toLowerCase() ?? scheme;
     host = firstValue(request.headers["x-forwarded-host"]) ?? host;
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { printable } from "~/platform/log-text";
+import { printable } from "~/platform/observe/log-text";
 import type { RequestRecord } from "./request-log";
 
 /** The methods the site's routes answer (React Router takes PUT, PATCH and DELETE as form writes). */

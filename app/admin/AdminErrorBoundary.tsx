@@ -21,7 +21,9 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
   } else if (isRouteErrorResponse(error) && error.status === 404) {
     title = "Page not found";
     details = "The page you asked for does not exist.";
-  } else {
+  } else if (!isRouteErrorResponse(error) && typeof document !== "undefined") {
+    // On the server, entry.server.tsx's handleError has logged it already, as one JSON line (an aborted request not at all);
+    // a refusal (a 405 for a form posted where none is taken) is the request log's line. In the browser, the unexpected is written out.
     console.error(error);
   }
   return (

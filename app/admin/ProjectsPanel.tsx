@@ -6,6 +6,10 @@ import { ProjectForm } from "./ProjectForm";
 import { ProjectRow } from "./ProjectRow";
 import { DASHBOARD_TEXT, PROJECTS_TEXT } from "./texts";
 import type { AdminActionData, ProjectsView } from "./types";
+import { tabPath } from "./tabs";
+
+/** The Renovation Projects tab: its forms post here, and its links lead here. */
+const PROJECTS_PATH = tabPath("projects");
 
 /** The Renovation Projects tab: Add Project, the form when open, and every project in display order. */
 export function ProjectsPanel({ view, actionData }: { view: ProjectsView; actionData: AdminActionData | undefined }) {
@@ -42,8 +46,7 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
         </h2>
         {/* Hidden while a form is open: a second form would throw away what is typed in the first. */}
         {form ? null : (
-          <Form method="get" action="/admin" preventScrollReset>
-            <input type="hidden" name="tab" value="projects" />
+          <Form method="get" action={PROJECTS_PATH} preventScrollReset>
             <input type="hidden" name="form" value="new" />
             <button
               ref={addButton}

@@ -28,7 +28,7 @@ export function TabLinks({
   const location = useLocation();
   const list = useRef<HTMLDivElement>(null);
 
-  // A tab that leads to another route (the Website tab) mounts a new page: focus follows the arrow key there too.
+  // The dashboard's tabs share one layout, so the list normally stays; should a navigation draw it afresh, focus follows the arrow key there.
   const focusTab = (location.state as { focusTab?: unknown } | null)?.focusTab;
   useEffect(() => {
     if (typeof focusTab !== "string") return;

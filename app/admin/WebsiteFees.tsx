@@ -1,4 +1,5 @@
-import { FEE_BASES, FEE_BASIS_LABELS, VAT_STATEMENTS, feeRowFields, tenantFeeWarning, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { FEE_BASES, FEE_BASIS_LABELS, VAT_STATEMENTS, feeRowFields, tenantFeeWarning } from "~/website/sections/fees";
 import { WebsiteField } from "./WebsiteField";
 
 const LISTS = [

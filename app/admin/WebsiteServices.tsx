@@ -14,7 +14,7 @@ import {
   serviceRowFields,
   servicesHeaderFields,
   type ServiceIcon,
-} from "~/website/services";
+} from "~/website/sections/services";
 import { isFocusFallback } from "./NoticeRegion";
 import { WebsiteField } from "./WebsiteField";
 

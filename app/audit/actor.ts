@@ -1,4 +1,4 @@
-import type { StoredRole as Role } from "~/platform/schema";
+import type { StoredRole as Role } from "~/platform/db/schema";
 
 /**
  * Who makes a change, as every change in the back office is told

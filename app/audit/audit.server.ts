@@ -1,5 +1,5 @@
-import type { Db } from "~/platform/db.server";
-import { inTransaction, type Trx } from "~/platform/transactions.server";
+import type { Db } from "~/platform/db/db.server";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { actorIp, actorLabel, type Actor } from "./actor";
 import { AUDIT_KINDS, checkDetails, type AuditDetails, type AuditKind } from "./kinds";
 

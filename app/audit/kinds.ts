@@ -1,4 +1,4 @@
-import { STORED_ROLES, type StoredRole as Role } from "~/platform/schema";
+import { STORED_ROLES, type StoredRole as Role } from "~/platform/db/schema";
 
 /**
  * What the audit log can say (docs/decisions/042): a closed list of kinds,
@@ -58,6 +58,7 @@ export const AUDIT_KINDS = {
   "enquiry-deleted": { label: "Deleted an enquiry", target: "enquiry" },
   "enquiry-marked-spam": { label: "Moved an enquiry to Spam", target: "enquiry" },
   "enquiry-marked-not-spam": { label: "Marked an enquiry not spam", target: "enquiry" },
+  "enquiry-released": { label: "Released an enquiry held in a flood", target: "enquiry" },
   "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { clearEvents } from "~/platform/limits/rate-limit.server";
 import { audit } from "~/audit/audit.server";
 import { systemActor, type Actor } from "~/audit/actor";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { clearEvents } from "~/platform/rate-limit.server";
-import { inTransaction, type Trx } from "~/platform/transactions.server";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { hashPassword } from "./password.server";
 import { passwordProblem } from "~/platform/password-rules";
 import type { Role } from "./roles";

@@ -1,11 +1,11 @@
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { csvRecord, CSV_BOM } from "~/enquiries/csv";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { startFleetJob } from "~/platform/job-runs.server";
-import type { Log } from "~/platform/log.server";
-import type { Repeating } from "~/platform/schedule.server";
-import type { AuditLogTable, DatabaseSchema } from "~/platform/schema";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
+import type { AuditLogTable, DatabaseSchema } from "~/platform/db/schema";
 import { AUDIT_KINDS, isAuditKind, type AuditDetails } from "~/audit/kinds";
 import type { AuditQuery } from "./audit-query";
 import { ROLE_LABELS } from "./roles";
@@ -202,7 +202,7 @@ export async function deleteExpiredAuditEntries(db: Db, retentionDays: number, n
 }
 
 /**
- * AUDIT_RETENTION_DAYS: once a day for the whole fleet (platform/job-runs.server.ts),
+ * AUDIT_RETENTION_DAYS: once a day for the whole fleet (platform/fleet/job-runs.server.ts),
  * first shortly after start. A failed run is logged and tried again at the next check.
  */
 export function startAuditRetention({

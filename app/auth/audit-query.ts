@@ -1,5 +1,5 @@
 import { isUuid } from "~/platform/ids";
-import { fromLondonTime } from "~/platform/london-time";
+import { fromLondonTime } from "~/platform/dates";
 import { isAuditKind, type AuditKind } from "~/audit/kinds";
 
 /**

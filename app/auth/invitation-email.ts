@@ -1,6 +1,6 @@
 import { escapeHtml, messageIdFor } from "~/enquiries/emails";
 import { LINK_PLACEHOLDER } from "~/enquiries/outbox.server";
-import type { OutgoingEmail } from "~/platform/mailer.server";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "./roles";
 
 /**

@@ -2,12 +2,12 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { audit } from "~/audit/audit.server";
 import { actorLabel, memberActor, type Actor } from "~/audit/actor";
 import { enqueueEmail, type OutboxSignal } from "~/enquiries/outbox.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
 import { isValidEmail } from "~/platform/email-address";
 import { passwordProblem } from "~/platform/password-rules";
-import type { OutboxStatus } from "~/platform/schema";
-import { inTransaction, type Trx } from "~/platform/transactions.server";
+import type { OutboxStatus } from "~/platform/db/schema";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { insertMember, normalizeEmail, takeSignInHistory } from "./admins.server";
 import { invitationEmail } from "./invitation-email";
 import { hashPassword } from "./password.server";
@@ -68,7 +68,7 @@ export type InviteOptions = {
   /** Who sends e-mail (MAIL_FROM); undefined when e-mail is off. */
   mail: { from: string } | undefined;
   companyName: string;
-  /** The site's address the link starts with: PUBLIC_URL, or the request's origin (platform/context.ts siteUrl). */
+  /** The site's address the link starts with: PUBLIC_URL, or the request's origin (platform/http/context.ts siteUrl). */
   siteUrl: string;
   /** Wakes this process's outbox worker once the invitation is committed. */
   outbox?: OutboxSignal;

@@ -1,6 +1,16 @@
 import { argon2, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ARGON2_PARAMETERS, HASH_CONCURRENCY, hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
+import {
+  ARGON2_PARAMETERS,
+  HASH_CONCURRENCY,
+  KNOWN_DEVICE_HASH_CONCURRENCY,
+  hashPassword,
+  needsRehash,
+  reserveHashSlot,
+  verifyAgainstDecoy,
+  verifyPassword,
+  withHashSlot,
+} from "./password.server";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -164,5 +174,37 @@ describe("withHashSlot", () => {
     expect(started).toBe(running + waiting);
     // Every slot was given back.
     expect(await withHashSlot(async () => "again")).toEqual({ value: "again" });
+  });
+
+  it("counts a place held before the limits are taken, and takes it back when cancelled", async () => {
+    const { running, waiting } = HASH_CONCURRENCY;
+    const places = Array.from({ length: running + waiting }, () => reserveHashSlot());
+    expect(places.every((place) => place !== undefined)).toBe(true);
+    expect(reserveHashSlot()).toBeUndefined();
+    places[0]!.cancel();
+    expect(() => places[0]!.cancel()).toThrow("used once");
+    const again = reserveHashSlot();
+    expect(again).toBeDefined();
+    for (const place of [...places.slice(1), again]) place!.cancel();
+    expect(await withHashSlot(async () => "free again")).toEqual({ value: "free again" });
+  });
+
+  it("keeps a lane of its own for a browser that signed in before: a full queue does not turn it away", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const flood = Array.from({ length: HASH_CONCURRENCY.running + HASH_CONCURRENCY.waiting }, () => withHashSlot(() => gate));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await withHashSlot(async () => "a guess")).toBeUndefined();
+
+    expect(await withHashSlot(async () => "the owner", "known-device")).toEqual({ value: "the owner" });
+
+    // The lane is small and bounded too.
+    const { running, waiting } = KNOWN_DEVICE_HASH_CONCURRENCY;
+    const known = Array.from({ length: running + waiting }, () => withHashSlot(() => gate, "known-device"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await withHashSlot(async () => "one too many", "known-device")).toBeUndefined();
+    release();
+    await Promise.all([...flood, ...known]);
+    expect(await withHashSlot(async () => "again", "known-device")).toEqual({ value: "again" });
   });
 });

@@ -1,7 +1,7 @@
 import { data, isRouteErrorResponse, type RouterContextProvider } from "react-router";
-import { requestContext } from "~/platform/context";
-import type { CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
+import { requestContext } from "~/platform/http/context";
+import type { CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "./same-origin";
 import { findSession, readSessionToken, type AdminSession } from "./sessions.server";
 

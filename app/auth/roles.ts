@@ -1,4 +1,4 @@
-import { STORED_ROLES, type StoredRole } from "~/platform/schema";
+import { STORED_ROLES, type StoredRole } from "~/platform/db/schema";
 
 /**
  * Who may do what in the back office (issue 21, docs/decisions/042): three
@@ -8,7 +8,7 @@ import { STORED_ROLES, type StoredRole } from "~/platform/schema";
  * Shared by server and browser: no secrets, only names.
  */
 
-/** As the database stores them (migration 014's CHECK): a fourth role starts there. */
+/** As the database stores them (migration 012's CHECK): a fourth role starts there. */
 export const ROLES = STORED_ROLES;
 export type Role = StoredRole;
 

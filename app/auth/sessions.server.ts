@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
+import { isDiskFull } from "~/platform/db/database-health.server";
+import { toIsoString } from "~/platform/db/db-values";
 import type { Role } from "./roles";
 import { audit } from "~/audit/audit.server";
 import { memberActor } from "~/audit/actor";
-import { inTransaction } from "~/platform/transactions.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 
 /**
  * Server-side sessions. The cookie holds a random 256-bit token; the database
@@ -99,7 +100,16 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
     return undefined;
   }
   if (now.getTime() - lastSeen >= TOUCH_EVERY_MS) {
-    await db.updateTable("admin_sessions").set({ last_seen_at: now.toISOString() }).where("id", "=", id).execute();
+    // Best effort: on a full disk the admin still gets in, to the dashboard that says so. Missing
+    // a touch costs nothing until SESSION_IDLE_MS, and the next page view tries again.
+    await db
+      .updateTable("admin_sessions")
+      .set({ last_seen_at: now.toISOString() })
+      .where("id", "=", id)
+      .execute()
+      .catch((error: unknown) => {
+        if (!isDiskFull(error)) throw error;
+      });
   }
   return {
     sessionId: id,

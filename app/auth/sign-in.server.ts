@@ -1,16 +1,16 @@
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { isValidEmail } from "~/platform/email-address";
-import type { Log } from "~/platform/log.server";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
+import type { Log } from "~/platform/observe/log.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/limits/rate-limit.server";
 
 /** A place a limit gave: given back when the attempt does not count after all. */
 type Taken = Extract<Slot, { ok: true }>;
 import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, takeSignInHistory } from "./admins.server";
 import { deviceLimitSubject, type Device } from "./device-cookie.server";
-import { needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
+import { needsRehash, reserveHashSlot, verifyAgainstDecoy, verifyPassword } from "./password.server";
 import { createSession, deleteSessionByToken, pruneSessions } from "./sessions.server";
 import { audit } from "~/audit/audit.server";
-import { inTransaction } from "~/platform/transactions.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -53,34 +53,49 @@ export type SignInResult =
  *
  * Every limit takes its place before the password is hashed and gives it
  * back when the password was right, so a burst of parallel guesses gets no
- * more hashes than the limits allow (docs/decisions/018). A browser whose
- * device cookie names this account is held to its own small limit instead of
- * the account's lockout and the per-address limits.
+ * more hashes than the limits allow (docs/decisions/018). A place to hash is
+ * held before them, so a sign-in the server is too busy for costs no query.
+ * A browser whose device cookie names this account is held to its own small
+ * limit instead of the account's lockout and the per-address limits, and
+ * hashes in a lane of its own (decision 037).
  */
 export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResult> {
   const now = attempt.now ?? new Date();
+  // A place to hash first: when every one is taken the attempt is turned away before it costs a query (without
+  // a device cookie, before even the account is looked up). A browser the account signed in from before has a
+  // lane of its own, so a flood of guesses cannot keep the owner out.
+  const early = attempt.device === undefined ? reserveHashSlot("anyone") : undefined;
+  if (attempt.device === undefined && !early) return busy(attempt.log, { ip: attempt.clientIp }, "a sign-in");
   const account = normalizeEmail(attempt.email);
-  const admin = await findAdminByEmail(db, account);
+  let admin: Awaited<ReturnType<typeof findAdminByEmail>>;
+  try {
+    admin = await findAdminByEmail(db, account);
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
   const trustedDevice = attempt.device !== undefined && admin !== undefined && attempt.device.adminId === admin.id;
   // An admin's own address names the account; what else was typed may be anyone's, so it is a (hashed) field.
   const who = admin ? admin.email : isValidEmail(account) ? "an address with no account" : "(not an e-mail address)";
   const fields: Record<string, string> = admin || !isValidEmail(account) ? { ip: attempt.clientIp } : { ip: attempt.clientIp, email: account };
 
-  const taken = trustedDevice
-    ? await takeDeviceSlot(db, attempt.device!, attempt, now)
-    : await takeAttackerSlots(db, account, who, fields, attempt, now);
-  if (!Array.isArray(taken)) return taken;
+  const place = early ?? reserveHashSlot(trustedDevice ? "known-device" : "anyone");
+  if (!place) return busy(attempt.log, fields, `a sign-in for ${who}`);
+  let taken: Taken[] | Limited;
+  try {
+    taken = trustedDevice ? await takeDeviceSlot(db, attempt.device!, attempt, now) : await takeAttackerSlots(db, account, who, fields, attempt, now);
+  } catch (error) {
+    place.cancel();
+    throw error;
+  }
+  if (!Array.isArray(taken)) {
+    place.cancel();
+    return taken;
+  }
   const giveBack = () => Promise.all(taken.map((slot) => slot.release()));
 
-  const hashed = await withHashSlot(() =>
-    admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password),
-  );
-  if (!hashed) {
-    await giveBack();
-    attempt.log.warn(fields, `Sign-in for ${who} turned away: every password-hash slot is busy`);
-    return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
-  }
-  if (!admin || !hashed.value) {
+  const correct = await place.run(() => (admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password)));
+  if (!admin || !correct) {
     // The places taken stay taken: they are the failure's record.
     await inTransaction(db, async (trx) => {
       if (admin) await recordFailedSignIn(trx, admin.id);
@@ -109,6 +124,12 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
 }
 
 type Limited = Extract<SignInResult, { reason: "limited" }>;
+
+/** Every place to hash is taken: 503 with Retry-After, at once. */
+function busy(log: SignInAttempt["log"], fields: Record<string, string>, what: string): SignInResult {
+  log.warn(fields, `${what.charAt(0).toUpperCase()}${what.slice(1)} turned away: every password-hash slot is busy`);
+  return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+}
 
 function limited(retryAfterSeconds: number): Limited {
   return { ok: false, reason: "limited", retryAfterSeconds };

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import { dialectOf, type Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { inTransaction, type Trx } from "~/platform/transactions.server";
+import { dialectOf, type Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { ROLE_LABELS, can, takesAway, type Role } from "./roles";
 
 /**

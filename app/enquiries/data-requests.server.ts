@@ -1,10 +1,10 @@
 import { sql, type SqlBool } from "kysely";
+import { purgeErasedData, type Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutboxKind, OutboxStatus } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import { purgeErasedData, type Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";

@@ -1,14 +1,15 @@
-import { sql, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
+import type { Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/db/schema";
 import { audit, auditEach } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import type { Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
+import { FLOOD_SIGNAL } from "./spam";
 
-/** The admin's inbox of contact submissions: newest first, filtered by read state or spam, searched. */
+/** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
 export const INBOX_PAGE_SIZE = 50;
 
 type Where = ExpressionBuilder<DatabaseSchema, "contact_submissions">;
@@ -28,10 +29,14 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
   };
 }
 
-/** Spam only under Spam; everywhere else real enquiries, then by read state. */
+/** Held in a flood: its signals ("flood+too-fast") hold the flood mark. */
+const HELD = sql<SqlBool>`('+' || coalesce(spam_signals, '') || '+') like ${`%+${FLOOD_SIGNAL}+%`}`;
+
+/** Spam only under Spam, what a flood brought only under Held; everywhere else real enquiries, then by read state. */
 function inFilter(eb: Where, filter: InboxFilter) {
   if (filter === "spam") return eb("spam_reason", "is not", null);
-  const real = eb("spam_reason", "is", null);
+  if (filter === "held") return eb.and([eb("spam_reason", "is", null), HELD]);
+  const real = eb.and([eb("spam_reason", "is", null), eb.not(HELD)]);
   return filter === "all" ? real : eb.and([real, eb("is_read", "=", filter === "read")]);
 }
 
@@ -81,15 +86,23 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
 /** How many submissions each filter tab holds, of those the search matches (all of them without one). */
 export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
+  const real = sql`spam_reason is null and not (${HELD})`;
   let query = db.selectFrom("contact_submissions").select([
-    sql<number | string | null>`sum(case when spam_reason is null then 1 else 0 end)`.as("all"),
-    sql<number | string | null>`sum(case when spam_reason is null and not is_read then 1 else 0 end)`.as("unread"),
-    sql<number | string | null>`sum(case when spam_reason is null and is_read then 1 else 0 end)`.as("read"),
+    sql<number | string | null>`sum(case when ${real} then 1 else 0 end)`.as("all"),
+    sql<number | string | null>`sum(case when ${real} and not is_read then 1 else 0 end)`.as("unread"),
+    sql<number | string | null>`sum(case when ${real} and is_read then 1 else 0 end)`.as("read"),
+    sql<number | string | null>`sum(case when spam_reason is null and ${HELD} then 1 else 0 end)`.as("held"),
     sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
   ]);
   if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
   const row = await query.executeTakeFirstOrThrow();
-  return { all: Number(row.all ?? 0), unread: Number(row.unread ?? 0), read: Number(row.read ?? 0), spam: Number(row.spam ?? 0) };
+  return {
+    all: Number(row.all ?? 0),
+    unread: Number(row.unread ?? 0),
+    read: Number(row.read ?? 0),
+    held: Number(row.held ?? 0),
+    spam: Number(row.spam ?? 0),
+  };
 }
 
 /** One page of a view (1-based), with the counts for the filter tabs. */
@@ -145,30 +158,27 @@ export async function deleteSubmissions(db: Db, ids: string[], actor: Actor): Pr
 }
 
 /**
- * Not spam: a submission under Spam moves to the inbox, unread; one marked
- * as possible spam loses its mark. False when it is neither.
+ * Not spam: a submission under Spam moves to the inbox, unread; one held in a
+ * flood is released to the inbox; one marked as possible spam loses its mark.
+ * False when it is none of these.
  */
-export async function markNotSpam(db: Db, id: string, actor: Actor): Promise<"moved" | "unmarked" | false> {
+export async function markNotSpam(db: Db, id: string, actor: Actor): Promise<"moved" | "released" | "unmarked" | false> {
   return inTransaction(db, async (trx) => {
-    const filed = await trx
-      .updateTable("contact_submissions")
-      .set({ spam_reason: null, spam_signals: null, is_read: false })
-      .where("id", "=", id)
-      .where("spam_reason", "is not", null)
-      .executeTakeFirst();
-    let done: "moved" | "unmarked" | false = "moved";
-    if (Number(filed.numUpdatedRows) === 0) {
-      const marked = await trx
-        .updateTable("contact_submissions")
-        .set({ spam_signals: null })
-        .where("id", "=", id)
-        .where("spam_signals", "is not", null)
-        .executeTakeFirst();
-      done = Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
-    }
-    if (done) await audit(trx, { actor, action: "enquiry-marked-not-spam", target: id });
+    const done = await unmarkSpam(trx, id);
+    if (done) await audit(trx, { actor, action: done === "released" ? "enquiry-released" : "enquiry-marked-not-spam", target: id });
     return done;
   });
+}
+
+async function unmarkSpam(db: Db, id: string): Promise<"moved" | "released" | "unmarked" | false> {
+  const unmark = (which: (eb: Where) => Expression<SqlBool>, set: { spam_signals: null; spam_reason?: null; is_read?: false }) =>
+    db.updateTable("contact_submissions").set(set).where("id", "=", id).where(which).executeTakeFirst();
+  const filed = await unmark((eb) => eb("spam_reason", "is not", null), { spam_reason: null, spam_signals: null, is_read: false });
+  if (Number(filed.numUpdatedRows) > 0) return "moved";
+  const held = await unmark(() => HELD, { spam_signals: null });
+  if (Number(held.numUpdatedRows) > 0) return "released";
+  const marked = await unmark((eb) => eb("spam_signals", "is not", null), { spam_signals: null });
+  return Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
 }
 
 /** Move to Spam: the admin files an enquiry of the inbox away, with what marked it (if anything did). False when it is under Spam already, or gone. */

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
-import type { DatabaseSchema } from "~/platform/schema";
-import { escapeHtml } from "./emails";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { DatabaseSchema } from "~/platform/db/schema";
 import { LINK_PLACEHOLDER, type OutboxSignal } from "./outbox.server";
+import { escapeHtml } from "./emails";
 
 /**
  * Sends what the outbox holds, one job at a time. Several instances may run
@@ -14,7 +14,7 @@ import { LINK_PLACEHOLDER, type OutboxSignal } from "./outbox.server";
  * that dies mid-send leaves a lease that expires, and another takes the job
  * over (the e-mail keeps its Message-ID, so a receiver can tell a duplicate).
  * Leases are stamped and compared on the database's clock (the `now` the
- * server gives, platform/clock.server.ts), so an instance whose own clock is
+ * server gives, platform/fleet/clock.server.ts), so an instance whose own clock is
  * ahead does not see another's lease as run out.
  */
 

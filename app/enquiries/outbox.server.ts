@@ -1,10 +1,11 @@
 import { EventEmitter } from "node:events";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutgoingEmail } from "~/platform/mailer.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { OutboxKind } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import { inTransaction } from "~/platform/transactions.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 import type { MailHealth, NotificationState } from "./delivery";
 
 /**
@@ -98,9 +99,17 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
   return states;
 }
 
-/** enabled is passed in (mail on/off is a start-up setting); failing = notification jobs whose status is "failed". */
+/**
+ * enabled is passed in (mail on/off is a start-up setting); failing = an
+ * enquiry's notification jobs whose status is "failed" (a flood's summary is
+ * about no one enquiry: the dashboard counts what it held on its own).
+ */
 export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> {
-  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("status", "=", "failed");
+  const failed = db
+    .selectFrom("email_outbox")
+    .where("kind", "=", "notification")
+    .where("submission_id", "is not", null)
+    .where("status", "=", "failed");
   const [count, latest] = await Promise.all([
     failed.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow(),
     failed.select("last_error").orderBy("updated_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),

@@ -1,7 +1,7 @@
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import { startFleetJob } from "~/platform/job-runs.server";
-import type { Repeating } from "~/platform/schedule.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
 import { audit } from "~/audit/audit.server";
 import { systemActor } from "~/audit/actor";
 import { deleteEnquiries } from "./enquiries.server";
@@ -63,7 +63,7 @@ export function startRetentionSchedule({
   if (retentionDays === undefined) return { stop() {} };
   const days = retentionDays;
   log.info(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
-  // Once a day across the fleet, not once per instance: each checks, one runs it (platform/job-runs.server.ts).
+  // Once a day across the fleet, not once per instance: each checks, one runs it (platform/fleet/job-runs.server.ts).
   return startFleetJob(
     { db, name: "enquiry-retention", everyMs, firstAfterMs: firstRunAfterMs, now },
     async () => {

@@ -1,13 +1,13 @@
 import { randomInt } from "node:crypto";
 import type { Selectable } from "kysely";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { ImageTable } from "~/platform/db/schema";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import type { Log } from "~/platform/observe/log.server";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import type { Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
-import { toIsoString } from "~/platform/db-values";
-import type { ImageTable } from "~/platform/schema";
-import type { ImageStorage } from "~/platform/storage.server";
-import type { Log } from "~/platform/log.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 import {
   IMAGE_CONTENT_TYPES,
   STORED_CONTENT_TYPES,
@@ -124,7 +124,7 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
  * the images (no size, no copies) so gc-images and the site know it.
  */
 export async function saveDocument(services: ImageServices, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
-  checkPdf(bytes);
+  await checkPdf(bytes);
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
   try {
@@ -148,6 +148,31 @@ export async function findStoredFile(db: Db, url: string): Promise<StoredImage |
   if (!name) return undefined;
   const row = await db.selectFrom("images").selectAll().where("name", "=", name).executeTakeFirst();
   return row && toStoredImage(row);
+}
+
+/** What an upload's own file may be called, for a stem: the image pipeline's outputs and a document. */
+const MAIN_EXTENSIONS = ["jpg", "png", "webp", "avif", "pdf"] as const;
+
+/**
+ * Whether `name` is a file the site recorded: an upload (its row in `images`)
+ * or one of its copies (in that row's variants). A lookup by primary key, so
+ * /images/<name> answers a name never handed out without asking the bucket
+ * (on S3 a paid request of tens of milliseconds, for any name anyone sends).
+ */
+export async function isRecordedFile(db: Db, name: string): Promise<boolean> {
+  const parsed = parseImageName(name);
+  if (!parsed) return false;
+  if (parsed.width === undefined) return (await db.selectFrom("images").select("name").where("name", "=", name).executeTakeFirst()) !== undefined;
+  const rows = await db
+    .selectFrom("images")
+    .select("variants")
+    .where(
+      "name",
+      "in",
+      MAIN_EXTENSIONS.map((extension) => `${parsed.stem}.${extension}`),
+    )
+    .execute();
+  return rows.some((row) => (JSON.parse(row.variants) as ImageVariant[]).some((variant) => variant.name === name));
 }
 
 function toStoredImage(row: Selectable<ImageTable>): StoredImage {
@@ -186,13 +211,18 @@ export function responsiveImage(image: StoredImage, publicImagesUrl?: string): R
 
 /**
  * The uploads the site's content refers to (logo, hero image, certificate):
- * in the draft or in any kept version (decision 030), so a restore never
- * brings back a missing file. Read from the stored JSON as text, whatever
- * section holds them.
+ * in the draft, in any kept version (decision 030), so a restore never
+ * brings back a missing file, and in a pending scheduled publish, which holds
+ * the draft as it was when scheduled and publishes it later. Read from the
+ * stored JSON as text, whatever section holds them.
  */
 async function siteReferences(db: Db): Promise<Set<string>> {
-  const [draft, versions] = await Promise.all([db.selectFrom("site_draft").select("content").execute(), db.selectFrom("site_versions").select("content").execute()]);
-  return new Set([...draft, ...versions].flatMap((row) => storedUrlsIn(row.content)));
+  const [draft, versions, scheduled] = await Promise.all([
+    db.selectFrom("site_draft").select("content").execute(),
+    db.selectFrom("site_versions").select("content").execute(),
+    db.selectFrom("site_schedule").select("content").where("done_at", "is", null).execute(),
+  ]);
+  return new Set([...draft, ...versions, ...scheduled].flatMap((row) => storedUrlsIn(row.content)));
 }
 
 async function isReferenced(db: Db, url: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import { Island } from "./Island";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 import type { SiteContent } from "~/website/content";
-import { hoursRows, type SiteHours } from "~/website/hours";
+import { hoursRows, type SiteHours } from "~/website/sections/hours";
 
 export function Contact({
   company,

@@ -1,6 +1,9 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { POLICIES, certificateLinkText, hasFees, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { hasFees } from "~/website/sections/fees";
+import { certificateLinkText } from "~/website/sections/legal";
+import { POLICIES } from "~/website/sections/policies";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 

@@ -1,4 +1,5 @@
-import { DEFAULT_HERO_IMAGE, type HeroPicture, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { DEFAULT_HERO_IMAGE, type HeroPicture } from "~/website/sections/hero";
 import { Icon } from "~/components/Icon";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { CONTAINER, ScrollButton } from "./ui";

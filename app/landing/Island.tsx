@@ -1,6 +1,6 @@
 import { useContext, type ComponentType } from "react";
 import { UNSAFE_FrameworkContext } from "react-router";
-import { jsonForScript } from "~/platform/json-script";
+import { jsonForScript } from "~/platform/http/json-script";
 import { ISLANDS, ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE, type IslandName, type IslandProps } from "./islands";
 
 /**

@@ -1,7 +1,8 @@
 import type { Company } from "~/company/company";
 import type { ContactActionData } from "~/enquiries/schema";
 import type { RenovationProject } from "~/projects/types";
-import type { HeroPicture, SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import type { HeroPicture } from "~/website/sections/hero";
 import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";

@@ -1,4 +1,7 @@
-import { VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SitePlan } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { VAT_STATEMENTS, hasFees } from "~/website/sections/fees";
+import type { SitePlan } from "~/website/sections/pricing";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { SelectQueryBuilder, Selectable } from "kysely";
 import { linkImageUrl } from "~/images/image-files";
 import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
+import { dialectOf, type Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { DatabaseSchema, RenovationProjectTable } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
-import { dialectOf, type Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { DatabaseSchema, RenovationProjectTable } from "~/platform/schema";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { defaultAlt, type RenovationProject } from "./types";
 
 type Row = Selectable<RenovationProjectTable>;

@@ -11,7 +11,7 @@ import { downloadDate } from "~/enquiries/csv";
 import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
 import { LIMITS } from "~/enquiries/schema";
 import { requireMember, servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/admin.data-requests";
 
 export function meta({ error }: Route.MetaArgs) {

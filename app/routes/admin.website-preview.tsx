@@ -4,7 +4,8 @@ import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
 import { requireMember, servicesContext } from "~/services";
-import { siteCompany, siteDefaults } from "~/website/content";
+import { siteDefaults } from "~/website/content";
+import { siteCompany } from "~/website/sections/company";
 import { heroPicture, readDraft, readVersion } from "~/website/website.server";
 import type { Route } from "./+types/admin.website-preview";
 

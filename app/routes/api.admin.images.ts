@@ -1,10 +1,10 @@
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { saveImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
-import type { Actor } from "~/audit/actor";
 import { requireMember, servicesContext } from "~/services";
-import { jsonRefusal, readMultipartForm, withBody } from "~/platform/request-body.server";
-import type { Log } from "~/platform/log.server";
+import { jsonRefusal, readMultipartForm, withBody } from "~/platform/http/request-body.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Actor } from "~/audit/actor";
 import type { Route } from "./+types/api.admin.images";
 
 /**

@@ -1,8 +1,8 @@
 import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
-import { requestContext } from "~/platform/context";
+import { requestContext } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { CONTACT_BODY_LIMIT, jsonRefusal, readJsonObject, withBody } from "~/platform/request-body.server";
+import { CONTACT_BODY_LIMIT, jsonRefusal, readJsonObject, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/api.contact";
 
 const methodNotAllowed = () =>

@@ -1,7 +1,10 @@
 import { SubPage } from "~/landing/SubPage";
-import { siteUrl } from "~/platform/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { FEE_BASIS_LABELS, certificateLinkText, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { FEE_BASIS_LABELS, VAT_STATEMENTS, hasFees, type SiteFee } from "~/website/sections/fees";
+import { certificateLinkText } from "~/website/sections/legal";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/fees";
 

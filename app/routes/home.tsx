@@ -6,13 +6,14 @@ import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enqu
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { requestContext, siteUrl } from "~/platform/context";
+import { requestContext, siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { jsonForScript } from "~/platform/json-script";
-import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { jsonForScript } from "~/platform/http/json-script";
+import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
-import { formatPrice, type SiteContent } from "~/website/content";
-import { openingHours } from "~/website/hours";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { openingHours } from "~/website/sections/hours";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
 
@@ -124,7 +125,7 @@ function postalAddress(address: string) {
   };
 }
 
-/** The page is the same for every visitor: rendered once per version of the public data (platform/page-cache.server.ts). */
+/** The page is the same for every visitor: rendered once per version of the public data (platform/http/page-cache.server.ts). */
 export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {

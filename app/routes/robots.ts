@@ -1,4 +1,4 @@
-import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import type { Route } from "./+types/robots";
 

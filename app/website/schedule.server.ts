@@ -1,14 +1,14 @@
-import { audit } from "~/audit/audit.server";
-import { systemActor, type Actor } from "~/audit/actor";
-import type { Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
-import { changesLegalDetails, mayChangeLegalDetails } from "./legal-sections";
-import type { Log } from "~/platform/log.server";
-import { toIsoString } from "~/platform/db-values";
-import { startRepeating, type Repeating } from "~/platform/schedule.server";
-import type { Clock } from "~/platform/clock.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { startRepeating, type Repeating } from "~/platform/fleet/schedule.server";
+import type { Clock } from "~/platform/fleet/clock.server";
 import { overDefaults, type SiteContent } from "./content";
 import { publishContent, readDraft, readLive } from "./website.server";
+import { audit } from "~/audit/audit.server";
+import { systemActor, type Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
+import { changesLegalDetails, mayChangeLegalDetails } from "./legal-sections";
 
 /**
  * A publish set for a date and time (decision 027): the draft as it was when

@@ -1,3 +1,4 @@
+import { differencesFromSaved } from "./as-saved";
 import { SITE_SECTIONS, contentProblems, overDefaults, type SiteContent } from "./content";
 
 /**
@@ -25,7 +26,17 @@ export function siteFile(live: SiteContent, draft: SiteContent | undefined, now:
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** A content from a file, read over the defaults (a file from an older release lacks newer fields), and checked. */
+/** The first few of a list of problems, and how many more there are. */
+function firstFew(problems: string[], separator: string): string {
+  return `${problems.slice(0, 5).join(separator)}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}`;
+}
+
+/**
+ * A content from a file, read over the defaults (a file from an older
+ * release lacks newer fields), and checked as strictly as the Website tab
+ * checks a form: every field within its limits, and nothing a save would not
+ * store (as-saved.ts), or the whole file is refused.
+ */
 function contentFrom(value: unknown, defaults: SiteContent, what: string): SiteContent {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SiteFileError(`The file's ${what} content is missing or not an object.`);
   const stored = value as Record<string, unknown>;
@@ -35,7 +46,9 @@ function contentFrom(value: unknown, defaults: SiteContent, what: string): SiteC
   }
   const content = overDefaults(stored, defaults);
   const problems = contentProblems(content);
-  if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${problems.slice(0, 5).join(" ")}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}`);
+  if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${firstFew(problems, " ")}`);
+  const differences = differencesFromSaved(stored, content);
+  if (differences.length) throw new SiteFileError(`The file's ${what} content holds what the Website tab would not save: ${firstFew(differences, "; ")}. Nothing was imported.`);
   return content;
 }
 

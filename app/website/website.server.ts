@@ -2,11 +2,13 @@ import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
 import type { Company } from "~/company/company";
 import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/images.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { contentProblems, overDefaults, siteCompany, siteDefaults, type HeroPicture, type SiteContent, type SiteSection, type VersionSummary } from "./content";
-import type { Log } from "~/platform/log.server";
-import { inTransaction } from "~/platform/transactions.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { contentProblems, overDefaults, siteDefaults, type SiteContent, type SiteSection, type VersionSummary } from "./content";
+import { siteCompany } from "./sections/company";
+import type { HeroPicture } from "./sections/hero";
+import type { Log } from "~/platform/observe/log.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { changesLegalDetails, mayChangeLegalDetails } from "./legal-sections";
 
 /**

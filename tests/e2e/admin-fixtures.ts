@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import type { SpamSignal } from "~/enquiries/spam";
+import { FLOOD_SIGNAL, type SpamSignal } from "~/enquiries/spam";
 import { NO_MAIL } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
-import { openDatabase, type Db } from "~/platform/db.server";
-import type { OutboxStatus } from "~/platform/schema";
+import { openDatabase, type Db } from "~/platform/db/db.server";
+import type { OutboxStatus } from "~/platform/db/schema";
 import { waitForHydration } from "./fixtures";
 import { TEST_ACTOR } from "../support/actors";
 
@@ -47,6 +47,8 @@ export const INBOX = {
   emptyRead: "No read submissions",
   emptySpam: "No spam caught",
   notSpamDone: "Moved to the inbox as unread.",
+  released: "Released from Held: it is in your inbox now.",
+  emptyHeld: "Nothing held",
   retried: "The notification e-mail will be sent again now.",
   bulkConfirm: (count: number) => `Are you sure you want to delete ${count} submissions?`,
   bulkMarkedRead: (count: number) => `${count} submissions marked as read.`,
@@ -89,6 +91,8 @@ export type SeedEnquiry = {
   read?: boolean;
   /** Caught as spam, for this reason (a code of app/enquiries/spam.ts). */
   spam?: SpamSignal;
+  /** Arrived during a flood: held apart, under Held (without counting it for the dashboard's banner). */
+  held?: boolean;
 };
 
 /** Empties the inbox and stores these enquiries, as the contact form would. Returns their ids in order. */
@@ -110,6 +114,7 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }
     if (enquiry.read) await setSubmissionRead(db, id, true, TEST_ACTOR);
+    if (enquiry.held) await db.updateTable("contact_submissions").set({ spam_signals: FLOOD_SIGNAL }).where("id", "=", id).execute();
     ids.push(id);
   }
   return ids;
@@ -205,7 +210,7 @@ export async function signIn(page: Page): Promise<void> {
 /** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
 export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
   await signIn(page);
-  await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
+  await page.goto(filter === "all" ? "/admin/enquiries" : `/admin/enquiries?filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
   await waitForHydration(page);
 }
@@ -216,16 +221,17 @@ export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submi
 }
 
 /** A filter tab of the inbox, whatever its count: "All (3)" is filterTab(page, "All"). */
-export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Spam"): Locator {
+export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Held" | "Spam"): Locator {
   return page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { name: new RegExp(`^${label} \\(`) });
 }
 
 /** Asserts the four filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 } (spam 0 unless given). */
-export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; spam?: number }): Promise<void> {
+export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; held?: number; spam?: number }): Promise<void> {
   await expect(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab")).toHaveText([
     `All (${counts.all})`,
     `Unread (${counts.unread})`,
     `Read (${counts.read})`,
+    `Held (${counts.held ?? 0})`,
     `Spam (${counts.spam ?? 0})`,
   ]);
 }

@@ -92,12 +92,12 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(button(page.locator("main"), "Refresh")).toBeVisible();
   await expectCounts(page, { all: 3, unread: 2, read: 1 });
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
-  await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin?tab=contacts");
+  await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin/enquiries");
   await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
   // The header says how many are unread, whichever tab is open, and leads to them.
   await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute(
     "href",
-    "/admin?tab=contacts&filter=unread",
+    "/admin/enquiries?filter=unread",
   );
   // Newest first.
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
@@ -108,15 +108,15 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(button(card(page, third!), "Mark as unread")).toBeVisible();
 
   await filterTab(page, "Unread").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
   await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
   await expect.poll(() => cardNames(page)).toEqual([first, second]);
   await filterTab(page, "Read").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect.poll(() => cardNames(page)).toEqual([third]);
   await filterTab(page, "All").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
 
   // Mark as read: the card, the counts and the database change without a reload.
@@ -133,7 +133,7 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
   // Seen from the other tab as well.
   await mainTab(page, "Renovation Projects").click();
-  await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+  await expect(page).toHaveURL(/\/admin\/projects$/);
   await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
   await mainTab(page, "Contact Submissions").click();
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
@@ -181,7 +181,7 @@ test("empty states: 'No contact submissions yet', 'No unread submissions', 'No r
 
   // One unread enquiry: Read is empty; marked read in the Unread view, Unread becomes empty at once.
   await resetInbox([{ name: "Solo Sender", email: "solo@example.com", userType: "other", message: "Just me." }]);
-  await page.goto("/admin?tab=contacts&filter=read");
+  await page.goto("/admin/enquiries?filter=read");
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   await filterTab(page, "Unread").click();
@@ -258,7 +258,7 @@ test("Refresh picks up an enquiry sent after the page loaded, and keeps the filt
   await button(page.locator("main"), "Refresh").click();
   await expect.poll(() => cardNames(page)).toEqual(["Nora Newcomer", "Olive Older"]);
   await expectCounts(page, { all: 2, unread: 2, read: 0 });
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
 
   // In the Read view, Refresh stays there.
   await filterTab(page, "Read").click();
@@ -268,7 +268,7 @@ test("Refresh picks up an enquiry sent after the page loaded, and keeps the filt
   });
   await button(page.locator("main"), "Refresh").click();
   await expectCounts(page, { all: 3, unread: 3, read: 0 });
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
 });
@@ -451,7 +451,7 @@ test("search by name, e-mail or message: keeps the filter, the counts follow, an
   const search = page.getByRole("searchbox", { name: "Search submissions" });
   await search.fill("Boiler");
   await search.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Boiler$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?q=Boiler$/);
   await expect.poll(() => cardNames(page)).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
   await expectCounts(page, { all: 3, unread: 2, read: 1, spam: 1 });
   // Sent with Enter, the search box keeps focus and its words.
@@ -462,17 +462,17 @@ test("search by name, e-mail or message: keeps the filter, the counts follow, an
 
   // Another filter keeps the search, and the search box keeps the filter.
   await filterTab(page, "Read").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=Boiler$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read&q=Boiler$/);
   await expect.poll(() => cardNames(page)).toEqual(["Bertie Wooster"]);
   await expect(search).toHaveValue("Boiler");
   await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/admin/enquiries.csv?filter=read&q=Boiler");
   await search.fill("zebra_%");
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=zebra_%25$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read&q=zebra_%25$/);
   await expect(page.getByText("No submissions match “zebra_%”", { exact: true })).toBeVisible();
   await expectCounts(page, { all: 0, unread: 0, read: 0, spam: 0 });
   await page.getByRole("link", { name: "Clear search", exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect(search).toHaveValue("");
   await expectCounts(page, { all: 4, unread: 3, read: 1, spam: 1 });
 });
@@ -489,7 +489,7 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect(page.getByRole("banner").getByRole("link", { name: /unread enquir/ })).toHaveCount(0);
 
   await filterTab(page, "Spam").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
   await expect(filterTab(page, "Spam")).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => cardNames(page)).toEqual(["Bot Links", "Bot Honey"]);
   await expect(card(page, "Bot Honey")).toContainText("Caught as spam: Filled in the hidden field that only bots see");
@@ -508,8 +508,39 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect(unreadBadge(card(page, "Bot Honey"))).toBeVisible();
 
   await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
-  await page.goto("/admin?tab=contacts&filter=spam");
+  await page.goto("/admin/enquiries?filter=spam");
   await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
+});
+
+test("Held (n) lists what arrived during a flood, out of All; Not spam releases one to the inbox", async ({ page }) => {
+  const [, genuine] = await resetInbox([
+    { name: "Real Rachel", email: "rachel@example.com", userType: "landlord", message: "Two flats.", createdAt: "2026-11-01T09:00:00.000Z", read: true },
+    { name: "Flood Genuine", email: "genuine@example.com", userType: "landlord", message: "Three houses.", createdAt: "2026-11-02T09:00:00.000Z", held: true },
+    { name: "Flood Bot", email: "bot@example.com", userType: "other", message: "Buy now.", createdAt: "2026-11-03T09:00:00.000Z", held: true },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 0, read: 1, held: 2 });
+  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+
+  await filterTab(page, "Held").click();
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=held$/);
+  await expect(filterTab(page, "Held")).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot", "Flood Genuine"]);
+  await expect(card(page, "Flood Genuine").getByText("Held in a flood", { exact: true })).toBeVisible();
+  await expect(card(page, "Flood Genuine")).toContainText("Held apart from your inbox, with no e-mail of its own: Arrived during a flood");
+
+  await button(card(page, "Flood Genuine"), "Not spam").click();
+  await expect(notice(page, INBOX.released)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot"]);
+  await expectCounts(page, { all: 2, unread: 1, read: 1, held: 1 });
+  expect((await storedInbox()).find((row) => row.id === genuine)).toMatchObject({ spam: null, read: false });
+
+  await filterTab(page, "All").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Genuine", "Real Rachel"]);
+
+  await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
+  await page.goto("/admin/enquiries?filter=held");
+  await expect(page.getByText(INBOX.emptyHeld, { exact: true })).toBeVisible();
 });
 
 test("an enquiry sent within 3 seconds of opening the page, with or without JavaScript, is in All and Unread marked Possible spam", async ({
@@ -678,14 +709,14 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
   await expectFocusIndicator(search, "the search box");
   await page.keyboard.type("Kim");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Kim$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?q=Kim$/);
   await expect.poll(() => cardNames(page)).toEqual(["Key Kim"]);
   await expectFocusIndicator(search, "the search box, after searching");
   const clear = page.getByRole("link", { name: "Clear search", exact: true });
   await tabUntilFocused(page, clear);
   await expectFocusIndicator(clear, "Clear search");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
   await expect.poll(() => cardNames(page)).toEqual(["Key Kim", "Key Lee"]);
   // The link went with the search: the search box, now empty, has focus.
   await expectFocusIndicator(search, "the search box, after Clear search");
@@ -726,7 +757,7 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
   await tabUntilFocused(page, filterTab(page, "All"), "Shift+Tab");
   await expectFocusIndicator(filterTab(page, "All"), "the All filter");
   await page.keyboard.press("End");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
   await expectFocusIndicator(filterTab(page, "Spam"), "the Spam filter");
   const notSpam = button(card(page, "Key Spam"), "Not spam");
   await tabUntilFocused(page, notSpam);
@@ -796,7 +827,7 @@ test.describe("on a 375 px wide phone", () => {
     ]);
     await seedNotification(first!, { status: "failed", attempts: 3, lastError: `${long}: ${long}`, nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() });
     for (const filter of ["all", "spam"] as const) {
-      await (filter === "all" ? openInbox(page) : page.goto("/admin?tab=contacts&filter=spam"));
+      await (filter === "all" ? openInbox(page) : page.goto("/admin/enquiries?filter=spam"));
       await waitForHydration(page);
       await expect(bulkBar(page)).toBeVisible();
       await expect(page.getByRole("searchbox", { name: "Search submissions" })).toBeVisible();
@@ -830,7 +861,7 @@ test.describe("without JavaScript", () => {
     await expect(welcome(page)).toBeVisible();
 
     await mainTab(page, "Contact Submissions").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expectCounts(page, { all: 2, unread: 2, read: 0 });
     expect(await cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
     const nina = card(page, "Nina Plain");
@@ -869,7 +900,7 @@ test.describe("without JavaScript", () => {
 
     // The filter tabs are links too.
     await filterTab(page, "Read").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
     await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   });
 
@@ -883,19 +914,19 @@ test.describe("without JavaScript", () => {
     await page.goto("/admin");
     await submitSignIn(page);
     await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=contacts");
+    await page.goto("/admin/enquiries");
     await expectCounts(page, { all: 3, unread: 3, read: 0, spam: 1 });
 
     // Search: a GET form.
     await page.getByRole("searchbox", { name: "Search submissions" }).fill("boiler");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&q=boiler$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?q=boiler$/);
     expect(await cardNames(page)).toEqual(["Plain Cy", "Plain Ada"]);
     await page.getByRole("link", { name: "Clear search", exact: true }).click();
 
     // Spam and Not spam.
     await filterTab(page, "Spam").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
     await expect(card(page, "Plain Bot")).toContainText("Caught as spam: Sent without the form's timing token");
     await button(card(page, "Plain Bot"), "Not spam").click();
     await expect(notice(page, INBOX.notSpamDone)).toBeVisible();

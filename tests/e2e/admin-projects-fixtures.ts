@@ -4,9 +4,9 @@ import sharp from "sharp";
 import { removeImageIfUnused, saveImage } from "~/images/images.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
 import type { RenovationProject } from "~/projects/types";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { signIn, withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
 import { TEST_ACTOR } from "../support/actors";
@@ -209,7 +209,7 @@ export async function apiProjects(request: APIRequestContext): Promise<Renovatio
 /** Signs in and opens the Renovation Projects tab (hydrated when JavaScript runs). */
 export async function openProjects(page: Page, { hydrate = true } = {}): Promise<void> {
   await signIn(page);
-  await page.goto("/admin?tab=projects");
+  await page.goto("/admin/projects");
   await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
   if (hydrate) await waitForHydration(page);
 }

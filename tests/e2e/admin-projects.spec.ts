@@ -118,7 +118,7 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   await openProjects(page);
   await expect(page.getByText(PROJECTS.empty, { exact: true })).toHaveCount(0);
   await addButton(page).click();
-  await expect(page).toHaveURL(/\/admin\?tab=projects&form=new$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?form=new$/);
   await expect(formHeading(page, PROJECTS.addTitle)).toBeVisible();
   // Add Project is the form now; it comes back when the form closes.
   await expect(addButton(page)).toHaveCount(0);
@@ -194,7 +194,7 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
 
   await form.create.click();
   await expectNotice(page, "status", PROJECTS.created);
-  await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-created$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?notice=project-created$/);
   await expect(formHeading(page, PROJECTS.addTitle)).toHaveCount(0);
   await expect(addButton(page)).toBeVisible();
   await expect.poll(() => rowTitles(page)).toEqual([existing!.title, NEW_PROJECT.title]);
@@ -401,7 +401,7 @@ test("Edit project: 'Edit Project' with its values; a new title and a replaced a
 
   await openProjects(page);
   await rowButton(projectRow(page, project!.title), PROJECTS.edit).click();
-  await expect(page).toHaveURL(new RegExp(`/admin\\?tab=projects&edit=${project!.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/admin/projects\\?edit=${project!.id}$`));
   await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();
   await expect(formHeading(page, PROJECTS.addTitle)).toHaveCount(0);
   await waitForHydration(page);
@@ -431,7 +431,7 @@ test("Edit project: 'Edit Project' with its values; a new title and a replaced a
   await form.update.click();
 
   await expectNotice(page, "status", PROJECTS.updated);
-  await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-updated$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?notice=project-updated$/);
   await expect(formHeading(page, PROJECTS.editTitle)).toHaveCount(0);
   await expect.poll(() => rowTitles(page)).toEqual([newTitle]);
   const stored = await storedProjects();
@@ -640,7 +640,7 @@ test("the add flow by keyboard: Tab to Add Project, Enter, type, open each uploa
   await tabUntilFocused(page, form.cancel);
   await page.keyboard.press("Enter");
   await expect(formHeading(page)).toHaveCount(0);
-  await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+  await expect(page).toHaveURL(/\/admin\/projects$/);
   // Focus goes back to the button that opened the form, not to the top of the page.
   await expect(addButton(page)).toBeFocused();
   expect((await storedProjects()).map((project) => project.title)).toEqual(["Keyboard Cottage"]);
@@ -770,10 +770,10 @@ test.describe("without JavaScript", () => {
     await expect(loginHeading(page)).toBeVisible();
     await submitSignIn(page);
     await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=projects");
+    await page.goto("/admin/projects");
 
     await addButton(page).click();
-    await expect(page).toHaveURL(/\/admin\?tab=projects&form=new$/);
+    await expect(page).toHaveURL(/\/admin\/projects\?form=new$/);
     await expect(formHeading(page)).toBeVisible();
     const form = projectForm(page);
     await expect(form.form).toHaveAttribute("enctype", "multipart/form-data");
@@ -848,7 +848,7 @@ test.describe("without JavaScript", () => {
     await page.goto("/admin");
     await submitSignIn(page);
     await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=projects");
+    await page.goto("/admin/projects");
     await rowButton(projectRow(page, project!.title), PROJECTS.edit).click();
     await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();
     const form = projectForm(page);

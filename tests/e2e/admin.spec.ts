@@ -145,8 +145,8 @@ test.describe("signed in", () => {
     // The specification's two tabs, with their names, and issue 15's Website tab after them.
     await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("aria-selected", "true");
-    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin?tab=projects");
-    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin?tab=contacts");
+    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin/projects");
+    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin/enquiries");
     await expect(loginHeading(page)).toHaveCount(0);
 
     // Chromium keeps the production cookie on http://127.0.0.1 (a loopback origin counts as secure).
@@ -167,7 +167,7 @@ test.describe("signed in", () => {
     await expect(loginHeading(page)).toHaveCount(0);
 
     const second = await context.newPage();
-    await second.goto("/admin?tab=contacts");
+    await second.goto("/admin/enquiries");
     await expect(welcome(second)).toBeVisible();
     await expect(second.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     await second.close();
@@ -180,7 +180,7 @@ test.describe("signed in", () => {
     await page.goto("/");
     await signIn(page);
     await mainTab(page, "Contact Submissions").click();
-    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     const cookie = await sessionCookie(page);
     expect(cookie).toBeDefined();
@@ -219,7 +219,7 @@ test.describe("signed in", () => {
 
     // The server ended the session: the old token, put back, opens nothing.
     await context.addCookies([cookie!]);
-    await page.goto("/admin?tab=contacts");
+    await page.goto("/admin/enquiries");
     await expect(loginHeading(page)).toBeVisible();
     await expect(welcome(page)).toHaveCount(0);
   });
@@ -246,14 +246,14 @@ test.describe("signed in", () => {
 
     await page.keyboard.press("ArrowRight");
     await expectFocusIndicator(contacts, "the Contact Submissions tab");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(contacts).toHaveAttribute("aria-selected", "true");
     await expect(projects).toHaveAttribute("aria-selected", "false");
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
 
     await page.keyboard.press("ArrowLeft");
     await expect(projects).toBeFocused();
-    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+    await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(projects).toHaveAttribute("aria-selected", "true");
 
     // The keys wrap around, Home and End go to the ends (the last tab is issue 15's Website, a page of its own).
@@ -263,7 +263,7 @@ test.describe("signed in", () => {
     await expect(website).toBeFocused();
     await expect(website).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("Home");
-    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+    await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(projects).toBeFocused();
     await expect(projects).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
@@ -273,13 +273,13 @@ test.describe("signed in", () => {
     await page.keyboard.press("ArrowLeft");
     await expect(contacts).toBeFocused();
     await expect(contacts).toHaveAttribute("aria-selected", "true");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
 
     // The inbox's filter tabs: an arrow key chooses the next filter.
     await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
     await tabUntilFocused(page, filterTab(page, "All"));
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
     await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
   });
@@ -320,25 +320,25 @@ test.describe("signed in", () => {
     await openInbox(page);
     await tabUntilFocused(page, filterTab(page, "All"));
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
     await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "Unread")).toBeFocused({ timeout: 2_000 });
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
     await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "Read")).toBeFocused();
     await page.keyboard.press("Home");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(filterTab(page, "All")).toBeFocused();
     await page.keyboard.press("ArrowLeft");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
     await expect(filterTab(page, "Spam")).toBeFocused();
   });
 
   test("'Loading contact submissions...' shows while the Contact Submissions tab loads slowly", async ({ page }) => {
     await signIn(page);
     await waitForHydration(page);
-    await page.route("**/admin.data*", async (route) => {
+    await page.route("**/admin/enquiries.data*", async (route) => {
       await delay(1_000);
       await route.continue();
     });
@@ -350,7 +350,7 @@ test.describe("signed in", () => {
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     // Then the inbox itself.
     await expect(loading).toHaveCount(0);
-    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(filterTab(page, "All")).toHaveText(/^All \(\d+\)$/);
     await expect(page.locator("#inbox-list")).toHaveAttribute("aria-busy", "false");
   });

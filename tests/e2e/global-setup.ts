@@ -1,5 +1,5 @@
 import type { FullConfig } from "@playwright/test";
-import { migrateToLatest, openDatabase } from "~/platform/db.server";
+import { migrateToLatest, openDatabase } from "~/platform/db/db.server";
 import { createProject } from "~/projects/projects.server";
 import { SEED_PROJECTS } from "./seed-data";
 import { TEST_ACTOR } from "../support/actors";

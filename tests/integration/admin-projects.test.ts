@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 import { startSignedInServer, uploadImage } from "../support/admin-http";
@@ -56,7 +56,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
       body = new URLSearchParams(fields).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
-    const response = await fetch(`${server.url}/admin?tab=projects`, { method: "POST", redirect: "manual", headers, body });
+    const response = await fetch(`${server.url}/admin/projects`, { method: "POST", redirect: "manual", headers, body });
     return { status: response.status, location: response.headers.get("location"), text: await response.text() };
   }
 
@@ -131,7 +131,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         after_image_file: { data: await twoTonePng(640, 480), filename: "after.png", type: "image/png" },
       });
       expect(answer.status, answer.text.slice(0, 300)).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-created");
+      expect(answer.location).toBe("/admin/projects?notice=project-created");
 
       const project = await projectNamed("No Script Kitchen");
       expect(project.before_image_url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.jpg$/);
@@ -164,7 +164,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }),
       );
       expect(answer.status).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-created");
+      expect(answer.location).toBe("/admin/projects?notice=project-created");
       const project = await projectNamed("Uploaded First Bathroom");
       expect(project).toMatchObject({
         before_image_url: before,
@@ -253,7 +253,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }),
       );
       expect(answer.status, answer.text.slice(0, 300)).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-updated");
+      expect(answer.location).toBe("/admin/projects?notice=project-updated");
 
       const edited = await projectNamed("Replace Before Image");
       expect(edited).toMatchObject({ id: project.id, before_image_url: replacement, after_image_url: project.after_image_url, description: "Edited description." });
@@ -439,7 +439,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
           { name: "after_image_file", filename: "small.jpg", type: "image/jpeg", data: jpeg },
         ]);
         const response = await rawRequest(server.port, {
-          path: "/admin?tab=projects",
+          path: "/admin/projects",
           headers: { "content-type": contentType, "content-length": body.length, origin: server.url, cookie },
           body: Array.from({ length: Math.ceil(body.length / 262_144) }, (_, i) => body.subarray(i * 262_144, (i + 1) * 262_144)),
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));

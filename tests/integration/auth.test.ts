@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { LOGIN_TEXT } from "~/admin/texts";
 import {
   AdminError,
@@ -20,7 +20,7 @@ import {
 } from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
+import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
@@ -720,6 +720,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     it("returns to the dashboard view the form was on, and never to another site", async () => {
       const cases: Array<[returnTo: string, location: string]> = [
         ["/admin?tab=contacts&filter=unread", "/admin?tab=contacts&filter=unread"],
+        ["/admin/enquiries?filter=unread&q=boiler", "/admin/enquiries?filter=unread&q=boiler"],
+        ["/admin/website?section=legal", "/admin/website?section=legal"],
+        ["/admin/enquiriesx", "/admin"],
         ["/admin/data-requests?email=ada%40example.com", "/admin/data-requests?email=ada%40example.com"],
         ["/admin/data-requestsx", "/admin"],
         ["/admin/sign-out", "/admin"],

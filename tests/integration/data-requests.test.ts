@@ -13,7 +13,7 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import type { Enquiry } from "~/enquiries/schema";
-import { toBoolean, toIsoString } from "~/platform/db-values";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { startSignedInServer, type SignedInServer } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";

@@ -2,9 +2,9 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import {
   createProject,
   deleteProject,
@@ -28,7 +28,8 @@ const ALL_MIGRATIONS = [
   "008-folded-emails",
   "009-site-content",
   "010-job-runs",
-  "014-team-and-audit",
+  "011-limit-counts",
+  "012-team-and-audit",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

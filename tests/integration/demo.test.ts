@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageNameFromUrl, parseImageName } from "~/images/image-files";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { plainLog } from "~/platform/log.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { DEMO_PROJECTS, seedDemoProjects } from "~/projects/demo.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
-import { LocalDiskStorage, type ImageStorage } from "~/platform/storage.server";
+import { LocalDiskStorage, type ImageStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { makeTempDir, removeTempDir } from "../support/temp";

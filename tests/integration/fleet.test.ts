@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "~/projects/projects.server";
-import { migrations } from "~/platform/migrations";
-import type { Database } from "~/platform/db.server";
+import { migrations } from "~/platform/db/migrations";
+import type { Database } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
@@ -102,11 +102,11 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
     for (const instance of [a, b]) expect(await (await fetch(`${instance.url}/`)).text()).toContain("Fleet Terrace refit");
 
     const cookie = await signInOverHttp(a);
-    const hidden = await postAdminForm(a, cookie, "/admin?tab=projects", { intent: "toggle-project", id: project.id, active: "false" });
+    const hidden = await postAdminForm(a, cookie, "/admin/projects", { intent: "toggle-project", id: project.id, active: "false" });
     expect(hidden.status).toBeLessThan(400);
     expect(await (await fetch(`${b.url}/`)).text()).not.toContain("Fleet Terrace refit");
 
-    const shown = await postAdminForm(b, cookie, "/admin?tab=projects", { intent: "toggle-project", id: project.id, active: "true" });
+    const shown = await postAdminForm(b, cookie, "/admin/projects", { intent: "toggle-project", id: project.id, active: "true" });
     expect(shown.status).toBeLessThan(400);
     expect(await (await fetch(`${a.url}/`)).text()).toContain("Fleet Terrace refit");
   });

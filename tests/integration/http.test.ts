@@ -3,13 +3,15 @@
  * backend. One server per backend for this file; tests that stop or kill the
  * server live in lifecycle.test.ts.
  */
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import { gunzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
 import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { toBoolean } from "~/platform/db/db-values";
 import { createProject, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
@@ -107,6 +109,21 @@ describe.each(backends)("HTTP on $name", (backend) => {
   });
 
   describe("GET /", () => {
+    it("carries a stylesheet of its own that styles every class it uses that the site's stylesheet styles", async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      const inline = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      // The site's whole stylesheet, as the other pages link it (the sign-in page is one).
+      const signIn = await (await fetch(`${server.url}/admin`)).text();
+      const href = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+\.css)"/.exec(signIn)?.[1];
+      expect(href, "the stylesheet the sign-in page links").toBeTruthy();
+      const site = await (await fetch(`${server.url}${href}`)).text();
+      expect(inline.length, "the landing page's is the smaller").toBeLessThan(site.length);
+      const selector = (name: string) => `.${name.replace(/[^\w-]/g, (character) => `\\${character}`)}`;
+      const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/).filter(Boolean)));
+      const unstyled = [...classes].filter((name) => site.includes(selector(name)) && !inline.includes(selector(name)));
+      expect(unstyled).toEqual([]);
+    });
+
     it("renders the active projects on the server, in display order, and not the hidden one", async () => {
       const response = await fetch(`${server.url}/`);
       expect(response.status).toBe(200);
@@ -167,15 +184,40 @@ describe.each(backends)("HTTP on $name", (backend) => {
       await response.arrayBuffer();
     });
 
-    it("are on a static asset", async () => {
+    it("are a file's on a static asset: nosniff, same-origin, HSTS, and a policy that allows nothing, without a page's", async () => {
       const html = await (await fetch(`${server.url}/`)).text();
       const asset = /(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(asset).toBeTruthy();
-      const response = await fetch(`${server.url}${asset}`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get("content-type")).toMatch(/javascript/);
-      expectSecurityHeaders(response.headers);
-      await response.arrayBuffer();
+      for (const path of [asset!, "/logo.svg"]) {
+        const response = await fetch(`${server.url}${path}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+        expect(response.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+        // Opened as a page (an SVG can hold a script), it may run, load and frame nothing.
+        expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+        for (const header of ["permissions-policy", "x-frame-options", "cross-origin-opener-policy"]) expect(response.headers.get(header), header).toBeNull();
+        expect(response.headers.get("x-powered-by")).toBeNull();
+        await response.arrayBuffer();
+      }
+    });
+
+    it("sends a static asset as the build compressed it, Brotli to a browser that takes it, gzip to one that does not", async () => {
+      const html = await (await fetch(`${server.url}/`)).text();
+      const asset = /(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+      const file = fileURLToPath(new URL(`../../build/client${asset}`, import.meta.url));
+      const original = readFileSync(file);
+      for (const [accept, encoding, suffix, decode] of [
+        ["gzip, deflate, br", "br", ".br", brotliDecompressSync],
+        ["gzip", "gzip", ".gz", gunzipSync],
+      ] as const) {
+        const response = await rawRequest(server.port, { method: "GET", path: asset, headers: { "accept-encoding": accept } });
+        expect(response.headers["content-encoding"]).toBe(encoding);
+        expect(response.headers["content-type"]).toMatch(/javascript/);
+        // The build's own compressed file, not one compressed again per request.
+        expect(response.body.equals(readFileSync(`${file}${suffix}`))).toBe(true);
+        expect(decode(response.body).equals(original)).toBe(true);
+      }
     });
   });
 

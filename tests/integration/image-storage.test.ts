@@ -9,8 +9,8 @@
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LocalDiskStorage, StorageError, type ImageStorage } from "~/platform/storage.server";
-import { S3ImageStorage } from "~/platform/s3-storage.server";
+import { LocalDiskStorage, StorageError, type ImageStorage } from "~/platform/storage/storage.server";
+import { S3ImageStorage } from "~/platform/storage/s3-storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { createTestBucket, s3Settings } from "../support/s3";

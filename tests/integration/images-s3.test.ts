@@ -10,7 +10,7 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
+import { migrateToLatest } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
 import { backends, type TestDatabase } from "../support/backends";
@@ -41,7 +41,7 @@ const projectForm = (title: string, beforeUrl: string, afterUrl: string) => ({
 });
 
 async function postAdmin(server: SpawnedServer, cookie: string, fields: Record<string, string>) {
-  const response = await fetch(`${server.url}/admin?tab=projects`, {
+  const response = await fetch(`${server.url}/admin/projects`, {
     method: "POST",
     redirect: "manual",
     headers: { origin: server.url, cookie, "content-type": "application/x-www-form-urlencoded" },

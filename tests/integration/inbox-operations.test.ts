@@ -20,9 +20,9 @@ import {
 } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
-import type { OutboxStatus } from "~/platform/schema";
+import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import { toBoolean } from "~/platform/db/db-values";
+import type { OutboxStatus } from "~/platform/db/schema";
 import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
@@ -35,6 +35,8 @@ type Seed = {
   message?: string;
   userType?: UserType;
   spam?: SpamSignal;
+  /** Arrived over CONTACT_SITE_LIMIT, in a flood: held (with these signals of the spam rules, if any). */
+  held?: SpamSignal[];
   read?: boolean;
   /** ISO time; the seeds of a test are given oldest first. */
   createdAt?: string;
@@ -54,7 +56,11 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
         userType: item.userType ?? "tenant",
         message: item.message ?? `A message from ${item.name}.`,
       },
-      { ...NO_MAIL, verdict: filedAsSpam(item.spam) },
+      {
+        ...NO_MAIL,
+        verdict: item.held?.length ? { kind: "possible-spam", signals: item.held } : filedAsSpam(item.spam),
+        ...(item.held ? { flood: { siteLimit: 100, reviewUrl: undefined } } : {}),
+      },
     );
     const createdAt = item.createdAt ?? new Date(Date.UTC(2026, 10, 1, 9, minute++)).toISOString();
     await db.updateTable("contact_submissions").set({ created_at: createdAt, is_read: item.read ?? false }).where("id", "=", id).execute();
@@ -143,16 +149,16 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(await names(db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
     expect(await names(db, "read", "boiler")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
-    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
-    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, spam: 1 });
+    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
     // Part of a word, of an address, of a message.
     expect(await names(db, "all", "woos")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
     expect(await names(db, "all", "flat 2")).toEqual(["Cora Crawley"]);
     expect(await names(db, "all", "no such words")).toEqual([]);
-    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, spam: 0 });
+    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
     // No search: everything.
-    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
     expect(await names(db, "all", "")).toHaveLength(4);
   });
 
@@ -200,20 +206,53 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       ["Bot Two", "links"],
       ["Bot One", "honeypot"],
     ]);
-    expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, spam: 2 });
+    expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, held: 0, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
     expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe("moved");
     expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
     expect(await names(db, "unread")).toEqual(["Bot Two"]);
     expect(await names(db, "spam")).toEqual(["Bot One"]);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
     expect(await markNotSpam(db, real!, TEST_ACTOR)).toBe(false);
     expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe(false);
     expect(await markNotSpam(db, randomUUID(), TEST_ACTOR)).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, spam: 1 });
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     expect(honeypot).toBeDefined();
+  });
+
+  it("keeps what a flood brought out of All, Unread and Read, lists it under Held, and Not spam releases one to the inbox", async () => {
+    const [, quick, plain] = await seed(db, [
+      { name: "Real Person", read: true },
+      { name: "Held Quick", held: ["too-fast"] },
+      { name: "Held Plain", held: [] },
+      // Spam in a flood is filed under Spam, as ever.
+      { name: "Held Bot", held: [], spam: "honeypot" },
+    ]);
+    expect(await names(db, "all")).toEqual(["Real Person"]);
+    expect(await names(db, "unread")).toEqual([]);
+    const held = await listSubmissions(db, { filter: "held" });
+    expect(held.submissions.map((s) => [s.name, s.spam_signals])).toEqual([
+      ["Held Plain", "flood"],
+      ["Held Quick", "flood+too-fast"],
+    ]);
+    expect(held.counts).toEqual({ all: 1, unread: 0, read: 1, held: 2, spam: 1 });
+    expect(spamSignalsLabel("flood+too-fast")).toBe(
+      "Arrived during a flood: more enquiries within the hour than the site-wide limit; Sent within 3 seconds of opening the page",
+    );
+    // Search works within Held like any view.
+    expect((await listSubmissions(db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
+
+    expect(await markNotSpam(db, quick!, TEST_ACTOR)).toBe("released");
+    expect(await names(db, "unread")).toEqual(["Held Quick"]);
+    expect(await names(db, "held")).toEqual(["Held Plain"]);
+    expect(await markNotSpam(db, quick!, TEST_ACTOR)).toBe(false);
+    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
+    // The audit log says it was released, once (decision 042).
+    const audited = await db.selectFrom("audit_log").select(["action", "target_id"]).where("target_id", "=", quick!).execute();
+    expect(audited).toEqual([{ action: "enquiry-released", target_id: quick }]);
+    expect(plain).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
@@ -323,7 +362,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
   }
 
   /** A POST of the dashboard's form, urlencoded (repeated fields as given), as a page without JavaScript sends it. */
-  async function post(fields: Array<[string, string]>, path = "/admin?tab=contacts"): Promise<Answer> {
+  async function post(fields: Array<[string, string]>, path = "/admin/enquiries"): Promise<Answer> {
     const response = await fetch(`${server.url}${path}`, {
       method: "POST",
       redirect: "manual",
@@ -358,34 +397,34 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       { name: "Cora Crawley", message: "Gutters." },
       { name: "Spam Boiler", spam: "links" },
     ]);
-    const found = await getPage("/admin?tab=contacts&q=boiler");
+    const found = await getPage("/admin/enquiries?q=boiler");
     expect(found.status).toBe(200);
     expect(cardNamesIn(found.html)).toEqual(["Bertie Wooster", "Agatha Boiler"]);
-    expect(found.text).toContain("All (2) Unread (1) Read (1) Spam (1)");
+    expect(found.text).toContain("All (2) Unread (1) Read (1) Held (0) Spam (1)");
     expect(found.text).toContain("2 unread enquiries");
     expect(found.text).toContain("Showing submissions that match “boiler”.");
     // The search box: labelled, type=search, keeps its words; the form keeps the tab and filter.
     expect(find(found.html, "label", { text: "Search submissions", attrs: { for: "inbox-search" } })).toBeDefined();
     expect(find(found.html, "input", { attrs: { id: "inbox-search", type: "search", name: "q", value: "boiler" } })).toBeDefined();
     // Tabs, export and the GDPR page keep the search where it belongs.
-    expect(find(found.html, "a", { text: "Unread (1)" })?.attrs.href).toBe("/admin?tab=contacts&filter=unread&q=boiler");
+    expect(find(found.html, "a", { text: "Unread (1)" })?.attrs.href).toBe("/admin/enquiries?filter=unread&q=boiler");
     expect(find(found.html, "a", { text: "Export CSV" })?.attrs).toMatchObject({ href: "/admin/enquiries.csv?filter=all&q=boiler", download: "" });
     expect(find(found.html, "a", { text: "Data requests (GDPR)" })?.attrs.href).toBe("/admin/data-requests");
 
-    const unreadOnly = await getPage("/admin?tab=contacts&filter=unread&q=BOILER");
+    const unreadOnly = await getPage("/admin/enquiries?filter=unread&q=BOILER");
     expect(cardNamesIn(unreadOnly.html)).toEqual(["Agatha Boiler"]);
     // The search form keeps the filter; the export carries both.
     expect(find(unreadOnly.html, "input", { attrs: { type: "hidden", name: "filter", value: "unread" } })).toBeDefined();
     expect(find(unreadOnly.html, "a", { text: "Export CSV" })?.attrs.href).toBe("/admin/enquiries.csv?filter=unread&q=BOILER");
 
-    const none = await getPage("/admin?tab=contacts&q=zebra%25");
+    const none = await getPage("/admin/enquiries?q=zebra%25");
     expect(cardNamesIn(none.html)).toEqual([]);
     expect(none.text).toContain("No submissions match “zebra%”");
-    expect(none.text).toContain("All (0) Unread (0) Read (0) Spam (0)");
-    expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(none.text).toContain("All (0) Unread (0) Read (0) Held (0) Spam (0)");
+    expect(find(none.html, "a", { text: "Clear search" })?.attrs.href).toBe("/admin/enquiries");
 
     for (const odd of ["%00", "%25%5F%5C", "%E0%A4%A", "x".repeat(5_000), "%F0%9F%98%80".repeat(300), "'%20OR%201=1--", "%0D%0A%09"]) {
-      for (const path of [`/admin?tab=contacts&q=${odd}`, `/admin.data?tab=contacts&q=${odd}`, `/api/admin/enquiries?q=${odd}`]) {
+      for (const path of [`/admin/enquiries?q=${odd}`, `/admin/enquiries.data?q=${odd}`, `/api/admin/enquiries?q=${odd}`]) {
         const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
         expect(response.status, path.slice(0, 80)).toBe(200);
       }
@@ -394,13 +433,13 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 
   it("keeps spam out of All, Unread, Read, the header and the API; Spam (n) lists it with its reason and Not spam", async () => {
     const [, bot] = await seedRecent([{ name: "Real Reader" }, { name: "Bot Linker", spam: "links" }, { name: "Bot Honey", spam: "honeypot" }]);
-    const all = await getPage("/admin?tab=contacts");
+    const all = await getPage("/admin/enquiries");
     expect(cardNamesIn(all.html)).toEqual(["Real Reader"]);
-    expect(all.text).toContain("All (1) Unread (1) Read (0) Spam (2)");
+    expect(all.text).toContain("All (1) Unread (1) Read (0) Held (0) Spam (2)");
     expect(all.text).toContain("1 unread enquiry");
-    expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin?tab=contacts&filter=spam", role: "tab" });
+    expect(find(all.html, "a", { text: "Spam (2)" })?.attrs).toMatchObject({ href: "/admin/enquiries?filter=spam", role: "tab" });
 
-    const spam = await getPage("/admin?tab=contacts&filter=spam");
+    const spam = await getPage("/admin/enquiries?filter=spam");
     expect(cardNamesIn(spam.html)).toEqual(["Bot Honey", "Bot Linker"]);
     expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("links")}`);
     expect(spam.text).toContain(`Caught as spam: ${spamSignalsLabel("honeypot")}`);
@@ -413,13 +452,13 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       counts: Record<string, number>;
     };
     expect(api.submissions.map((s) => s.name)).toEqual(["Real Reader"]);
-    expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, spam: 2 });
+    expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 2 });
 
-    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin?tab=contacts&filter=spam");
+    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin/enquiries?filter=spam");
     expect(moved.status).toBe(200);
     expect(moved.text).toContain("Moved to the inbox as unread.");
     expect(cardNamesIn(moved.html)).toEqual(["Bot Honey"]);
-    expect(moved.text).toContain("All (2) Unread (2) Read (0) Spam (1)");
+    expect(moved.text).toContain("All (2) Unread (2) Read (0) Held (0) Spam (1)");
     const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", bot!).executeTakeFirstOrThrow();
     expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }).toEqual({ spam: null, read: false });
 
@@ -429,19 +468,19 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect((await post([["intent", "not-spam"]])).status).toBe(400);
     expect(await snapshot()).toEqual(before);
 
-    const empty = await getPage("/admin?tab=contacts&filter=spam&q=nothing-like-this");
+    const empty = await getPage("/admin/enquiries?filter=spam&q=nothing-like-this");
     expect(empty.text).toContain("No submissions match “nothing-like-this”");
     await reader.db.deleteFrom("contact_submissions").where("spam_reason", "is not", null).execute();
-    expect((await getPage("/admin?tab=contacts&filter=spam")).text).toContain("No spam caught");
+    expect((await getPage("/admin/enquiries?filter=spam")).text).toContain("No spam caught");
   });
 
   it("bulk marks read and unread the ticked submissions (repeated ids), with a notice that counts them", async () => {
     const [a, b, c] = await seedRecent([{ name: "Ann" }, { name: "Bob" }, { name: "Cat" }]);
-    const page = await getPage("/admin?tab=contacts");
+    const page = await getPage("/admin/enquiries");
     // Each card's checkbox joins the bulk bar's form, labelled with the sender's name.
     expect(find(page.html, "input", { attrs: { type: "checkbox", name: "ids", value: a!, form: "inbox-bulk", "aria-label": "Select Ann" } })).toBeDefined();
     expect(find(page.html, "form", { attrs: { id: "inbox-bulk", method: "post" } })).toBeDefined();
-    expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin?tab=contacts&select=all");
+    expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin/enquiries?select=all");
     for (const [intent, label] of [["bulk-mark-read", "Mark as read"], ["bulk-mark-unread", "Mark as unread"], ["bulk-delete", "Delete selected"]]) {
       expect(find(page.html, "button", { text: label, attrs: { type: "submit", name: "intent", value: intent! } }), label).toBeDefined();
     }
@@ -450,14 +489,14 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(read.status).toBe(200);
     expect(read.text).toContain("2 submissions marked as read.");
     expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: true });
-    expect(read.text).toContain("All (3) Unread (1) Read (2) Spam (0)");
+    expect(read.text).toContain("All (3) Unread (1) Read (2) Held (0) Spam (0)");
 
     const unread = await bulk("bulk-mark-unread", [c!, c!]);
     expect(unread.text).toContain("1 submission marked as unread.");
     expect(await readState([a!, b!, c!])).toEqual({ [a!]: true, [b!]: false, [c!]: false });
 
     // Without JavaScript, "Select all on this page" is a link that comes back with every box ticked.
-    const all = await getPage("/admin?tab=contacts&select=all");
+    const all = await getPage("/admin/enquiries?select=all");
     const boxes = elementsIn(all.html, "input").filter((input) => input.attrs.form === "inbox-bulk");
     expect(boxes.map((box) => "checked" in box.attrs)).toEqual([true, true, true]);
     expect(elementsIn(page.html, "input").filter((input) => input.attrs.form === "inbox-bulk" && "checked" in input.attrs)).toEqual([]);
@@ -481,7 +520,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(new Set(fields.map(([name, value]) => `${name}=${value}`))).toEqual(
       new Set(["intent=bulk-delete", `ids=${gone1}`, `ids=${gone2}`, "confirmed=yes"]),
     );
-    expect(find(asked.html.slice(start), "a", { text: "Cancel" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(find(asked.html.slice(start), "a", { text: "Cancel" })?.attrs.href).toBe("/admin/enquiries");
 
     const done = await post(fields);
     expect(done.status).toBe(200);
@@ -520,7 +559,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const form = new FormData();
     form.append("intent", "bulk-mark-read");
     for (const id of ids) form.append("ids", id);
-    const multipart = await fetch(`${server.url}/admin?tab=contacts`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
+    const multipart = await fetch(`${server.url}/admin/enquiries`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
     expect(multipart.status).toBe(415);
     expect(await snapshot()).toEqual(before);
   });
@@ -541,7 +580,7 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const gaveUpJob = await seedJob(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
     await seedJob(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
 
-    const page = await getPage("/admin?tab=contacts");
+    const page = await getPage("/admin/enquiries");
     expect(page.text).toContain("Notification e-mail: queued");
     expect(page.text).toContain("Notification e-mail: sent 1 Jul 2026, 09:30");
     const at = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" }).format(new Date(retryAt));
@@ -561,8 +600,8 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
   });
 
   it("says quietly that e-mail is off when SMTP_URL is not set, and nothing about retention when it is off", async () => {
-    for (const tab of ["projects", "contacts"]) {
-      const page = await getPage(`/admin?tab=${tab}`);
+    for (const tab of ["projects", "enquiries"]) {
+      const page = await getPage(`/admin/${tab}`);
       expect(page.text).toContain("E-mail notifications are off: new enquiries are only shown here.");
       expect(page.text).not.toContain("Notification e-mails are failing");
       expect(page.text).not.toContain("deleted automatically");
@@ -599,35 +638,35 @@ describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
   });
 
   async function pageOf(tab: string): Promise<string> {
-    const response = await fetch(`${server.url}/admin?tab=${tab}`, { headers: { cookie } });
+    const response = await fetch(`${server.url}/admin/${tab}`, { headers: { cookie } });
     expect(response.status).toBe(200);
     return pageText(await response.text());
   }
 
   it("shows no banner while e-mail works, and on both tabs a prominent alert once notifications fail", async () => {
-    for (const tab of ["projects", "contacts"]) {
+    for (const tab of ["projects", "enquiries"]) {
       const text = await pageOf(tab);
       expect(text).not.toContain("Notification e-mails are failing");
       expect(text).not.toContain("E-mail notifications are off");
     }
-    expect(await pageOf("contacts")).toContain("Enquiries older than 3650 days are deleted automatically.");
+    expect(await pageOf("enquiries")).toContain("Enquiries older than 3650 days are deleted automatically.");
     expect(await pageOf("projects")).not.toContain("deleted automatically");
 
     const [first, second] = await seed(reader.db, [{ name: "Unlucky One" }, { name: "Unlucky Two" }]);
     // Given up (no next attempt), so the worker leaves them as they are.
     await seedJob(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
-    for (const tab of ["projects", "contacts"]) {
+    for (const tab of ["projects", "enquiries"]) {
       expect(await pageOf(tab)).toContain(
         "Notification e-mails are failing: 1 enquiry has not been e-mailed to you. Last error: Greeting never received. It is here in Contact Submissions, and sending is retried automatically.",
       );
     }
     await seedJob(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
-    const response = await fetch(`${server.url}/admin?tab=projects`, { headers: { cookie } });
+    const response = await fetch(`${server.url}/admin/projects`, { headers: { cookie } });
     const html = await response.text();
     expect(pageText(html)).toMatch(
       /Notification e-mails are failing: 2 enquiries have not been e-mailed to you\. Last error: (Connection refused|Greeting never received)\. They are all here in Contact Submissions, and sending is retried automatically\./,
     );
     const banner = html.slice(html.indexOf('<div role="alert"'));
-    expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin?tab=contacts");
+    expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin/enquiries");
   });
 });

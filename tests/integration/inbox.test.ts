@@ -4,7 +4,7 @@ import { formatSubmittedAt } from "~/platform/dates";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
 import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions, setSubmissionRead } from "~/enquiries/inbox.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { TEST_ACTOR } from "../support/actors";
 
@@ -39,7 +39,7 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
   it("is empty with zero counts before anything arrives", async () => {
     expect(await listSubmissions(database.db, { filter: "all" })).toEqual({
       submissions: [],
-      counts: { all: 0, unread: 0, read: 0, spam: 0 },
+      counts: { all: 0, unread: 0, read: 0, held: 0, spam: 0 },
       page: 1,
       hasMore: false,
     });
@@ -49,17 +49,17 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
     const [ada, ben, cy] = await store(["Ada", "Ben", "Cy"]);
     let all = await listSubmissions(database.db, { filter: "all" });
     expect(all.submissions.map((s) => s.name)).toEqual(["Cy", "Ben", "Ada"]);
-    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
+    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
     expect(all.submissions[0]).toMatchObject({ email: "cy@example.com", phone: null, user_type: "tenant", is_read: false });
 
     expect(await setSubmissionRead(database.db, ben!, true, TEST_ACTOR)).toBe(true);
     all = await listSubmissions(database.db, { filter: "all" });
-    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, spam: 0 });
+    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 0 });
     expect((await listSubmissions(database.db, { filter: "read" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
     expect((await listSubmissions(database.db, { filter: "unread" })).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
 
     expect(await setSubmissionRead(database.db, ben!, false, TEST_ACTOR)).toBe(true);
-    expect(await countSubmissions(database.db)).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
+    expect(await countSubmissions(database.db)).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
 
     expect(await deleteSubmission(database.db, ada!, TEST_ACTOR)).toBe(true);
     expect(await deleteSubmission(database.db, cy!, TEST_ACTOR)).toBe(true);
@@ -72,7 +72,7 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
     const missing = "00000000-0000-4000-8000-000000000000";
     expect(await setSubmissionRead(database.db, missing, true, TEST_ACTOR)).toBe(false);
     expect(await deleteSubmission(database.db, missing, TEST_ACTOR)).toBe(false);
-    expect(await countSubmissions(database.db)).toEqual({ all: 1, unread: 1, read: 0, spam: 0 });
+    expect(await countSubmissions(database.db)).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 0 });
     await deleteSubmission(database.db, kept!, TEST_ACTOR);
   });
 

@@ -5,10 +5,11 @@
  * metrics behind METRICS_TOKEN.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
+import { migrateToLatest } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
+import { startDocumentedNginx } from "../support/nginx";
 import { assertBuilt, logLines, startServer, type LogLine, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
 
@@ -89,6 +90,21 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
 
     const odd = await rawExchange(proxied.port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: two words\r\nConnection: close\r\n\r\n");
     expect(odd.text, "an id that is not one is replaced").toMatch(/^X-Request-Id: [0-9a-f-]{36}\r$/im);
+  });
+
+  it("behind nginx as docs/deploy.md sets it up, a request's id is nginx's own, never one the client chose", async () => {
+    const nginx = await startDocumentedNginx(proxied.url);
+    try {
+      const forged = "chosen-by-the-client-42";
+      const response = await fetch(`${nginx.url}/healthz`, { headers: { "x-request-id": forged } });
+      await response.arrayBuffer();
+      const id = response.headers.get("x-request-id")!;
+      expect(id, "nginx's $request_id: 32 hex digits").toMatch(/^[0-9a-f]{32}$/);
+      expect(await lineOf(proxied, id)).toMatchObject({ path: "/healthz", status: 200 });
+      expect(requestLines(proxied).some((line) => line.reqId === forged), "the client's id is not believed").toBe(false);
+    } finally {
+      await nginx.close();
+    }
   });
 
   it("keeps passwords, cookies, visitors' addresses and e-mail addresses out of the log", async () => {

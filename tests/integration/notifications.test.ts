@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
 import { FAILURE_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import {
   countProjects,
   createProject,

@@ -9,7 +9,7 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { createProject, deleteProject, setProjectActive, type NewProject } from "~/projects/projects.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
@@ -198,7 +198,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
       const shown = await createProject(writer.db, project("Second Instance Mews"), TEST_ACTOR);
       expect((await getPage(server, "gzip")).html).toContain("Second Instance Mews");
       const cookie = await signInOverHttp(other);
-      const hide = await fetch(`${other.url}/admin?tab=projects`, {
+      const hide = await fetch(`${other.url}/admin/projects`, {
         method: "POST",
         redirect: "manual",
         headers: { origin: other.url, cookie, "content-type": "application/x-www-form-urlencoded" },

@@ -3,8 +3,8 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import { deleteExpiredEnquiries, startRetentionSchedule, type RetentionLog } from "~/enquiries/retention.server";
 import type { SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { plainLog } from "~/platform/log.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { filedAsSpam } from "../support/enquiries";
 

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { findEnquiry, postJson } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";

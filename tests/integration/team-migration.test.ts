@@ -1,26 +1,26 @@
 /**
- * Migration 014 on a site that ran before it, on each backend: every existing
+ * Migration 012 on a site that ran before it, on each backend: every existing
  * admin becomes an owner, and the e-mail outbox keeps its jobs while it
  * learns the invitation's kind and link (a rebuilt table on SQLite).
  */
 import { type Kysely } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { migrations } from "~/platform/migrations";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { migrations } from "~/platform/db/migrations";
 import { backends, type TestDatabase } from "../support/backends";
 
-describe.each(backends)("migration 014 on $name", (backend) => {
+describe.each(backends)("migration 012 on $name", (backend) => {
   let testDb: TestDatabase;
   let database: Database;
 
   beforeAll(async () => {
     testDb = await backend.createDatabase();
     database = testDb.open();
-    // The site as it was before 014.
+    // The site as it was before 012.
     const before = Object.fromEntries(
       Object.entries(migrations)
-        .filter(([name]) => name < "014")
+        .filter(([name]) => name < "012")
         .map(([name, migration]): [string, Migration] => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
     );
     const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => before } }).migrateToLatest();
@@ -30,7 +30,7 @@ describe.each(backends)("migration 014 on $name", (backend) => {
 
   it("makes every existing admin an owner and keeps the outbox's jobs", async () => {
     const at = "2026-11-20T10:00:00.000Z";
-    // Written as the code before 014 wrote them (no role, no link).
+    // Written as the code before 012 wrote them (no role, no link).
     const untyped = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     await untyped
       .insertInto("admin_users")
@@ -42,7 +42,7 @@ describe.each(backends)("migration 014 on $name", (backend) => {
     const job = { id: "j1", submission_id: "s1", kind: "notification", message: '{"subject":"New enquiry"}', status: "failed", attempts: 3, next_attempt_at: at, last_error: "421 try later", created_at: at, updated_at: at };
     await untyped.insertInto("email_outbox").values(job).execute();
 
-    expect(await migrateToLatest(database)).toEqual(["014-team-and-audit"]);
+    expect(await migrateToLatest(database)).toEqual(["012-team-and-audit"]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();
     expect(admins).toEqual([

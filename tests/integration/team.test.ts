@@ -11,8 +11,8 @@ import { insertMember } from "~/auth/admins.server";
 import type { Role } from "~/auth/roles";
 import { createSession, findSession } from "~/auth/sessions.server";
 import { TEAM_TEXT, changeRole, endMemberSessions, listMembers, removeMember } from "~/auth/team.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { inTransaction } from "~/platform/transactions.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { backends, type TestDatabase } from "../support/backends";
 
 describe.each(backends)("the team on $name", (backend) => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT, parseImageName, type StoredExtension } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, startSignedInServer, uploadImage, type UploadAnswer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest } from "../support/http";

@@ -6,10 +6,11 @@
  * warning before the client money protection certificate lapses.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { TENANT_FEE_WARNING, VAT_STATEMENTS, siteDefaults, tenantFeeWarning, type SiteContent } from "~/website/content";
-import { TEMPLATE_NOTICE } from "~/website/templates";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { siteDefaults, type SiteContent } from "~/website/content";
+import { VAT_STATEMENTS } from "~/website/sections/fees";
+import { TEMPLATE_NOTICE } from "~/website/sections/policies";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
@@ -20,16 +21,6 @@ import { TEST_ACTOR } from "../support/actors";
 const DEFAULTS = siteDefaults();
 
 beforeAll(() => assertBuilt());
-
-describe("the tenant fee warning", () => {
-  it.each(["Referencing fee", "Admin fee", "Administration charge", "Inventory check", "Viewing fee", "Check-out clean", "Tenancy set-up fee", "Renewal fee"])(
-    "warns of %s",
-    (name) => expect(tenantFeeWarning({ name, covers: "" })).toBe(TENANT_FEE_WARNING),
-  );
-  it.each(["Holding deposit", "Tenancy deposit", "Change of sharer", "Replacement key", "Late rent interest", "Early termination"])("leaves %s alone", (name) =>
-    expect(tenantFeeWarning({ name, covers: "As the Tenant Fees Act 2019 permits." })).toBeUndefined(),
-  );
-});
 
 describe.each(backends)("what a letting agent publishes, on $name", (backend) => {
   let database: TestDatabase;

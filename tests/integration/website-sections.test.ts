@@ -10,10 +10,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { WEBSITE_TEXT, contentProblems, parseSection, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
-import { HOURS_TEXT, hoursRows, openingHours } from "~/website/hours";
-import { MAX_SERVICES, SERVICES_TEXT, servicePrefix } from "~/website/services";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { WEBSITE_TEXT, sectionValues, siteDefaults } from "~/website/content";
+import { HOURS_TEXT } from "~/website/sections/hours";
+import { SERVICES_TEXT, servicePrefix } from "~/website/sections/services";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
@@ -29,114 +29,6 @@ const html = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;
 function structuredData(page: string): { openingHoursSpecification?: Array<{ dayOfWeek: string[]; opens: string; closes: string }> } {
   return JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(page)![1]!);
 }
-
-describe("the sections' rules", () => {
-  it("lists the specification's hours as the page has always shown them, and as schema.org opening hours", () => {
-    expect(hoursRows(DEFAULTS.hours)).toEqual([
-      { days: "Monday – Friday", hours: "9:00 – 18:00" },
-      { days: "Saturday", hours: "10:00 – 16:00" },
-      { days: "Sunday", hours: "Closed" },
-    ]);
-    expect(openingHours(DEFAULTS.hours)).toEqual([
-      { days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], opens: "09:00", closes: "18:00" },
-      { days: ["Saturday"], opens: "10:00", closes: "16:00" },
-    ]);
-  });
-
-  it("groups days in a row with the same hours, and opening hours by their times across the week", () => {
-    const values = { ...sectionValues("hours", DEFAULTS), "hours.2.opens": "10:00", "hours.5.open": "", "hours.6.open": "" };
-    const parsed = parseSection("hours", values, DEFAULTS);
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    expect(hoursRows(parsed.content.hours)).toEqual([
-      { days: "Monday – Tuesday", hours: "9:00 – 18:00" },
-      { days: "Wednesday", hours: "10:00 – 18:00" },
-      { days: "Thursday – Friday", hours: "9:00 – 18:00" },
-      { days: "Saturday – Sunday", hours: "Closed" },
-    ]);
-    expect(openingHours(parsed.content.hours)).toEqual([
-      { days: ["Monday", "Tuesday", "Thursday", "Friday"], opens: "09:00", closes: "18:00" },
-      { days: ["Wednesday"], opens: "10:00", closes: "18:00" },
-    ]);
-    // A closed day keeps no times.
-    expect(parsed.content.hours.days[5]).toEqual({ open: false, opens: "", closes: "" });
-  });
-
-  it("refuses an open day without times, a time that is none, and closing before opening", () => {
-    const parsed = parseSection(
-      "hours",
-      { ...sectionValues("hours", DEFAULTS), "hours.0.opens": "", "hours.1.opens": "9am", "hours.2.opens": "18:00", "hours.2.closes": "09:00", "hours.6.open": "on" },
-      DEFAULTS,
-    );
-    expect(parsed.ok).toBe(false);
-    if (parsed.ok) return;
-    expect(parsed.errors).toEqual({
-      "hours.0.opens": HOURS_TEXT.times("Monday"),
-      "hours.1.opens": HOURS_TEXT.time("Tuesday: opens"),
-      "hours.2.closes": HOURS_TEXT.order("Wednesday"),
-      "hours.6.opens": HOURS_TEXT.times("Sunday"),
-    });
-  });
-
-  it("adds, removes and moves services in one save", () => {
-    const values = {
-      ...sectionValues("services", DEFAULTS),
-      [`${servicePrefix(0, 0)}.remove`]: "on",
-      [`${servicePrefix(0, 3)}.title`]: "Inventory & Check-in",
-      [`${servicePrefix(0, 3)}.description`]: "Photographic inventories at the start and end of every tenancy.",
-      [`${servicePrefix(0, 3)}.icon`]: "eye",
-      move: "1.2.up",
-    };
-    const parsed = parseSection("services", values, DEFAULTS);
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    const titles = parsed.content.services.groups.map((group) => group.services.map((service) => service.title));
-    expect(titles).toEqual([
-      ["Property Maintenance & Repairs", "Tenant-Landlord Relations", "Inventory & Check-in"],
-      ["Legal Compliance & Documentation", "24/7 Emergency Response", "Property Insurance Coordination"],
-    ]);
-    expect(parsed.content.services.groups[0]!.services[2]!.icon).toBe("eye");
-    // The existing services keep their icons.
-    expect(parsed.content.services.groups[1]!.services.map((service) => service.icon)).toEqual(["scales", "bell", "shield"]);
-  });
-
-  it("refuses a half-filled service, an icon not in the list and too many services", () => {
-    const full: SiteContent = {
-      ...DEFAULTS,
-      services: {
-        ...DEFAULTS.services,
-        groups: [
-          DEFAULTS.services.groups[0]!,
-          { ...DEFAULTS.services.groups[1]!, services: Array.from({ length: MAX_SERVICES }, (_, index) => ({ title: `Service ${index}`, description: "Done well.", icon: "bell" as const })) },
-        ],
-      },
-    };
-    const parsed = parseSection(
-      "services",
-      { ...sectionValues("services", full), [`${servicePrefix(0, 1)}.description`]: "", [`${servicePrefix(0, 2)}.icon`]: "script", [`${servicePrefix(0, 3)}.title`]: "Only a title", [`${servicePrefix(0, 3)}.icon`]: "home" },
-      full,
-    );
-    expect(parsed.ok).toBe(false);
-    if (parsed.ok) return;
-    expect(parsed.errors).toEqual({
-      [`${servicePrefix(0, 1)}.title`]: SERVICES_TEXT.incomplete,
-      [`${servicePrefix(0, 2)}.icon`]: SERVICES_TEXT.icon,
-      [`${servicePrefix(0, 3)}.title`]: SERVICES_TEXT.incomplete,
-    });
-    // A full group has no row to add one more.
-    expect(Object.keys(sectionValues("services", full)).some((name) => name.startsWith(servicePrefix(1, MAX_SERVICES)))).toBe(false);
-    const tooMany = { ...full, services: { ...full.services, groups: [full.services.groups[0]!, { ...full.services.groups[1]!, services: [...full.services.groups[1]!.services, full.services.groups[1]!.services[0]!] }] } };
-    expect(contentProblems(tooMany)).toContain(SERVICES_TEXT.tooMany(MAX_SERVICES));
-  });
-
-  it("finds stored or imported content of the wrong shape", () => {
-    expect(contentProblems({ ...DEFAULTS, services: { ...DEFAULTS.services, groups: [DEFAULTS.services.groups[0]] } })).toEqual([SERVICES_TEXT.shape]);
-    expect(contentProblems({ ...DEFAULTS, renovations: { ...DEFAULTS.renovations, cards: DEFAULTS.renovations.cards.slice(1) } })).toEqual([SERVICES_TEXT.cardsShape]);
-    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.slice(1) } })).toHaveLength(1);
-    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.map((day) => ({ ...day, opens: day.open ? "nine" : "" })) } })).toContain(HOURS_TEXT.time("Monday: opens"));
-    expect(contentProblems(DEFAULTS)).toEqual([]);
-  });
-});
 
 beforeAll(() => assertBuilt());
 

@@ -11,9 +11,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENT_TEXT, IMAGE_NAMING, UPLOAD_TEXT } from "~/images/image-files";
 import { removeImageIfUnused } from "~/images/images.server";
-import { LocalDiskStorage } from "~/platform/storage.server";
-import type { Database } from "~/platform/db.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
+import type { Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
+import { toLondonTime } from "~/platform/dates";
+import { publishDue, readSchedule } from "~/website/schedule.server";
 import { readDraft, readLive } from "~/website/website.server";
 import { postAdminForm, startSignedInServer } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
@@ -22,7 +24,7 @@ import { HTML_AS_PDF, HTML_BEHIND_PDF_HEADER, minimalPdf } from "../support/docu
 import { rawRequest } from "../support/http";
 import { exifHasGps, filesIn, phonePhotoJpeg, twoToneJpeg, twoTonePng } from "../support/images";
 import { assertBuilt, type SpawnedServer } from "../support/server";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 
 const DEFAULTS = siteDefaults();
 
@@ -205,6 +207,27 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(certificate, "the image certificate, published with the new logo").toMatch(/\.png$/);
     expect((await page("/fees")).text).toContain(`<a href="${certificate}"`);
     expect((await page(published.legal.cmpCertificate)).status, "the PDF of the earlier version").toBe(200);
+  });
+
+  it("gc-images keeps what a pending scheduled publish needs: the page it publishes later shows the image", async () => {
+    const saved = await saveSection("company", {}, { field: "company.logo.file", data: await twoTonePng(48, 48), filename: "scheduled-logo.png", type: "image/png" });
+    expect(saved.status, saved.text.slice(0, 300)).toBe(302);
+    const scheduledLogo = (await draft()).content.company.logo;
+    const publishAt = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 60_000) * 60_000);
+    const scheduled = await postAdminForm(server, cookie, "/admin/website", { intent: "schedule", revision: String((await draft()).revision), publishAt: toLondonTime(publishAt) });
+    expect(scheduled.status, scheduled.text.slice(0, 300)).toBe(302);
+    // Edited after scheduling: the draft no longer names the new logo; only the pending schedule does.
+    expect((await saveSection("company", { "company.logo": (await live()).company.logo })).status).toBe(302);
+
+    const run = await runAdmin(database.env, ["gc-images", "--min-age=0"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await filesIn(imagesDir)).toContain(scheduledLogo.slice("/images/".length));
+    expect((await stored()).rows).toContain(scheduledLogo.slice("/images/".length));
+
+    expect(await publishDue(reader.db, publishAt)).toBeGreaterThan(0);
+    expect(await readSchedule(reader.db)).toBeUndefined();
+    expect((await page("/")).text).toContain(`<img src="${scheduledLogo}"`);
+    expect((await page(scheduledLogo)).status).toBe(200);
   });
 
   it("a project giving up an image the site uses (deleted, or its image replaced) leaves the file in place", async () => {

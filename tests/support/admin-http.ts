@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import type { Backend, TestDatabase } from "./backends";
 import { rawRequest, type RawResponse } from "./http";
 import { startServer, type SpawnedServer } from "./server";

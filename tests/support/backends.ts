@@ -1,4 +1,4 @@
-import { openDatabase, type Database, type DatabaseOptions } from "~/platform/db.server";
+import { openDatabase, type Database, type DatabaseOptions } from "~/platform/db/db.server";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
 import { makeTempDir, removeTempDir } from "./temp";
 

@@ -1,7 +1,7 @@
 import type { SpamSignal } from "~/enquiries/spam";
 import type { SpamVerdict } from "~/enquiries/spam.server";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 
 /** A valid enquiry, as the contact form sends it. */
 export const validEnquiry = {
