@@ -27,7 +27,7 @@ import { migrations } from "~/platform/db/migrations";
 import { TABLES } from "~/platform/db/schema";
 import { runAdmin } from "../support/admin-cli";
 import { backends } from "../support/backends";
-import { ENQUIRY, PASSWORD, SLOW, allRows, rewriteBackup, schemaObjects, siteState, sitesOf, tableSection, type Site } from "../support/backup-sites";
+import { ENQUIRY, PASSWORD, SLOW, allRows, auditBesidesCommands, rewriteBackup, schemaObjects, siteState, sitesOf, tableSection, type Site } from "../support/backup-sites";
 import { assertBuilt } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { TEST_ACTOR } from "../support/actors";
@@ -207,8 +207,9 @@ describe.each(backends)("a backup restores data, never code, on $name", (backend
 
     const restored = await runAdmin({ ...target.testDb.env, BACKUP_KEY }, ["restore", sealed]);
     expect(restored.code, restored.stderr).toBe(0);
-    const changing = ["admin_sessions", "public_data_version"];
+    const changing = ["admin_sessions", "public_data_version", "audit_log"];
     expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));
+    expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
     const images = await siteState(target);
     expect(images.images.get("1700000000003-sourceimage2.webp")).toBe((await siteState(source)).images.get("1700000000003-sourceimage2.webp"));
   }, SLOW);

@@ -26,7 +26,7 @@ import { siteDefaults } from "~/website/content";
 import { publishContent } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
 import { backends } from "../support/backends";
-import { ENQUIRY, PASSWORD, SLOW, allImages, allRows, rewriteBackup, siteState, sitesOf, type Site } from "../support/backup-sites";
+import { ENQUIRY, PASSWORD, SLOW, allImages, allRows, auditBesidesCommands, commandEntries, rewriteBackup, siteState, sitesOf, type Site } from "../support/backup-sites";
 import { assertBuilt, spawnServer, startServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { sql } from "kysely";
@@ -39,20 +39,6 @@ const MAIL = {
   mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"], acknowledge: true },
   company: PLACEHOLDER_COMPANY,
 };
-
-/**
- * The audit log's entries but those of the backup and restore commands: each
- * is written after its own work, so the backup holds neither.
- */
-async function auditBesidesCommands(database: Database): Promise<string[]> {
-  const rows = await database.db.selectFrom("audit_log").selectAll().where("action", "not in", ["backup-made", "backup-restored"]).execute();
-  return rows.map((row) => JSON.stringify(row)).sort();
-}
-
-async function commandEntries(database: Database): Promise<string[]> {
-  const rows = await database.db.selectFrom("audit_log").select("action").where("action", "in", ["backup-made", "backup-restored"]).orderBy("id").execute();
-  return rows.map((row) => row.action);
-}
 
 async function sessionCount(database: Site["database"]): Promise<number> {
   return Number((await sql<{ n: number | string }>`select count(*) as n from admin_sessions`.execute(database.db)).rows[0]!.n);

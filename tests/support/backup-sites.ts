@@ -34,6 +34,20 @@ export async function allRows(database: Database, except: readonly string[] = []
   return rows;
 }
 
+/**
+ * The audit log's entries but those of the backup and restore commands: each
+ * is written after its own work, so the backup holds neither.
+ */
+export async function auditBesidesCommands(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").selectAll().where("action", "not in", ["backup-made", "backup-restored"]).execute();
+  return rows.map((row) => JSON.stringify(row)).sort();
+}
+
+export async function commandEntries(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").select("action").where("action", "in", ["backup-made", "backup-restored"]).orderBy("id").execute();
+  return rows.map((row) => row.action);
+}
+
 /** Every object of the bucket: name → SHA-256 of its bytes, read through the bucket's interface. */
 export async function allImages(storage: LocalDiskStorage): Promise<Map<string, string>> {
   const images = new Map<string, string>();

@@ -102,7 +102,7 @@ async function widenOutbox(db: Kysely<unknown>, dialect: MigrationDialect): Prom
     "created_at",
     "updated_at",
   ].map((name) => sql.ref(name));
-  await db.transaction().execute(async (trx) => {
+  const rebuild = async (trx: Kysely<unknown>) => {
     await trx.schema
       .createTable("email_outbox_new")
       .addColumn("id", "text", (col) => col.primaryKey())
@@ -130,5 +130,8 @@ async function widenOutbox(db: Kysely<unknown>, dialect: MigrationDialect): Prom
     await trx.schema.createIndex("email_outbox_submission_idx").on("email_outbox").column("submission_id").execute();
     await trx.schema.createIndex("email_outbox_status_idx").on("email_outbox").column("status").execute();
     await trx.schema.createIndex("email_outbox_invitation_idx").on("email_outbox").column("invitation_id").execute();
-  });
+  };
+  // In a transaction already when a restore builds the schema in one (decision 040); else in one of its own.
+  if (db.isTransaction) await rebuild(db);
+  else await db.transaction().execute(rebuild);
 }
