@@ -16,7 +16,7 @@ describe("the sections only an owner may change", () => {
 
   it("are changed only when one of them differs", () => {
     const before = siteDefaults();
-    expect(changesLegalDetails(before, { ...before, hero: { ...before.hero, title: "Another title" } })).toBe(false);
+    expect(changesLegalDetails(before, { ...before, hero: { ...before.hero, headline: "Another headline" } })).toBe(false);
     expect(changesLegalDetails(before, { ...before, legal: { ...before.legal, companyNumber: "01234567" } })).toBe(true);
   });
 
