@@ -17,15 +17,15 @@
  * Seeded: FORM_FUZZ_SEED=<n> replays a run; each failure names its case.
  */
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
 import { FAILURE_MESSAGE } from "~/enquiries/schema";
 import { UPLOAD_TEXT } from "~/images/image-files";
 import type { Database } from "~/platform/db.server";
 import { readDraft } from "~/website/website.server";
 import { siteDefaults } from "~/website/content";
-import { TEST_ADMIN, signInOverHttp, startSignedInServer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ADMIN, signInOverHttp } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { dataSnapshot } from "../support/data-snapshot";
 import { validEnquiry } from "../support/enquiries";
 import { formTokensOf } from "../support/form-tokens";
@@ -35,6 +35,7 @@ import { twoToneJpeg } from "../support/images";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 
@@ -220,7 +221,8 @@ describe("the routes that read a body", () => {
 });
 
 describe.each(backends)("malformed form bodies on $name", (backend) => {
-  let database: TestDatabase;
+  // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
+  const site = useSite(backend, { env: { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" } });
   let server: SpawnedServer;
   let reader: Database;
   let cookie: string;
@@ -228,8 +230,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   let context: Context;
 
   beforeAll(async () => {
-    // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend, { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" }));
+    ({ server, reader, cookie, imagesDir } = site);
     const seeded = await fetch(`${server.url}/api/contact`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
@@ -244,11 +245,6 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       jpeg: await twoToneJpeg(48, 32),
       siteRevision: "0",
     };
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
   });
 
   const snapshot = () => dataSnapshot(reader, imagesDir);

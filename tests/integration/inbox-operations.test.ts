@@ -23,10 +23,10 @@ import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
 import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
 import type { OutboxStatus } from "~/platform/schema";
-import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
-import { assertBuilt, freePort, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, freePort, type SpawnedServer } from "../support/server";
+import { useSite } from "../support/sites";
 
 type Seed = {
   name: string;
@@ -328,18 +328,11 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
-  let database: TestDatabase;
+  const site = useSite(backend);
   let server: SpawnedServer;
   let reader: Database;
   let cookie: string;
-
-  beforeAll(async () => {
-    ({ database, server, reader, cookie } = await startSignedInServer(backend));
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  beforeAll(() => ({ server, reader, cookie } = site));
   beforeEach(async () => {
     await reader.db.deleteFrom("email_outbox").execute();
     await reader.db.deleteFrom("contact_submissions").execute();
@@ -606,32 +599,19 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 });
 
 describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    // E-mail on, towards a port where nothing listens: every attempt fails, as with an SMTP server down.
-    server = await startServer({
-      ...database.env,
-      ...TEST_ADMIN_ENV,
+  // E-mail on, towards a port where nothing listens: every attempt fails, as with an SMTP server down.
+  const site = useSite(backend, {
+    env: async () => ({
       SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       MAIL_FROM: "Lettings <enquiries@example.com>",
       CONTACT_NOTIFY_TO: "office@example.com",
       ENQUIRY_RETENTION_DAYS: "3650",
-    });
-    reader = database.open();
-    cookie = await signInOverHttp(server);
+    }),
   });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  let server: SpawnedServer;
+  let reader: Database;
+  let cookie: string;
+  beforeAll(() => ({ server, reader, cookie } = site));
 
   async function pageOf(tab: string): Promise<string> {
     const response = await fetch(`${server.url}/admin?tab=${tab}`, { headers: { cookie } });

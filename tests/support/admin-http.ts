@@ -1,9 +1,6 @@
-import path from "node:path";
 import { expect } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import type { Backend, TestDatabase } from "./backends";
 import { rawRequest, type RawResponse } from "./http";
-import { startServer, type SpawnedServer } from "./server";
+import type { SpawnedServer } from "./server";
 
 /** The admin a spawned server creates at start (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const TEST_ADMIN = { email: "gallery.admin@example.com", password: "a long gallery test password" };
@@ -49,32 +46,6 @@ export async function uploadImage(
     body = { error: `not JSON: ${text.slice(0, 200)}` };
   }
   return { status: response.status, body };
-}
-
-/** A migrated database, the built server on it (with the test admin), a reading connection and a signed-in cookie. */
-export type SignedInServer = {
-  database: TestDatabase;
-  server: SpawnedServer;
-  reader: Database;
-  cookie: string;
-  /** DATA_DIR/images: the bucket on disk. */
-  imagesDir: string;
-};
-
-/** `env`: more of the server's settings (a raised limit). */
-export async function startSignedInServer(backend: Backend, env: Record<string, string> = {}): Promise<SignedInServer> {
-  const database = await backend.createDatabase();
-  const migrating = database.open();
-  await migrateToLatest(migrating);
-  await migrating.close();
-  const server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, ...env });
-  return {
-    database,
-    server,
-    reader: database.open(),
-    cookie: await signInOverHttp(server),
-    imagesDir: path.join(database.env.DATA_DIR, "images"),
-  };
 }
 
 /** A signed-in admin's form POST to `path` from the site itself (urlencoded, as a browser sends it). */
