@@ -10,7 +10,6 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
 import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
 import { backends, type TestDatabase } from "../support/backends";
@@ -18,6 +17,7 @@ import { twoToneJpeg } from "../support/images";
 import { createTestBucket, s3EnvOf, s3Settings, type TestBucket } from "../support/s3";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
+import { useSite } from "../support/sites";
 
 beforeAll(() => assertBuilt());
 
@@ -50,14 +50,6 @@ async function postAdmin(server: SpawnedServer, cookie: string, fields: Record<s
   return { status: response.status, text: await response.text() };
 }
 
-async function migrated(backend: (typeof backends)[number]): Promise<TestDatabase> {
-  const database = await backend.createDatabase();
-  const connection = database.open();
-  await migrateToLatest(connection);
-  await connection.close();
-  return database;
-}
-
 // Uploads are a second of sharp each, more on a busy machine: these tests get twice the usual time.
 describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bucket, on $name", { timeout: 120_000 }, (backend) => {
   let database: TestDatabase;
@@ -69,7 +61,7 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
 
   // Two servers for the whole file (starting them is most of its time): each test looks at what it changed.
   beforeAll(async () => {
-    database = await migrated(backend);
+    database = await backend.createDatabase({ migrated: true });
     bucket = await createTestBucket();
     // Each instance has a DATA_DIR of its own; on SQLite they must share the database file in it.
     otherDataDir = backend.name === "postgres" ? await makeTempDir("second-instance") : database.env.DATA_DIR;
@@ -244,20 +236,10 @@ describe("npm run admin -- migrate-images without S3_BUCKET", () => {
 });
 
 describe("PUBLIC_IMAGES_URL", () => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-
-  beforeEach(async () => {
-    database = await migrated(backends[0]!);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, PUBLIC_IMAGES_URL: "https://cdn.example.net/acme" });
-  });
-  afterEach(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(backends[0]!, { env: { PUBLIC_IMAGES_URL: "https://cdn.example.net/acme" } });
 
   it("links the page's pictures there, allows that origin in the page's CSP, and keeps /images/<name> working", async () => {
-    const cookie = await signInOverHttp(server);
+    const { server, cookie } = site;
     const photo = await twoToneJpeg(1200, 800);
     const before = await uploadImage(server, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(server, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
