@@ -6,7 +6,7 @@
  * JavaScript.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { parseSearch, type InboxFilter } from "~/enquiries/inbox";
 import {
@@ -20,13 +20,13 @@ import {
 } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
+import type { Database, Db } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
 import type { OutboxStatus } from "~/platform/schema";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { assertBuilt, freePort, type SpawnedServer } from "../support/server";
-import { useSite } from "../support/sites";
+import { useDatabase, useSite } from "../support/sites";
 
 type Seed = {
   name: string;
@@ -119,50 +119,40 @@ describe("parseSearch: the search box's text as the query uses it", () => {
 });
 
 describe.each(backends)("inbox operations in the data layer on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-    db = database.db;
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
   beforeEach(async () => {
-    await db.deleteFrom("email_outbox").execute();
-    await db.deleteFrom("contact_submissions").execute();
+    await data.db.deleteFrom("email_outbox").execute();
+    await data.db.deleteFrom("contact_submissions").execute();
   });
 
   it("searches name, e-mail and message, case-insensitively, combined with the filter; the counts follow the search", async () => {
-    await seed(db, [
+    await seed(data.db, [
       { name: "Agatha Boiler", email: "agatha@example.com", message: "Hello there." },
       { name: "Bertie Wooster", email: "BOILER.fan@example.org", message: "Nothing to see.", read: true },
       { name: "Cora Crawley", email: "cora@example.com", message: "The BoIlEr in flat 2 is broken." },
       { name: "Dan Nobody", email: "dan@example.com", message: "Gutters, please." },
       { name: "Spammy Boiler", spam: "links", message: "boiler boiler http://x http://y http://z" },
     ]);
-    expect(await names(db, "all", "boiler")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
-    expect(await names(db, "all", "BOILER")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
-    expect(await names(db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
-    expect(await names(db, "read", "boiler")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
-    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
-    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect(await names(data.db, "all", "boiler")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(data.db, "all", "BOILER")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(data.db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
+    expect(await names(data.db, "read", "boiler")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
+    expect(await countSubmissions(data.db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect((await listSubmissions(data.db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
     // Part of a word, of an address, of a message.
-    expect(await names(db, "all", "woos")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "all", "flat 2")).toEqual(["Cora Crawley"]);
-    expect(await names(db, "all", "no such words")).toEqual([]);
-    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
+    expect(await names(data.db, "all", "woos")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "all", "flat 2")).toEqual(["Cora Crawley"]);
+    expect(await names(data.db, "all", "no such words")).toEqual([]);
+    expect(await countSubmissions(data.db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
     // No search: everything.
-    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
-    expect(await names(db, "all", "")).toHaveLength(4);
+    expect(await countSubmissions(data.db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
+    expect(await names(data.db, "all", "")).toHaveLength(4);
   });
 
   it("takes %, _ and \\ in a search literally", async () => {
-    await seed(db, [
+    await seed(data.db, [
       { name: "Percent", message: "Rent up 5% this year" },
       { name: "Fifty", message: "Rent up 50 pounds" },
       { name: "Under", email: "first_last@example.com" },
@@ -170,37 +160,37 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       { name: "Slash", message: "C:\\boiler\\manual.pdf" },
       { name: "Quote", message: "It's O'Neil's flat; DROP TABLE enquiries; --" },
     ]);
-    expect(await names(db, "all", "5%")).toEqual(["Percent"]);
-    expect(await names(db, "all", "%")).toEqual(["Percent"]);
-    expect(await names(db, "all", "first_last")).toEqual(["Under"]);
-    expect(await names(db, "all", "_")).toEqual(["Under"]);
-    expect(await names(db, "all", ":\\boiler\\")).toEqual(["Slash"]);
-    expect(await names(db, "all", "\\")).toEqual(["Slash"]);
-    expect(await names(db, "all", "O'Neil's flat; DROP")).toEqual(["Quote"]);
-    expect(await countSubmissions(db)).toMatchObject({ all: 6 });
+    expect(await names(data.db, "all", "5%")).toEqual(["Percent"]);
+    expect(await names(data.db, "all", "%")).toEqual(["Percent"]);
+    expect(await names(data.db, "all", "first_last")).toEqual(["Under"]);
+    expect(await names(data.db, "all", "_")).toEqual(["Under"]);
+    expect(await names(data.db, "all", ":\\boiler\\")).toEqual(["Slash"]);
+    expect(await names(data.db, "all", "\\")).toEqual(["Slash"]);
+    expect(await names(data.db, "all", "O'Neil's flat; DROP")).toEqual(["Quote"]);
+    expect(await countSubmissions(data.db)).toMatchObject({ all: 6 });
   });
 
   it("submissionsQuery selects every row of a view, newest first, beyond one page", async () => {
     await seed(
-      db,
+      data.db,
       Array.from({ length: 60 }, (_, index) => ({ name: `Sender ${index}`, message: index % 2 ? "odd boiler" : "even" })),
     );
-    const rows = await submissionsQuery(db, { filter: "all", search: "boiler" }).execute();
+    const rows = await submissionsQuery(data.db, { filter: "all", search: "boiler" }).execute();
     expect(rows).toHaveLength(30);
     expect(rows[0]!.name).toBe("Sender 59");
     expect(rows.at(-1)!.name).toBe("Sender 1");
   });
 
   it("keeps spam out of All, Unread and Read, lists it under Spam newest first, and Not spam moves one to the inbox unread", async () => {
-    const [real, honeypot, links] = await seed(db, [
+    const [real, honeypot, links] = await seed(data.db, [
       { name: "Real Person", read: true },
       { name: "Bot One", spam: "honeypot" },
       { name: "Bot Two", spam: "links", read: true },
     ]);
-    expect(await names(db, "all")).toEqual(["Real Person"]);
-    expect(await names(db, "unread")).toEqual([]);
-    expect(await names(db, "read")).toEqual(["Real Person"]);
-    const spam = await listSubmissions(db, { filter: "spam" });
+    expect(await names(data.db, "all")).toEqual(["Real Person"]);
+    expect(await names(data.db, "unread")).toEqual([]);
+    expect(await names(data.db, "read")).toEqual(["Real Person"]);
+    const spam = await listSubmissions(data.db, { filter: "spam" });
     expect(spam.submissions.map((s) => [s.name, s.spam_reason])).toEqual([
       ["Bot Two", "links"],
       ["Bot One", "honeypot"],
@@ -208,30 +198,30 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, held: 0, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
-    expect(await markNotSpam(db, links!)).toBe("moved");
-    expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
-    expect(await names(db, "unread")).toEqual(["Bot Two"]);
-    expect(await names(db, "spam")).toEqual(["Bot One"]);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
+    expect(await markNotSpam(data.db, links!)).toBe("moved");
+    expect(await names(data.db, "all")).toEqual(["Bot Two", "Real Person"]);
+    expect(await names(data.db, "unread")).toEqual(["Bot Two"]);
+    expect(await names(data.db, "spam")).toEqual(["Bot One"]);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
-    expect(await markNotSpam(db, real!)).toBe(false);
-    expect(await markNotSpam(db, links!)).toBe(false);
-    expect(await markNotSpam(db, randomUUID())).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
+    expect(await markNotSpam(data.db, real!)).toBe(false);
+    expect(await markNotSpam(data.db, links!)).toBe(false);
+    expect(await markNotSpam(data.db, randomUUID())).toBe(false);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     expect(honeypot).toBeDefined();
   });
 
   it("keeps what a flood brought out of All, Unread and Read, lists it under Held, and Not spam releases one to the inbox", async () => {
-    const [, quick, plain] = await seed(db, [
+    const [, quick, plain] = await seed(data.db, [
       { name: "Real Person", read: true },
       { name: "Held Quick", held: ["too-fast"] },
       { name: "Held Plain", held: [] },
       // Spam in a flood is filed under Spam, as ever.
       { name: "Held Bot", held: [], spam: "honeypot" },
     ]);
-    expect(await names(db, "all")).toEqual(["Real Person"]);
-    expect(await names(db, "unread")).toEqual([]);
-    const held = await listSubmissions(db, { filter: "held" });
+    expect(await names(data.db, "all")).toEqual(["Real Person"]);
+    expect(await names(data.db, "unread")).toEqual([]);
+    const held = await listSubmissions(data.db, { filter: "held" });
     expect(held.submissions.map((s) => [s.name, s.spam_signals])).toEqual([
       ["Held Plain", "flood"],
       ["Held Quick", "flood+too-fast"],
@@ -241,40 +231,40 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       "Arrived during a flood: more enquiries within the hour than the site-wide limit; Sent within 3 seconds of opening the page",
     );
     // Search works within Held like any view.
-    expect((await listSubmissions(db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
+    expect((await listSubmissions(data.db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
 
-    expect(await markNotSpam(db, quick!)).toBe("released");
-    expect(await names(db, "unread")).toEqual(["Held Quick"]);
-    expect(await names(db, "held")).toEqual(["Held Plain"]);
-    expect(await markNotSpam(db, quick!)).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
+    expect(await markNotSpam(data.db, quick!)).toBe("released");
+    expect(await names(data.db, "unread")).toEqual(["Held Quick"]);
+    expect(await names(data.db, "held")).toEqual(["Held Plain"]);
+    expect(await markNotSpam(data.db, quick!)).toBe(false);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
     expect(plain).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
-    const [a, b, c] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
-    expect(await setSubmissionsRead(db, [a!, c!, randomUUID()], true)).toBe(2);
-    expect(await names(db, "read")).toEqual(["C", "A"]);
-    expect(await names(db, "unread")).toEqual(["B"]);
-    expect(await setSubmissionsRead(db, [a!, b!], false)).toBe(2);
-    expect(await names(db, "unread")).toEqual(["B", "A"]);
-    expect(await setSubmissionsRead(db, [], true)).toBe(0);
+    const [a, b, c] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
+    expect(await setSubmissionsRead(data.db, [a!, c!, randomUUID()], true)).toBe(2);
+    expect(await names(data.db, "read")).toEqual(["C", "A"]);
+    expect(await names(data.db, "unread")).toEqual(["B"]);
+    expect(await setSubmissionsRead(data.db, [a!, b!], false)).toBe(2);
+    expect(await names(data.db, "unread")).toEqual(["B", "A"]);
+    expect(await setSubmissionsRead(data.db, [], true)).toBe(0);
   });
 
   it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
-    const [a, b, c, d] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
-    await seedJob(db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
-    await seedJob(db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
-    await seedJob(db, c!, { status: "queued" });
-    await seedJob(db, d!, { status: "queued" });
-    expect(await deleteSubmissions(db, [a!, b!, randomUUID()])).toBe(2);
-    expect(await names(db, "all")).toEqual(["D", "C"]);
-    expect(await jobsOf(db, [a!, b!])).toBe(0);
-    expect(await jobsOf(db, [c!, d!])).toBe(2);
-    expect(await deleteSubmission(db, c!)).toBe(true);
-    expect(await jobsOf(db, [c!])).toBe(0);
-    expect(await jobsOf(db, [d!])).toBe(1);
-    expect(await deleteSubmission(db, c!)).toBe(false);
+    const [a, b, c, d] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
+    await seedJob(data.db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
+    await seedJob(data.db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
+    await seedJob(data.db, c!, { status: "queued" });
+    await seedJob(data.db, d!, { status: "queued" });
+    expect(await deleteSubmissions(data.db, [a!, b!, randomUUID()])).toBe(2);
+    expect(await names(data.db, "all")).toEqual(["D", "C"]);
+    expect(await jobsOf(data.db, [a!, b!])).toBe(0);
+    expect(await jobsOf(data.db, [c!, d!])).toBe(2);
+    expect(await deleteSubmission(data.db, c!)).toBe(true);
+    expect(await jobsOf(data.db, [c!])).toBe(0);
+    expect(await jobsOf(data.db, [d!])).toBe(1);
+    expect(await deleteSubmission(data.db, c!)).toBe(false);
   });
 });
 
