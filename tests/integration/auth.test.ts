@@ -19,7 +19,7 @@ import {
 } from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
+import type { Database, Db } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
@@ -74,11 +74,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     async function migratedDatabase(): Promise<Database> {
-      const testDatabase = await backend.createDatabase();
+      const testDatabase = await backend.createDatabase({ migrated: true });
       created.push(testDatabase);
-      const database = testDatabase.open();
-      await migrateToLatest(database);
-      return database;
+      return testDatabase.open();
     }
 
     /** A migrated database with the admin EMAIL / PASSWORD. */
@@ -561,7 +559,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     beforeAll(async () => {
-      database = await backend.createDatabase();
+      database = await backend.createDatabase({ migrated: true });
       server = await startServer(serverEnv(PASSWORD));
     });
 
