@@ -206,9 +206,8 @@ export async function signIn(page: Page): Promise<void> {
   await expect(welcome(page)).toBeVisible();
 }
 
-/** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
+/** Opens the Contact Submissions tab (filter: all) by its URL, hydrated; the page's context is signed in (signed-in.ts). */
 export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
-  await signIn(page);
   await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
   await waitForHydration(page);
