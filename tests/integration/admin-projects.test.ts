@@ -11,7 +11,7 @@ import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import type { Database } from "~/platform/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
-import { uploadImage } from "../support/admin-http";
+import { projectFields, uploadImage } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg, twoTonePng } from "../support/images";
@@ -28,10 +28,7 @@ beforeAll(() => assertBuilt());
 
 describe.each(backends)("the admin's projects over HTTP on $name", (backend) => {
   const site = useSite(backend);
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-  let imagesDir: string;
+  let server: SpawnedServer, reader: Database, cookie: string, imagesDir: string;
   beforeAll(() => ({ server, reader, cookie, imagesDir } = site));
 
   /** A POST to the dashboard's action: urlencoded, or multipart when files are given (the form without JavaScript). */
@@ -51,23 +48,6 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
     }
     const response = await fetch(`${server.url}/admin?tab=projects`, { method: "POST", redirect: "manual", headers, body });
     return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-  }
-
-  function projectFields(title: string, overrides: Record<string, string> = {}): Record<string, string> {
-    return {
-      intent: "create-project",
-      title,
-      category: "Kitchen Renovation",
-      description: `${title}: stripped back and refitted.`,
-      duration: "3 weeks",
-      budget: "£15,000",
-      display_order: "",
-      before_image_url: "",
-      after_image_url: "",
-      before_image_alt: "",
-      after_image_alt: "",
-      ...overrides,
-    };
   }
 
   async function uploaded(data?: Buffer): Promise<string> {

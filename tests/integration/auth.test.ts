@@ -24,6 +24,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { visibleText } from "../support/html";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -54,16 +55,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** What a person sees of an HTML page: no scripts (hydration data, nonces), no tags, no attribute values. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 describe.each(backends)("admin authentication on $name", (backend) => {

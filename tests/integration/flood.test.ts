@@ -31,6 +31,7 @@ import { assertBuilt, type SpawnedServer } from "../support/server";
 import { parseMessage, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
+import { visibleText } from "../support/html";
 
 const MAIL = { from: "Example Property <enquiries@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
 const MAIL_ENV = { MAIL_FROM: MAIL.from, CONTACT_NOTIFY_TO: MAIL.notifyTo.join(","), SMTP_INSECURE: "true" };
@@ -38,15 +39,6 @@ const MAIL_ENV = { MAIL_FROM: MAIL.from, CONTACT_NOTIFY_TO: MAIL.notifyTo.join("
 const NO_MORE_MAIL_WAIT_MS = 6_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What a person sees of an HTML page: no scripts, no tags. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 /** Rows in every table of the schema, by table. */
 async function rowCounts(db: Db): Promise<Record<string, number>> {

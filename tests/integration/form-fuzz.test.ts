@@ -36,6 +36,7 @@ import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
+import { visibleHtml } from "../support/html";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 
@@ -200,8 +201,7 @@ const ROUTES: FormRoute[] = [
 // The test
 // ---------------------------------------------------------------------------
 
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-const visibleHtml = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+/** Text as React writes it into HTML. */
 const htmlText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 beforeAll(() => assertBuilt());

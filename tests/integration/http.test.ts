@@ -11,12 +11,13 @@ import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, SUCCESS_MESSAGE } from "~/enqu
 import { toBoolean } from "~/platform/db-values";
 import { createProject, type NewProject } from "~/projects/projects.server";
 import { backends } from "../support/backends";
-import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { countEnquiries, findEnquiry, postForm, postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
 import { assertBuilt } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
 import type { Db } from "~/platform/db.server";
+import { visibleHtml } from "../support/html";
 
 const LIMIT = 64 * 1024;
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
@@ -42,19 +43,6 @@ function seedProject(title: string, displayOrder: number, active = true): NewPro
     is_active: active,
     display_order: displayOrder,
   };
-}
-
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-function visibleHtml(html: string): string {
-  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
-}
-
-function postForm(url: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(`${url}/?index`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
 }
 
 function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): string {

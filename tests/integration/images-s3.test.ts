@@ -10,7 +10,7 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
+import { TEST_ADMIN_ENV, projectFields, signInOverHttp, uploadImage } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
 import { backends, type TestDatabase } from "../support/backends";
 import { twoToneJpeg } from "../support/images";
@@ -25,20 +25,6 @@ beforeAll(() => assertBuilt());
 async function filesUnder(directory: string): Promise<string[]> {
   return (await readdir(directory, { recursive: true }).catch(() => [] as string[])).sort();
 }
-
-const projectForm = (title: string, beforeUrl: string, afterUrl: string) => ({
-  intent: "create-project",
-  title,
-  category: "Kitchen Renovation",
-  description: `${title}: stripped back and refitted.`,
-  duration: "3 weeks",
-  budget: "£15,000",
-  display_order: "",
-  before_image_url: beforeUrl,
-  after_image_url: afterUrl,
-  before_image_alt: "",
-  after_image_alt: "",
-});
 
 async function postAdmin(server: SpawnedServer, cookie: string, fields: Record<string, string>) {
   const response = await fetch(`${server.url}/admin?tab=projects`, {
@@ -118,7 +104,7 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
     const already = await bucket.keys();
     const before = await uploadImage(first, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(first, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
-    const created = await postAdmin(first, cookie, projectForm("Bucket Kitchen", before.body.url!, after.body.url!));
+    const created = await postAdmin(first, cookie, projectFields("Bucket Kitchen", { before_image_url: before.body.url!, after_image_url: after.body.url! }));
     expect(created.status, created.text.slice(0, 300)).toBe(302);
     expect(await bucket.keys()).toHaveLength(already.length + 14);
 
@@ -137,7 +123,7 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
       await uploadImage(first, cookie, { data: photo, filename: "a.jpg", type: "image/jpeg" }),
       await uploadImage(first, cookie, { data: photo, filename: "b.jpg", type: "image/jpeg" }),
     ];
-    expect((await postAdmin(first, cookie, projectForm("Kept", used[0]!.body.url!, used[1]!.body.url!))).status).toBe(302);
+    expect((await postAdmin(first, cookie, projectFields("Kept", { before_image_url: used[0]!.body.url!, after_image_url: used[1]!.body.url! }))).status).toBe(302);
     const unused = await uploadImage(second, cookie, { data: photo, filename: "c.jpg", type: "image/jpeg" });
     const stems = [...used, unused].map((answer) => answer.body.name!.replace(/\.jpg$/, ""));
     const all = await bucket.keys();
@@ -243,7 +229,7 @@ describe("PUBLIC_IMAGES_URL", () => {
     const photo = await twoToneJpeg(1200, 800);
     const before = await uploadImage(server, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(server, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
-    expect((await postAdmin(server, cookie, projectForm("On The CDN", before.body.url!, after.body.url!))).status).toBe(302);
+    expect((await postAdmin(server, cookie, projectFields("On The CDN", { before_image_url: before.body.url!, after_image_url: after.body.url! }))).status).toBe(302);
 
     const page = await fetch(`${server.url}/`);
     const html = await page.text();

@@ -22,9 +22,8 @@ import type { UserType } from "~/enquiries/schema";
 import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
 import type { Database, Db } from "~/platform/db.server";
 import { toBoolean } from "~/platform/db-values";
-import type { OutboxStatus } from "~/platform/schema";
 import { backends } from "../support/backends";
-import { NO_MAIL, filedAsSpam } from "../support/enquiries";
+import { NO_MAIL, addNotification, filedAsSpam } from "../support/enquiries";
 import { assertBuilt, freePort, type SpawnedServer } from "../support/server";
 import { useDatabase, useSite } from "../support/sites";
 
@@ -66,33 +65,6 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
     ids.push(id);
   }
   return ids;
-}
-
-/** An e-mail job as the outbox holds it, written directly. */
-async function seedJob(
-  db: Db,
-  submissionId: string,
-  job: { status: OutboxStatus; attempts?: number; lastError?: string | null; nextAttemptAt?: string | null; sentAt?: string | null },
-): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await db
-    .insertInto("email_outbox")
-    .values({
-      id,
-      submission_id: submissionId,
-      kind: "notification",
-      message: JSON.stringify({ to: "office@example.com", subject: "New enquiry", text: "…", html: "<p>…</p>" }),
-      status: job.status,
-      attempts: job.attempts ?? 0,
-      next_attempt_at: job.nextAttemptAt ?? null,
-      last_error: job.lastError ?? null,
-      sent_at: job.sentAt ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
 }
 
 async function jobsOf(db: Db, submissionIds: string[]): Promise<number> {
@@ -253,10 +225,10 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
 
   it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
     const [a, b, c, d] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
-    await seedJob(data.db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
-    await seedJob(data.db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
-    await seedJob(data.db, c!, { status: "queued" });
-    await seedJob(data.db, d!, { status: "queued" });
+    await addNotification(data.db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
+    await addNotification(data.db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
+    await addNotification(data.db, c!, { status: "queued" });
+    await addNotification(data.db, d!, { status: "queued" });
     expect(await deleteSubmissions(data.db, [a!, b!, randomUUID()])).toBe(2);
     expect(await names(data.db, "all")).toEqual(["D", "C"]);
     expect(await jobsOf(data.db, [a!, b!])).toBe(0);
@@ -319,9 +291,7 @@ beforeAll(() => assertBuilt());
 
 describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
   const site = useSite(backend);
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
+  let server: SpawnedServer, reader: Database, cookie: string;
   beforeAll(() => ({ server, reader, cookie } = site));
   beforeEach(async () => {
     await reader.db.deleteFrom("email_outbox").execute();
@@ -483,9 +453,9 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 
   it("bulk delete: without JavaScript the page asks first; confirmed, the submissions and their e-mail jobs go", async () => {
     const [keep, gone1, gone2] = await seedRecent([{ name: "Keeper" }, { name: "Goner One" }, { name: "Goner Two" }]);
-    await seedJob(reader.db, keep!, { status: "sent", attempts: 1, sentAt: minutesAgo(1) });
-    await seedJob(reader.db, gone1!, { status: "failed", attempts: 5, lastError: "Connection refused" });
-    await seedJob(reader.db, gone2!, { status: "queued" });
+    await addNotification(reader.db, keep!, { status: "sent", attempts: 1, sentAt: minutesAgo(1) });
+    await addNotification(reader.db, gone1!, { status: "failed", attempts: 5, lastError: "Connection refused" });
+    await addNotification(reader.db, gone2!, { status: "queued" });
     const before = await snapshot();
 
     const asked = await bulk("bulk-delete", [gone1!, gone2!]);
@@ -553,11 +523,11 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       { name: "Spam Spencer", spam: "too-fast" },
     ]);
     const retryAt = new Date(Date.now() + 90 * 60_000).toISOString();
-    await seedJob(reader.db, queued!, { status: "queued", nextAttemptAt: minutesAgo(0) });
-    await seedJob(reader.db, sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
-    await seedJob(reader.db, retrying!, { status: "failed", attempts: 2, lastError: "Connection refused <&>", nextAttemptAt: retryAt });
-    const gaveUpJob = await seedJob(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
-    await seedJob(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
+    await addNotification(reader.db, queued!, { status: "queued", nextAttemptAt: minutesAgo(0) });
+    await addNotification(reader.db, sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
+    await addNotification(reader.db, retrying!, { status: "failed", attempts: 2, lastError: "Connection refused <&>", nextAttemptAt: retryAt });
+    const gaveUpJob = await addNotification(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
+    await addNotification(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
 
     const page = await getPage("/admin?tab=contacts");
     expect(page.text).toContain("Notification e-mail: queued");
@@ -620,13 +590,13 @@ describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
 
     const [first, second] = await seed(reader.db, [{ name: "Unlucky One" }, { name: "Unlucky Two" }]);
     // Given up (no next attempt), so the worker leaves them as they are.
-    await seedJob(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
+    await addNotification(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
     for (const tab of ["projects", "contacts"]) {
       expect(await pageOf(tab)).toContain(
         "Notification e-mails are failing: 1 enquiry has not been e-mailed to you. Last error: Greeting never received. It is here in Contact Submissions, and sending is retried automatically.",
       );
     }
-    await seedJob(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
+    await addNotification(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
     const response = await fetch(`${server.url}/admin?tab=projects`, { headers: { cookie } });
     const html = await response.text();
     expect(pageText(html)).toMatch(

@@ -12,20 +12,13 @@ import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
+import { visibleText } from "../support/html";
 
 const ATTACKERS = 40;
 /** Guesses each address keeps in flight: many times the queue's 2 + 16 places between them all, so it stays full. */
 const IN_FLIGHT_PER_ADDRESS = 3;
 /** The owner signs in this many times during the flood: each must get in. */
 const OWNER_SIGN_INS = 5;
-
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 beforeAll(() => assertBuilt());
 

@@ -11,26 +11,14 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { Database } from "~/platform/db.server";
 import { signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
-import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { countEnquiries, findEnquiry, postForm, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer } from "../support/server";
 import { useSite } from "../support/sites";
+import { visibleHtml } from "../support/html";
 
 /** React escapes the apostrophe in text content. */
 const SUCCESS_HTML = SUCCESS_MESSAGE.replace("'", "&#x27;");
 const LIMITED_MESSAGE = rateLimitedMessage(PLACEHOLDER_COMPANY.phone);
-
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-function visibleHtml(html: string): string {
-  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
-}
-
-function postForm(url: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(`${url}/?index`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
 
 /** The page's contact section, with what changes from one response to the next (the token) taken out. */
 function contactSection(html: string): string {

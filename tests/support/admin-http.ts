@@ -48,6 +48,24 @@ export async function uploadImage(
   return { status: response.status, body };
 }
 
+/** The fields of the Add Project form, as the dashboard posts them, with `overrides` (the pictures' URLs, a field to break). */
+export function projectFields(title: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    intent: "create-project",
+    title,
+    category: "Kitchen Renovation",
+    description: `${title}: stripped back and refitted.`,
+    duration: "3 weeks",
+    budget: "£15,000",
+    display_order: "",
+    before_image_url: "",
+    after_image_url: "",
+    before_image_alt: "",
+    after_image_alt: "",
+    ...overrides,
+  };
+}
+
 /** A signed-in admin's form POST to `path` from the site itself (urlencoded, as a browser sends it). */
 export function postAdminForm(server: SpawnedServer, cookie: string, path: string, fields: Record<string, string>): Promise<RawResponse> {
   return rawRequest(server.port, {
