@@ -11,7 +11,8 @@ import { startServer, type SpawnedServer } from "./server";
  * and a site (that database with the built server on it and the test admin
  * signed in). `useDatabase` and `useSite` are called in a describe block:
  * what they return is ready in the block's tests and hooks, and removed after
- * its last test. `startSite` is the same site for one test of its own.
+ * its last test. Each database is a copy of the one the global setup
+ * migrated (backends.ts), so no test waits for the migrations.
  */
 
 /** A migrated database and a connection of the test's own, to arrange what the app reads and read what it stored. */
@@ -49,14 +50,14 @@ export type Site = OpenDatabase & {
 };
 
 /** A copy of the run's migrated database (tests/support/global-setup.ts) and a connection to it. */
-export async function openMigratedDatabase(backend: Backend): Promise<OpenDatabase> {
+async function openMigratedDatabase(backend: Backend): Promise<OpenDatabase> {
   const database = await backend.createDatabase({ migrated: true });
   const reader = database.open();
   return { database, reader, db: reader.db };
 }
 
 /** The site of `options` on a new migrated database; `stop` stops the server and deletes the database. */
-export async function startSite(backend: Backend, options: SiteOptions = {}): Promise<Site & { stop(): Promise<void> }> {
+async function startSite(backend: Backend, options: SiteOptions = {}): Promise<Site & { stop(): Promise<void> }> {
   const { signedIn = true } = options;
   const opened = await openMigratedDatabase(backend);
   let server: SpawnedServer | undefined;
