@@ -28,6 +28,7 @@ const NO_S3 = Object.fromEntries(
   ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE", "PUBLIC_IMAGES_URL"].map((name) => [name, ""]),
 );
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+process.env.E2E_SITE_URL = BASE_URL;
 /** A second server with no projects, for the gallery's empty and failure states. */
 const EMPTY_GALLERY_PORT = PORT + 1;
 process.env.E2E_EMPTY_GALLERY_URL = `http://127.0.0.1:${EMPTY_GALLERY_PORT}`;
@@ -96,7 +97,7 @@ function server(
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // Seeds the gallery; runs once the web server is up (the schema is migrated by then).
+  // Seeds the gallery and saves the signed-in browser states (signed-in.ts); runs once the web servers are up.
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
