@@ -3,7 +3,7 @@
  * backend. One server per backend for this file; tests that stop or kill the
  * server live in lifecycle.test.ts.
  */
-import http from "node:http";
+import type http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";

@@ -86,7 +86,9 @@ export class SplicedText {
   identity(values: readonly string[]): Buffer {
     const fillers = values.map((value) => Buffer.from(value));
     const chunks: Buffer[] = [this.parts[0]!];
-    this.holeAfter.forEach((hole, i) => chunks.push(fillers[hole]!, this.parts[i + 1]!));
+    this.holeAfter.forEach((hole, i) => {
+      chunks.push(fillers[hole]!, this.parts[i + 1]!);
+    });
     return Buffer.concat(chunks);
   }
 
@@ -103,7 +105,9 @@ export class SplicedText {
     });
     const plan = this.crcPlan(fillers.map(({ filler }) => filler.length));
     let crc = plan.constant;
-    fillers.forEach(({ filler }, hole) => (crc ^= multiplyModP(plan.factors[hole]!, crc32(filler))));
+    fillers.forEach(({ filler }, hole) => {
+      crc ^= multiplyModP(plan.factors[hole]!, crc32(filler));
+    });
 
     const chunks: Buffer[] = [GZIP_HEADER, this.compressedParts[0]!];
     let size = this.parts[0]!.length;
