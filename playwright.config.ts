@@ -48,11 +48,14 @@ const ADMIN_PORT = PORT + 2;
 process.env.E2E_ADMIN_URL = `http://127.0.0.1:${ADMIN_PORT}`;
 const ADMIN_DATA_DIR = path.join(DATA_DIR, "admin");
 process.env.E2E_ADMIN_DATA_DIR = ADMIN_DATA_DIR;
-const ADMIN_EMAIL = (process.env.E2E_ADMIN_EMAIL ??= "admin@example.com");
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@example.com";
+process.env.E2E_ADMIN_EMAIL = ADMIN_EMAIL;
 // A test-only password (12+ characters, as the app requires); it guards nothing but a temporary database.
-const ADMIN_PASSWORD = (process.env.E2E_ADMIN_PASSWORD ??= "e2e-correct-horse-battery");
+const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "e2e-correct-horse-battery";
+process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
 // "&" must be escaped in the "Reply via Email" link's subject.
-const ADMIN_COMPANY_NAME = (process.env.E2E_ADMIN_COMPANY_NAME ??= "Smith & Jones Lettings");
+const ADMIN_COMPANY_NAME = process.env.E2E_ADMIN_COMPANY_NAME ?? "Smith & Jones Lettings";
+process.env.E2E_ADMIN_COMPANY_NAME = ADMIN_COMPANY_NAME;
 
 /** The Website tab's server: what its tests publish is live on its / only. */
 const WEBSITE_PORT = PORT + 3;

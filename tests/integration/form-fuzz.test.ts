@@ -367,7 +367,9 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const batch = strict.slice(i, i + 4);
       const before = await snapshot();
       const responses = await Promise.all(batch.map(({ testCase, index }) => send(route, testCase, index)));
-      batch.forEach(({ testCase, index }, j) => check(testCase, index, responses[j]!));
+      batch.forEach(({ testCase, index }, j) => {
+        check(testCase, index, responses[j]!);
+      });
       if (!isDeepStrictEqual(await snapshot(), before)) failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
     }
     let before = await snapshot();

@@ -4,7 +4,7 @@
  * server live in lifecycle.test.ts.
  */
 import { readFileSync } from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";

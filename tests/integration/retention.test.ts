@@ -110,12 +110,12 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
 
       stop = startRetentionSchedule({ db: data.db, retentionDays: DAYS, log, firstRunAfterMs: 5, now: () => NOW }).stop;
       expect(setTimeoutSpy.mock.calls[0]?.[1], "the first run, shortly after start").toBe(5);
-      expect((setTimeoutSpy.mock.results[0]?.value as NodeJS.Timeout).hasRef(), "unref'd").toBe(false);
+      expect((setTimeoutSpy.mock.results[0]!.value as NodeJS.Timeout).hasRef(), "unref'd").toBe(false);
 
       await vi.waitFor(async () => expect((await remaining()).names).toEqual(["Recent"]));
       await vi.waitFor(() => expect(setTimeoutSpy.mock.calls.some(([, delay]) => delay === 10 * 60 * 1000)).toBe(true));
       const next = setTimeoutSpy.mock.results[setTimeoutSpy.mock.calls.findIndex(([, delay]) => delay === 10 * 60 * 1000)];
-      expect((next?.value as NodeJS.Timeout).hasRef(), "the next check's timer is unref'd too").toBe(false);
+      expect((next!.value as NodeJS.Timeout).hasRef(), "the next check's timer is unref'd too").toBe(false);
 
       // The log says how many and how old, never whose.
       expect(logged.join("\n")).toContain("deleted 1 enquiry older than 30 days");

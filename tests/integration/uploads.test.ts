@@ -347,7 +347,10 @@ describe.each(backends)("image uploads on $name", (backend) => {
         new Promise<void>((resolve) => {
           const request = http.get({ host: "127.0.0.1", port: site.server.port, path: `/images/${name}`, agent: false });
           request.on("error", () => resolve());
-          request.on("response", () => (request.destroy(), resolve()));
+          request.on("response", () => {
+            request.destroy();
+            resolve();
+          });
         });
       // The first window is narrow, so many times over.
       for (let round = 0; round < 4; round++) {

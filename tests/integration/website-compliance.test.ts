@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { siteDefaults, type SiteContent } from "~/website/content";
-import { TENANT_FEE_WARNING, VAT_STATEMENTS, tenantFeeWarning } from "~/website/sections/fees";
+import { VAT_STATEMENTS, } from "~/website/sections/fees";
 import { TEMPLATE_NOTICE } from "~/website/sections/policies";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
 import { backends } from "../support/backends";

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { publicDataVersion } from "~/platform/db/data-version.server";
-import { WEBSITE_TEXT, parseSection, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
+import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
 import { MAX_FEATURES } from "~/website/sections/pricing";
 import {
   KEPT_VERSIONS,

@@ -111,7 +111,10 @@ export async function rewriteBackup(from: string, to: string, edit: (lines: stri
   const recounted = lines.map((line) => {
     const value = JSON.parse(line);
     if (Array.isArray(value)) counts[table!] = (counts[table!] ?? 0) + 1;
-    else if ("table" in value) counts[(table = value.table)] = 0;
+    else if ("table" in value) {
+      table = value.table as string;
+      counts[table] = 0;
+    }
     else if ("end" in value) return JSON.stringify({ end: value.end, rows: counts[value.end] });
     return line;
   });
