@@ -72,6 +72,7 @@ export default function App() {
  */
 function InlineStyle() {
   const css = useContext(InlineStyleContext);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: our own built stylesheet (inline-style.server.ts), no visitor's text in it.
   return css === undefined ? <Links /> : <style dangerouslySetInnerHTML={{ __html: css }} />;
 }
 

@@ -40,7 +40,7 @@ export type ReportInput = {
 
 /** Prints the tables and writes latest.json. */
 export function report(input: ReportInput): void {
-  const { options, results, staticRef, footprint, upload, loadBefore, loadAfter, mainStartMs } = input;
+  const { options, results, footprint, upload, loadBefore, loadAfter, mainStartMs } = input;
   const { peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb } = input.rss;
   const pad = (text: string, width: number) => text.padEnd(width);
   const lpad = (text: string, width: number) => text.padStart(width);

@@ -282,7 +282,11 @@ async function main(): Promise<number> {
         ]);
         seconds.push((performance.now() - started) / 1000);
         const report = JSON.parse(await readFile(path.join(reportsDir, `${name}.report.json`), "utf8")) as LighthouseReport;
-        if (page.categories.includes("performance")) (summaries[page.path] ??= []).push(summarise(report));
+        if (page.categories.includes("performance")) {
+          const kept = summaries[page.path] ?? [];
+          kept.push(summarise(report));
+          summaries[page.path] = kept;
+        }
         const pageScores = scores.get(page.name) ?? new Map<Category, number[]>();
         scores.set(page.name, pageScores);
         for (const category of page.categories) {

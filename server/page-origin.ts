@@ -18,7 +18,8 @@ const PEER_TRUSTED = Symbol("peer trusted");
  */
 export function peerIsTrusted(request: IncomingMessage, trust: TrustProxy): boolean {
   const socket = request.socket as Socket & { [PEER_TRUSTED]?: boolean };
-  return (socket[PEER_TRUSTED] ??= trust(socket.remoteAddress ?? "", 0));
+  socket[PEER_TRUSTED] ??= trust(socket.remoteAddress ?? "", 0);
+  return socket[PEER_TRUSTED];
 }
 
 /**
@@ -58,6 +59,6 @@ function originOf(scheme: string, host: string): string | undefined {
 /** "a, b" → "a": a forwarded header's first value (the client's), as Express reads it. */
 function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
-  const first = value?.split(",", 1)[0]!.trim();
+  const first = value?.split(",", 1)[0]?.trim();
   return first ? first : undefined;
 }

@@ -53,6 +53,7 @@ export function WebsiteFees({
             const fields = feeRowFields(list, index);
             const warning = list === "tenant" ? tenantFeeWarning({ name: values[`${prefix}.name`] ?? "", covers: values[`${prefix}.covers`] ?? "" }) : undefined;
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position (its fields are named fees.<list>.<index>); the form remounts on each saved revision.
               <div key={index} className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2">
                 <p className="text-sm font-semibold text-slate-800 sm:col-span-2">{adding ? `Add a ${list} fee` : `${list === "landlord" ? "Landlord" : "Tenant"} fee ${index + 1}`}</p>
                 {fields.map((spec) => (

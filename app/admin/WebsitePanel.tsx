@@ -189,7 +189,7 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
                 {section === "policies" && !(values[spec.name] ?? "").trim() ? (
                   <div className="-mt-3 sm:col-span-2">
                     <button type="submit" name="template" value={spec.name.slice("policies.".length)} className={SECONDARY}>
-                      {TEXT.useTemplate(spec.label)}
+                      {TEXT.templateButton(spec.label)}
                     </button>
                   </div>
                 ) : null}

@@ -266,7 +266,7 @@ export const WEBSITE_TEXT_ADMIN = {
   unscheduled: "The scheduled publish is cancelled.",
   scheduleInvalid: "Please give a date and a time, such as 1 December 2026, 09:00.",
   schedulePast: "That time has passed. Please choose a time in the future, or publish now.",
-  useTemplate: (policy: string) => `Start the ${policy} from a template`,
+  templateButton: (policy: string) => `Start the ${policy} from a template`,
   cmpExpiring: (date: string, days: number) =>
     days < 0
       ? `Your client money protection certificate expired on ${date}. A letting agent that holds client money must be a member of a scheme: renew it and update the Website tab's Legal details.`

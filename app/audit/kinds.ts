@@ -124,7 +124,7 @@ export function checkDetails(details: AuditDetails | undefined): AuditDetails | 
   for (const [name, value] of Object.entries(details)) {
     if (value === undefined) continue;
     const check = Object.hasOwn(DETAIL_CHECKS, name) ? DETAIL_CHECKS[name as keyof AuditDetails] : undefined;
-    if (!check || !check(value)) throw new Error(`The audit log does not take the detail "${name}" with that value.`);
+    if (!check?.(value)) throw new Error(`The audit log does not take the detail "${name}" with that value.`);
     checked[name] = value;
   }
   return Object.keys(checked).length > 0 ? (checked as AuditDetails) : undefined;

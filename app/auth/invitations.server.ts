@@ -245,6 +245,7 @@ export function parseMemberName(value: string | undefined): { name: string } | {
   const name = (value ?? "").trim().replace(/\s+/g, " ");
   if (name === "") return { problem: INVITATION_TEXT.nameMissing };
   if ([...name].length > MAX_NAME_LENGTH) return { problem: INVITATION_TEXT.nameTooLong };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a name with control characters is refused.
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value ?? "")) return { problem: INVITATION_TEXT.nameInvalid };
   return { name };
 }

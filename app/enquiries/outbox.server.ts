@@ -2,7 +2,6 @@ import { EventEmitter } from "node:events";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
-import type { OutboxKind } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";

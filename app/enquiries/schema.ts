@@ -31,8 +31,10 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
 
 export const LIMITS = { name: 200, email: 254, phone: 40, message: 20_000 } as const;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
 const MESSAGE_FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export type Enquiry = {

@@ -40,5 +40,5 @@ export const FLOOD_SIGNAL: SpamSignal = "flood";
 
 /** Whether stored signals ("flood+too-fast") hold the flood mark. */
 export function isHeldInFlood(stored: string | null): boolean {
-  return stored !== null && stored.split("+").includes(FLOOD_SIGNAL);
+  return stored?.split("+").includes(FLOOD_SIGNAL) ?? false;
 }

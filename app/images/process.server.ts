@@ -8,11 +8,12 @@ let sharpModule: Promise<typeof import("sharp")> | undefined;
  * never need it, and loading it takes about 0.1 s and some memory.
  */
 export function loadSharp(): Promise<typeof import("sharp")> {
-  return (sharpModule ??= import("sharp").then((module) => {
+  sharpModule ??= import("sharp").then((module) => {
     // Uploads are one-off: libvips' operation cache would only hold memory.
     module.default.cache(false);
     return module;
-  }));
+  });
+  return sharpModule;
 }
 
 /** A refusal the uploader sees, with the HTTP status that carries it. */

@@ -230,6 +230,7 @@ function PrivacyNotice({ retentionDays, privacyHref }: { retentionDays: number |
           Privacy Policy
         </a>
       ) : (
+        // biome-ignore lint/a11y/useValidAnchor: an <a> without href is HTML's placeholder link, which the specification asks for until the policy is written.
         <a className="font-semibold text-slate-700">Privacy Policy</a>
       )}
       .

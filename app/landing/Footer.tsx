@@ -106,6 +106,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
                       {title}
                     </a>
                   ) : (
+                    // biome-ignore lint/a11y/useValidAnchor: an <a> without href is HTML's placeholder link, which the specification asks for.
                     <a className="text-slate-300">{title}</a>
                   )}
                 </li>

@@ -26,6 +26,7 @@ export function Header({ company }: { company: Pick<Company, "name" | "shortName
   }, [menuOpen]);
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: not an interaction but a watch on focus leaving the banner, which stays a landmark.
     <header
       // Focus leaving the header closes the menu: open, it would cover what Tab or Shift+Tab moves to (WCAG 2.4.11).
       onBlur={(event) => {

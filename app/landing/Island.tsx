@@ -27,6 +27,7 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
         {...propsAttributes}
         nonce={nonce}
         suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON for a script element, escaped for it by jsonForScript (no "<", no line separators).
         dangerouslySetInnerHTML={{ __html: json }}
       />
     </>

@@ -11,7 +11,7 @@ export function loader() {
 }
 
 /** Ends the session on the server (not just in this browser) and returns to the sign-in form. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = context.get(adminContext);
   const { db, auth } = context.get(servicesContext);
   await signOut(db, admin, clientIp(context));

@@ -35,7 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
   return (
     // On a phone the table scrolls sideways within this region, which the keyboard can reach and scroll.
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700" tabIndex={0} role="region" aria-label={caption}>
+    <section
+      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard to be scrolled (WCAG 2.1.1).
+      tabIndex={0}
+      aria-label={caption}
+    >
       <table className="w-full min-w-[36rem] border-collapse text-left text-slate-800">
         <caption className="mb-3 text-left text-xl font-bold text-slate-900">{caption}</caption>
         <thead>
@@ -59,7 +64,7 @@ function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

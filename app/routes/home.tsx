@@ -71,6 +71,7 @@ function StructuredData({ value }: { value: object }) {
       type="application/ld+json"
       nonce={nonce}
       suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD, escaped for a script element by jsonForScript (no "<", no line separators).
       dangerouslySetInnerHTML={{ __html: jsonForScript(value) }}
     />
   );

@@ -53,6 +53,7 @@ export default function Policy({ loaderData }: Route.ComponentProps) {
   return (
     <SubPage company={loaderData.company} site={loaderData.site} title={loaderData.title}>
       {/* Our own renderer's output: every text escaped, raw HTML dropped (policy-html.server.ts). */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: policy-html.server.ts escapes every text and drops raw HTML. */}
       <div className={PROSE} dangerouslySetInnerHTML={{ __html: loaderData.html }} />
     </SubPage>
   );

@@ -82,10 +82,12 @@ export type Section<Name extends string, Own, Reads extends Record<Name, Own> = 
   ownerOnly?: true;
 };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters to strip (line breaks and tabs stay).
+const STRIPPED_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 /** Trims, keeps line breaks as \n, drops control characters a browser never sends. */
 function clean(value: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  return (value ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
+  return (value ?? "").replace(/\r\n?/g, "\n").replace(STRIPPED_CONTROL_CHARACTERS, "").trim();
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -2,7 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ensureAdmin } from "~/auth/admins.server";
 import { addToTally } from "~/platform/limits/tally.server";
-import { addEnquiries, addNotification, loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
+import { addNotification } from "../support/enquiries";
+import { addEnquiries, loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
 import {
   ACTIVE_IN_ORDER,
   MESSAGES,

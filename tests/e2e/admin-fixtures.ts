@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { FLOOD_SIGNAL, type SpamSignal } from "~/enquiries/spam";
-import { NO_MAIL } from "../support/enquiries";
+import { NO_MAIL, addNotification, type NotificationJob } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { openDatabase, type Db } from "~/platform/db/db.server";
-import type { OutboxStatus } from "~/platform/db/schema";
 import { waitForHydration } from "./fixtures";
 import { TEST_ACTOR } from "../support/actors";
 
@@ -120,32 +118,9 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
   return ids;
 }
 
-export type NotificationJob = { status: OutboxStatus; attempts: number; lastError?: string; nextAttemptAt?: string; sentAt?: string };
-
 /** Writes the notification e-mail job of an enquiry as the outbox would hold it (the admin server has e-mail off). */
 export async function seedNotification(submissionId: string, job: NotificationJob): Promise<void> {
   await withAdminDb((db) => addNotification(db, submissionId, job));
-}
-
-/** Writes the notification e-mail job of an enquiry into this database's outbox. */
-export async function addNotification(db: Db, submissionId: string, job: NotificationJob): Promise<void> {
-  const now = new Date().toISOString();
-  await db
-    .insertInto("email_outbox")
-    .values({
-      id: randomUUID(),
-      submission_id: submissionId,
-      kind: "notification",
-      message: "{}",
-      status: job.status,
-      attempts: job.attempts,
-      last_error: job.lastError ?? null,
-      next_attempt_at: job.nextAttemptAt ?? null,
-      sent_at: job.sentAt ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
 }
 
 /** The notification job of an enquiry, as stored. */
@@ -207,9 +182,8 @@ export async function signIn(page: Page): Promise<void> {
   await expect(welcome(page)).toBeVisible();
 }
 
-/** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
+/** Opens the Contact Submissions tab (filter: all) by its URL, hydrated; the page's context is signed in (signed-in.ts). */
 export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
-  await signIn(page);
   await page.goto(filter === "all" ? "/admin/enquiries" : `/admin/enquiries?filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
   await waitForHydration(page);

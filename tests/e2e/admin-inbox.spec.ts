@@ -21,15 +21,18 @@ import {
   type SeedEnquiry,
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
+import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**
  * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
  * test empties that server's inbox and seeds its own enquiries, then counts
  * them, so the tests of this file run one after the other, in one worker
- * (mode "default": in order, and a failure does not skip the rest).
+ * (mode "default": in order, and a failure does not skip the rest). They
+ * start signed in (the admin server's saved session: signed-in.ts), but for
+ * the one that signs in without JavaScript.
  */
 test.describe.configure({ mode: "default" });
-test.use({ baseURL: ADMIN_URL });
+test.use({ baseURL: ADMIN_URL, storageState: signedInState("admin") });
 
 const button = (scope: Locator, name: string) => scope.getByRole("button", { name, exact: true });
 /** The "Unread" badge of a card (next to, or in, the sender's name). */
@@ -550,7 +553,7 @@ test("an enquiry sent within 3 seconds of opening the page, with or without Java
   await resetInbox([]);
   // As a person with autofill who pastes a prepared message: filled in and sent at once.
   for (const [name, javaScriptEnabled] of [["Quick With Script", true], ["Quick Without Script", false]] as const) {
-    const visitor = await browser.newContext({ baseURL: ADMIN_URL, javaScriptEnabled });
+    const visitor = await browser.newContext({ baseURL: ADMIN_URL, javaScriptEnabled, storageState: SIGNED_OUT });
     const landing = await visitor.newPage();
     await landing.goto("/");
     if (javaScriptEnabled) await waitForHydration(landing);
@@ -855,6 +858,8 @@ test.describe("without JavaScript", () => {
       { name: "Ned Plain", email: "ned@example.com", userType: "tenant", message: "Older, stays.", createdAt: "2026-11-01T12:00:00.000Z" },
       { name: "Nina Plain", email: "nina@example.com", phone: "07700 900789", userType: "landlord", message: "Newer, goes.", createdAt: "2026-11-02T12:00:00.000Z" },
     ]);
+    // Signed out, to sign in through the plain form.
+    await page.context().clearCookies();
     await page.goto("/admin");
     await expect(loginHeading(page)).toBeVisible();
     await submitSignIn(page);
@@ -911,9 +916,6 @@ test.describe("without JavaScript", () => {
       { name: "Plain Cy", email: "cy@example.com", userType: "tenant", message: "Boiler again.", createdAt: "2026-11-03T12:00:00.000Z" },
       { name: "Plain Bot", email: "bot@example.com", userType: "other", message: "Spam.", createdAt: "2026-11-04T12:00:00.000Z", spam: "no-token" },
     ]);
-    await page.goto("/admin");
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
     await page.goto("/admin/enquiries");
     await expectCounts(page, { all: 3, unread: 3, read: 0, spam: 1 });
 

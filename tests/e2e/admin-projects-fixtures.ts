@@ -7,7 +7,7 @@ import type { RenovationProject } from "~/projects/types";
 import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { plainLog } from "~/platform/observe/log.server";
-import { signIn, withAdminDb } from "./admin-fixtures";
+import { withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
 import { TEST_ACTOR } from "../support/actors";
 
@@ -206,9 +206,8 @@ export async function apiProjects(request: APIRequestContext): Promise<Renovatio
 
 // ---- the page ----
 
-/** Signs in and opens the Renovation Projects tab (hydrated when JavaScript runs). */
+/** Opens the Renovation Projects tab (hydrated when JavaScript runs); the page's context is signed in (signed-in.ts). */
 export async function openProjects(page: Page, { hydrate = true } = {}): Promise<void> {
-  await signIn(page);
   await page.goto("/admin/projects");
   await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
   if (hydrate) await waitForHydration(page);

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type FileChooser, type Locator, type Page, type Request, type Response } from "@playwright/test";
-import { ADMIN_URL, loginHeading, submitSignIn, welcome } from "./admin-fixtures";
+import { ADMIN_URL } from "./admin-fixtures";
 import {
   PROJECTS,
   RESIZE_ABOVE_BYTES,
@@ -33,16 +33,18 @@ import {
   type ProjectText,
 } from "./admin-projects-fixtures";
 import { expectFocusIndicator, expectLoadedFromOurOrigin, gotoLanding, section, tabUntilFocused, waitForHydration } from "./fixtures";
+import { signedInState } from "./signed-in";
 
 /**
  * The Renovation Projects tab (issue 4: gallery management) on the "admin"
  * server, whose homepage and /api/projects show what the tab saves. Every
  * test empties that server's gallery and seeds its own projects, so the tests
  * of this file run one after the other, in one worker (mode "default": in
- * order, and a failure does not skip the rest).
+ * order, and a failure does not skip the rest). They start signed in (the
+ * admin server's saved session: signed-in.ts).
  */
 test.describe.configure({ mode: "default" });
-test.use({ baseURL: ADMIN_URL });
+test.use({ baseURL: ADMIN_URL, storageState: signedInState("admin") });
 
 const NEW_PROJECT: ProjectText = {
   title: "Georgian Townhouse Kitchen",
@@ -766,10 +768,6 @@ test.describe("without JavaScript", () => {
   test("add with both files in one multipart form, hide and show, move, delete after the on-page confirmation", async ({ page }) => {
     test.slow();
     const [existing] = await resetProjects([{ title: "Plain Old Project", colour: "#475569" }]);
-    await page.goto("/admin");
-    await expect(loginHeading(page)).toBeVisible();
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
     await page.goto("/admin/projects");
 
     await addButton(page).click();
@@ -845,9 +843,6 @@ test.describe("without JavaScript", () => {
 
   test("Edit project without JavaScript: the form comes filled in; a new title saves with the images kept", async ({ page }) => {
     const [project] = await resetProjects([{ title: "Plain Edit Before", colour: "#6d28d9" }]);
-    await page.goto("/admin");
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
     await page.goto("/admin/projects");
     await rowButton(projectRow(page, project!.title), PROJECTS.edit).click();
     await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();

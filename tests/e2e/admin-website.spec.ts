@@ -1,30 +1,26 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, loginFields, loginHeading } from "./admin-fixtures";
 import { png } from "./admin-projects-fixtures";
-import { tabUntilFocused } from "./fixtures";
+import { tabUntilFocused, waitForHydration } from "./fixtures";
+import { SIGNED_OUT, signedInState } from "./signed-in";
 import { minimalPdf } from "../support/documents";
 
 /**
  * The Website tab (issue 15) on the "website" server of playwright.config.ts:
  * what these tests publish is live on that server's / only, so no other
  * test's landing page changes under it. They run in order: each starts from
- * what the one before published.
+ * what the one before published. Each starts signed in (that server's saved
+ * session: signed-in.ts); the visitors they open are signed out.
  */
 const WEBSITE_URL = process.env.E2E_WEBSITE_URL!;
 test.describe.configure({ mode: "serial" });
 test.setTimeout(90_000);
+test.use({ storageState: signedInState("website") });
 
-async function signIn(page: Page): Promise<void> {
+async function openWebsiteTab(page: Page): Promise<void> {
   await page.goto(`${WEBSITE_URL}/admin/website`);
-  await expect(loginHeading(page)).toBeVisible();
-  const fields = loginFields(page);
-  await fields.email.fill(ADMIN_EMAIL);
-  await fields.password.fill(ADMIN_PASSWORD);
-  await fields.submit.click();
-  await expect(page.getByText(`Welcome, ${ADMIN_EMAIL}`, { exact: true })).toBeVisible();
-  if (new URL(page.url()).pathname !== "/admin/website") await page.goto(`${WEBSITE_URL}/admin/website`);
   await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
+  await waitForHydration(page);
 }
 
 type Section = "Company" | "Hero" | "Services" | "Renovations" | "Pricing" | "About" | "Contact" | "Business hours" | "Fees" | "Legal details" | "Policies";
@@ -50,7 +46,7 @@ async function expectNoAxeViolations(page: Page, where: string, only?: string): 
 }
 
 test("edits every section; the preview shows the draft while / stays live; publish makes it live; an old version is restored", async ({ page, browser }) => {
-  await signIn(page);
+  await openWebsiteTab(page);
   await saveSection(page, "Company", { "Company name *": "Thames Valley Lettings", "Phone *": "0118 496 0000" });
   await saveSection(page, "Hero", { "Headline *": "Lettings Done Properly", "Promise 1 *": "Prices Include VAT" });
   await saveSection(page, "Pricing", { "Plan 1 price (£) *": "85", "Section title *": "Clear Fees, Every Month" });
@@ -70,7 +66,7 @@ test("edits every section; the preview shows the draft while / stays live; publi
   await preview.close();
 
   // …while a visitor still sees the live site.
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.getByRole("heading", { name: "Professional Property Management Services", level: 1 })).toBeVisible();
@@ -101,7 +97,7 @@ test("edits every section; the preview shows the draft while / stays live; publi
 });
 
 test("a field left empty is refused with its own message and nothing changes; discard goes back to what is live", async ({ page }) => {
-  await signIn(page);
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Company", exact: true }).click();
   await page.getByLabel("Company name *", { exact: true }).fill("");
   await page.getByLabel("Email *", { exact: true }).fill("not-an-address");
@@ -125,7 +121,7 @@ test("a field left empty is refused with its own message and nothing changes; di
 test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
   // Eleven axe scans, some of long forms: minutes on a busy machine.
   test.setTimeout(300_000);
-  await signIn(page);
+  await openWebsiteTab(page);
   for (const [index, section] of SECTIONS.entries()) {
     await page.getByRole("tab", { name: section, exact: true }).click();
     await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
@@ -148,7 +144,7 @@ test("keyboard only: edit a field, save and publish; axe finds nothing on any se
 });
 
 test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({ page, browser }) => {
-  await signIn(page);
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Fees", exact: true }).click();
   await page.getByLabel("We are not VAT registered, so no VAT is added to our prices.").check();
   await page.getByLabel("Landlord fee 1: name", { exact: true }).fill("Tenant find");
@@ -179,7 +175,7 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.getByText("We are not VAT registered, so no VAT is added to our prices.")).toBeVisible();
@@ -210,7 +206,7 @@ async function chooseFileByKeyboard(page: Page, label: string, file: { name: str
 test("keyboard only: upload a logo and a certificate, publish; the header shows the logo and /fees links the certificate", async ({ page, browser }) => {
   // Two uploads through the image pipeline, a refusal, a publish and two axe scans.
   test.slow();
-  await signIn(page);
+  await openWebsiteTab(page);
   await tabUntilFocused(page, page.getByRole("tab", { name: "Company", exact: true }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: "Company", level: 3 })).toBeVisible();
@@ -255,7 +251,7 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/fees`);
   // Beside the company's name in the header, the logo is decoration (alt="").
@@ -276,7 +272,7 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
 test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({ page, browser }) => {
   // Eight saves, a preview, a publish and a scan: longer than most on a busy machine.
   test.setTimeout(180_000);
-  await signIn(page);
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Services", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Services", level: 3 })).toBeVisible();
   // A half-filled service is refused with its own message; what was typed stays.
@@ -327,7 +323,7 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await expect(preview.locator("#contact dl > div")).toHaveText(newHours);
   await preview.close();
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.locator("#services h4")).toHaveText([
@@ -357,7 +353,7 @@ test.describe("on a 375 px wide phone", () => {
 
   test("the Website tab's sections and /fees fit without sideways scrolling, and axe finds nothing on /fees", async ({ page }) => {
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await signIn(page);
+    await openWebsiteTab(page);
     for (const section of ["Company", "Services", "Pricing", "Business hours", "Fees", "Policies"] as const) {
       await page.getByRole("tab", { name: section, exact: true }).click();
       await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();

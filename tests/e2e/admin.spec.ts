@@ -17,12 +17,15 @@ import {
   welcome,
 } from "./admin-fixtures";
 import { expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
+import { restoreSignedInState } from "./signed-in";
 
 /**
  * The admin's sign-in, session and navigation (SPEC §2, §5), on the "admin"
  * server. These tests only read the inbox, so they run in parallel with the
- * inbox tests of admin-inbox.spec.ts; each has its own browser context, so
- * its own session.
+ * inbox tests of admin-inbox.spec.ts. Those that sign in, out or fail to
+ * have their own browser context, so their own session; the few that only
+ * need to be signed in take the run's saved session (signed-in.ts), which
+ * none of them signs out.
  */
 test.use({ baseURL: ADMIN_URL });
 
@@ -317,6 +320,7 @@ test.describe("signed in", () => {
   });
 
   test("arrow keys, Home and End move between the inbox's filter tabs, and focus stays on the tab chosen", async ({ page }) => {
+    await restoreSignedInState(page.context(), "admin");
     await openInbox(page);
     await tabUntilFocused(page, filterTab(page, "All"));
     await page.keyboard.press("ArrowRight");
@@ -336,7 +340,9 @@ test.describe("signed in", () => {
   });
 
   test("'Loading contact submissions...' shows while the Contact Submissions tab loads slowly", async ({ page }) => {
-    await signIn(page);
+    await restoreSignedInState(page.context(), "admin");
+    await page.goto("/admin");
+    await expect(welcome(page)).toBeVisible();
     await waitForHydration(page);
     await page.route("**/admin/enquiries.data*", async (route) => {
       await delay(1_000);
@@ -398,7 +404,7 @@ test.describe("the footer's Admin link", () => {
     test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
       page,
     }) => {
-      if (signedIn) await signIn(page);
+      if (signedIn) await restoreSignedInState(page.context(), "admin");
       await page.goto("/");
       await waitForHydration(page);
       // The landing page loads /admin as a new document (decision 015): hold it back to see the overlay.

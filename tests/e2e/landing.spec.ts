@@ -163,6 +163,7 @@ test.describe("landing page content (SPEC §2, §9)", () => {
     await expect(contact.locator('a[href^="mailto:"]').first()).toBeVisible();
 
     // SPEC §9: Mon-Fri 9:00-18:00, Sat 10:00-16:00, Sun closed; phone line 9am-6pm Mon-Fri; replies within 24 hours.
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as laid out (a line break between blocks), is the point.
     const text = (await contact.innerText()).replace(/\s+/g, " ");
     expect(text).toMatch(/Mon(day)?\s*[-–]\s*Fri(day)?:?\s*0?9:00\s*(am)?\s*[-–]\s*(18:00|6:00\s*pm)/i);
     expect(text).toMatch(/Sat(urday)?:?\s*10:00\s*(am)?\s*[-–]\s*(16:00|4:00\s*pm)/i);

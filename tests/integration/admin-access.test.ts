@@ -19,7 +19,7 @@ import { LOGIN_TEXT } from "~/admin/texts";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { imageNameFromUrl } from "~/images/image-files";
 import { saveImage } from "~/images/images.server";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { toBoolean } from "~/platform/db/db-values";
 import { createProject, getProject, listAllProjects } from "~/projects/projects.server";
 import { LocalDiskStorage } from "~/platform/storage/storage.server";
@@ -601,10 +601,9 @@ describe.each(backends)("admin access on $name", (backend) => {
   }
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     imagesDir = path.join(database.env.DATA_DIR, "images");
     const seeding = database.open();
-    await migrateToLatest(seeding);
     const hidden = await createProject(seeding.db, {
       title: HIDDEN_PROJECT,
       category: "Basement Conversion",

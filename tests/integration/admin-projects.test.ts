@@ -5,17 +5,18 @@
  * the public sees (/api/projects, the homepage, /images/…).
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import type { Database } from "~/platform/db/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
-import { startSignedInServer, uploadImage } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { projectFields, uploadImage } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg, twoTonePng } from "../support/images";
 import { assertBuilt, type SpawnedServer } from "../support/server";
+import { useSite } from "../support/sites";
 
 type Answer = { status: number; location: string | null; text: string };
 type FileField = { data: Buffer; filename: string; type: string };
@@ -26,20 +27,9 @@ const html = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the admin's projects over HTTP on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-  let imagesDir: string;
-
-  beforeAll(async () => {
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(backend);
+  let server: SpawnedServer, reader: Database, cookie: string, imagesDir: string;
+  beforeAll(() => ({ server, reader, cookie, imagesDir } = site));
 
   /** A POST to the dashboard's action: urlencoded, or multipart when files are given (the form without JavaScript). */
   async function postAdmin(fields: Record<string, string>, files: Record<string, FileField> = {}): Promise<Answer> {
@@ -58,23 +48,6 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
     }
     const response = await fetch(`${server.url}/admin/projects`, { method: "POST", redirect: "manual", headers, body });
     return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-  }
-
-  function projectFields(title: string, overrides: Record<string, string> = {}): Record<string, string> {
-    return {
-      intent: "create-project",
-      title,
-      category: "Kitchen Renovation",
-      description: `${title}: stripped back and refitted.`,
-      duration: "3 weeks",
-      budget: "£15,000",
-      display_order: "",
-      before_image_url: "",
-      after_image_url: "",
-      before_image_alt: "",
-      after_image_alt: "",
-      ...overrides,
-    };
   }
 
   async function uploaded(data?: Buffer): Promise<string> {

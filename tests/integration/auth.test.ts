@@ -20,11 +20,12 @@ import {
 } from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import type { Database, Db } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { visibleText } from "../support/html";
 import { TEST_ACTOR } from "../support/actors";
 
 const MINUTE = 60 * 1000;
@@ -58,16 +59,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** What a person sees of an HTML page: no scripts (hydration data, nonces), no tags, no attribute values. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 describe.each(backends)("admin authentication on $name", (backend) => {
   describe("domain", () => {
     const created: TestDatabase[] = [];
@@ -76,11 +67,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     async function migratedDatabase(): Promise<Database> {
-      const testDatabase = await backend.createDatabase();
+      const testDatabase = await backend.createDatabase({ migrated: true });
       created.push(testDatabase);
-      const database = testDatabase.open();
-      await migrateToLatest(database);
-      return database;
+      return testDatabase.open();
     }
 
     /** A migrated database with the admin EMAIL / PASSWORD. */
@@ -566,7 +555,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     beforeAll(async () => {
-      database = await backend.createDatabase();
+      database = await backend.createDatabase({ migrated: true });
       server = await startServer(serverEnv(PASSWORD));
     });
 

@@ -45,7 +45,7 @@ describe.each(backends)("a backup restores data, never code, on $name", (backend
   beforeAll(async () => {
     assertBuilt();
     backups = await makeTempDir("tampered");
-    source = await newSite();
+    source = await newSite({ migratedHere: true });
     await createAdmin(source.database.db, "owner@example.com", PASSWORD, TEST_ACTOR);
     await saveEnquiry(source.database.db, ENQUIRY, { mail: undefined, company: PLACEHOLDER_COMPANY });
     await source.storage.put("1700000000002-sourceimage1.jpg", new TextEncoder().encode("the source's upload"), { contentType: "image/jpeg" });

@@ -53,7 +53,7 @@ describe.each(backends)("backup and restore on $name", (backend) => {
   beforeAll(async () => {
     assertBuilt();
     backups = await makeTempDir("backups");
-    source = await newSite();
+    source = await newSite({ migratedHere: true });
     const { db } = source.database;
     expect((await runAdmin(source.testDb.env, ["seed-demo"])).code).toBe(0);
     const admin = await createAdmin(db, "owner@example.com", PASSWORD, TEST_ACTOR);
@@ -276,7 +276,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a back
   }, SLOW);
 
   it("restores a SQLite site's backup into PostgreSQL, and that site's backup into SQLite, every row the same", async () => {
-    const source = await onSqlite.newSite();
+    const source = await onSqlite.newSite({ migratedHere: true });
     const { db } = source.database;
     expect((await runAdmin(source.testDb.env, ["seed-demo"])).code).toBe(0);
     const admin = await createAdmin(db, "owner@example.com", PASSWORD, TEST_ACTOR);

@@ -61,6 +61,7 @@ const NOT_RUN: Record<string, string> = {
   lighthouse: "npm test runs the same file as test:lighthouse",
   bench: "minutes of load on the machine; a measurement, not a test",
   "bench:images": "needs an S3 server and minutes of load",
+  format: "rewrites files; npm run lint, which npm test runs, checks the same formatting",
 };
 /** Scripts run by another test. */
 const RUN_BY_TESTS: Record<string, string> = { start: "stop-signals.test.ts, rolling-restart.test.ts" };

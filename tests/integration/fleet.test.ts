@@ -160,7 +160,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("an ins
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    fleet = await startFleet({ size: 1, env: { ...MAIL_ENV, SMTP_URL: smtp.url } });
+    fleet = await startFleet({ size: 1, env: { ...MAIL_ENV, SMTP_URL: smtp.url }, migrated: true });
     onTime = fleet.instances[0]!;
     ahead = await fleet.start(skewedClockEnv(600));
     reader = fleet.reader();

@@ -15,7 +15,7 @@ import { startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.
 import { createOutboxSignal } from "~/enquiries/outbox.server";
 import { busyMessage, rateLimitedMessage } from "~/enquiries/schema";
 import { submitEnquiry, type EnquiryServices } from "~/enquiries/submit.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import type { Database, Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { plainLog } from "~/platform/observe/log.server";
 import { createSmtpMailer, type OutgoingEmail } from "~/platform/mail/mailer.server";
@@ -27,9 +27,11 @@ import { createTally, readTally } from "~/platform/limits/tally.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { countEnquiries, postJson, validEnquiry } from "../support/enquiries";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, type SpawnedServer } from "../support/server";
 import { parseMessage, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
+import { visibleText } from "../support/html";
 
 const MAIL = { from: "Example Property <enquiries@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
 const MAIL_ENV = { MAIL_FROM: MAIL.from, CONTACT_NOTIFY_TO: MAIL.notifyTo.join(","), SMTP_INSECURE: "true" };
@@ -37,15 +39,6 @@ const MAIL_ENV = { MAIL_FROM: MAIL.from, CONTACT_NOTIFY_TO: MAIL.notifyTo.join("
 const NO_MORE_MAIL_WAIT_MS = 6_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What a person sees of an HTML page: no scripts, no tags. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 /** Rows in every table of the schema, by table. */
 async function rowCounts(db: Db): Promise<Record<string, number>> {
@@ -86,7 +79,6 @@ beforeAll(() => assertBuilt());
 
 describe.each(backends)("a flood on $name", (backend) => {
   describe("over HTTP (CONTACT_SITE_LIMIT=3, CONTACT_HARD_LIMIT=8, CONTACT_RATE_LIMIT=2, behind a proxy)", () => {
-    let database: TestDatabase;
     let server: SpawnedServer;
     let reader: Database;
     let smtp: TestSmtpServer;
@@ -96,25 +88,13 @@ describe.each(backends)("a flood on $name", (backend) => {
 
     beforeAll(async () => {
       smtp = await startSmtpServer();
-      database = await backend.createDatabase();
-      server = await startServer({
-        ...database.env,
-        ...TEST_ADMIN_ENV,
-        ...MAIL_ENV,
-        SMTP_URL: smtp.url,
-        CONTACT_SITE_LIMIT: "3",
-        CONTACT_HARD_LIMIT: "8",
-        CONTACT_RATE_LIMIT: "2",
-        TRUST_PROXY: "loopback",
-      });
-      reader = database.open();
     });
-
-    afterAll(async () => {
-      await server?.stop();
-      await smtp?.stop();
-      await database?.cleanup();
+    afterAll(() => smtp?.stop());
+    const site = useSite(backend, {
+      signedIn: false,
+      env: async () => ({ ...TEST_ADMIN_ENV, ...MAIL_ENV, SMTP_URL: smtp.url, CONTACT_SITE_LIMIT: "3", CONTACT_HARD_LIMIT: "8", CONTACT_RATE_LIMIT: "2", TRUST_PROXY: "loopback" }),
     });
+    beforeAll(() => ({ server, reader } = site));
 
     const post = (ip: string, fields: Record<string, string>) => postJson(server.url, { ...validEnquiry, ...fields }, { "x-forwarded-for": ip });
 
@@ -266,9 +246,8 @@ describe.each(backends)("a flood on $name", (backend) => {
 
     beforeAll(async () => {
       smtp = await startSmtpServer();
-      testDb = await backend.createDatabase();
+      testDb = await backend.createDatabase({ migrated: true });
       a = testDb.open();
-      await migrateToLatest(a);
       // Two instances of one PostgreSQL fleet each have their own pool. SQLite's instances are processes on one
       // machine: two connections in this one process would block each other's thread, so they share one here.
       b = backend.name === "postgres" ? testDb.open() : a;

@@ -17,7 +17,7 @@
  * Seeded: FORM_FUZZ_SEED=<n> replays a run; each failure names its case.
  */
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
 import { FAILURE_MESSAGE } from "~/enquiries/schema";
 import { UPLOAD_TEXT } from "~/images/image-files";
@@ -25,8 +25,8 @@ import type { Database } from "~/platform/db/db.server";
 import { createProject } from "~/projects/projects.server";
 import { readDraft } from "~/website/website.server";
 import { siteDefaults } from "~/website/content";
-import { TEST_ADMIN, signInOverHttp, startSignedInServer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ADMIN, signInOverHttp } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { dataSnapshot, type DataSnapshot } from "../support/data-snapshot";
 import { TEST_ACTOR } from "../support/actors";
 import { validEnquiry } from "../support/enquiries";
@@ -37,6 +37,8 @@ import { twoToneJpeg } from "../support/images";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
+import { visibleHtml } from "../support/html";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 
@@ -221,8 +223,7 @@ const ROUTES: FormRoute[] = [
 // The test
 // ---------------------------------------------------------------------------
 
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-const visibleHtml = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+/** Text as React writes it into HTML. */
 const htmlText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 beforeAll(() => assertBuilt());
@@ -242,7 +243,8 @@ describe("the routes that read a body", () => {
 });
 
 describe.each(backends)("malformed form bodies on $name", (backend) => {
-  let database: TestDatabase;
+  // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
+  const site = useSite(backend, { env: { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" } });
   let server: SpawnedServer;
   let reader: Database;
   let cookie: string;
@@ -250,8 +252,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   let context: Context;
 
   beforeAll(async () => {
-    // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend, { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" }));
+    ({ server, reader, cookie, imagesDir } = site);
     const seeded = await fetch(`${server.url}/api/contact`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
@@ -277,11 +278,6 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       jpeg: await twoToneJpeg(48, 32),
       siteRevision: "0",
     };
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
   });
 
   const snapshot = () => dataSnapshot(reader, imagesDir);
@@ -372,7 +368,9 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const batch = strict.slice(i, i + 4);
       const before = await snapshot();
       const responses = await Promise.all(batch.map(({ testCase, index }) => send(route, testCase, index)));
-      batch.forEach(({ testCase, index }, j) => check(testCase, index, responses[j]!));
+      batch.forEach(({ testCase, index }, j) => {
+        check(testCase, index, responses[j]!);
+      });
       if (!isDeepStrictEqual(await snapshot(), before)) failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
     }
     let before = await snapshot();

@@ -9,12 +9,12 @@
 import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db/db.server";
-import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { uploadImage } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { twoToneJpeg } from "../support/images";
 import { countS3Requests, createTestBucket, s3EnvOf, s3Settings, type CountedS3, type TestBucket } from "../support/s3";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 beforeAll(() => assertBuilt());
 
@@ -22,37 +22,29 @@ const storages = s3Settings ? (["disk", "s3"] as const) : (["disk"] as const);
 const cases = backends.flatMap((backend) => storages.map((storage) => ({ backend, name: backend.name, storage })));
 
 describe.each(cases)("/images/<name> on $name with the images on $storage", { timeout: 120_000 }, ({ backend, storage }) => {
-  let database: TestDatabase;
   let bucket: TestBucket | undefined;
   let counted: CountedS3 | undefined;
-  let server: SpawnedServer;
-  let uploaded: { name: string; copy: string };
-
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
     if (storage === "s3") {
       bucket = await createTestBucket();
       counted = await countS3Requests(bucket.config);
     }
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, ...(counted ? s3EnvOf(counted.config) : {}) });
-    const cookie = await signInOverHttp(server);
-    const answer = await uploadImage(server, cookie, { data: await twoToneJpeg(1200, 800), filename: "kitchen.jpg", type: "image/jpeg" });
+  });
+  afterAll(async () => {
+    await counted?.close();
+    await bucket?.cleanup();
+  });
+
+  const site = useSite(backend, { env: async () => (counted ? s3EnvOf(counted.config) : {}) });
+  let uploaded: { name: string; copy: string };
+  beforeAll(async () => {
+    const answer = await uploadImage(site.server, site.cookie, { data: await twoToneJpeg(1200, 800), filename: "kitchen.jpg", type: "image/jpeg" });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const name = answer.body.name!;
     uploaded = { name, copy: name.replace(/\.jpg$/, "-480w.avif") };
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await counted?.close();
-    await bucket?.cleanup();
-    await database?.cleanup();
-  });
-
-  const get = (name: string, method = "GET") => fetch(`${server.url}/images/${name}`, { method });
+  const get = (name: string, method = "GET") => fetch(`${site.server.url}/images/${name}`, { method });
 
   it("serves an uploaded image and its copies", async () => {
     for (const name of [uploaded.name, uploaded.copy]) {
@@ -90,7 +82,7 @@ describe.each(cases)("/images/<name> on $name with the images on $storage", { ti
     const bytes = await twoToneJpeg(200, 100);
     if (bucket) await bucket.rawPut(stray, bytes);
     else {
-      const directory = path.join(database.env.DATA_DIR, "images");
+      const directory = site.imagesDir;
       await mkdir(directory, { recursive: true });
       await writeFile(path.join(directory, stray), bytes);
     }

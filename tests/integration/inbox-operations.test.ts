@@ -6,7 +6,7 @@
  * JavaScript.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { parseSearch, type InboxFilter } from "~/enquiries/inbox";
 import {
@@ -20,13 +20,12 @@ import {
 } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { spamSignalsLabel, type SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import type { Database, Db } from "~/platform/db/db.server";
 import { toBoolean } from "~/platform/db/db-values";
-import type { OutboxStatus } from "~/platform/db/schema";
-import { TEST_ADMIN_ENV, signInOverHttp, startSignedInServer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { NO_MAIL, filedAsSpam } from "../support/enquiries";
-import { assertBuilt, freePort, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { NO_MAIL, addNotification, filedAsSpam } from "../support/enquiries";
+import { assertBuilt, freePort, type SpawnedServer } from "../support/server";
+import { useDatabase, useSite } from "../support/sites";
 import { TEST_ACTOR } from "../support/actors";
 
 type Seed = {
@@ -69,33 +68,6 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
   return ids;
 }
 
-/** An e-mail job as the outbox holds it, written directly. */
-async function seedJob(
-  db: Db,
-  submissionId: string,
-  job: { status: OutboxStatus; attempts?: number; lastError?: string | null; nextAttemptAt?: string | null; sentAt?: string | null },
-): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await db
-    .insertInto("email_outbox")
-    .values({
-      id,
-      submission_id: submissionId,
-      kind: "notification",
-      message: JSON.stringify({ to: "office@example.com", subject: "New enquiry", text: "…", html: "<p>…</p>" }),
-      status: job.status,
-      attempts: job.attempts ?? 0,
-      next_attempt_at: job.nextAttemptAt ?? null,
-      last_error: job.lastError ?? null,
-      sent_at: job.sentAt ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
-
 async function jobsOf(db: Db, submissionIds: string[]): Promise<number> {
   const rows = await db.selectFrom("email_outbox").select("id").where("submission_id", "in", submissionIds).execute();
   return rows.length;
@@ -120,50 +92,40 @@ describe("parseSearch: the search box's text as the query uses it", () => {
 });
 
 describe.each(backends)("inbox operations in the data layer on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-  let db: Db;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-    db = database.db;
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
   beforeEach(async () => {
-    await db.deleteFrom("email_outbox").execute();
-    await db.deleteFrom("contact_submissions").execute();
+    await data.db.deleteFrom("email_outbox").execute();
+    await data.db.deleteFrom("contact_submissions").execute();
   });
 
   it("searches name, e-mail and message, case-insensitively, combined with the filter; the counts follow the search", async () => {
-    await seed(db, [
+    await seed(data.db, [
       { name: "Agatha Boiler", email: "agatha@example.com", message: "Hello there." },
       { name: "Bertie Wooster", email: "BOILER.fan@example.org", message: "Nothing to see.", read: true },
       { name: "Cora Crawley", email: "cora@example.com", message: "The BoIlEr in flat 2 is broken." },
       { name: "Dan Nobody", email: "dan@example.com", message: "Gutters, please." },
       { name: "Spammy Boiler", spam: "links", message: "boiler boiler http://x http://y http://z" },
     ]);
-    expect(await names(db, "all", "boiler")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
-    expect(await names(db, "all", "BOILER")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
-    expect(await names(db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
-    expect(await names(db, "read", "boiler")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
-    expect(await countSubmissions(db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
-    expect((await listSubmissions(db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect(await names(data.db, "all", "boiler")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(data.db, "all", "BOILER")).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
+    expect(await names(data.db, "unread", "boiler")).toEqual(["Cora Crawley", "Agatha Boiler"]);
+    expect(await names(data.db, "read", "boiler")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "spam", "boiler")).toEqual(["Spammy Boiler"]);
+    expect(await countSubmissions(data.db, "boiler")).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
+    expect((await listSubmissions(data.db, { filter: "read", search: "boiler" })).counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 1 });
     // Part of a word, of an address, of a message.
-    expect(await names(db, "all", "woos")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
-    expect(await names(db, "all", "flat 2")).toEqual(["Cora Crawley"]);
-    expect(await names(db, "all", "no such words")).toEqual([]);
-    expect(await countSubmissions(db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
+    expect(await names(data.db, "all", "woos")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "all", "@example.org")).toEqual(["Bertie Wooster"]);
+    expect(await names(data.db, "all", "flat 2")).toEqual(["Cora Crawley"]);
+    expect(await names(data.db, "all", "no such words")).toEqual([]);
+    expect(await countSubmissions(data.db, "no such words")).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
     // No search: everything.
-    expect(await countSubmissions(db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
-    expect(await names(db, "all", "")).toHaveLength(4);
+    expect(await countSubmissions(data.db)).toEqual({ all: 4, unread: 3, read: 1, held: 0, spam: 1 });
+    expect(await names(data.db, "all", "")).toHaveLength(4);
   });
 
   it("takes %, _ and \\ in a search literally", async () => {
-    await seed(db, [
+    await seed(data.db, [
       { name: "Percent", message: "Rent up 5% this year" },
       { name: "Fifty", message: "Rent up 50 pounds" },
       { name: "Under", email: "first_last@example.com" },
@@ -171,37 +133,37 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       { name: "Slash", message: "C:\\boiler\\manual.pdf" },
       { name: "Quote", message: "It's O'Neil's flat; DROP TABLE enquiries; --" },
     ]);
-    expect(await names(db, "all", "5%")).toEqual(["Percent"]);
-    expect(await names(db, "all", "%")).toEqual(["Percent"]);
-    expect(await names(db, "all", "first_last")).toEqual(["Under"]);
-    expect(await names(db, "all", "_")).toEqual(["Under"]);
-    expect(await names(db, "all", ":\\boiler\\")).toEqual(["Slash"]);
-    expect(await names(db, "all", "\\")).toEqual(["Slash"]);
-    expect(await names(db, "all", "O'Neil's flat; DROP")).toEqual(["Quote"]);
-    expect(await countSubmissions(db)).toMatchObject({ all: 6 });
+    expect(await names(data.db, "all", "5%")).toEqual(["Percent"]);
+    expect(await names(data.db, "all", "%")).toEqual(["Percent"]);
+    expect(await names(data.db, "all", "first_last")).toEqual(["Under"]);
+    expect(await names(data.db, "all", "_")).toEqual(["Under"]);
+    expect(await names(data.db, "all", ":\\boiler\\")).toEqual(["Slash"]);
+    expect(await names(data.db, "all", "\\")).toEqual(["Slash"]);
+    expect(await names(data.db, "all", "O'Neil's flat; DROP")).toEqual(["Quote"]);
+    expect(await countSubmissions(data.db)).toMatchObject({ all: 6 });
   });
 
   it("submissionsQuery selects every row of a view, newest first, beyond one page", async () => {
     await seed(
-      db,
+      data.db,
       Array.from({ length: 60 }, (_, index) => ({ name: `Sender ${index}`, message: index % 2 ? "odd boiler" : "even" })),
     );
-    const rows = await submissionsQuery(db, { filter: "all", search: "boiler" }).execute();
+    const rows = await submissionsQuery(data.db, { filter: "all", search: "boiler" }).execute();
     expect(rows).toHaveLength(30);
     expect(rows[0]!.name).toBe("Sender 59");
     expect(rows.at(-1)!.name).toBe("Sender 1");
   });
 
   it("keeps spam out of All, Unread and Read, lists it under Spam newest first, and Not spam moves one to the inbox unread", async () => {
-    const [real, honeypot, links] = await seed(db, [
+    const [real, honeypot, links] = await seed(data.db, [
       { name: "Real Person", read: true },
       { name: "Bot One", spam: "honeypot" },
       { name: "Bot Two", spam: "links", read: true },
     ]);
-    expect(await names(db, "all")).toEqual(["Real Person"]);
-    expect(await names(db, "unread")).toEqual([]);
-    expect(await names(db, "read")).toEqual(["Real Person"]);
-    const spam = await listSubmissions(db, { filter: "spam" });
+    expect(await names(data.db, "all")).toEqual(["Real Person"]);
+    expect(await names(data.db, "unread")).toEqual([]);
+    expect(await names(data.db, "read")).toEqual(["Real Person"]);
+    const spam = await listSubmissions(data.db, { filter: "spam" });
     expect(spam.submissions.map((s) => [s.name, s.spam_reason])).toEqual([
       ["Bot Two", "links"],
       ["Bot One", "honeypot"],
@@ -209,30 +171,30 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, held: 0, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
-    expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe("moved");
-    expect(await names(db, "all")).toEqual(["Bot Two", "Real Person"]);
-    expect(await names(db, "unread")).toEqual(["Bot Two"]);
-    expect(await names(db, "spam")).toEqual(["Bot One"]);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
+    expect(await markNotSpam(data.db, links!, TEST_ACTOR)).toBe("moved");
+    expect(await names(data.db, "all")).toEqual(["Bot Two", "Real Person"]);
+    expect(await names(data.db, "unread")).toEqual(["Bot Two"]);
+    expect(await names(data.db, "spam")).toEqual(["Bot One"]);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
-    expect(await markNotSpam(db, real!, TEST_ACTOR)).toBe(false);
-    expect(await markNotSpam(db, links!, TEST_ACTOR)).toBe(false);
-    expect(await markNotSpam(db, randomUUID(), TEST_ACTOR)).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
+    expect(await markNotSpam(data.db, real!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(data.db, links!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(data.db, randomUUID(), TEST_ACTOR)).toBe(false);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     expect(honeypot).toBeDefined();
   });
 
   it("keeps what a flood brought out of All, Unread and Read, lists it under Held, and Not spam releases one to the inbox", async () => {
-    const [, quick, plain] = await seed(db, [
+    const [, quick, plain] = await seed(data.db, [
       { name: "Real Person", read: true },
       { name: "Held Quick", held: ["too-fast"] },
       { name: "Held Plain", held: [] },
       // Spam in a flood is filed under Spam, as ever.
       { name: "Held Bot", held: [], spam: "honeypot" },
     ]);
-    expect(await names(db, "all")).toEqual(["Real Person"]);
-    expect(await names(db, "unread")).toEqual([]);
-    const held = await listSubmissions(db, { filter: "held" });
+    expect(await names(data.db, "all")).toEqual(["Real Person"]);
+    expect(await names(data.db, "unread")).toEqual([]);
+    const held = await listSubmissions(data.db, { filter: "held" });
     expect(held.submissions.map((s) => [s.name, s.spam_signals])).toEqual([
       ["Held Plain", "flood"],
       ["Held Quick", "flood+too-fast"],
@@ -242,43 +204,43 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
       "Arrived during a flood: more enquiries within the hour than the site-wide limit; Sent within 3 seconds of opening the page",
     );
     // Search works within Held like any view.
-    expect((await listSubmissions(db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
+    expect((await listSubmissions(data.db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
 
-    expect(await markNotSpam(db, quick!, TEST_ACTOR)).toBe("released");
-    expect(await names(db, "unread")).toEqual(["Held Quick"]);
-    expect(await names(db, "held")).toEqual(["Held Plain"]);
-    expect(await markNotSpam(db, quick!, TEST_ACTOR)).toBe(false);
-    expect(await countSubmissions(db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
+    expect(await markNotSpam(data.db, quick!, TEST_ACTOR)).toBe("released");
+    expect(await names(data.db, "unread")).toEqual(["Held Quick"]);
+    expect(await names(data.db, "held")).toEqual(["Held Plain"]);
+    expect(await markNotSpam(data.db, quick!, TEST_ACTOR)).toBe(false);
+    expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
     // The audit log says it was released, once (decision 042).
-    const audited = await db.selectFrom("audit_log").select(["action", "target_id"]).where("target_id", "=", quick!).execute();
+    const audited = await data.db.selectFrom("audit_log").select(["action", "target_id"]).where("target_id", "=", quick!).execute();
     expect(audited).toEqual([{ action: "enquiry-released", target_id: quick }]);
     expect(plain).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
-    const [a, b, c] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
-    expect(await setSubmissionsRead(db, [a!, c!, randomUUID()], true, TEST_ACTOR)).toBe(2);
-    expect(await names(db, "read")).toEqual(["C", "A"]);
-    expect(await names(db, "unread")).toEqual(["B"]);
-    expect(await setSubmissionsRead(db, [a!, b!], false, TEST_ACTOR)).toBe(2);
-    expect(await names(db, "unread")).toEqual(["B", "A"]);
-    expect(await setSubmissionsRead(db, [], true, TEST_ACTOR)).toBe(0);
+    const [a, b, c] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
+    expect(await setSubmissionsRead(data.db, [a!, c!, randomUUID()], true, TEST_ACTOR)).toBe(2);
+    expect(await names(data.db, "read")).toEqual(["C", "A"]);
+    expect(await names(data.db, "unread")).toEqual(["B"]);
+    expect(await setSubmissionsRead(data.db, [a!, b!], false, TEST_ACTOR)).toBe(2);
+    expect(await names(data.db, "unread")).toEqual(["B", "A"]);
+    expect(await setSubmissionsRead(data.db, [], true, TEST_ACTOR)).toBe(0);
   });
 
   it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
-    const [a, b, c, d] = await seed(db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
-    await seedJob(db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
-    await seedJob(db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
-    await seedJob(db, c!, { status: "queued" });
-    await seedJob(db, d!, { status: "queued" });
-    expect(await deleteSubmissions(db, [a!, b!, randomUUID()], TEST_ACTOR)).toBe(2);
-    expect(await names(db, "all")).toEqual(["D", "C"]);
-    expect(await jobsOf(db, [a!, b!])).toBe(0);
-    expect(await jobsOf(db, [c!, d!])).toBe(2);
-    expect(await deleteSubmission(db, c!, TEST_ACTOR)).toBe(true);
-    expect(await jobsOf(db, [c!])).toBe(0);
-    expect(await jobsOf(db, [d!])).toBe(1);
-    expect(await deleteSubmission(db, c!, TEST_ACTOR)).toBe(false);
+    const [a, b, c, d] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }, { name: "D" }]);
+    await addNotification(data.db, a!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
+    await addNotification(data.db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
+    await addNotification(data.db, c!, { status: "queued" });
+    await addNotification(data.db, d!, { status: "queued" });
+    expect(await deleteSubmissions(data.db, [a!, b!, randomUUID()], TEST_ACTOR)).toBe(2);
+    expect(await names(data.db, "all")).toEqual(["D", "C"]);
+    expect(await jobsOf(data.db, [a!, b!])).toBe(0);
+    expect(await jobsOf(data.db, [c!, d!])).toBe(2);
+    expect(await deleteSubmission(data.db, c!, TEST_ACTOR)).toBe(true);
+    expect(await jobsOf(data.db, [c!])).toBe(0);
+    expect(await jobsOf(data.db, [d!])).toBe(1);
+    expect(await deleteSubmission(data.db, c!, TEST_ACTOR)).toBe(false);
   });
 });
 
@@ -332,18 +294,9 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    ({ database, server, reader, cookie } = await startSignedInServer(backend));
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(backend);
+  let server: SpawnedServer, reader: Database, cookie: string;
+  beforeAll(() => ({ server, reader, cookie } = site));
   beforeEach(async () => {
     await reader.db.deleteFrom("email_outbox").execute();
     await reader.db.deleteFrom("contact_submissions").execute();
@@ -504,9 +457,9 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 
   it("bulk delete: without JavaScript the page asks first; confirmed, the submissions and their e-mail jobs go", async () => {
     const [keep, gone1, gone2] = await seedRecent([{ name: "Keeper" }, { name: "Goner One" }, { name: "Goner Two" }]);
-    await seedJob(reader.db, keep!, { status: "sent", attempts: 1, sentAt: minutesAgo(1) });
-    await seedJob(reader.db, gone1!, { status: "failed", attempts: 5, lastError: "Connection refused" });
-    await seedJob(reader.db, gone2!, { status: "queued" });
+    await addNotification(reader.db, keep!, { status: "sent", attempts: 1, sentAt: minutesAgo(1) });
+    await addNotification(reader.db, gone1!, { status: "failed", attempts: 5, lastError: "Connection refused" });
+    await addNotification(reader.db, gone2!, { status: "queued" });
     const before = await snapshot();
 
     const asked = await bulk("bulk-delete", [gone1!, gone2!]);
@@ -574,11 +527,11 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
       { name: "Spam Spencer", spam: "too-fast" },
     ]);
     const retryAt = new Date(Date.now() + 90 * 60_000).toISOString();
-    await seedJob(reader.db, queued!, { status: "queued", nextAttemptAt: minutesAgo(0) });
-    await seedJob(reader.db, sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
-    await seedJob(reader.db, retrying!, { status: "failed", attempts: 2, lastError: "Connection refused <&>", nextAttemptAt: retryAt });
-    const gaveUpJob = await seedJob(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
-    await seedJob(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
+    await addNotification(reader.db, queued!, { status: "queued", nextAttemptAt: minutesAgo(0) });
+    await addNotification(reader.db, sent!, { status: "sent", attempts: 1, sentAt: "2026-07-01T08:30:00.000Z" });
+    await addNotification(reader.db, retrying!, { status: "failed", attempts: 2, lastError: "Connection refused <&>", nextAttemptAt: retryAt });
+    const gaveUpJob = await addNotification(reader.db, gaveUp!, { status: "failed", attempts: 8, lastError: "550 Mailbox unavailable" });
+    await addNotification(reader.db, spam!, { status: "failed", attempts: 1, lastError: "never shown" });
 
     const page = await getPage("/admin/enquiries");
     expect(page.text).toContain("Notification e-mail: queued");
@@ -610,32 +563,19 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
 });
 
 describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    // E-mail on, towards a port where nothing listens: every attempt fails, as with an SMTP server down.
-    server = await startServer({
-      ...database.env,
-      ...TEST_ADMIN_ENV,
+  // E-mail on, towards a port where nothing listens: every attempt fails, as with an SMTP server down.
+  const site = useSite(backend, {
+    env: async () => ({
       SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       MAIL_FROM: "Lettings <enquiries@example.com>",
       CONTACT_NOTIFY_TO: "office@example.com",
       ENQUIRY_RETENTION_DAYS: "3650",
-    });
-    reader = database.open();
-    cookie = await signInOverHttp(server);
+    }),
   });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  let server: SpawnedServer;
+  let reader: Database;
+  let cookie: string;
+  beforeAll(() => ({ server, reader, cookie } = site));
 
   async function pageOf(tab: string): Promise<string> {
     const response = await fetch(`${server.url}/admin/${tab}`, { headers: { cookie } });
@@ -654,13 +594,13 @@ describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
 
     const [first, second] = await seed(reader.db, [{ name: "Unlucky One" }, { name: "Unlucky Two" }]);
     // Given up (no next attempt), so the worker leaves them as they are.
-    await seedJob(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
+    await addNotification(reader.db, first!, { status: "failed", attempts: 8, lastError: "Greeting never received" });
     for (const tab of ["projects", "enquiries"]) {
       expect(await pageOf(tab)).toContain(
         "Notification e-mails are failing: 1 enquiry has not been e-mailed to you. Last error: Greeting never received. It is here in Contact Submissions, and sending is retried automatically.",
       );
     }
-    await seedJob(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
+    await addNotification(reader.db, second!, { status: "failed", attempts: 8, lastError: "Connection refused" });
     const response = await fetch(`${server.url}/admin/projects`, { headers: { cookie } });
     const html = await response.text();
     expect(pageText(html)).toMatch(

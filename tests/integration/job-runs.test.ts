@@ -1,7 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { claimJobRun, startFleetJob } from "~/platform/fleet/job-runs.server";
 import { backends, type TestDatabase } from "../support/backends";
 
@@ -14,9 +14,8 @@ describe.each(backends)("work the fleet does once, on $name", (backend) => {
   let instances: Database[];
 
   beforeAll(async () => {
-    testDb = await backend.createDatabase();
+    testDb = await backend.createDatabase({ migrated: true });
     instances = [testDb.open(), testDb.open(), testDb.open()];
-    await migrateToLatest(instances[0]!);
   });
   afterAll(() => testDb.cleanup());
 

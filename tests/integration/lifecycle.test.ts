@@ -25,7 +25,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
   async function freshServer(): Promise<{ database: TestDatabase; server: SpawnedServer }> {
     await server?.stop();
     await database?.cleanup();
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     // Every request here comes from 127.0.0.1: the per-IP contact limit would turn the load into 429s.
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000" });
     return { database, server };
@@ -92,7 +92,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
   it("on SIGTERM: /readyz turns 503 at once, /healthz stays 200, and requests are answered through SHUTDOWN_DRAIN_MS; then it exits 0", async () => {
     await server?.stop();
     await database?.cleanup();
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", SHUTDOWN_DRAIN_MS: "5000", KEEP_ALIVE_TIMEOUT_MS: "75000" });
     const running = server;
     const get = (path: string) => rawRequest(running.port, { method: "GET", path, headers: { connection: "keep-alive" } });
@@ -124,7 +124,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
     it("answers 503 with Retry-After, in one log line, when every database connection is busy; and recovers", async () => {
       await server?.stop();
       await database?.cleanup();
-      database = await backend.createDatabase();
+      database = await backend.createDatabase({ migrated: true });
       server = await startServer({
         ...database.env,
         CONTACT_RATE_LIMIT: "1000",

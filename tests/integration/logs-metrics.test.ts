@@ -5,7 +5,6 @@
  * metrics behind METRICS_TOKEN.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
@@ -47,10 +46,7 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
 
   beforeAll(async () => {
     assertBuilt();
-    testDb = await backend.createDatabase();
-    const migrating = testDb.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
+    testDb = await backend.createDatabase({ migrated: true });
     const env = { ...testDb.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "100" };
     [direct, proxied] = await Promise.all([startServer({ ...env, METRICS_TOKEN }), startServer({ ...env, TRUST_PROXY: "loopback" })]);
   });

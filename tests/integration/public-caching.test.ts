@@ -7,14 +7,15 @@
  * answers (a request with a cookie always takes the full pipeline).
  */
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { createProject, deleteProject, setProjectActive, type NewProject } from "~/projects/projects.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { useSite } from "../support/sites";
 import { TEST_ACTOR } from "../support/actors";
 
 function project(title: string): NewProject {
@@ -66,22 +67,11 @@ function comparableHeaders(response: RawResponse): Record<string, string> {
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("cached public responses on $name", (backend) => {
+  const site = useSite(backend, { seed: (db) => createProject(db, project("Cached Terrace Kitchen"), TEST_ACTOR) });
   let database: TestDatabase;
   let server: SpawnedServer;
   let writer: Database;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    writer = database.open();
-    await migrateToLatest(writer);
-    await createProject(writer.db, project("Cached Terrace Kitchen"), TEST_ACTOR);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  beforeAll(() => ({ database, server, reader: writer } = site));
 
   it("serves the same page with a fresh nonce each time, gzip and plain alike", async () => {
     const first = await getPage(server, "gzip");

@@ -6,7 +6,7 @@
  * requires, and a route the table does not know fails it. A demoted or
  * removed member's next request finds no session.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { memberActor, type MemberActor } from "~/audit/actor";
 import { acceptInvitation, inviteMember } from "~/auth/invitations.server";
 import { refusalMessage } from "~/auth/require-role.server";
@@ -14,8 +14,9 @@ import { ROLES, ROLE_LABELS, can, type Permission, type Role } from "~/auth/role
 import { findSession } from "~/auth/sessions.server";
 import { changeRole, removeMember } from "~/auth/team.server";
 import { backends } from "../support/backends";
-import { postAdminForm, startSignedInServer, type SignedInServer } from "../support/admin-http";
-import { rawRequest, type RawResponse } from "../support/http";
+import { postAdminForm } from "../support/admin-http";
+import { useSite } from "../support/sites";
+import { rawRequest, } from "../support/http";
 import { twoToneJpeg } from "../support/images";
 import { appRoutes, handlersOf, type AppRoute } from "../support/routes";
 import { logLines } from "../support/server";
@@ -56,7 +57,7 @@ async function adminRoutes(): Promise<Array<{ name: string; path: string; handle
 }
 
 describe.each(backends)("roles over HTTP on $name", (backend) => {
-  let site: SignedInServer;
+  const site = useSite(backend);
   const cookies: Partial<Record<Role, string>> = {};
   const ids: Partial<Record<Role, string>> = {};
   /** The owner the server made at start (ADMIN_EMAIL). */
@@ -74,16 +75,11 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
   }
 
   beforeAll(async () => {
-    site = await startSignedInServer(backend);
     cookies.owner = site.cookie;
     const admin = await site.reader.db.selectFrom("admin_users").select(["id", "email"]).executeTakeFirstOrThrow();
     owner = memberActor({ adminId: admin.id, email: admin.email, role: "owner" }, "127.0.0.1");
     await join("editor");
     await join("enquiries");
-  });
-  afterAll(async () => {
-    await site?.server.stop();
-    await site?.database.cleanup();
   });
 
   const get = (role: Role, path: string) => rawRequest(site.server.port, { method: "GET", path, headers: { cookie: cookies[role]! } });

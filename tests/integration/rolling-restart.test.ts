@@ -36,6 +36,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a roll
       size: 2,
       env: { SHUTDOWN_DRAIN_MS: String(DRAIN_MS), CONTACT_RATE_LIMIT: "1000000", CONTACT_SITE_LIMIT: "1000000" },
       launch: "npm",
+      migrated: true,
     });
     // An instance comes back on its port, where the balancer expects it.
     balancer = await startBalancer(fleet.instances.map((instance) => instance.url));

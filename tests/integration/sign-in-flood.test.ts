@@ -6,11 +6,13 @@
  * (its device cookie) has a hash lane of its own and gets in. The dashboard
  * says how many sign-ins were turned away.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN, TEST_ADMIN_ENV } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
 import { waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
+import { visibleText } from "../support/html";
 
 const ATTACKERS = 40;
 /** Guesses each address keeps in flight: many times the queue's 2 + 16 places between them all, so it stays full. */
@@ -18,35 +20,17 @@ const IN_FLIGHT_PER_ADDRESS = 3;
 /** The owner signs in this many times during the flood: each must get in. */
 const OWNER_SIGN_INS = 5;
 
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("a sign-in flood on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, TRUST_PROXY: "loopback" });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  // Not signed in yet: the test signs in as the owner's browser did before the flood.
+  const site = useSite(backend, { signedIn: false, env: { ...TEST_ADMIN_ENV, TRUST_PROXY: "loopback" } });
 
   function signIn(fields: { email: string; password: string }, ip: string, cookie?: string): Promise<Response> {
-    return fetch(`${server.url}/admin/sign-in`, {
+    return fetch(`${site.server.url}/admin/sign-in`, {
       method: "POST",
       redirect: "manual",
-      headers: { origin: server.url, "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) },
+      headers: { origin: site.server.url, "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) },
       body: new URLSearchParams(fields),
     });
   }
@@ -88,7 +72,7 @@ describe.each(backends)("a sign-in flood on $name", (backend) => {
       await Promise.all(attackers);
 
       // The dashboard says how many were turned away, and why.
-      const dashboard = visibleText(await (await fetch(`${server.url}/admin`, { headers: { cookie: session } })).text());
+      const dashboard = visibleText(await (await fetch(`${site.server.url}/admin`, { headers: { cookie: session } })).text());
       const busy = statuses.filter((status) => status === 503).length;
       const limited = statuses.filter((status) => status === 429).length;
       expect(dashboard).toContain(

@@ -7,12 +7,12 @@
  * is e-mailed) must never happen; false negatives (a bot left in the inbox,
  * marked or not) are counted and printed, and must not grow.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { findEnquiry, postJson } from "../support/enquiries";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 type Fields = { name: string; email: string; phone: string; userType: string; message: string };
 type Speed = "slow" | "fast";
@@ -63,32 +63,16 @@ const BOTS: BotPost[] = [
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the spam rules on a labelled corpus, on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    // Each post comes from its own client address (X-Forwarded-For), as people do; a repeating bot from one.
-    server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", TRUST_PROXY: "loopback" });
-    reader = database.open();
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  // Each post comes from its own client address (X-Forwarded-For), as people do; a repeating bot from one.
+  const site = useSite(backend, { signedIn: false, env: { CONTACT_RATE_LIMIT: "1000", TRUST_PROXY: "loopback" } });
 
   /** The page's token: fresh, as a form sent back at once carries it. */
   async function freshToken(): Promise<string> {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${site.server.url}/`)).text();
     return /<input[^>]*name="formToken"[^>]*value="([^"]*)"/.exec(html)![1]!;
   }
   /** A token as a page opened a minute ago carries it: a person took their time. */
-  const agedToken = () => formTokensOf(reader.db).issue(new Date(Date.now() - 60_000));
+  const agedToken = () => formTokensOf(site.db).issue(new Date(Date.now() - 60_000));
 
   let sequence = 0;
   /** Sends one post from `client`'s address; the message gets a mark to find its row by. */
@@ -101,8 +85,8 @@ describe.each(backends)("the spam rules on a labelled corpus, on $name", (backen
     const address = { "x-forwarded-for": botIndex === -1 ? `198.51.100.${(sequence % 250) + 1}` : `203.0.113.${botIndex + 1}` };
     const response =
       way === "api"
-        ? await postJson(server.url, body, address)
-        : await fetch(`${server.url}/?index`, {
+        ? await postJson(site.server.url, body, address)
+        : await fetch(`${site.server.url}/?index`, {
             method: "POST",
             headers: { "content-type": "application/x-www-form-urlencoded", ...address },
             body: new URLSearchParams(body).toString(),
@@ -112,7 +96,7 @@ describe.each(backends)("the spam rules on a labelled corpus, on $name", (backen
   }
 
   async function placement(message: string): Promise<"inbox" | "possible spam" | "spam"> {
-    const [row] = await findEnquiry(reader, { message });
+    const [row] = await findEnquiry(site.reader, { message });
     expect(row, message).toBeDefined();
     return row!.spam_reason !== null ? "spam" : row!.spam_signals !== null ? "possible spam" : "inbox";
   }

@@ -27,7 +27,7 @@ describe("stop signals", () => {
   });
 
   async function start(env: Record<string, string>, launch: "node" | "npm"): Promise<{ database: TestDatabase; server: SpawnedServer }> {
-    database = await sqlite.createDatabase();
+    database = await sqlite.createDatabase({ migrated: true });
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", ...env }, { launch });
     return { database, server };
   }

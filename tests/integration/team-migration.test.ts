@@ -3,7 +3,7 @@
  * admin becomes an owner, and the e-mail outbox keeps its jobs while it
  * learns the invitation's kind and link (a rebuilt table on SQLite).
  */
-import { type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";

@@ -10,14 +10,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { contentProblems, siteDefaults, type SiteContent } from "~/website/content";
 import { siteFile } from "~/website/transfer.server";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
-import { backends, type TestDatabase } from "../support/backends";
-import { rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const DEFAULTS = siteDefaults();
 
@@ -65,26 +64,17 @@ const CRAFTED: Array<{ label: string; change: (live: Json) => void; names: strin
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("import-site on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
+  const site = useSite(backend, { signedIn: false });
   let dir: string;
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
-    reader = database.open();
-    await migrateToLatest(reader);
-    server = await startServer({ ...database.env });
     dir = await mkdtemp(path.join(os.tmpdir(), "site-import-"));
   });
-
   afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const status = async (pathname: string) => (await rawRequest(server.port, { method: "GET", path: pathname })).status;
+  const status = async (pathname: string) => (await site.get(pathname)).status;
 
   it("the sound file the crafted ones start from is one a save could have stored", () => {
     expect(contentProblems(SOUND)).toEqual([]);
@@ -95,22 +85,22 @@ describe.each(backends)("import-site on $name", (backend) => {
     change(json.live);
     const file = path.join(dir, "crafted.json");
     await writeFile(file, JSON.stringify(json));
-    const before = await readDraft(reader.db, DEFAULTS);
+    const before = await readDraft(site.db, DEFAULTS);
 
-    const run = await runAdmin(database.env, ["import-site", file, "--publish"]);
+    const run = await runAdmin(site.database.env, ["import-site", file, "--publish"]);
     const pages = { home: await status("/"), fees: await status("/fees") };
     expect({ code: run.code, pages }, run.stdout + run.stderr).toEqual({ code: 1, pages: { home: 200, fees: 200 } });
     expect(run.stderr).toContain(names);
-    expect(await readDraft(reader.db, DEFAULTS)).toEqual(before);
-    expect((await readLive(reader.db, DEFAULTS)).version).toBeUndefined();
+    expect(await readDraft(site.db, DEFAULTS)).toEqual(before);
+    expect((await readLive(site.db, DEFAULTS)).version).toBeUndefined();
   });
 
   it("imports and publishes the sound file", async () => {
     const file = path.join(dir, "sound.json");
     await writeFile(file, siteFile(SOUND, undefined, new Date("2026-11-26T09:00:00Z")));
-    const run = await runAdmin(database.env, ["import-site", file, "--publish"]);
+    const run = await runAdmin(site.database.env, ["import-site", file, "--publish"]);
     expect(run.code, run.stderr).toBe(0);
-    expect((await readLive(reader.db, DEFAULTS)).content).toEqual(SOUND);
+    expect((await readLive(site.db, DEFAULTS)).content).toEqual(SOUND);
     expect(await status("/")).toBe(200);
     expect(await status("/fees")).toBe(200);
   });

@@ -6,15 +6,13 @@
  * policy cannot stall or break its page: one stored before these bounds is
  * still shown. On SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/platform/db/db.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { WEBSITE_TEXT, siteDefaults } from "~/website/content";
 import { MAX_POLICY_NESTING, POLICY_MAX } from "~/website/sections/policies";
 import { publishContent, readDraft } from "~/website/website.server";
-import { postAdminForm, startSignedInServer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { rawRequest } from "../support/http";
-import { assertBuilt, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
@@ -29,27 +27,15 @@ function policyOf(character: string, length: number): string {
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the policies on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
+  const site = useSite(backend);
 
-  beforeAll(async () => {
-    ({ database, server, reader, cookie } = await startSignedInServer(backend));
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const draft = () => readDraft(reader.db, DEFAULTS);
+  const draft = () => readDraft(site.db, DEFAULTS);
   const savePolicies = async (policies: { privacy: string; terms: string; cookies: string }, encoding: "urlencoded" | "multipart" = "urlencoded") => {
     const fields = { intent: "save-section", section: "policies", revision: String((await draft()).revision), "policies.privacy": policies.privacy, "policies.terms": policies.terms, "policies.cookies": policies.cookies };
-    if (encoding === "urlencoded") return postAdminForm(server, cookie, "/admin/website", fields);
+    if (encoding === "urlencoded") return site.postForm("/admin/website", fields);
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const response = await fetch(`${server.url}/admin/website`, { method: "POST", redirect: "manual", headers: { origin: server.url, cookie }, body: form });
+    const response = await fetch(`${site.server.url}/admin/website`, { method: "POST", redirect: "manual", headers: { origin: site.server.url, cookie: site.cookie }, body: form });
     return { status: response.status, text: await response.text() };
   };
 
@@ -87,9 +73,9 @@ describe.each(backends)("the policies on $name", (backend) => {
     ["list items holding quotes, thousands of them", "- > a\n".repeat(POLICY_MAX / 6)],
   ])("shows a policy stored before these bounds (%s): /terms answers, with or without a query string", async (_label, terms) => {
     const content = { ...DEFAULTS, policies: { privacy: "", terms, cookies: "" } };
-    await publishContent(reader.db, { content: JSON.stringify(content), by: "an older release", actor: TEST_ACTOR, now: new Date() });
+    await publishContent(site.db, { content: JSON.stringify(content), by: "an older release", actor: TEST_ACTOR, now: new Date() });
     for (const path of ["/terms", "/terms?utm_source=mail"]) {
-      const page = await rawRequest(server.port, { method: "GET", path });
+      const page = await site.get(path);
       expect(page.status, path).toBe(200);
       expect(page.text).toContain("<h1");
     }

@@ -9,17 +9,15 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
-import { WEBSITE_TEXT, sectionValues, siteDefaults } from "~/website/content";
-import { HOURS_TEXT } from "~/website/sections/hours";
+import { beforeAll, describe, expect, it } from "vitest";
+import { WEBSITE_TEXT, sectionValues, siteDefaults, } from "~/website/content";
+import { HOURS_TEXT, } from "~/website/sections/hours";
 import { SERVICES_TEXT, servicePrefix } from "~/website/sections/services";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
-import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const DEFAULTS = siteDefaults();
 
@@ -33,27 +31,10 @@ function structuredData(page: string): { openingHoursSpecification?: Array<{ day
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("services, renovations and business hours on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let writer: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    writer = database.open();
-    await migrateToLatest(writer);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-    cookie = await signInOverHttp(server);
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const page = async (path: string, headers: Record<string, string> = {}) => rawRequest(server.port, { method: "GET", path, headers });
-  const post = (fields: Record<string, string>, url = "/admin/website") => postAdminForm(server, cookie, url, fields);
-  const draft = () => readDraft(writer.db, DEFAULTS);
+  const site = useSite(backend);
+  const page = (path: string, headers: Record<string, string> = {}) => site.get(path, headers);
+  const post = (fields: Record<string, string>, url = "/admin/website") => site.postForm(url, fields);
+  const draft = () => readDraft(site.db, DEFAULTS);
   const save = async (section: "services" | "renovations" | "hours", change: Record<string, string>) => {
     const current = await draft();
     // Posted where the tab's form is, so the refused form is drawn again in the answer.
@@ -117,7 +98,7 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect(content.hours.days[5]!.open).toBe(false);
     expect(content.contact).toMatchObject({ ...DEFAULTS.contact, phoneNote: "Phone line open 8am – 8pm, every weekday", emailNote: "We answer within one working day" });
 
-    const preview = (await page("/admin/website/preview", { cookie })).text;
+    const preview = (await page("/admin/website/preview", { cookie: site.cookie })).text;
     for (const text of ["Everything Your Property Needs", "Energy Performance Advice", "Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday"]) expect(preview).toContain(text);
     expect(preview).toMatch(/Monday<\/dt><dd[^>]*>9:00 – 17:30<\/dd>.*Tuesday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/s);
     const home = (await page("/")).text;
@@ -169,7 +150,7 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect((await save("renovations", { "renovations.cards.0.description": attack })).status).toBe(302);
     expect((await save("hours", { "contact.emailNote": attack })).status).toBe(302);
     await publish();
-    for (const response of [await page("/"), await page("/admin/website?section=services", { cookie }), await page("/admin/website/preview", { cookie })]) {
+    for (const response of [await page("/"), await page("/admin/website?section=services", { cookie: site.cookie }), await page("/admin/website/preview", { cookie: site.cookie })]) {
       expect(response.status).toBe(200);
       expect(response.text).not.toContain(attack);
       expect(response.text).not.toContain("<img src=x");
@@ -179,13 +160,12 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
 
   it("export-site and import-site carry the three sections; a file from before them imports with their defaults; a bad one changes nothing", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "site-sections-"));
-    const other = await backend.createDatabase();
+    const other = await backend.createDatabase({ migrated: true });
     try {
       const file = path.join(dir, "site.json");
-      expect((await runAdmin(database.env, ["export-site", file])).code).toBe(0);
+      expect((await runAdmin(site.database.env, ["export-site", file])).code).toBe(0);
       const exported = JSON.parse(await readFile(file, "utf8"));
       const otherDb = other.open();
-      await migrateToLatest(otherDb);
 
       const broken = path.join(dir, "broken.json");
       const badServices = { ...exported.live.services, groups: [{ title: "One", services: [{ title: "A", description: "B", icon: "javascript:alert(1)" }] }, exported.live.services.groups[1]] };
@@ -198,7 +178,7 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       }
 
       expect((await runAdmin(other.env, ["import-site", file, "--publish"])).code).toBe(0);
-      expect((await readLive(otherDb.db, DEFAULTS)).content).toEqual((await readLive(writer.db, DEFAULTS)).content);
+      expect((await readLive(otherDb.db, DEFAULTS)).content).toEqual((await readLive(site.db, DEFAULTS)).content);
 
       // A file exported before these sections existed: they come out as the defaults, the rest as written.
       const old = structuredClone(exported);

@@ -8,23 +8,22 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DOCUMENT_TEXT, IMAGE_NAMING, UPLOAD_TEXT } from "~/images/image-files";
 import { removeImageIfUnused } from "~/images/images.server";
 import { LocalDiskStorage } from "~/platform/storage/storage.server";
-import type { Database } from "~/platform/db/db.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
 import { toLondonTime } from "~/platform/dates";
 import { publishDue, readSchedule } from "~/website/schedule.server";
 import { readDraft, readLive } from "~/website/website.server";
-import { postAdminForm, startSignedInServer } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { HTML_AS_PDF, HTML_BEHIND_PDF_HEADER, minimalPdf } from "../support/documents";
 import { rawRequest } from "../support/http";
 import { exifHasGps, filesIn, phonePhotoJpeg, twoToneJpeg, twoTonePng } from "../support/images";
-import { assertBuilt, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
 import { plainLog } from "~/platform/observe/log.server";
+import { useSite } from "../support/sites";
 
 const DEFAULTS = siteDefaults();
 
@@ -33,45 +32,32 @@ type Upload = { field: string; data: Buffer; filename: string; type: string };
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the website's uploads on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-  let imagesDir: string;
+  const site = useSite(backend);
 
-  beforeAll(async () => {
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const draft = () => readDraft(reader.db, DEFAULTS);
-  const live = async () => (await readLive(reader.db, DEFAULTS)).content;
-  const page = (pathname: string) => rawRequest(server.port, { method: "GET", path: pathname });
+  const draft = () => readDraft(site.db, DEFAULTS);
+  const live = async () => (await readLive(site.db, DEFAULTS)).content;
+  const page = (pathname: string) => site.get(pathname);
 
   /** The section's form as the Website tab sends it (multipart), with `changes` over the draft's values and an optional file. */
-  async function saveSection(section: SiteSection, changes: Record<string, string> = {}, file?: Upload, headers: Record<string, string> = { origin: server.url, cookie }) {
+  async function saveSection(section: SiteSection, changes: Record<string, string> = {}, file?: Upload, headers: Record<string, string> = { origin: site.server.url, cookie: site.cookie }) {
     const current = await draft();
     const form = new FormData();
     const fields = { intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...changes };
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     if (file) form.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.type }), file.filename);
-    const response = await fetch(`${server.url}/admin/website`, { method: "POST", redirect: "manual", headers, body: form });
+    const response = await fetch(`${site.server.url}/admin/website`, { method: "POST", redirect: "manual", headers, body: form });
     return { status: response.status, location: response.headers.get("location"), text: await response.text() };
   }
 
   async function publish() {
-    const answer = await postAdminForm(server, cookie, "/admin/website", { intent: "publish", revision: String((await draft()).revision) });
+    const answer = await site.postForm("/admin/website", { intent: "publish", revision: String((await draft()).revision) });
     expect(answer.status, answer.text.slice(0, 500)).toBe(302);
   }
 
   /** What is stored: the bucket's files and the images table's rows. */
   async function stored() {
-    const rows = await reader.db.selectFrom("images").select("name").orderBy("name").execute();
-    return { files: await filesIn(imagesDir), rows: rows.map((row) => row.name) };
+    const rows = await site.db.selectFrom("images").select("name").orderBy("name").execute();
+    return { files: await filesIn(site.imagesDir), rows: rows.map((row) => row.name) };
   }
 
   /** A refused save: the status, the field's message on the page, and nothing changed (draft, bucket, rows). */
@@ -96,13 +82,13 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     const logo = (await draft()).content.company.logo;
     expect(logo).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.jpg$/);
-    const bytes = await readFile(path.join(imagesDir, logo.slice("/images/".length)));
+    const bytes = await readFile(path.join(site.imagesDir, logo.slice("/images/".length)));
     const metadata = await sharp(bytes).metadata();
     expect(metadata.exif === undefined || !exifHasGps(metadata.exif)).toBe(true);
     expect(metadata.xmp).toBeUndefined();
 
     expect((await page("/")).text, "not live before publishing").not.toContain(logo);
-    const preview = await rawRequest(server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie } });
+    const preview = await rawRequest(site.server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie: site.cookie } });
     expect(preview.text).toContain(`src="${logo}"`);
     await publish();
     expect((await page("/")).text).toContain(`<img src="${logo}" alt="Example Property Management Ltd logo" width="40" height="40"`);
@@ -157,7 +143,7 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     const url = (await draft()).content.legal.cmpCertificate;
     expect(url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.pdf$/);
     expect((await page("/fees")).text).not.toContain(url);
-    const preview = await rawRequest(server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie } });
+    const preview = await rawRequest(site.server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie: site.cookie } });
     expect(preview.text, "the preview's footer links the draft's certificate").toContain(`<a href="${url}"`);
     await publish();
     const fees = (await page("/fees")).text;
@@ -178,7 +164,7 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     const url = (await draft()).content.legal.cmpCertificate;
     expect(url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.png$/);
-    const preview = await rawRequest(server.port, { method: "GET", path: url });
+    const preview = await site.get(url);
     expect(preview.headers["content-type"]).toBe("image/png");
     expect(preview.headers["content-disposition"]).toBeUndefined();
   });
@@ -196,9 +182,9 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     // Put the draft back to the live logo: the last upload is referred to by nothing.
     expect((await saveSection("company", { "company.logo": (await live()).company.logo })).status).toBe(302);
 
-    const run = await runAdmin(database.env, ["gc-images", "--min-age=0"]);
+    const run = await runAdmin(site.database.env, ["gc-images", "--min-age=0"]);
     expect(run.code, run.stderr).toBe(0);
-    const files = await filesIn(imagesDir);
+    const files = await filesIn(site.imagesDir);
     for (const url of [published.company.logo, published.hero.image, published.legal.cmpCertificate, inDraft, (await live()).company.logo]) {
       expect(files, url).toContain(url.slice("/images/".length));
     }
@@ -214,27 +200,27 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(saved.status, saved.text.slice(0, 300)).toBe(302);
     const scheduledLogo = (await draft()).content.company.logo;
     const publishAt = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 60_000) * 60_000);
-    const scheduled = await postAdminForm(server, cookie, "/admin/website", { intent: "schedule", revision: String((await draft()).revision), publishAt: toLondonTime(publishAt) });
+    const scheduled = await site.postForm("/admin/website", { intent: "schedule", revision: String((await draft()).revision), publishAt: toLondonTime(publishAt) });
     expect(scheduled.status, scheduled.text.slice(0, 300)).toBe(302);
     // Edited after scheduling: the draft no longer names the new logo; only the pending schedule does.
     expect((await saveSection("company", { "company.logo": (await live()).company.logo })).status).toBe(302);
 
-    const run = await runAdmin(database.env, ["gc-images", "--min-age=0"]);
+    const run = await runAdmin(site.database.env, ["gc-images", "--min-age=0"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(await filesIn(imagesDir)).toContain(scheduledLogo.slice("/images/".length));
+    expect(await filesIn(site.imagesDir)).toContain(scheduledLogo.slice("/images/".length));
     expect((await stored()).rows).toContain(scheduledLogo.slice("/images/".length));
 
-    expect(await publishDue(reader.db, publishAt)).toBeGreaterThan(0);
-    expect(await readSchedule(reader.db)).toBeUndefined();
+    expect(await publishDue(site.db, publishAt)).toBeGreaterThan(0);
+    expect(await readSchedule(site.db)).toBeUndefined();
     expect((await page("/")).text).toContain(`<img src="${scheduledLogo}"`);
     expect((await page(scheduledLogo)).status).toBe(200);
   });
 
   it("a project giving up an image the site uses (deleted, or its image replaced) leaves the file in place", async () => {
     const { logo } = (await live()).company;
-    const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
-    await removeImageIfUnused({ db: reader.db, storage, log: plainLog(() => {}) }, logo);
-    expect(await filesIn(imagesDir)).toContain(logo.slice("/images/".length));
+    const storage = new LocalDiskStorage(site.imagesDir, IMAGE_NAMING);
+    await removeImageIfUnused({ db: site.db, storage, log: plainLog(() => {}) }, logo);
+    expect(await filesIn(site.imagesDir)).toContain(logo.slice("/images/".length));
     expect((await page(logo)).status).toBe(200);
   });
 
@@ -242,9 +228,9 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     const current = (await draft()).content;
     const missing = "/images/1700000000000-abcdefabcdef.pdf";
     const content: SiteContent = { ...current, legal: { ...current.legal, cmpCertificate: missing } };
-    const file = path.join(database.env.DATA_DIR, "site.json");
+    const file = path.join(site.database.env.DATA_DIR, "site.json");
     await writeFile(file, JSON.stringify({ format: "property-management-site", version: 1, exportedAt: "2026-11-25T12:00:00.000Z", live: content }));
-    const run = await runAdmin(database.env, ["import-site", file]);
+    const run = await runAdmin(site.database.env, ["import-site", file]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("left out (upload again in the Website tab): the client money protection certificate");
     const imported = (await draft()).content;
@@ -258,16 +244,16 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     const answer = await saveSection("hero", { "hero.image.remove": "yes" });
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     expect((await draft()).content.hero.image).toBe("");
-    const preview = await rawRequest(server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie } });
+    const preview = await rawRequest(site.server.port, { method: "GET", path: "/admin/website/preview", headers: { cookie: site.cookie } });
     expect(preview.text).toContain('src="/hero-property.svg"');
   });
 
   it("refuses an upload without a session or from another site, storing nothing", async () => {
     const before = await stored();
     const file = { field: "legal.cmpCertificate.file", data: minimalPdf(), filename: "c.pdf", type: "application/pdf" };
-    const anonymous = await saveSection("legal", {}, file, { origin: server.url });
+    const anonymous = await saveSection("legal", {}, file, { origin: site.server.url });
     expect(anonymous.status).toBe(401);
-    const crossSite = await saveSection("legal", {}, file, { origin: "https://evil.example", cookie });
+    const crossSite = await saveSection("legal", {}, file, { origin: "https://evil.example", cookie: site.cookie });
     expect(crossSite.status).toBe(403);
     expect(await stored()).toEqual(before);
   });

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { inject } from "vitest";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
 import { startServer, type Exit, type Launch, type SpawnedServer } from "./server";
 import { makeTempDir, removeTempDir } from "./temp";
@@ -38,11 +39,13 @@ export type FleetOptions = {
   env?: Record<string, string | undefined>;
   /** `node server.js` (the default) or `npm start` in a process group of its own (support/server.ts). */
   launch?: Launch;
+  /** A copy of the run's migrated database (backends.ts) rather than an empty one the instances migrate as they start. */
+  migrated?: boolean;
 };
 
-export async function startFleet({ size = 2, env = {}, launch = "node" }: FleetOptions = {}): Promise<Fleet> {
+export async function startFleet({ size = 2, env = {}, launch = "node", migrated = false }: FleetOptions = {}): Promise<Fleet> {
   if (!postgresAdminUrl) throw new Error("A fleet needs PostgreSQL: set DATABASE_URL (scripts/test-postgres.sh start prints one)");
-  const postgres = await createPostgresDatabase();
+  const postgres = await createPostgresDatabase({ template: migrated ? inject("migratedTemplates").postgresDatabase : undefined });
   const dirs: string[] = [];
   const readers: Database[] = [];
   const sharedEnv = { DATABASE_URL: postgres.url, ...env };

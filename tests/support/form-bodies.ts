@@ -176,13 +176,17 @@ export function multipartCases(form: Form, random: () => number, { randomDamage 
   add("a header line of 9 KB", withPart(0, { headers: `X-Padding: ${"p".repeat(9 * 1024)}` }), "unreadable");
 
   // Files where text is expected, and in fields nobody takes.
-  texts.forEach((part, i) => add(`a file in the text field ${part.name}`, withPart(i, { filename: Buffer.from(`${part.name}.txt`), type: "text/plain" }), "unreadable"));
+  texts.forEach((part, i) => {
+    add(`a file in the text field ${part.name}`, withPart(i, { filename: Buffer.from(`${part.name}.txt`), type: "text/plain" }), "unreadable");
+  });
   if (texts.length > 0) {
     add(`${texts[0]!.name} as application/octet-stream`, withPart(0, { type: "application/octet-stream" }), "unreadable");
     add(`${texts[0]!.name} as a file named in an unknown charset`, withPart(0, { disposition: `form-data; name="${texts[0]!.name}"; filename*=x-no-such-charset''a.txt` }), "unreadable");
   }
   add("a file in a field the form does not have", buildMultipart([...parts, filePart({ name: "attachment", filename: "a.txt", type: "text/plain", data: Buffer.from("a file") })]).body, "unreadable");
-  files.forEach((part, i) => add(`the file of ${part.name} named in an unknown charset`, withPart(texts.length + i, { disposition: `form-data; name="${part.name}"; filename*=x-no-such-charset''photo.jpg` }), "any"));
+  files.forEach((part, i) => {
+    add(`the file of ${part.name} named in an unknown charset`, withPart(texts.length + i, { disposition: `form-data; name="${part.name}"; filename*=x-no-such-charset''photo.jpg` }), "any");
+  });
 
   add("every part twice", buildMultipart([...parts, ...parts]).body, "any");
   add("unknown fields", buildMultipart([...parts, textPart("unknown", "x"), textPart("__proto__", "y"), textPart("constructor", "z")]).body, "any");

@@ -31,7 +31,7 @@ export function documentedProxyHeaders(): Array<[string, string]> {
   return [...block.matchAll(/^\s*proxy_set_header\s+(\S+)\s+("[^"]*"|\S+);/gm)].map((match) => [match[1]!, match[2]!.replace(/^"(.*)"$/, "$1")]);
 }
 
-function valueOf(expression: string, request: http.IncomingMessage): string {
+function nginxValue(expression: string, request: http.IncomingMessage): string {
   return expression.replace(/\$(\w+)/g, (_, variable: string) => {
     switch (variable) {
       case "host":
@@ -57,7 +57,7 @@ export async function startDocumentedNginx(target: string): Promise<DocumentedNg
   const proxy = createProxyServer({ agent, target });
   proxy.on("proxyReq", (proxyRequest, request) => {
     for (const [name, expression] of directives) {
-      const value = valueOf(expression, request);
+      const value = nginxValue(expression, request);
       if (value === "") proxyRequest.removeHeader(name);
       else proxyRequest.setHeader(name, value);
     }

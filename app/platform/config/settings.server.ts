@@ -2,7 +2,7 @@ import net from "node:net";
 import { z } from "zod";
 import { passwordProblem } from "../password-rules";
 import { isValidEmail } from "../email-address";
-import { LOG_LEVELS, type LogLevel } from "../observe/log.server";
+import { LOG_LEVELS } from "../observe/log.server";
 
 /**
  * Every setting the environment may hold, with the rule each value must keep
@@ -26,6 +26,7 @@ export function parseMailbox(value: string): { name?: string; address: string } 
   const named = /^(.*?)\s*<([^<>]+)>$/.exec(text);
   const name = named?.[1]?.trim().replace(/^"(.*)"$/, "$1");
   const address = (named ? named[2]! : text).trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a name with control characters is refused.
   if (!isValidEmail(address) || /[\u0000-\u001f\u007f"<>]/.test(name ?? "")) return undefined;
   return name ? { name, address } : { address };
 }

@@ -140,7 +140,9 @@ export class SplicedText {
     // Without a compressed form (never seen: placeholders that kept colliding), the text goes uncompressed.
     spliced.gzipBlocks = await spliced.compressChecked(deflateBlocks).catch(() => undefined);
     spliced.brotliReady = spliced.compressChecked(brotliBlocks).then(
-      (blocks) => void (spliced.brotliBlocks = blocks),
+      (blocks) => {
+        spliced.brotliBlocks = blocks;
+      },
       () => undefined,
     );
     return spliced;
@@ -150,7 +152,9 @@ export class SplicedText {
   identity(values: readonly string[]): Buffer {
     const fillers = values.map((value) => Buffer.from(value));
     const chunks: Buffer[] = [this.parts[0]!];
-    this.holeAfter.forEach((hole, i) => chunks.push(fillers[hole]!, this.parts[i + 1]!));
+    this.holeAfter.forEach((hole, i) => {
+      chunks.push(fillers[hole]!, this.parts[i + 1]!);
+    });
     return Buffer.concat(chunks);
   }
 
@@ -212,7 +216,7 @@ export class SplicedText {
   private crc(values: readonly string[]): number {
     this.crcPlan ??= crcPlanOf(this.parts, this.partCrcs, this.holeAfter, this.lengths);
     let crc = this.crcPlan.constant;
-    values.forEach((value, hole) => (crc ^= multiplyModP(this.crcPlan!.factors[hole]!, crc32(value))));
+    for (const [hole, value] of values.entries()) crc ^= multiplyModP(this.crcPlan.factors[hole]!, crc32(value));
     return crc;
   }
 

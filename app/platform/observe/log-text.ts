@@ -6,6 +6,7 @@
 export function printable(value: unknown, max = 200): string {
   const text = typeof value === "string" ? value : String(value);
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: it replaces control characters with escapes a log can show.
   return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
     switch (char) {
       case "\r":

@@ -44,7 +44,9 @@ export const section: Section<"about", SiteAbout> = {
   values: (content) => {
     const { badges, captions, ...texts } = content.about;
     const values = textValues("about", texts);
-    badges.forEach((badge, index) => (values[`about.badges.${index}`] = badge));
+    badges.forEach((badge, index) => {
+      values[`about.badges.${index}`] = badge;
+    });
     captions.forEach((caption, index) => {
       values[`about.captions.${index}.title`] = caption.title;
       values[`about.captions.${index}.subtitle`] = caption.subtitle;

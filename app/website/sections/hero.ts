@@ -59,7 +59,9 @@ export const section: Section<"hero", SiteHero> = {
   values: (content) => {
     const { promises, ...texts } = content.hero;
     const values = textValues("hero", texts);
-    promises.forEach((promise, index) => (values[`hero.promises.${index}`] = promise));
+    promises.forEach((promise, index) => {
+      values[`hero.promises.${index}`] = promise;
+    });
     return values;
   },
   parse: ({ get, errors }) => {

@@ -55,7 +55,7 @@ function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotic
 /** The Website tab: the draft, section by section, its state against the live site, and the history. */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  const { admin } = requireMember(args, "website");
+  requireMember(args, "website");
   const services = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const section = sectionFrom(params.get("section"));
