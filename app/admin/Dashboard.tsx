@@ -81,7 +81,9 @@ export function Dashboard({ email, signIns, company, unread, mail, limits, certi
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
-        {database?.map((notice) => <DatabaseBanner key={notice.kind} notice={notice} />)}
+        {database?.map((notice) => (
+          <DatabaseBanner key={notice.kind} notice={notice} />
+        ))}
         {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
         {certificate ? (
@@ -120,8 +122,7 @@ function FailedSignInsNote({ notice }: { notice: SignInNotice }) {
     <div className="mb-6 flex gap-3 rounded-xl border-2 border-amber-600 bg-amber-50 px-4 py-3 text-amber-950 sm:px-5">
       <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
       <p className="min-w-0">
-        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong>{" "}
-        {DASHBOARD_TEXT.failedSignInsHint}
+        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong> {DASHBOARD_TEXT.failedSignInsHint}
       </p>
     </div>
   );

@@ -25,11 +25,7 @@ function checkPassword(password: string): void {
 }
 
 export async function findAdminByEmail(db: Db, email: string) {
-  return db
-    .selectFrom("admin_users")
-    .select(["id", "email", "password_hash"])
-    .where("email", "=", normalizeEmail(email))
-    .executeTakeFirst();
+  return db.selectFrom("admin_users").select(["id", "email", "password_hash"]).where("email", "=", normalizeEmail(email)).executeTakeFirst();
 }
 
 /** Creates an admin; fails with AdminError if the e-mail is taken or the password too weak. */
@@ -75,12 +71,7 @@ export async function ensureAdmin(db: Db, email: string, password: string): Prom
  * the one given (the session that made the change). Also lifts a lockout:
  * whoever can set the password can sign in.
  */
-export async function setAdminPassword(
-  db: Db,
-  email: string,
-  password: string,
-  options: { keepSessionId?: string } = {},
-): Promise<{ endedSessions: number }> {
+export async function setAdminPassword(db: Db, email: string, password: string, options: { keepSessionId?: string } = {}): Promise<{ endedSessions: number }> {
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const normalized = normalizeEmail(email);
@@ -123,7 +114,11 @@ export async function liftLockout(db: Db, email: string): Promise<void> {
         row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : admin !== undefined && row.subject.startsWith(`${admin.id} `),
       )
       .map((row) => row.id);
-    for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom("rate_limit_events").where("id", "in", ids.slice(i, i + 500)).execute();
+    for (let i = 0; i < ids.length; i += 500)
+      await trx
+        .deleteFrom("rate_limit_events")
+        .where("id", "in", ids.slice(i, i + 500))
+        .execute();
   });
 }
 
@@ -141,11 +136,7 @@ export type SignInHistory = { previousSignInAt: string | null; failedSignIns: nu
 /** At a successful sign-in: the admin's last sign-in and the failures since, then a fresh start from now. */
 export async function takeSignInHistory(db: Db, adminId: string, now: Date): Promise<SignInHistory> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("admin_users")
-      .select(["last_sign_in_at", "failed_sign_ins"])
-      .where("id", "=", adminId)
-      .executeTakeFirstOrThrow();
+    const row = await trx.selectFrom("admin_users").select(["last_sign_in_at", "failed_sign_ins"]).where("id", "=", adminId).executeTakeFirstOrThrow();
     await trx.updateTable("admin_users").set({ last_sign_in_at: now.toISOString(), failed_sign_ins: 0 }).where("id", "=", adminId).execute();
     return { previousSignInAt: row.last_sign_in_at === null ? null : toIsoString(row.last_sign_in_at), failedSignIns: Number(row.failed_sign_ins) };
   });
@@ -165,9 +156,7 @@ export type AdminSummary = Admin & { activeSessions: number; lastSeenAt: string 
 export async function listAdmins(db: Db, now = new Date()): Promise<AdminSummary[]> {
   const rows = await db
     .selectFrom("admin_users as u")
-    .leftJoin("admin_sessions as s", (join) =>
-      join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()),
-    )
+    .leftJoin("admin_sessions as s", (join) => join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()))
     .select((eb) => [
       "u.id",
       "u.email",

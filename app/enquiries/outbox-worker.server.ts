@@ -96,12 +96,7 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
     .where((eb) => isDue(eb, at.toISOString()))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
-  const row = await db
-    .selectFrom("email_outbox")
-    .select(["message", "attempts"])
-    .where("id", "=", id)
-    .where("lease_token", "=", leaseToken)
-    .executeTakeFirst();
+  const row = await db.selectFrom("email_outbox").select(["message", "attempts"]).where("id", "=", id).where("lease_token", "=", leaseToken).executeTakeFirst();
   return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
 }
 

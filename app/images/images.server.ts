@@ -117,7 +117,15 @@ export async function saveDocument(services: ImageServices, bytes: Uint8Array): 
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
   try {
-    const row = { name, content_type: STORED_CONTENT_TYPES.pdf, width: 0, height: 0, bytes: bytes.byteLength, variants: "[]", created_at: new Date().toISOString() };
+    const row = {
+      name,
+      content_type: STORED_CONTENT_TYPES.pdf,
+      width: 0,
+      height: 0,
+      bytes: bytes.byteLength,
+      variants: "[]",
+      created_at: new Date().toISOString(),
+    };
     await services.db.insertInto("images").values(row).execute();
     return toStoredImage(row);
   } catch (error) {
@@ -286,7 +294,10 @@ export async function collectUnusedImages(
   // files (or none left).
   const unusedRows = rows.filter((row) => !usedNames.has(row.name) && isOld(row.name)).map((row) => row.name);
   for (let index = 0; index < unusedRows.length; index += 500) {
-    await services.db.deleteFrom("images").where("name", "in", unusedRows.slice(index, index + 500)).execute();
+    await services.db
+      .deleteFrom("images")
+      .where("name", "in", unusedRows.slice(index, index + 500))
+      .execute();
   }
   for (const name of report.removed) await services.storage.delete(name);
   return report;

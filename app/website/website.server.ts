@@ -93,10 +93,16 @@ export async function saveDraft(db: Db, change: { content: SiteContent; baseRevi
 }
 
 async function insertVersion(db: Db, content: string, by: string, now: Date, restoredFrom: number | null): Promise<number> {
-  const newest = await db.selectFrom("site_versions").select((eb) => eb.fn.max("number").as("n")).executeTakeFirst();
+  const newest = await db
+    .selectFrom("site_versions")
+    .select((eb) => eb.fn.max("number").as("n"))
+    .executeTakeFirst();
   const number = Number(newest?.n ?? 0) + 1;
   await db.insertInto("site_versions").values({ number, content, published_at: now.toISOString(), published_by: by, restored_from: restoredFrom }).execute();
-  await db.deleteFrom("site_versions").where("number", "<=", number - KEPT_VERSIONS).execute();
+  await db
+    .deleteFrom("site_versions")
+    .where("number", "<=", number - KEPT_VERSIONS)
+    .execute();
   return number;
 }
 
@@ -164,7 +170,10 @@ export async function withoutMissingFiles(db: Db, content: SiteContent): Promise
  * The draft row is written in the same transaction (its revision moves), which
  * also makes two publishes at once take turns.
  */
-export async function publishDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change & { version?: number }> {
+export async function publishDraft(
+  db: Db,
+  change: { defaults: SiteContent; baseRevision: number; by: string; now: Date },
+): Promise<Change & { version?: number }> {
   return db.transaction().execute(async (trx) => {
     const draft = await readDraft(trx, change.defaults);
     if (draft.revision !== change.baseRevision) return { ok: false, reason: "stale" } as const;

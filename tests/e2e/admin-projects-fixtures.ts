@@ -182,10 +182,7 @@ export function srcsetUrls(srcset: string | null | undefined): string[] {
 
 /** A project's stored image URLs: both main images and every AVIF/WebP copy. */
 export function imageUrlsOf(project: RenovationProject): { main: string[]; copies: string[] } {
-  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [
-    ...srcsetUrls(sources?.avif),
-    ...srcsetUrls(sources?.webp),
-  ]);
+  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [...srcsetUrls(sources?.avif), ...srcsetUrls(sources?.webp)]);
   return { main: [project.before_image_url, project.after_image_url], copies };
 }
 

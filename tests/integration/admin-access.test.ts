@@ -111,14 +111,7 @@ type Entry = {
 const get = (pathOf: Call["path"], format: Format, effect: Effect = "read"): Call => ({ method: "GET", path: pathOf, format, effect });
 /** An old address that moved for good: 301 to `location` (single fetch encodes it in a 202). */
 const moved = (pathOf: Call["path"], format: Format, location: string): Call => ({ ...get(pathOf, format, "moved"), location });
-const send = (
-  method: Call["method"],
-  pathOf: Call["path"],
-  format: Format,
-  effect: Effect,
-  form: Call["form"] = () => ({}),
-  files?: Call["files"],
-): Call => ({
+const send = (method: Call["method"], pathOf: Call["path"], format: Format, effect: Effect, form: Call["form"] = () => ({}), files?: Call["files"]): Call => ({
   method,
   path: pathOf,
   format,
@@ -142,7 +135,10 @@ const eraseAddress = ({ marker }: Values) => ({
   confirmed: "yes",
 });
 /** What the data-requests page and its JSON file are asked about: the seeded enquiry's address. */
-const dataRequest = (query = "") => () => `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
+const dataRequest =
+  (query = "") =>
+  () =>
+    `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
 const credentials = ({ email, password }: Values) => ({ email, password });
 
 /** A small JPEG, as an admin's upload. */
@@ -227,11 +223,7 @@ const TABLE: Entry[] = [
     route: "admin/projects",
     handler: "loader",
     access: "admin",
-    calls: [
-      get(() => "/admin/projects", "document"),
-      get(() => "/admin/projects?form=new", "document"),
-      get(() => "/admin/projects.data", "data"),
-    ],
+    calls: [get(() => "/admin/projects", "document"), get(() => "/admin/projects?form=new", "document"), get(() => "/admin/projects.data", "data")],
   },
   {
     route: "admin/projects",
@@ -308,10 +300,7 @@ const TABLE: Entry[] = [
     route: "admin/sign-out",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", () => "/admin/sign-out", "document", "sign-out"),
-      send("POST", () => "/admin/sign-out.data", "data", "sign-out"),
-    ],
+    calls: [send("POST", () => "/admin/sign-out", "document", "sign-out"), send("POST", () => "/admin/sign-out.data", "data", "sign-out")],
   },
   {
     route: "admin/enquiries.csv",
@@ -340,10 +329,7 @@ const TABLE: Entry[] = [
     route: "admin/data-requests",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", dataRequest(), "document", "erase", eraseAddress),
-      send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress),
-    ],
+    calls: [send("POST", dataRequest(), "document", "erase", eraseAddress), send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress)],
   },
   {
     route: "api/admin/enquiries",
@@ -386,7 +372,16 @@ const TABLE: Entry[] = [
     route: "api/admin/images",
     handler: "action",
     access: "admin",
-    calls: [send("POST", () => "/api/admin/images", "json", "upload", () => ({}), uploadFile)],
+    calls: [
+      send(
+        "POST",
+        () => "/api/admin/images",
+        "json",
+        "upload",
+        () => ({}),
+        uploadFile,
+      ),
+    ],
   },
 ];
 
@@ -593,7 +588,10 @@ describe.each(backends)("admin access on $name", (backend) => {
   async function expectUnchanged(before: Awaited<ReturnType<typeof snapshot>>, what: string) {
     const { status, body } = await enquiriesAs(session);
     expect(status, `${what}: the admin's session still works`).toBe(200);
-    expect(body.submissions?.find((submission) => submission.id === enquiryId), `${what}: the enquiry is there, unread`).toMatchObject({
+    expect(
+      body.submissions?.find((submission) => submission.id === enquiryId),
+      `${what}: the enquiry is there, unread`,
+    ).toMatchObject({
       is_read: false,
     });
     expect(await snapshot(), `${what}: the database`).toEqual(before);
@@ -781,7 +779,12 @@ describe.each(backends)("admin access on $name", (backend) => {
       const query = new URLSearchParams(call.form?.(values) ?? {}).toString();
       const target = call.path(values);
       const asGet: Call = { ...call, path: () => (query ? `${target}${target.includes("?") ? "&" : "?"}${query}` : target) };
-      const response = await request(asGet, values, { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) }, method);
+      const response = await request(
+        asGet,
+        values,
+        { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) },
+        method,
+      );
       const what = `${method} ${asGet.path(values)}`;
 
       expect(response.status, what).toBeLessThan(500);
@@ -813,7 +816,10 @@ describe.each(backends)("admin access on $name", (backend) => {
       const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
       await waitFor(`${paths.length} request lines`, () => requestLines().length >= paths.length);
       const output = log().slice(from);
-      expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")), "output that is not a log line").toEqual([]);
+      expect(
+        output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")),
+        "output that is not a log line",
+      ).toEqual([]);
       expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
       await expectUnchanged(before, "POST /admin");
     });
@@ -901,7 +907,11 @@ describe.each(backends)("admin access on $name", (backend) => {
           await reader.db.updateTable("contact_submissions").set({ spam_reason: "links", is_read: true }).where("id", "=", anotherEnquiry).execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);
-          const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", anotherEnquiry).executeTakeFirstOrThrow();
+          const row = await reader.db
+            .selectFrom("contact_submissions")
+            .select(["spam_reason", "is_read"])
+            .where("id", "=", anotherEnquiry)
+            .executeTakeFirstOrThrow();
           expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }, `${what}: in the inbox, unread`).toEqual({ spam: null, read: false });
           break;
         }
@@ -911,7 +921,18 @@ describe.each(backends)("admin access on $name", (backend) => {
           const job = randomUUID();
           await reader.db
             .insertInto("email_outbox")
-            .values({ id: job, submission_id: anotherEnquiry, kind: "notification", message: "{}", status: "failed", attempts: 8, next_attempt_at: null, last_error: "Connection refused", created_at: at, updated_at: at })
+            .values({
+              id: job,
+              submission_id: anotherEnquiry,
+              kind: "notification",
+              message: "{}",
+              status: "failed",
+              attempts: 8,
+              next_attempt_at: null,
+              last_error: "Connection refused",
+              created_at: at,
+              updated_at: at,
+            })
             .execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);

@@ -72,7 +72,10 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   it("applies each migration once when both start at once", async () => {
     const applied = fleet.instances.filter((instance) => instance.stdout().includes("(applied "));
     expect(applied).toHaveLength(1);
-    const rows = await reader.db.selectFrom("kysely_migration" as never).select("name" as never).execute();
+    const rows = await reader.db
+      .selectFrom("kysely_migration" as never)
+      .select("name" as never)
+      .execute();
     expect(rows.map((row) => (row as { name: string }).name).sort()).toEqual(Object.keys(migrations).sort());
     // And the admin both were told to create exists once.
     expect(await reader.db.selectFrom("admin_users").select("email").execute()).toHaveLength(1);

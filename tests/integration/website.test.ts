@@ -8,16 +8,7 @@ import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
 import { MAX_FEATURES } from "~/website/sections/pricing";
-import {
-  KEPT_VERSIONS,
-  discardDraft,
-  listVersions,
-  publishDraft,
-  readDraft,
-  readLive,
-  restoreVersion,
-  saveDraft,
-} from "~/website/website.server";
+import { KEPT_VERSIONS, discardDraft, listVersions, publishDraft, readDraft, readLive, restoreVersion, saveDraft } from "~/website/website.server";
 import { TEST_ADMIN } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
@@ -49,7 +40,15 @@ describe.each(backends)("the website's content on $name", (backend) => {
     expect(await readLive(site.db, DEFAULTS)).toEqual({ content: DEFAULTS, version: undefined });
     const home = await page("/");
     expect(home.status).toBe(200);
-    for (const text of ["Professional Property Management Services", "Transparent Pricing Promise", "No VAT Added", "£80", "£120", "Choose Platinum", "Most Popular"]) {
+    for (const text of [
+      "Professional Property Management Services",
+      "Transparent Pricing Promise",
+      "No VAT Added",
+      "£80",
+      "£120",
+      "Choose Platinum",
+      "Most Popular",
+    ]) {
       expect(home.text).toContain(text);
     }
   });
@@ -177,7 +176,11 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const attack = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
     await post(await companyForm(attack));
     await post({ intent: "publish", revision: String(await revision()) });
-    for (const response of [await page("/"), await page("/admin/website", { cookie: site.cookie }), await page("/admin/website/preview", { cookie: site.cookie })]) {
+    for (const response of [
+      await page("/"),
+      await page("/admin/website", { cookie: site.cookie }),
+      await page("/admin/website/preview", { cookie: site.cookie }),
+    ]) {
       expect(response.status).toBe(200);
       expect(response.text).not.toContain(attack);
       expect(response.text).not.toContain("<img src=x");
@@ -189,7 +192,12 @@ describe.each(backends)("the website's content on $name", (backend) => {
   it(`keeps the last ${KEPT_VERSIONS} versions`, async () => {
     let draft = await readDraft(site.db, DEFAULTS);
     for (let index = 0; index < KEPT_VERSIONS + 2; index++) {
-      const saved = await saveDraft(site.db, { content: withCompanyName(draft.content, `Company ${index}`), baseRevision: draft.revision, by: "test", now: at(3) });
+      const saved = await saveDraft(site.db, {
+        content: withCompanyName(draft.content, `Company ${index}`),
+        baseRevision: draft.revision,
+        by: "test",
+        now: at(3),
+      });
       expect(saved.ok).toBe(true);
       const published = await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: at(3) });
       expect(published.ok).toBe(true);
