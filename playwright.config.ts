@@ -64,13 +64,7 @@ const WEBSITE_DATA_DIR = path.join(DATA_DIR, "website");
 process.env.E2E_WEBSITE_DATA_DIR = WEBSITE_DATA_DIR;
 
 /** The production server, as `npm start` runs it, on a port and data directory of its own. */
-function server(
-  name: string,
-  port: number,
-  dataDir: string,
-  stderr: "pipe" | "ignore",
-  extraEnv: Record<string, string> = {},
-) {
+function server(name: string, port: number, dataDir: string, stderr: "pipe" | "ignore", extraEnv: Record<string, string> = {}) {
   return {
     name,
     command: "node server.js",

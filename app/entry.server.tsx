@@ -2,13 +2,7 @@ import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import {
-  ServerRouter,
-  isRouteErrorResponse,
-  type EntryContext,
-  type HandleErrorFunction,
-  type RouterContextProvider,
-} from "react-router";
+import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
 import { servicesContext } from "~/services";
 import { cspNonceContext, requestContext } from "~/platform/http/context";
@@ -80,14 +74,7 @@ export default async function handleRequest(
   return new Response(new Uint8Array(body), { status: rendered.status, headers: responseHeaders });
 }
 
-function render(
-  routerContext: EntryContext,
-  url: string,
-  nonce: string,
-  initialStatus: number,
-  headers: Headers,
-  log: Log,
-): Promise<Response> {
+function render(routerContext: EntryContext, url: string, nonce: string, initialStatus: number, headers: Headers, log: Log): Promise<Response> {
   let status = initialStatus;
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);

@@ -26,8 +26,7 @@ export const middleware: Route.MiddlewareFunction[] = [databaseBusyMiddleware];
 export function Layout({ children }: { children: React.ReactNode }) {
   // Development keeps whole-document hydration: Vite's React refresh needs React Router's <Scripts>.
   const matches = useMatches();
-  const islands =
-    import.meta.env.PROD && matches.some((match) => (match.handle as HydrationHandle | undefined)?.hydrate === "islands");
+  const islands = import.meta.env.PROD && matches.some((match) => (match.handle as HydrationHandle | undefined)?.hydrate === "islands");
   return (
     <html lang="en-GB">
       <head>

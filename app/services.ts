@@ -73,7 +73,6 @@ export type AppServices = {
 
 export const servicesContext = createContext<AppServices>();
 
-
 /** The signed-in admin, set by the admin routes' layout before any of their loaders or actions runs. */
 export const adminContext = createContext<AdminSession>();
 

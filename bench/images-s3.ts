@@ -132,10 +132,19 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.log(`GET of one ${Math.round(image.length / 1024)} KB image, ${connections} connections, ${duration} s each, load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+console.log(
+  `GET of one ${Math.round(image.length / 1024)} KB image, ${connections} connections, ${duration} s each, load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+);
 console.log(["case".padEnd(46), "req/s".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "MB/s".padStart(7), "non-2xx".padStart(8)].join(" "));
 for (const row of rows) {
   console.log(
-    [row.case.padEnd(46), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(7), String(row.p99).padStart(7), String(row.mbPerSecond).padStart(7), String(row.non2xx).padStart(8)].join(" "),
+    [
+      row.case.padEnd(46),
+      String(row.requestsPerSecond).padStart(7),
+      String(row.p50).padStart(7),
+      String(row.p99).padStart(7),
+      String(row.mbPerSecond).padStart(7),
+      String(row.non2xx).padStart(8),
+    ].join(" "),
   );
 }

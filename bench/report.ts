@@ -48,8 +48,24 @@ export function report(input: ReportInput): void {
   const rssOk = peakRssMb <= TARGETS.peakRssMb;
   const homeRow = results.find((row) => row.case === "home");
   const copy = input.homeCopy;
-  const versusStatic = homeRow && copy ? against(homeRow, results.find((row) => row.case === "static"), copy, TARGETS.homeVsStatic) : undefined;
-  const nginxComparison = homeRow && copy ? against(homeRow, results.find((row) => row.case === "nginx"), copy, TARGETS.homeVsNginx) : undefined;
+  const versusStatic =
+    homeRow && copy
+      ? against(
+          homeRow,
+          results.find((row) => row.case === "static"),
+          copy,
+          TARGETS.homeVsStatic,
+        )
+      : undefined;
+  const nginxComparison =
+    homeRow && copy
+      ? against(
+          homeRow,
+          results.find((row) => row.case === "nginx"),
+          copy,
+          TARGETS.homeVsNginx,
+        )
+      : undefined;
   const versusNginx = nginxComparison && input.nginxRef ? { ...nginxComparison, nginx: input.nginxRef.version } : undefined;
   if (results.length) {
     console.log("");
@@ -95,7 +111,9 @@ export function report(input: ReportInput): void {
     console.log(
       `Server peak RSS over these cases: ${peakRssMb} MB (VmRSS sampled every 100 ms: ${sampledPeakMb} MB, VmHWM: ${hwmMb} MB, after start: ${input.rss.afterStartMb ?? "?"} MB)   target ≤ ${TARGETS.peakRssMb} MB: ${verdict(rssOk)}`,
     );
-    console.log(`  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB${isReference(row) ? " (its own process, VmHWM; the app idle)" : ""}`).join(", ")}`);
+    console.log(
+      `  per case: ${results.map((row) => `${row.label} ${row.peakRssMb} MB${isReference(row) ? " (its own process, VmHWM; the app idle)" : ""}`).join(", ")}`,
+    );
     console.log("  2xx/s for contact = acknowledged enquiries found in the database / duration.");
     console.log("  srv CPU = server process CPU time / wall time (200% = both cores); ms CPU/req = server CPU time per");
     console.log("  response, the figure least disturbed by other work on the machine.");
@@ -159,14 +177,46 @@ export function report(input: ReportInput): void {
   if (upload) {
     const u = upload;
     const row = (name: string, runs: number, spreadOf: Spread, cpu: string, rss: string) =>
-      [pad(name, 30), lpad(String(runs), 4), lpad(spreadOf.medianMs.toFixed(1), 10), lpad(spreadOf.minMs.toFixed(1), 9), lpad(spreadOf.maxMs.toFixed(1), 9), lpad(cpu, 11), "  " + rss].join(" ");
+      [
+        pad(name, 30),
+        lpad(String(runs), 4),
+        lpad(spreadOf.medianMs.toFixed(1), 10),
+        lpad(spreadOf.minMs.toFixed(1), 9),
+        lpad(spreadOf.maxMs.toFixed(1), 9),
+        lpad(cpu, 11),
+        "  " + rss,
+      ].join(" ");
     console.log("");
-    const header = [pad("upload (24 MP JPEG)", 30), lpad("runs", 4), lpad("median ms", 10), lpad("min ms", 9), lpad("max ms", 9), lpad("CPU ms/run", 11), "  peak RSS"].join(" ");
+    const header = [
+      pad("upload (24 MP JPEG)", 30),
+      lpad("runs", 4),
+      lpad("median ms", 10),
+      lpad("min ms", 9),
+      lpad("max ms", 9),
+      lpad("CPU ms/run", 11),
+      "  peak RSS",
+    ].join(" ");
     console.log(header);
     console.log("-".repeat(header.length + 50));
     const hwm = u.server.vmHwmMb === null ? "VmHWM not reset" : `VmHWM ${u.server.vmHwmMb} MB`;
-    console.log(row(u.label, u.server.timesMs.length, u.server, u.server.cpuMsPerUpload.toFixed(0), `${u.server.peakRssMb} MB (sampled ${u.server.sampledPeakRssMb} MB, ${hwm}; ${u.server.rssBeforeMb} MB before, +${u.server.riseMb} MB)`));
-    console.log(row("processImage alone (own proc)", u.sharpAlone.timesMs.length, u.sharpAlone, u.sharpAlone.cpuMsPerRun.toFixed(0), `VmHWM ${u.sharpAlone.vmHwmMb} MB (${u.sharpAlone.rssAfterImportMb} MB after importing the build)`));
+    console.log(
+      row(
+        u.label,
+        u.server.timesMs.length,
+        u.server,
+        u.server.cpuMsPerUpload.toFixed(0),
+        `${u.server.peakRssMb} MB (sampled ${u.server.sampledPeakRssMb} MB, ${hwm}; ${u.server.rssBeforeMb} MB before, +${u.server.riseMb} MB)`,
+      ),
+    );
+    console.log(
+      row(
+        "processImage alone (own proc)",
+        u.sharpAlone.timesMs.length,
+        u.sharpAlone,
+        u.sharpAlone.cpuMsPerRun.toFixed(0),
+        `VmHWM ${u.sharpAlone.vmHwmMb} MB (${u.sharpAlone.rssAfterImportMb} MB after importing the build)`,
+      ),
+    );
     console.log(row("  10 MB non-image (415)", 3, u.requestOverhead, "", "transfer + multipart + session check, no image work"));
     console.log("");
     console.log(`Upload time: ${u.ratio.toFixed(2)}× processImage alone   target ≤ ${TARGETS.uploadRatio}×: ${verdict(u.ratioOk)}`);
@@ -266,19 +316,58 @@ function figuresTable(input: ReportInput, homeVsNginx: number | undefined): void
   const contact = row("contact")?.durable;
   const mark = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? "  pass" : "  MISS");
   const lines: Array<[string, string, string, boolean | undefined]> = [
-    ["GET / against nginx serving the same bytes, 50 conns", homeVsNginx === undefined ? "—" : `${homeVsNginx.toFixed(3)} (${home?.successesPerSecond} vs ${row("nginx")?.successesPerSecond} 2xx/s), p99 ${home?.latencyMs.p99} ms`, `≥ ${TARGETS.homeVsNginx}`, homeVsNginx === undefined ? undefined : homeVsNginx >= TARGETS.homeVsNginx],
+    [
+      "GET / against nginx serving the same bytes, 50 conns",
+      homeVsNginx === undefined
+        ? "—"
+        : `${homeVsNginx.toFixed(3)} (${home?.successesPerSecond} vs ${row("nginx")?.successesPerSecond} 2xx/s), p99 ${home?.latencyMs.p99} ms`,
+      `≥ ${TARGETS.homeVsNginx}`,
+      homeVsNginx === undefined ? undefined : homeVsNginx >= TARGETS.homeVsNginx,
+    ],
     [
       "GET /: its log line and metrics, server CPU per request",
-      home && row("quiet") ? `${round((home.serverCpuMsPerRequest - row("quiet")!.serverCpuMsPerRequest) * 1000)} µs (${home.serverCpuMsPerRequest} vs ${row("quiet")!.serverCpuMsPerRequest} ms without)` : "—",
+      home && row("quiet")
+        ? `${round((home.serverCpuMsPerRequest - row("quiet")!.serverCpuMsPerRequest) * 1000)} µs (${home.serverCpuMsPerRequest} vs ${row("quiet")!.serverCpuMsPerRequest} ms without)`
+        : "—",
       "shown",
       undefined,
     ],
-    ["GET / with TRUST_PROXY=loopback, against without", proxied && home ? `${(proxied.successesPerSecond / home.successesPerSecond).toFixed(3)}` : "—", `≥ ${TARGETS.proxiedVsHome}`, proxied && home ? proxied.rateOk : undefined],
-    ["POST /api/contact, durable, 20 conns (limits raised)", contact ? `${contact.durablePerSecond}/s${input.syncedCommits ? ` (disk: ${input.syncedCommits.perSecond} synced commits/s)` : ""}` : "—", `≥ ${TARGETS.contactDurablePerSecond}/s`, contact ? contact.durablePerSecond >= TARGETS.contactDurablePerSecond : undefined],
-    ["Lighthouse mobile LCP (median) / TBT (median)", lighthouse ? `${lighthouse.lcpMedianMs} ms / ${lighthouse.tbtMedianMs} ms (performance ${lighthouse.performance.join(", ")})` : "—", `≤ ${TARGETS.lcpMs} / ≤ ${TARGETS.tbtMs} ms, 100 each run`, lighthouse ? lighthouse.ok.lcp && lighthouse.ok.tbt && lighthouse.ok.performance : undefined],
-    ["JS on / (Lighthouse, on the wire)", lighthouse ? `${lighthouse.scriptBytesMedian.toLocaleString("en-GB")} bytes` : "—", `≤ ${TARGETS.homeScriptBytes.toLocaleString("en-GB")}`, lighthouse?.ok.script],
-    ["cold start (spawn to /healthz 200), median", footprint ? `${footprint.coldStart.medianMs} ms` : "—", `≤ ${TARGETS.coldStartMs} ms`, footprint?.coldStart.ok],
-    ["idle RSS of the server: after start; after the load", footprint ? `${footprint.idleRss.afterStartMb} MB; ${footprint.idleRss.settledMb} MB` : "—", `≤ ${TARGETS.idleRssMb} MB`, footprint?.idleRss.ok],
+    [
+      "GET / with TRUST_PROXY=loopback, against without",
+      proxied && home ? `${(proxied.successesPerSecond / home.successesPerSecond).toFixed(3)}` : "—",
+      `≥ ${TARGETS.proxiedVsHome}`,
+      proxied && home ? proxied.rateOk : undefined,
+    ],
+    [
+      "POST /api/contact, durable, 20 conns (limits raised)",
+      contact ? `${contact.durablePerSecond}/s${input.syncedCommits ? ` (disk: ${input.syncedCommits.perSecond} synced commits/s)` : ""}` : "—",
+      `≥ ${TARGETS.contactDurablePerSecond}/s`,
+      contact ? contact.durablePerSecond >= TARGETS.contactDurablePerSecond : undefined,
+    ],
+    [
+      "Lighthouse mobile LCP (median) / TBT (median)",
+      lighthouse ? `${lighthouse.lcpMedianMs} ms / ${lighthouse.tbtMedianMs} ms (performance ${lighthouse.performance.join(", ")})` : "—",
+      `≤ ${TARGETS.lcpMs} / ≤ ${TARGETS.tbtMs} ms, 100 each run`,
+      lighthouse ? lighthouse.ok.lcp && lighthouse.ok.tbt && lighthouse.ok.performance : undefined,
+    ],
+    [
+      "JS on / (Lighthouse, on the wire)",
+      lighthouse ? `${lighthouse.scriptBytesMedian.toLocaleString("en-GB")} bytes` : "—",
+      `≤ ${TARGETS.homeScriptBytes.toLocaleString("en-GB")}`,
+      lighthouse?.ok.script,
+    ],
+    [
+      "cold start (spawn to /healthz 200), median",
+      footprint ? `${footprint.coldStart.medianMs} ms` : "—",
+      `≤ ${TARGETS.coldStartMs} ms`,
+      footprint?.coldStart.ok,
+    ],
+    [
+      "idle RSS of the server: after start; after the load",
+      footprint ? `${footprint.idleRss.afterStartMb} MB; ${footprint.idleRss.settledMb} MB` : "—",
+      `≤ ${TARGETS.idleRssMb} MB`,
+      footprint?.idleRss.ok,
+    ],
   ];
   console.log("");
   console.log("Issue 19's figures (one run; other work on the machine moves them):");

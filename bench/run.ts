@@ -63,7 +63,9 @@ async function main(): Promise<number> {
   console.log("Benchmark of the production build (autocannon, in this process).");
   console.log(`  Note: the load generator shares the machine's ${os.cpus().length} cores with the server, so it competes with it for CPU;`);
   console.log("  numbers are a lower bound for the server alone. Other work on the machine also shows up here.");
-  console.log(`  Node ${process.version}, load average ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, commit ${git("rev-parse", "--short", "HEAD") ?? "?"}${git("status", "--porcelain")?.length ? " (+ uncommitted changes)" : ""}`);
+  console.log(
+    `  Node ${process.version}, load average ${loadBefore.map((n) => n.toFixed(2)).join(" ")}, commit ${git("rev-parse", "--short", "HEAD") ?? "?"}${git("status", "--porcelain")?.length ? " (+ uncommitted changes)" : ""}`,
+  );
   console.log(
     `  DATA_DIR ${dataDir} (${fsType}${fsType === "tmpfs" ? ": fsync is free here, contact and upload numbers are optimistic" : ""})` +
       (loadCases.length ? `, ${options.durationS} s per load case after ${options.warmupS} s warm-up` : ""),
@@ -82,7 +84,9 @@ async function main(): Promise<number> {
         (image.cached ? "cached" : `generated in ${((image.generatedInMs ?? 0) / 1000).toFixed(1)} s`),
     );
   }
-  const envText = Object.entries(start.env).map(([name, value]) => `${name}=${value} `).join("");
+  const envText = Object.entries(start.env)
+    .map(([name, value]) => `${name}=${value} `)
+    .join("");
   if (nodeArgs.length) console.log(`  server started with: ${envText}node ${nodeArgs.join(" ")} server.js`);
   console.log("");
 
@@ -170,7 +174,9 @@ async function main(): Promise<number> {
     if (name === "static" || name === "nginx") homeCopy ??= await copyHome(baseUrl, home);
     if (name === "static") {
       side = staticRef = await startStaticServer(homeCopy!, home);
-      console.log(`static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`);
+      console.log(
+        `static /: ${staticRef.bytes.toLocaleString("en-GB")} bytes (${staticRef.headers["content-encoding"] ?? "identity"}) copied from GET /, served by bench/static-server.ts (pid ${staticRef.pid})`,
+      );
     }
     if (name === "nginx") {
       if (!nginxBinary) {
@@ -178,7 +184,9 @@ async function main(): Promise<number> {
         continue;
       }
       side = nginxRef = await startNginx(nginxBinary, homeCopy!, home);
-      console.log(`nginx /: the same ${homeCopy!.body.length.toLocaleString("en-GB")} bytes served by ${nginxRef.version} (pid ${nginxRef.pid}, ${nginxRef.workers().length} workers)`);
+      console.log(
+        `nginx /: the same ${homeCopy!.body.length.toLocaleString("en-GB")} bytes served by ${nginxRef.version} (pid ${nginxRef.pid}, ${nginxRef.workers().length} workers)`,
+      );
     }
     if (name === "quiet") {
       side = await startQuietServer(nodeArgs, serverEnv);
@@ -186,7 +194,9 @@ async function main(): Promise<number> {
     }
     if (name === "proxied") {
       side = await startProxiedServer(nodeArgs, serverEnv, home);
-      console.log(`GET / via proxy: a second server on the same data, TRUST_PROXY=loopback, no PUBLIC_URL (pid ${side.pid}); requests carry nginx's forwarded headers`);
+      console.log(
+        `GET / via proxy: a second server on the same data, TRUST_PROXY=loopback, no PUBLIC_URL (pid ${side.pid}); requests carry nginx's forwarded headers`,
+      );
     }
     const row = await measureLoadCase(
       {
@@ -245,7 +255,12 @@ async function main(): Promise<number> {
   let footprint: FootprintResult | undefined;
   let settled: Settled | undefined;
   if (options.runFootprint && !isInterrupted() && server.alive()) {
-    footprint = await idleFootprint(pid, coldStarts, startRss ? mb(startRss.rssKb) : NaN, results.map((row) => row.case));
+    footprint = await idleFootprint(
+      pid,
+      coldStarts,
+      startRss ? mb(startRss.rssKb) : NaN,
+      results.map((row) => row.case),
+    );
     settled = footprint.idleRss.settled;
   }
 

@@ -59,14 +59,35 @@ const SITE = {
     fees: {
       vatStatus: "included",
       landlord: [
-        { name: "Tenant find", amountPence: 60000, basis: "per-property", covers: "Advertising, viewings and referencing a new tenant.", calculation: "Once, when a tenancy starts." },
-        { name: "Full management", amountPence: 12000, basis: "per-property", covers: "Rent collection, repairs and compliance.", calculation: "Each month the property is let." },
+        {
+          name: "Tenant find",
+          amountPence: 60000,
+          basis: "per-property",
+          covers: "Advertising, viewings and referencing a new tenant.",
+          calculation: "Once, when a tenancy starts.",
+        },
+        {
+          name: "Full management",
+          amountPence: 12000,
+          basis: "per-property",
+          covers: "Rent collection, repairs and compliance.",
+          calculation: "Each month the property is let.",
+        },
       ],
-      tenant: [{ name: "Change of sharer", amountPence: 5000, basis: "per-tenant", covers: "Changing a tenancy at the tenant's request.", calculation: "Once per change." }],
+      tenant: [
+        {
+          name: "Change of sharer",
+          amountPence: 5000,
+          basis: "per-tenant",
+          covers: "Changing a tenancy at the tenant's request.",
+          calculation: "Once per change.",
+        },
+      ],
     },
     legal: { redressScheme: "The Property Ombudsman", redressNumber: "D01234", cmpScheme: "Propertymark Client Money Protection", cmpNumber: "C0123456" },
     policies: {
-      privacy: "## Who we are\n\nWe manage property for landlords.\n\n## What we keep\n\n- your name\n- your message\n\nAsk us at [hello@example.com](mailto:hello@example.com).",
+      privacy:
+        "## Who we are\n\nWe manage property for landlords.\n\n## What we keep\n\n- your name\n- your message\n\nAsk us at [hello@example.com](mailto:hello@example.com).",
     },
   },
 };
@@ -157,9 +178,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
     child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
-    );
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`))));
   });
 }
 
@@ -262,7 +281,8 @@ async function main(): Promise<number> {
     await waitUntilHealthy(url, () => serverExited);
     // Measured as a visitor finds a running site: each page rendered and compressed already
     // (the page cache makes its Brotli form just after the first request).
-    for (const page of pages) await fetch(`${url}${page.path}`, { headers: { "accept-encoding": "gzip, deflate, br" } }).then((response) => response.arrayBuffer());
+    for (const page of pages)
+      await fetch(`${url}${page.path}`, { headers: { "accept-encoding": "gzip, deflate, br" } }).then((response) => response.arrayBuffer());
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const scores = new Map<string, Map<Category, number[]>>();
     const failures = new Map<string, Map<string, Failing>>();

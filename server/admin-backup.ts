@@ -19,13 +19,18 @@ export async function backupCommand(services: BackupServices, directory: string,
   await auditWorkDone(database.db, { actor: cliActor("backup"), action: "backup-made" });
   say(`Backed up ${database.description} (schema ${manifest.schemaVersion}) and ${storage.description} to ${directory}:`);
   say(`  rows: ${rowsLine(manifest.database.counts)} (admin sessions are not kept: a restore ends them)`);
-  say(`  images: ${manifest.images.count} file${manifest.images.count === 1 ? "" : "s"}, ${megabytes(manifest.images.bytes)}; rows: ${megabytes(manifest.database.bytes)}`);
+  say(
+    `  images: ${manifest.images.count} file${manifest.images.count === 1 ? "" : "s"}, ${megabytes(manifest.images.bytes)}; rows: ${megabytes(manifest.database.bytes)}`,
+  );
   say(
     key
       ? `  encrypted and signed with BACKUP_KEY (key id ${key.id}): keep the key apart from the backups; without it nothing can be read.`
       : "  not encrypted: set BACKUP_KEY to encrypt and sign backups (docs/operations.md: Backup and restore).",
   );
-  if (absent.length > 0) warn(`Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`);
+  if (absent.length > 0)
+    warn(
+      `Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`,
+    );
   say(`Check it any time with: npm run admin -- verify-backup ${directory}`);
   return 0;
 }
@@ -35,7 +40,9 @@ export async function restoreCommand(services: RestoreServices, directory: strin
   // Into the restored log: the entries after the backup was made are gone with the rest of that data.
   await auditWorkDone(services.database.db, { actor: cliActor("restore"), action: "backup-restored" });
   const { manifest } = report;
-  say(`Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${services.database.description} and ${services.storage.description}:`);
+  say(
+    `Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${services.database.description} and ${services.storage.description}:`,
+  );
   say(`  rows: ${rowsLine(report.counts)}`);
   say(`  images: ${report.images.added} copied into the bucket, ${report.images.alreadyThere} already there`);
   say(`  admin sessions: ended ${report.endedSessions}; every admin signs in again`);

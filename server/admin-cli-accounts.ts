@@ -30,15 +30,19 @@ export async function runAccountCommand(command: string, args: string[], { io, d
       return 0;
     }
     const when = (iso: string | null) =>
-      iso === null
-        ? "-"
-        : new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/London" }).format(new Date(iso));
+      iso === null ? "-" : new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/London" }).format(new Date(iso));
     const rows = [
       ["EMAIL", "ROLE", "CREATED", "ACTIVE SESSIONS", "LAST SEEN"],
       ...admins.map((admin) => [admin.email, ROLE_LABELS[admin.role], when(admin.createdAt), String(admin.activeSessions), when(admin.lastSeenAt)]),
     ];
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-    for (const row of rows) say(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+    for (const row of rows)
+      say(
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join("  ")
+          .trimEnd(),
+      );
     return 0;
   }
 

@@ -75,7 +75,21 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     say(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images", "migrate-images", "export-site", "import-site", "backup", "verify-backup", "restore"];
+  const known = [
+    "create",
+    "set-password",
+    "list",
+    "delete",
+    "unlock",
+    "seed-demo",
+    "gc-images",
+    "migrate-images",
+    "export-site",
+    "import-site",
+    "backup",
+    "verify-backup",
+    "restore",
+  ];
   if (!known.includes(command)) {
     warn(`Unknown command "${command}".\n\n${USAGE}`);
     return 1;
@@ -112,7 +126,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     if (!env.s3) {
-      warn("Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed) to the bucket to copy " + (where === "s3" ? "to." : "from."));
+      warn(
+        "Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed) to the bucket to copy " +
+          (where === "s3" ? "to." : "from."),
+      );
       return 1;
     }
     migrateTo = where;
@@ -184,7 +201,9 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
           if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} exists already; choose another name.`);
           throw error;
         }
-        say(`Wrote the website's content to ${file}${live.version === undefined ? " (nothing published yet: the standard texts)" : ` (live: version ${live.version})`}${draft.unpublished ? ", with the unpublished draft" : ""}.`);
+        say(
+          `Wrote the website's content to ${file}${live.version === undefined ? " (nothing published yet: the standard texts)" : ` (live: version ${live.version})`}${draft.unpublished ? ", with the unpublished draft" : ""}.`,
+        );
         return 0;
       }
       let text: string;

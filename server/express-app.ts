@@ -108,13 +108,19 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   // Liveness: the process and its database answer (it stays 200 while the server drains).
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(services.db);
-    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
+    res
+      .status(ok ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ status: ok ? "ok" : "database unavailable" });
   });
   // Readiness, for load balancers: send this instance requests. 503 from SIGTERM on (docs/deploy.md).
   app.get("/readyz", async (_req: Request, res: Response) => {
     onReadinessCheck?.();
     const status = isDraining() ? "shutting down" : (await pingDatabase(services.db)) ? "ok" : "database unavailable";
-    res.status(status === "ok" ? 200 : 503).set("Cache-Control", "no-store").json({ status });
+    res
+      .status(status === "ok" ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ status });
   });
 
   app.get("/api/projects", projectsJson(services));
@@ -133,9 +139,15 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
     app.use(
       "/assets",
       // Hashed names, cached for good: no revalidation, so no ETag or Last-Modified either.
-      expressStaticGzip(`${client}/assets`, { ...precompressed, serveStatic: { immutable: true, maxAge: "1y", index: false, etag: false, lastModified: false, setHeaders: forStaticFile } }),
+      expressStaticGzip(`${client}/assets`, {
+        ...precompressed,
+        serveStatic: { immutable: true, maxAge: "1y", index: false, etag: false, lastModified: false, setHeaders: forStaticFile },
+      }),
     );
-    const publicFiles = expressStaticGzip(client, { ...precompressed, serveStatic: { maxAge: "1h", index: false, redirect: false, setHeaders: forStaticFile } });
+    const publicFiles = expressStaticGzip(client, {
+      ...precompressed,
+      serveStatic: { maxAge: "1h", index: false, redirect: false, setHeaders: forStaticFile },
+    });
     // Every public file has an extension; pages (/, /admin) do not, and
     // should not cost a filesystem lookup on each request.
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
@@ -211,19 +223,25 @@ function projectsJson({ db, log, publicVersion }: AppServices) {
  * does not decode, say): a client's mistake is a 4xx with its reason on the
  * request's one log line, a fault of ours is logged in full and answered 500.
  */
-const expressErrorHandler = (log: Log) => (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
-  const record = requestRecordOf(req);
-  if (status < 500) {
-    if (record) record.reason = printable((error as Error).message);
-  } else log.error({ err: error, reqId: record?.id }, "Request failed");
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
-};
+const expressErrorHandler =
+  (log: Log) =>
+  (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+    const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+    const record = requestRecordOf(req);
+    if (status < 500) {
+      if (record) record.reason = printable((error as Error).message);
+    } else log.error({ err: error, reqId: record?.id }, "Request failed");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res
+      .status(status)
+      .set("Cache-Control", "no-store")
+      .type("text/plain")
+      .send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+  };
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {

@@ -49,8 +49,7 @@ export function requestLog({ log, metrics, trust, knownPaths }: RequestLogOption
     const started = performance.now();
     const incoming = request.headers["x-request-id"];
     // Only a proxy we trust names the request: anyone else could forge another request's id.
-    const id =
-      typeof incoming === "string" && REQUEST_ID.test(incoming) && peerIsTrusted(request, trust) ? incoming : randomUUID();
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) && peerIsTrusted(request, trust) ? incoming : randomUUID();
     const record: RequestRecord = { id };
     (request as Recorded)[RECORD] = record;
     const method = request.method ?? "";

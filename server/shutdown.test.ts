@@ -44,7 +44,9 @@ describe("stop signals", () => {
     vi.useFakeTimers();
     const balanced = stopping({ drainMs: 10_000, lastReadinessCheck: 100_000 - 4_000 });
     balanced.send("SIGTERM");
-    expect(balanced.lines[0]).toBe("SIGTERM received: /readyz answers 503; still answering requests for 10000 ms (SHUTDOWN_DRAIN_MS), as /readyz was checked 4000 ms ago");
+    expect(balanced.lines[0]).toBe(
+      "SIGTERM received: /readyz answers 503; still answering requests for 10000 ms (SHUTDOWN_DRAIN_MS), as /readyz was checked 4000 ms ago",
+    );
     await vi.advanceTimersByTimeAsync(9_999);
     expect(balanced.events).toEqual(["draining"]);
     await vi.advanceTimersByTimeAsync(1);

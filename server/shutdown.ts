@@ -65,7 +65,9 @@ export function handleStopSignals(options: StopSignalsOptions): void {
       }
       log.info(
         `${signal} received again while ${stopping === "draining" ? "draining" : "finishing in-flight requests"}: already stopping, nothing changes` +
-          (signal === "SIGINT" ? ` (Ctrl-C ${FORCE_AFTER_INTERRUPTS - interrupts} more time${FORCE_AFTER_INTERRUPTS - interrupts === 1 ? "" : "s"} to stop at once)` : ""),
+          (signal === "SIGINT"
+            ? ` (Ctrl-C ${FORCE_AFTER_INTERRUPTS - interrupts} more time${FORCE_AFTER_INTERRUPTS - interrupts === 1 ? "" : "s"} to stop at once)`
+            : ""),
       );
       return;
     }
@@ -75,7 +77,9 @@ export function handleStopSignals(options: StopSignalsOptions): void {
     stopping = drain ? "draining" : "closing";
     options.startDraining();
     if (drain) {
-      log.info(`${signal} received: /readyz answers 503; still answering requests for ${drainMs} ms (SHUTDOWN_DRAIN_MS), as /readyz was checked ${at - checked!} ms ago`);
+      log.info(
+        `${signal} received: /readyz answers 503; still answering requests for ${drainMs} ms (SHUTDOWN_DRAIN_MS), as /readyz was checked ${at - checked!} ms ago`,
+      );
     } else {
       const why =
         signal === "SIGINT"

@@ -83,7 +83,9 @@ export function Dashboard({ email, signIns, company, tabs, unread, mail, limits,
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
-        {database?.map((notice) => <DatabaseBanner key={notice.kind} notice={notice} />)}
+        {database?.map((notice) => (
+          <DatabaseBanner key={notice.kind} notice={notice} />
+        ))}
         {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
         {certificate ? (
@@ -106,7 +108,12 @@ export function Dashboard({ email, signIns, company, tabs, unread, mail, limits,
           panelId="dashboard-panel"
           className="flex flex-wrap gap-x-2 border-b border-slate-300"
           tabClassName={MAIN_TAB}
-          items={ADMIN_TABS.filter((tab) => tabs === undefined || tabs.includes(tab.id)).map((tab) => ({ id: `tab-${tab.id}`, label: tab.label, to: tabPath(tab.id), selected: tab.id === shownTab }))}
+          items={ADMIN_TABS.filter((tab) => tabs === undefined || tabs.includes(tab.id)).map((tab) => ({
+            id: `tab-${tab.id}`,
+            label: tab.label,
+            to: tabPath(tab.id),
+            selected: tab.id === shownTab,
+          }))}
         />
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
           {loadingPanel ? loadingPanel(new URLSearchParams(navigation.location?.search), company.name) : children}
@@ -122,8 +129,7 @@ function FailedSignInsNote({ notice }: { notice: SignInNotice }) {
     <div className="mb-6 flex gap-3 rounded-xl border-2 border-amber-600 bg-amber-50 px-4 py-3 text-amber-950 sm:px-5">
       <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
       <p className="min-w-0">
-        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong>{" "}
-        {DASHBOARD_TEXT.failedSignInsHint}
+        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong> {DASHBOARD_TEXT.failedSignInsHint}
       </p>
     </div>
   );

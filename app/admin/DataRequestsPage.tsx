@@ -149,13 +149,7 @@ export function DataRequestsPage({
                 {DATA_REQUESTS_TEXT.loadFailure}
               </p>
             ) : lookup.status === "found" ? (
-              <HeldData
-                email={lookup.email}
-                held={lookup.held}
-                resultRef={result}
-                confirming={actionData?.confirmErase !== undefined}
-                hydrated={hydrated}
-              />
+              <HeldData email={lookup.email} held={lookup.held} resultRef={result} confirming={actionData?.confirmErase !== undefined} hydrated={hydrated} />
             ) : null}
             {actionData?.confirmErase ? <ConfirmErase {...actionData.confirmErase} /> : null}
           </div>

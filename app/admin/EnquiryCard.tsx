@@ -142,8 +142,7 @@ export function EnquiryCard({
 
         {possibleSpam ? (
           <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
-            <span className="font-semibold">{held ? INBOX_TEXT.spam.heldReason : INBOX_TEXT.spam.possibleReason}</span>{" "}
-            {submission.possible_spam_label}
+            <span className="font-semibold">{held ? INBOX_TEXT.spam.heldReason : INBOX_TEXT.spam.possibleReason}</span> {submission.possible_spam_label}
           </p>
         ) : null}
         {spam ? (
@@ -184,10 +183,7 @@ export function EnquiryCard({
         ) : null}
 
         <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
-          <a
-            href={replyHref(submission, companyName)}
-            className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}
-          >
+          <a href={replyHref(submission, companyName)} className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}>
             <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>

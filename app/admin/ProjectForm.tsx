@@ -89,7 +89,10 @@ export function ProjectForm({
     return (
       <div className={extra.multiline ? "sm:col-span-2" : undefined}>
         <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-          {PROJECT_FIELD_LABELS[field]} <span aria-hidden="true" className="text-red-700">*</span>
+          {PROJECT_FIELD_LABELS[field]}{" "}
+          <span aria-hidden="true" className="text-red-700">
+            *
+          </span>
         </label>
         {extra.multiline ? (
           <textarea {...common} rows={4} defaultValue={initial[field]} />

@@ -37,7 +37,6 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
     opener?.focus();
   }, [formKey, notice]);
 
-
   return (
     <section aria-labelledby="projects-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -62,22 +61,14 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
 
       <NoticeRegion notice={notice} watch={projects} className="mt-4" />
 
-      {form ? (
-        <ProjectForm
-          key={form.mode === "edit" ? form.project.id : "new"}
-          state={form}
-          refused={actionData?.projectForm}
-        />
-      ) : null}
+      {form ? <ProjectForm key={form.mode === "edit" ? form.project.id : "new"} state={form} refused={actionData?.projectForm} /> : null}
 
       {view.status === "error" ? (
         <p role="alert" className="mt-6 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800">
           {PROJECTS_TEXT.loadFailure}
         </p>
       ) : projects.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-700">
-          {PROJECTS_TEXT.empty}
-        </p>
+        <p className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-700">{PROJECTS_TEXT.empty}</p>
       ) : (
         <ul aria-label={DASHBOARD_TEXT.projectsTab} className="mt-6 space-y-4">
           {projects.map((project, index) => (

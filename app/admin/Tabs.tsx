@@ -41,11 +41,15 @@ export function TabLinks({
     const current = tabs.indexOf(document.activeElement as HTMLAnchorElement);
     if (current === -1) return;
     const next =
-      event.key === "ArrowRight" ? (current + 1) % tabs.length
-      : event.key === "ArrowLeft" ? (current - 1 + tabs.length) % tabs.length
-      : event.key === "Home" ? 0
-      : event.key === "End" ? tabs.length - 1
-      : undefined;
+      event.key === "ArrowRight"
+        ? (current + 1) % tabs.length
+        : event.key === "ArrowLeft"
+          ? (current - 1 + tabs.length) % tabs.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? tabs.length - 1
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     const tab = tabs[next]!;

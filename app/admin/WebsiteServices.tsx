@@ -41,7 +41,8 @@ export function WebsiteServices({ content, values, errors }: { content: SiteCont
   useEffect(() => {
     const move = parseMove(moved ?? "");
     if (!move || !isFocusFallback(document.activeElement)) return;
-    const button = (direction: "up" | "down") => form.current?.querySelector<HTMLButtonElement>(`button[name="move"][value="${move.group}.${move.index}.${direction}"]`);
+    const button = (direction: "up" | "down") =>
+      form.current?.querySelector<HTMLButtonElement>(`button[name="move"][value="${move.group}.${move.index}.${direction}"]`);
     (move.by < 0 ? (button("up") ?? button("down")) : (button("down") ?? button("up")))?.focus();
   }, [moved]);
 
@@ -67,7 +68,9 @@ export function WebsiteServices({ content, values, errors }: { content: SiteCont
               // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position (its fields are named by index); the form remounts on each saved revision.
               <ServiceRow key={index} group={group} index={index} count={count} content={content} values={values} errors={errors} />
             ))}
-            {count >= MAX_SERVICES ? <p className="text-sm text-slate-700">This group has {MAX_SERVICES} services, the most it can have. Remove one to add another.</p> : null}
+            {count >= MAX_SERVICES ? (
+              <p className="text-sm text-slate-700">This group has {MAX_SERVICES} services, the most it can have. Remove one to add another.</p>
+            ) : null}
           </fieldset>
         );
       })}

@@ -48,13 +48,29 @@ describe("the tab a path shows", () => {
 
 describe("where signing in returns to", () => {
   it("is the dashboard, a tab or the data requests, with their query", () => {
-    for (const path of ["/admin", "/admin/projects?form=new", "/admin/enquiries?filter=unread&q=boiler", "/admin/website?section=legal", "/admin/data-requests?email=a%40b.example"]) {
+    for (const path of [
+      "/admin",
+      "/admin/projects?form=new",
+      "/admin/enquiries?filter=unread&q=boiler",
+      "/admin/website?section=legal",
+      "/admin/data-requests?email=a%40b.example",
+    ]) {
       expect(returnPath(path), path).toBe(path);
     }
   });
 
   it("is never another page or another site", () => {
-    for (const path of [undefined, "", "/admin/sign-out", "/admin/enquiriesx", "//evil.example/admin", "https://evil.example/admin", "/admin/../evil", "/admin?x=<script>", "/admin#top"]) {
+    for (const path of [
+      undefined,
+      "",
+      "/admin/sign-out",
+      "/admin/enquiriesx",
+      "//evil.example/admin",
+      "https://evil.example/admin",
+      "/admin/../evil",
+      "/admin?x=<script>",
+      "/admin#top",
+    ]) {
       expect(returnPath(path), String(path)).toBeUndefined();
     }
   });

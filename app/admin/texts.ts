@@ -13,8 +13,7 @@ export const LOGIN_TEXT = {
   missing: "Please enter your email and password.",
   limited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
   busy: "The server is busy checking other sign-ins. Please try again in a few seconds.",
-  insecure:
-    "Signing in needs a secure connection. Open this page over HTTPS (behind a proxy that handles HTTPS, set TRUST_PROXY).",
+  insecure: "Signing in needs a secure connection. Open this page over HTTPS (behind a proxy that handles HTTPS, set TRUST_PROXY).",
   checking: "Checking sign-in...",
 } as const;
 
@@ -43,8 +42,7 @@ export const DATABASE_TEXT = {
   diskWasFull: (since: string, until: string, failures: number, detail: string) =>
     `From ${since} to ${until} the database could not save anything (${failures} ${failures === 1 ? "attempt" : "attempts"} refused; the database said “${detail}”). Visitors who sent an enquiry then were asked to try again later.`,
   unreachableTitle: "The database cannot be reached",
-  unreachable: (since: string, detail: string) =>
-    `Since ${since} (${detail}). Pages and enquiries that need it are answered “try again in a moment”.`,
+  unreachable: (since: string, detail: string) => `Since ${since} (${detail}). Pages and enquiries that need it are answered “try again in a moment”.`,
   wasUnreachableTitle: "The database could not be reached",
   wasUnreachable: (since: string, until: string, failures: number, detail: string) =>
     `From ${since} to ${until} (${detail}); ${failures} ${failures === 1 ? "request or task" : "requests or tasks"} failed, and visitors were asked to try again in a moment.`,
@@ -170,8 +168,7 @@ export const LIMITS_TEXT = {
 /** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */
 export const MAIL_TEXT = {
   failingTitle: "Notification e-mails are failing",
-  failing: (count: number) =>
-    count === 1 ? "1 enquiry has not been e-mailed to you." : `${count} enquiries have not been e-mailed to you.`,
+  failing: (count: number) => (count === 1 ? "1 enquiry has not been e-mailed to you." : `${count} enquiries have not been e-mailed to you.`),
   lastError: (error: string) => `Last error: ${error}`,
   stillHere: (count: number) => (count === 1 ? "It is here in" : "They are all here in"),
   retried: ", and sending is retried automatically.",

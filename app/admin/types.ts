@@ -17,7 +17,6 @@ export type LimitsNotice = {
 /** The database could not be reached, or its disk was full, lately (platform/db/database-health.server.ts); times in UK time. */
 export type DatabaseNotice = { kind: "unreachable" | "disk-full"; since: string; until: string | undefined; failures: number; detail: string };
 
-
 export type InboxSubmission = StoredSubmission & {
   submitted_label: string;
   /** Spam only: why it was caught, in words. */
@@ -44,13 +43,9 @@ export type InboxView =
   | { status: "error"; filter: InboxFilter; search: string };
 
 /** The project form the URL asks for (?form=new or ?edit=<id>). */
-export type ProjectFormState =
-  | { mode: "add"; displayOrder: number }
-  | { mode: "edit"; project: RenovationProject };
+export type ProjectFormState = { mode: "add"; displayOrder: number } | { mode: "edit"; project: RenovationProject };
 
-export type ProjectsView =
-  | { status: "ok"; projects: RenovationProject[]; form?: ProjectFormState; notice?: Notice }
-  | { status: "error" };
+export type ProjectsView = { status: "ok"; projects: RenovationProject[]; form?: ProjectFormState; notice?: Notice } | { status: "error" };
 
 export type Notice = { kind: "success" | "error"; text: string };
 

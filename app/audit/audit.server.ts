@@ -68,6 +68,9 @@ export async function auditEach(trx: Trx, entry: Omit<AuditEntry, "target">, tar
   const at = entry.at ?? new Date();
   const rows = targets.map((target) => row({ ...entry, at }, target));
   for (let start = 0; start < rows.length; start += BATCH) {
-    await trx.insertInto("audit_log").values(rows.slice(start, start + BATCH)).execute();
+    await trx
+      .insertInto("audit_log")
+      .values(rows.slice(start, start + BATCH))
+      .execute();
   }
 }

@@ -10,17 +10,7 @@ import { STORED_ROLES, type StoredRole as Role } from "~/platform/db/schema";
  */
 
 /** The kinds of record an entry can be about. */
-export type AuditTargetType =
-  | "member"
-  | "invitation"
-  | "project"
-  | "file"
-  | "website"
-  | "enquiry"
-  | "enquiries"
-  | "address"
-  | "files"
-  | "backup";
+export type AuditTargetType = "member" | "invitation" | "project" | "file" | "website" | "enquiry" | "enquiries" | "address" | "files" | "backup";
 
 export const AUDIT_KINDS = {
   "sign-in": { label: "Signed in", target: "member" },

@@ -31,11 +31,7 @@ function checkPassword(password: string): void {
 }
 
 export async function findAdminByEmail(db: Db, email: string) {
-  return db
-    .selectFrom("admin_users")
-    .select(["id", "email", "password_hash", "role"])
-    .where("email", "=", normalizeEmail(email))
-    .executeTakeFirst();
+  return db.selectFrom("admin_users").select(["id", "email", "password_hash", "role"]).where("email", "=", normalizeEmail(email)).executeTakeFirst();
 }
 
 /**
@@ -43,7 +39,10 @@ export async function findAdminByEmail(db: Db, email: string) {
  * false when the e-mail has an account already. The one insert of a member
  * (createAdmin, an accepted invitation).
  */
-export async function insertMember(trx: Trx, member: { id: string; email: string; passwordHash: string; role: Role; name: string | null; now: Date }): Promise<boolean> {
+export async function insertMember(
+  trx: Trx,
+  member: { id: string; email: string; passwordHash: string; role: Role; name: string | null; now: Date },
+): Promise<boolean> {
   const at = member.now.toISOString();
   const inserted = await trx
     .insertInto("admin_users")
@@ -146,11 +145,13 @@ async function clearLimits(trx: Trx, normalized: string, adminId: string | undef
     .where("bucket", "in", ["login-failure", "login-device-failure"])
     .execute();
   const ids = rows
-    .filter((row) =>
-      row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : adminId !== undefined && row.subject.startsWith(`${adminId} `),
-    )
+    .filter((row) => (row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : adminId !== undefined && row.subject.startsWith(`${adminId} `)))
     .map((row) => row.id);
-  for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom("rate_limit_events").where("id", "in", ids.slice(i, i + 500)).execute();
+  for (let i = 0; i < ids.length; i += 500)
+    await trx
+      .deleteFrom("rate_limit_events")
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
 }
 
 /** One more failed sign-in for the admin, to tell them at their next sign-in. */
@@ -167,11 +168,7 @@ export type SignInHistory = { previousSignInAt: string | null; failedSignIns: nu
 /** At a successful sign-in: the admin's last sign-in and the failures since, then a fresh start from now. */
 export async function takeSignInHistory(db: Db, adminId: string, now: Date): Promise<SignInHistory> {
   return inTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom("admin_users")
-      .select(["last_sign_in_at", "failed_sign_ins"])
-      .where("id", "=", adminId)
-      .executeTakeFirstOrThrow();
+    const row = await trx.selectFrom("admin_users").select(["last_sign_in_at", "failed_sign_ins"]).where("id", "=", adminId).executeTakeFirstOrThrow();
     await trx.updateTable("admin_users").set({ last_sign_in_at: now.toISOString(), failed_sign_ins: 0 }).where("id", "=", adminId).execute();
     return { previousSignInAt: row.last_sign_in_at === null ? null : toIsoString(row.last_sign_in_at), failedSignIns: Number(row.failed_sign_ins) };
   });
@@ -191,9 +188,7 @@ export type AdminSummary = Admin & { activeSessions: number; lastSeenAt: string 
 export async function listAdmins(db: Db, now = new Date()): Promise<AdminSummary[]> {
   const rows = await db
     .selectFrom("admin_users as u")
-    .leftJoin("admin_sessions as s", (join) =>
-      join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()),
-    )
+    .leftJoin("admin_sessions as s", (join) => join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()))
     .select((eb) => [
       "u.id",
       "u.email",

@@ -122,7 +122,11 @@ export type AuditPage = {
  * A page of the entries the query selects, newest first, after `cursor` (a
  * page's nextCursor; a cursor that is not one starts from the newest).
  */
-export async function listAuditEntries(db: Db, query: AuditQuery, { cursor, limit = AUDIT_PAGE_SIZE }: { cursor?: string | undefined; limit?: number } = {}): Promise<AuditPage> {
+export async function listAuditEntries(
+  db: Db,
+  query: AuditQuery,
+  { cursor, limit = AUDIT_PAGE_SIZE }: { cursor?: string | undefined; limit?: number } = {},
+): Promise<AuditPage> {
   const rows = await entriesQuery(db, query, parseCursor(cursor))
     .limit(limit + 1)
     .execute();
@@ -136,7 +140,13 @@ export async function listAuditPeople(db: Db): Promise<Array<{ id: string; email
     .selectFrom("audit_log as a")
     .select(["a.actor_id", "a.actor_label"])
     .where("a.actor_type", "=", "member")
-    .where("a.id", "in", (eb) => eb.selectFrom("audit_log").select((inner) => inner.fn.max("id").as("id")).where("actor_type", "=", "member").groupBy("actor_id"))
+    .where("a.id", "in", (eb) =>
+      eb
+        .selectFrom("audit_log")
+        .select((inner) => inner.fn.max("id").as("id"))
+        .where("actor_type", "=", "member")
+        .groupBy("actor_id"),
+    )
     .orderBy("a.actor_label")
     .execute();
   return rows.flatMap((row) => (row.actor_id === null ? [] : [{ id: row.actor_id, email: row.actor_label }]));

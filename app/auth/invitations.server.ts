@@ -225,11 +225,7 @@ const FOUND = ["id", "email", "role", "expires_at", "accepted_at", "revoked_at"]
 
 async function findByToken(db: Db, token: string): Promise<Found | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
-  return db
-    .selectFrom("admin_invitations")
-    .select(FOUND)
-    .where("token_hash", "=", hashToken(token))
-    .executeTakeFirst();
+  return db.selectFrom("admin_invitations").select(FOUND).where("token_hash", "=", hashToken(token)).executeTakeFirst();
 }
 
 /** What the link's page shows before anything is typed: whom it invites, as what, until when; or why it does not work. */

@@ -18,11 +18,7 @@ const PASSWORD = "correct horse battery staple";
 const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
 /** A PHC string made with other parameters than the app's, as an older version of it might have stored. */
-async function hashWithParameters(
-  password: string,
-  parameters: { memory: number; passes: number; parallelism: number },
-  tagLength = 32,
-): Promise<string> {
+async function hashWithParameters(password: string, parameters: { memory: number; passes: number; parallelism: number }, tagLength = 32): Promise<string> {
   const salt = randomBytes(16);
   const key = await new Promise<Buffer>((resolve, reject) =>
     argon2("argon2id", { message: Buffer.from(password, "utf8"), nonce: salt, tagLength, ...parameters }, (error, derived) =>

@@ -13,10 +13,8 @@ type Parameters = { memory: number; passes: number; parallelism: number };
 
 function derive(password: string, salt: Buffer, parameters: Parameters, tagLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    argon2(
-      "argon2id",
-      { message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...parameters },
-      (error, key) => (error ? reject(error) : resolve(key)),
+    argon2("argon2id", { message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...parameters }, (error, key) =>
+      error ? reject(error) : resolve(key),
     );
   });
 }

@@ -61,11 +61,6 @@ export function isSignInPage(request: Request, status: number, errors: Record<st
   const refusals = Object.values(errors);
   return (
     refusals.length > 0 &&
-    refusals.every(
-      (error) =>
-        isRouteErrorResponse(error) &&
-        error.status === 401 &&
-        (error.data as { reason?: unknown } | null)?.reason === "signed-out",
-    )
+    refusals.every((error) => isRouteErrorResponse(error) && error.status === 401 && (error.data as { reason?: unknown } | null)?.reason === "signed-out")
   );
 }

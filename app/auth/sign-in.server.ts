@@ -188,7 +188,15 @@ async function takeAttackerSlots(
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: SignInAttempt, now: Date, adminId?: string): Promise<void> {
+async function lockWhenDue(
+  db: Db,
+  account: string,
+  who: string,
+  fields: Record<string, string>,
+  attempt: SignInAttempt,
+  now: Date,
+  adminId?: string,
+): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
   // The failures stay counted: cleared, they would give attempts still in flight new places. They
   // are older than the window by the time the lockout ends.

@@ -177,7 +177,10 @@ async function copyBucket(
 async function filesShownByProjects(query: SnapshotQuery): Promise<string[]> {
   const projects = await query("select before_image_url, after_image_url from renovation_projects");
   const shown = new Set(
-    projects.flatMap((row) => [String(row.before_image_url), String(row.after_image_url)]).map(imageNameFromUrl).filter((name) => name !== undefined),
+    projects
+      .flatMap((row) => [String(row.before_image_url), String(row.after_image_url)])
+      .map(imageNameFromUrl)
+      .filter((name) => name !== undefined),
   );
   const files: string[] = [];
   for (const row of await query("select name, variants from images")) {

@@ -78,7 +78,10 @@ export async function restoreBackup(services: RestoreServices, directory: string
       else if (createHash("sha256").update(existing).digest("hex") !== image.sha256) different.push(image.name);
     }
     if (different.length > 0) {
-      throw new RestoreError(`The bucket already holds ${different.length} image${different.length === 1 ? "" : "s"} of the same name with other bytes; nothing was changed:`, different.slice(0, 10));
+      throw new RestoreError(
+        `The bucket already holds ${different.length} image${different.length === 1 ? "" : "s"} of the same name with other bytes; nothing was changed:`,
+        different.slice(0, 10),
+      );
     }
     let added = 0;
     try {
@@ -115,7 +118,14 @@ export async function restoreBackup(services: RestoreServices, directory: string
     for (const table of Object.keys(manifest.database.counts)) {
       counts[table] = Number((await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
     }
-    return { manifest, counts, images: { added, alreadyThere: manifest.images.files.length - missing.length }, dataVersion: { before, after }, endedSessions, migrated };
+    return {
+      manifest,
+      counts,
+      images: { added, alreadyThere: manifest.images.files.length - missing.length },
+      dataVersion: { before, after },
+      endedSessions,
+      migrated,
+    };
   } finally {
     await lock.release();
   }

@@ -98,7 +98,8 @@ async function readManifest(directory: string, key: SealingKey | undefined): Pro
         `This backup is encrypted and signed with a BACKUP_KEY (key id ${keyId}): set BACKUP_KEY to that key to check or restore it. Without the key nothing of it can be read.`,
       );
     }
-    if (key.id !== keyId) return refuse(`This backup was sealed with another BACKUP_KEY (key id ${keyId}; the one set is ${key.id}): set the key it was made with.`);
+    if (key.id !== keyId)
+      return refuse(`This backup was sealed with another BACKUP_KEY (key id ${keyId}; the one set is ${key.id}): set the key it was made with.`);
     const opened = await openText(Buffer.from(envelope.data.manifest, "base64"), manifestSeal(key));
     if (opened === undefined) return refuse(`${MANIFEST_FILE} does not authenticate with BACKUP_KEY: it was changed or damaged since it was written.`);
     return checkedManifest(opened, true);
@@ -125,7 +126,11 @@ function checkedManifest(text: string, sealed: boolean): Verified {
       problems: checked.error.issues.slice(0, LISTED).map((issue) => `${MANIFEST_FILE}: ${issue.path.join(".") || "(top)"} ${issue.message}`),
     };
   }
-  if (checked.data.sealed !== sealed) return { manifest: undefined, problems: [`${MANIFEST_FILE} says the backup is ${checked.data.sealed ? "" : "not "}sealed, and it is${sealed ? "" : " not"}.`] };
+  if (checked.data.sealed !== sealed)
+    return {
+      manifest: undefined,
+      problems: [`${MANIFEST_FILE} says the backup is ${checked.data.sealed ? "" : "not "}sealed, and it is${sealed ? "" : " not"}.`],
+    };
   return { manifest: checked.data, problems: [] };
 }
 

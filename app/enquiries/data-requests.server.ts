@@ -118,13 +118,7 @@ export async function exportDataHeld(db: Db, email: string, now: Date, actor: Ac
 }
 
 async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExport> {
-  const rows = await db
-    .selectFrom("contact_submissions")
-    .selectAll()
-    .where(ofAddress(email))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+  const rows = await db.selectFrom("contact_submissions").selectAll().where(ofAddress(email)).orderBy("created_at", "desc").orderBy("id", "desc").execute();
   const jobs = await db
     .selectFrom("email_outbox")
     .select(["id", "submission_id", "kind", "status", "attempts", "created_at", "updated_at", "next_attempt_at", "sent_at", "message"])

@@ -167,7 +167,9 @@ describe("the flood summary e-mail", () => {
     expect(email.replyTo).toBeUndefined();
     expect(email.messageId).toBe("<job-3@mail.example.com>");
     expect(email.text).toContain("Between 22 Nov 2026, 14:00 and 14:15 (UK time), 37 enquiries arrived after more than 100 had arrived within the hour");
-    expect(email.text).toContain("Review them under Contact Submissions, Held, in the admin dashboard: https://lettings.example.com/admin?tab=contacts&filter=held.");
+    expect(email.text).toContain(
+      "Review them under Contact Submissions, Held, in the admin dashboard: https://lettings.example.com/admin?tab=contacts&filter=held.",
+    );
     expect(email.html).toContain('<a href="https://lettings.example.com/admin?tab=contacts&amp;filter=held">');
   });
 

@@ -51,18 +51,7 @@ export function notificationEmail({ enquiry, receivedAt, mail, messageId, possib
   const subject = `${possibleSpam ? "[Possible spam] " : ""}New enquiry from ${enquiry.name} (${userType})`;
   const footer = `${possibleSpam ? "The spam rules noticed something about this enquiry but kept it in your inbox, marked as possible spam: it may well be real. " : ""}Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
 
-  const text = [
-    subject,
-    "",
-    ...fields.map(([label, value]) => `${label}: ${value}`),
-    "",
-    "Message:",
-    enquiry.message,
-    "",
-    "--",
-    footer,
-    "",
-  ].join("\n");
+  const text = [subject, "", ...fields.map(([label, value]) => `${label}: ${value}`), "", "Message:", enquiry.message, "", "--", footer, ""].join("\n");
 
   const cell = "padding:4px 12px 4px 0;vertical-align:top;";
   const html = `<!doctype html>

@@ -89,13 +89,7 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
   return { ...stored, emails: 0, held: { inWindow } };
 }
 
-function enquiryEmails(
-  stored: StoredEnquiry,
-  enquiry: Enquiry,
-  mail: NotificationAddresses,
-  company: Company,
-  possibleSpam: boolean,
-): NewOutboxJob[] {
+function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: NotificationAddresses, company: Company, possibleSpam: boolean): NewOutboxJob[] {
   const notificationId = randomUUID();
   const jobs: NewOutboxJob[] = [
     {
@@ -154,4 +148,3 @@ export async function deleteEnquiries(
     return { submissions: ids.length, emailJobs };
   });
 }
-

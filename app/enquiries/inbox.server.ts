@@ -48,11 +48,7 @@ function inFilter(eb: Where, filter: InboxFilter) {
  */
 function matchesSearch(eb: Where, search: string) {
   const pattern = `%${search.replace(/[\\%_]/g, "\\$&")}%`;
-  return eb.or(
-    (["name", "email", "message"] as const).map(
-      (column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`,
-    ),
-  );
+  return eb.or((["name", "email", "message"] as const).map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`));
 }
 
 /**
@@ -87,13 +83,15 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
 export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
   const real = sql`spam_reason is null and not (${HELD})`;
-  let query = db.selectFrom("contact_submissions").select([
-    sql<number | string | null>`sum(case when ${real} then 1 else 0 end)`.as("all"),
-    sql<number | string | null>`sum(case when ${real} and not is_read then 1 else 0 end)`.as("unread"),
-    sql<number | string | null>`sum(case when ${real} and is_read then 1 else 0 end)`.as("read"),
-    sql<number | string | null>`sum(case when spam_reason is null and ${HELD} then 1 else 0 end)`.as("held"),
-    sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
-  ]);
+  let query = db
+    .selectFrom("contact_submissions")
+    .select([
+      sql<number | string | null>`sum(case when ${real} then 1 else 0 end)`.as("all"),
+      sql<number | string | null>`sum(case when ${real} and not is_read then 1 else 0 end)`.as("unread"),
+      sql<number | string | null>`sum(case when ${real} and is_read then 1 else 0 end)`.as("read"),
+      sql<number | string | null>`sum(case when spam_reason is null and ${HELD} then 1 else 0 end)`.as("held"),
+      sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
+    ]);
   if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
   const row = await query.executeTakeFirstOrThrow();
   return {

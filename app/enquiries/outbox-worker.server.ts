@@ -117,7 +117,16 @@ async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"], 
     .selectFrom("email_outbox as o")
     .leftJoin("contact_submissions as s", "s.id", "o.submission_id")
     .leftJoin("admin_invitations as i", "i.id", "o.invitation_id")
-    .select(["o.submission_id", "s.id as submission", "s.spam_reason", "o.invitation_id", "i.id as invitation", "i.accepted_at", "i.revoked_at", "i.expires_at"])
+    .select([
+      "o.submission_id",
+      "s.id as submission",
+      "s.spam_reason",
+      "o.invitation_id",
+      "i.id as invitation",
+      "i.accepted_at",
+      "i.revoked_at",
+      "i.expires_at",
+    ])
     .where("o.id", "=", job.id)
     .where("o.lease_token", "=", job.leaseToken)
     .executeTakeFirst();

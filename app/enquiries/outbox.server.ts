@@ -104,11 +104,7 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
  * about no one enquiry: the dashboard counts what it held on its own).
  */
 export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> {
-  const failed = db
-    .selectFrom("email_outbox")
-    .where("kind", "=", "notification")
-    .where("submission_id", "is not", null)
-    .where("status", "=", "failed");
+  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("submission_id", "is not", null).where("status", "=", "failed");
   const [count, latest] = await Promise.all([
     failed.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow(),
     failed.select("last_error").orderBy("updated_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),

@@ -46,9 +46,7 @@ export type Enquiry = {
 };
 export type EnquiryField = keyof Enquiry;
 
-export type EnquiryValidation =
-  | { success: true; data: Enquiry }
-  | { success: false; error: string; fields: EnquiryField[] };
+export type EnquiryValidation = { success: true; data: Enquiry } | { success: false; error: string; fields: EnquiryField[] };
 
 /** A field's value, trimmed; or the message that says why there is none. */
 type Checked<T> = { value: T } | { problem: string };
@@ -94,12 +92,7 @@ const CHECKS: { [F in EnquiryField]: (input: unknown) => Checked<Enquiry[F]> } =
     return { value: input as UserType };
   },
   message(input) {
-    const checked = requiredText(
-      input,
-      "Message",
-      LIMITS.message,
-      `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`,
-    );
+    const checked = requiredText(input, "Message", LIMITS.message, `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`);
     if ("value" in checked && MESSAGE_FORBIDDEN_CHARACTERS.test(checked.value)) {
       return { problem: "Please remove unsupported characters from your message" };
     }
@@ -134,6 +127,4 @@ export function validateEnquiry(input: unknown): EnquiryValidation {
 }
 
 /** What the contact form's action answers, for the form to show. */
-export type ContactActionData =
-  | { status: "success"; message: string }
-  | { status: "error"; error: string; fields: string[]; values: Record<string, string> };
+export type ContactActionData = { status: "success"; message: string } | { status: "error"; error: string; fields: string[]; values: Record<string, string> };

@@ -44,7 +44,7 @@ export const CONTACT_WINDOW_MS = 60 * 60 * 1000;
 export const REPEAT_SENDER_COUNT = 3;
 
 export type SubmitResult =
-  | { ok: true; enquiry: StoredEnquiry; verdict: SpamVerdict; /** Over CONTACT_SITE_LIMIT: held apart, in a flood. */ held: boolean }
+  | { ok: true; enquiry: StoredEnquiry; verdict: SpamVerdict /** Over CONTACT_SITE_LIMIT: held apart, in a flood. */; held: boolean }
   | { ok: false; status: 400; error: string; fields: EnquiryField[] }
   | { ok: false; status: 429 | 503; error: string; fields: EnquiryField[]; retryAfterSeconds: number };
 
@@ -179,12 +179,7 @@ function refuse(services: EnquiryServices, { limit, retryAfterSeconds }: Refusal
 }
 
 /** What the rules notice before the limits are taken: the honeypot, the time trap, the content (how much the connection has sent is added with its place). */
-async function signalsBeforeLimits(
-  services: EnquiryServices,
-  { input, tokenRequired }: Submission,
-  enquiry: Enquiry,
-  now: Date,
-): Promise<SpamSignal[]> {
+async function signalsBeforeLimits(services: EnquiryServices, { input, tokenRequired }: Submission, enquiry: Enquiry, now: Date): Promise<SpamSignal[]> {
   const signals: SpamSignal[] = [];
   if (honeypotFilled(input[HONEYPOT_FIELD])) signals.push("honeypot");
   const token = input.formToken;

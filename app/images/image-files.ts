@@ -166,5 +166,6 @@ export const DOCUMENT_TEXT = {
   invalidType: "Please upload the certificate as a PDF or an image (JPEG, PNG, GIF or WebP).",
   damaged: "The file could not be read as a PDF. It may be damaged or incomplete: please save it as a PDF again and upload that.",
   active: "The PDF contains scripts, attached files or actions, which a certificate does not need. Please print it to a new PDF and upload that.",
-  encrypted: "The PDF is protected with a password or encryption, so its contents cannot be checked. Please save or print it to a new PDF without protection and upload that.",
+  encrypted:
+    "The PDF is protected with a password or encryption, so its contents cannot be checked. Please save or print it to a new PDF without protection and upload that.",
 } as const;

@@ -128,7 +128,15 @@ export async function saveDocument(services: ImageServices, bytes: Uint8Array, a
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
   try {
-    const row = { name, content_type: STORED_CONTENT_TYPES.pdf, width: 0, height: 0, bytes: bytes.byteLength, variants: "[]", created_at: new Date().toISOString() };
+    const row = {
+      name,
+      content_type: STORED_CONTENT_TYPES.pdf,
+      width: 0,
+      height: 0,
+      bytes: bytes.byteLength,
+      variants: "[]",
+      created_at: new Date().toISOString(),
+    };
     await recordUpload(services.db, row, actor);
     return toStoredImage(row);
   } catch (error) {
@@ -299,7 +307,10 @@ export async function collectUnusedImages(
   const unusedRows = rows.filter((row) => !usedNames.has(row.name) && isOld(row.name)).map((row) => row.name);
   await inTransaction(services.db, async (trx) => {
     for (let index = 0; index < unusedRows.length; index += 500) {
-      await trx.deleteFrom("images").where("name", "in", unusedRows.slice(index, index + 500)).execute();
+      await trx
+        .deleteFrom("images")
+        .where("name", "in", unusedRows.slice(index, index + 500))
+        .execute();
     }
     if (report.removed.length > 0 || unusedRows.length > 0) await audit(trx, { actor, action: "files-removed", details: { count: report.removed.length } });
   });

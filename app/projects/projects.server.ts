@@ -73,10 +73,7 @@ export async function getProject(db: Db, id: string): Promise<RenovationProject 
 }
 
 /** What the project form saves (alt text: null for the default). */
-export type ProjectFields = Pick<
-  RenovationProject,
-  "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"
-> & {
+export type ProjectFields = Pick<RenovationProject, "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"> & {
   before_image_alt?: string | null;
   after_image_alt?: string | null;
   display_order?: number;
@@ -195,11 +192,7 @@ export async function moveProject(db: Db, id: string, direction: "up" | "down", 
     }
     for (const entry of wanted) {
       if (entry.to === entry.from) continue;
-      await trx
-        .updateTable("renovation_projects")
-        .set({ display_order: entry.to, updated_at: now })
-        .where("id", "=", entry.id)
-        .execute();
+      await trx.updateTable("renovation_projects").set({ display_order: entry.to, updated_at: now }).where("id", "=", entry.id).execute();
     }
     await audit(trx, { actor, action: "project-moved", target: id });
     return "moved";

@@ -1,12 +1,7 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { FORM_TEXT } from "~/admin/texts";
-import {
-  DATA_REQUESTS_TEXT,
-  DataRequestsPage,
-  type DataRequestActionData,
-  type DataRequestLookup,
-} from "~/admin/DataRequestsPage";
+import { DATA_REQUESTS_TEXT, DataRequestsPage, type DataRequestActionData, type DataRequestLookup } from "~/admin/DataRequestsPage";
 import { downloadDate } from "~/enquiries/csv";
 import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
 import { LIMITS } from "~/enquiries/schema";

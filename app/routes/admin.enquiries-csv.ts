@@ -26,8 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
     log.error({ err: error }, "Could not export contact submissions");
     return new Response(INBOX_TEXT.loadFailure, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  const load = async (batch: string[]) =>
-    (await db.selectFrom("contact_submissions").selectAll().where("id", "in", batch).execute()).map(toSubmission);
+  const load = async (batch: string[]) => (await db.selectFrom("contact_submissions").selectAll().where("id", "in", batch).execute()).map(toSubmission);
   const body = enquiriesCsvStream(ids, filter, load, (error) => log.error({ err: error }, "Could not export contact submissions"));
   // Express marks every admin response no-store.
   return new Response(body, {

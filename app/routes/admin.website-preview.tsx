@@ -54,7 +54,10 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export default function WebsitePreview({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <div role="note" className="sticky top-0 z-[70] flex flex-wrap items-center justify-center gap-x-4 gap-y-1 bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950">
+      <div
+        role="note"
+        className="sticky top-0 z-[70] flex flex-wrap items-center justify-center gap-x-4 gap-y-1 bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950"
+      >
         <span>{loaderData.version === undefined ? WEBSITE_TEXT_ADMIN.previewBanner : WEBSITE_TEXT_ADMIN.previewVersionBanner(loaderData.version)}</span>
         <a href="/admin/website" className="underline underline-offset-2">
           {WEBSITE_TEXT_ADMIN.backToEditor}

@@ -25,7 +25,14 @@ export async function action(args: Route.ActionArgs) {
 }
 
 const upload = withBody(
-  (request) => readMultipartForm(request, { fileFields: ["file"], maxFileBytes: MAX_IMAGE_BYTES, fileTooLarge: UPLOAD_TEXT.tooLarge, maxFieldBytes: 1024, unreadable: UPLOAD_TEXT.unreadable }),
+  (request) =>
+    readMultipartForm(request, {
+      fileFields: ["file"],
+      maxFileBytes: MAX_IMAGE_BYTES,
+      fileTooLarge: UPLOAD_TEXT.tooLarge,
+      maxFieldBytes: 1024,
+      unreadable: UPLOAD_TEXT.unreadable,
+    }),
   jsonRefusal,
   async (args: Route.ActionArgs, { files }) => {
     const { db, storage, log } = args.context.get(servicesContext);
@@ -39,10 +46,7 @@ const upload = withBody(
 async function storeUpload(services: Parameters<typeof saveImage>[0], log: Log, bytes: Buffer, actor: Actor): Promise<Response> {
   try {
     const image = await saveImage(services, bytes, actor);
-    return Response.json(
-      { url: image.url, name: image.name, width: image.width, height: image.height },
-      { status: 201, headers: { Location: image.url } },
-    );
+    return Response.json({ url: image.url, name: image.name, width: image.width, height: image.height }, { status: 201, headers: { Location: image.url } });
   } catch (error) {
     if (error instanceof ImageError) return Response.json({ error: error.message }, { status: error.status });
     log.error({ err: error }, "Could not store an uploaded image");

@@ -45,17 +45,29 @@ function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
         <caption className="mb-3 text-left text-xl font-bold text-slate-900">{caption}</caption>
         <thead>
           <tr className="border-b-2 border-slate-300 text-sm text-slate-700">
-            <th scope="col" className="py-2 pr-4 font-semibold">Fee</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Amount (inc. VAT)</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Charged</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">What it covers</th>
-            <th scope="col" className="py-2 font-semibold">How it is calculated</th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Fee
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Amount (inc. VAT)
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Charged
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              What it covers
+            </th>
+            <th scope="col" className="py-2 font-semibold">
+              How it is calculated
+            </th>
           </tr>
         </thead>
         <tbody>
           {fees.map((fee, index) => (
             <tr key={index} className="border-b border-slate-200 align-top">
-              <th scope="row" className="py-3 pr-4 font-semibold">{fee.name}</th>
+              <th scope="row" className="py-3 pr-4 font-semibold">
+                {fee.name}
+              </th>
               <td className="py-3 pr-4 whitespace-nowrap">{formatPrice(fee.amountPence)}</td>
               <td className="py-3 pr-4 whitespace-nowrap">{FEE_BASIS_LABELS[fee.basis]}</td>
               <td className="py-3 pr-4">{fee.covers}</td>
@@ -86,7 +98,9 @@ function Schemes({ site }: { site: SiteContent }) {
         {legal.cmpScheme || legal.cmpCertificate ? (
           <div>
             <dt className="font-semibold text-slate-900">Client money protection</dt>
-            {legal.cmpScheme ? <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd> : null}
+            {legal.cmpScheme ? (
+              <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd>
+            ) : null}
             {legal.cmpCertificate ? (
               <dd className="mt-1">
                 {/* The certificate itself (SI 2019/386 reg. 4): a scheme's logo alone is not enough. */}
@@ -111,16 +125,15 @@ export default function Fees({ loaderData }: Route.ComponentProps) {
       company={company}
       site={site}
       title="Our fees"
-      intro={
-        <p>
-          Every fee we charge landlords and tenants, with its amount including VAT.{fees.vatStatus ? ` ${VAT_STATEMENTS[fees.vatStatus]}` : ""}
-        </p>
-      }
+      intro={<p>Every fee we charge landlords and tenants, with its amount including VAT.{fees.vatStatus ? ` ${VAT_STATEMENTS[fees.vatStatus]}` : ""}</p>}
     >
       {none ? (
         <p className="text-slate-700">
-          Our full list of fees is being prepared. Please <a href="/#contact" className="font-semibold text-blue-700 underline underline-offset-4">contact us</a> and we will
-          send it to you.
+          Our full list of fees is being prepared. Please{" "}
+          <a href="/#contact" className="font-semibold text-blue-700 underline underline-offset-4">
+            contact us
+          </a>{" "}
+          and we will send it to you.
         </p>
       ) : (
         <div className="space-y-12">

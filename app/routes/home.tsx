@@ -119,9 +119,7 @@ function postalAddress(address: string) {
   const parts = /^(.+?),\s*([^,]+?)(?:,\s*|\s+)([A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})$/i.exec(address.trim());
   return {
     "@type": "PostalAddress",
-    ...(parts
-      ? { streetAddress: parts[1], addressLocality: parts[2], postalCode: parts[3]!.toUpperCase() }
-      : { streetAddress: address }),
+    ...(parts ? { streetAddress: parts[1], addressLocality: parts[2], postalCode: parts[3]!.toUpperCase() } : { streetAddress: address }),
     addressCountry: "GB",
   };
 }
@@ -153,7 +151,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     retentionDays: contact.retentionDays,
   };
 }
-
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {

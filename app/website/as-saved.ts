@@ -46,9 +46,10 @@ function compare(given: unknown, saved: unknown, at: string, out: string[]): voi
   if (Array.isArray(saved)) {
     if (!Array.isArray(given)) out.push(`${at} is ${shown(given)}, where a save stores a list`);
     else if (given.length !== saved.length) out.push(`${at} has ${given.length} items, where a save stores ${saved.length}`);
-    else given.forEach((item, index) => {
-      compare(item, saved[index], `${at}.${index}`, out);
-    });
+    else
+      given.forEach((item, index) => {
+        compare(item, saved[index], `${at}.${index}`, out);
+      });
     return;
   }
   if (saved !== null && typeof saved === "object") {

@@ -6,7 +6,27 @@ const fill = (unit: string) => unit.repeat(Math.ceil(POLICY_MAX / unit.length)).
 
 describe("a policy's HTML", () => {
   it("renders the Markdown a policy uses, its headings from h2 down to h3", async () => {
-    const html = await policyHtml(["# Who we are", "", "We keep **only** what we _need_.", "", "## What we keep", "", "- your name", "- your message", "", "1. first", "2. second", "", "#### Detail", "", "> A quote", "", "[The ICO](https://ico.org.uk), [write to us](mailto:info@example.com), [call](tel:+441130000000), [fees](/fees), [below](#detail)"].join("\n"));
+    const html = await policyHtml(
+      [
+        "# Who we are",
+        "",
+        "We keep **only** what we _need_.",
+        "",
+        "## What we keep",
+        "",
+        "- your name",
+        "- your message",
+        "",
+        "1. first",
+        "2. second",
+        "",
+        "#### Detail",
+        "",
+        "> A quote",
+        "",
+        "[The ICO](https://ico.org.uk), [write to us](mailto:info@example.com), [call](tel:+441130000000), [fees](/fees), [below](#detail)",
+      ].join("\n"),
+    );
     expect(html).toContain("<h2>Who we are</h2>");
     expect(html).toContain("<h2>What we keep</h2>");
     expect(html).toContain("<h3>Detail</h3>");

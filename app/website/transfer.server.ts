@@ -42,13 +42,15 @@ function contentFrom(value: unknown, defaults: SiteContent, what: string): SiteC
   const stored = value as Record<string, unknown>;
   for (const section of SITE_SECTIONS) {
     const part = stored[section];
-    if (part !== undefined && (typeof part !== "object" || part === null || Array.isArray(part))) throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
+    if (part !== undefined && (typeof part !== "object" || part === null || Array.isArray(part)))
+      throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
   }
   const content = overDefaults(stored, defaults);
   const problems = contentProblems(content);
   if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${firstFew(problems, " ")}`);
   const differences = differencesFromSaved(stored, content);
-  if (differences.length) throw new SiteFileError(`The file's ${what} content holds what the Website tab would not save: ${firstFew(differences, "; ")}. Nothing was imported.`);
+  if (differences.length)
+    throw new SiteFileError(`The file's ${what} content holds what the Website tab would not save: ${firstFew(differences, "; ")}. Nothing was imported.`);
   return content;
 }
 
@@ -61,8 +63,10 @@ export function readSiteFile(text: string, defaults: SiteContent): { content: Si
     throw new SiteFileError("The file is not JSON: was it made by export-site?");
   }
   const file = value as Partial<SiteFile> | null;
-  if (typeof file !== "object" || file === null || file.format !== SITE_FILE_FORMAT) throw new SiteFileError("The file is not a site export (its format is not property-management-site).");
-  if (file.version !== SITE_FILE_VERSION) throw new SiteFileError(`The file is version ${String(file.version)} of the export format; this release reads version ${SITE_FILE_VERSION}.`);
+  if (typeof file !== "object" || file === null || file.format !== SITE_FILE_FORMAT)
+    throw new SiteFileError("The file is not a site export (its format is not property-management-site).");
+  if (file.version !== SITE_FILE_VERSION)
+    throw new SiteFileError(`The file is version ${String(file.version)} of the export format; this release reads version ${SITE_FILE_VERSION}.`);
   const exportedAt = typeof file.exportedAt === "string" ? file.exportedAt : "an unknown time";
   // Both are checked: a file whose live part is broken is refused even when it has a draft.
   const live = contentFrom(file.live, defaults, "live");

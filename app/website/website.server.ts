@@ -112,10 +112,16 @@ export async function saveDraft(
 }
 
 async function insertVersion(db: Db, content: string, by: string, now: Date, restoredFrom: number | null): Promise<number> {
-  const newest = await db.selectFrom("site_versions").select((eb) => eb.fn.max("number").as("n")).executeTakeFirst();
+  const newest = await db
+    .selectFrom("site_versions")
+    .select((eb) => eb.fn.max("number").as("n"))
+    .executeTakeFirst();
   const number = Number(newest?.n ?? 0) + 1;
   await db.insertInto("site_versions").values({ number, content, published_at: now.toISOString(), published_by: by, restored_from: restoredFrom }).execute();
-  await db.deleteFrom("site_versions").where("number", "<=", number - KEPT_VERSIONS).execute();
+  await db
+    .deleteFrom("site_versions")
+    .where("number", "<=", number - KEPT_VERSIONS)
+    .execute();
   return number;
 }
 
@@ -152,7 +158,13 @@ export async function importContent(
       const unchanged = live.version !== undefined && JSON.stringify(live.content) === JSON.stringify(change.content);
       version = unchanged ? live.version : await insertVersion(trx, JSON.stringify(change.content), change.by, change.now, null);
     }
-    await audit(trx, { actor: change.actor, action: "website-imported", target: version === undefined ? undefined : String(version), details: { version }, at: change.now });
+    await audit(trx, {
+      actor: change.actor,
+      action: "website-imported",
+      target: version === undefined ? undefined : String(version),
+      details: { version },
+      at: change.now,
+    });
     return { version };
   });
 }
@@ -235,7 +247,13 @@ export async function restoreVersion(
     const moved = await writeDraft(trx, content, change.baseRevision, change.by, change.now);
     if (!moved.ok) return moved;
     const version = await insertVersion(trx, JSON.stringify(content), change.by, change.now, change.number);
-    await audit(trx, { actor: change.actor, action: "website-restored", target: String(version), details: { version, fromVersion: change.number }, at: change.now });
+    await audit(trx, {
+      actor: change.actor,
+      action: "website-restored",
+      target: String(version),
+      details: { version, fromVersion: change.number },
+      at: change.now,
+    });
     return { ok: true, revision: moved.revision, version } as const;
   });
 }

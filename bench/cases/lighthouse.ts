@@ -10,7 +10,13 @@ import path from "node:path";
 import { RESULTS_DIR, ROOT, TARGETS } from "../lib/config.ts";
 import { adopt } from "../lib/processes.ts";
 
-export type LighthouseRun = { performance: number | null; lcpMs: number | null; tbtMs: number | null; scriptBytes: number | null; documentBytes: number | null };
+export type LighthouseRun = {
+  performance: number | null;
+  lcpMs: number | null;
+  tbtMs: number | null;
+  scriptBytes: number | null;
+  documentBytes: number | null;
+};
 
 export type LighthouseResult = {
   runs: LighthouseRun[];

@@ -269,7 +269,14 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
 }
 
 /** Every acknowledged enquiry must be a row; rows never acknowledged only for requests in flight at the stop. */
-function durability(db: DatabaseSync, spec: CaseSpec, ok2xx: number, duration: number, rowsBefore: number, acknowledgedBefore: number): NonNullable<CaseResult["durable"]> {
+function durability(
+  db: DatabaseSync,
+  spec: CaseSpec,
+  ok2xx: number,
+  duration: number,
+  rowsBefore: number,
+  acknowledgedBefore: number,
+): NonNullable<CaseResult["durable"]> {
   const rowsAfter = countRows(db);
   const storedIds = new Set((db.prepare("select id from contact_submissions").all() as { id: string }[]).map((r) => r.id));
   let missing = 0;
@@ -282,7 +289,8 @@ function durability(db: DatabaseSync, spec: CaseSpec, ok2xx: number, duration: n
   if (acknowledgedDuringRun !== ok2xx) problems.push(`${ok2xx} 2xx responses but ${acknowledgedDuringRun} distinct ids acknowledged`);
   if (acknowledged.badBodies > 0) problems.push(`${acknowledged.badBodies} 2xx responses without an id`);
   // Only requests in flight at the stop (≤ 1 per connection) may be stored without an acknowledgement.
-  if (storedNotAcknowledged < 0 || storedNotAcknowledged > spec.connections) problems.push(`${storedDuringRun} rows stored for ${acknowledgedDuringRun} acknowledged enquiries`);
+  if (storedNotAcknowledged < 0 || storedNotAcknowledged > spec.connections)
+    problems.push(`${storedDuringRun} rows stored for ${acknowledgedDuringRun} acknowledged enquiries`);
   return {
     rowsBefore,
     rowsAfter,

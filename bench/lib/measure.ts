@@ -115,7 +115,7 @@ export class RssSampler {
   }
 }
 
-export type Settled = { fromMb: number; toMb: number; seconds: number; /** VmRSS every 5 s of the wait, MB. */ trace: number[] };
+export type Settled = { fromMb: number; toMb: number; seconds: number /** VmRSS every 5 s of the wait, MB. */; trace: number[] };
 /**
  * Waits until a process's RSS has not fallen by more than 2 MB for 10 s, and at
  * least `minMs` (at most `limitMs`).

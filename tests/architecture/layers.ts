@@ -13,7 +13,8 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const FLOORS: ReadonlyArray<{ name: string; paths: RegExp }> = [
   {
     name: "edge",
-    paths: /^(server\/|server\.js$|app\/(routes\/|routes\.ts$|root\.tsx$|entry\.(server|client)\.tsx$|hydrate-router\.client\.tsx$|boot\.server\.ts$|services\.ts$))/,
+    paths:
+      /^(server\/|server\.js$|app\/(routes\/|routes\.ts$|root\.tsx$|entry\.(server|client)\.tsx$|hydrate-router\.client\.tsx$|boot\.server\.ts$|services\.ts$))/,
   },
   { name: "screens", paths: /^app\/(admin|landing)\// },
   { name: "components", paths: /^app\/components\// },

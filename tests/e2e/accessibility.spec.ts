@@ -145,7 +145,13 @@ test.describe("admin pages", () => {
     await withSiteDb(async (db) => {
       await ensureAdmin(db, ADMIN.email, ADMIN.password);
       const [failed, sent] = await addEnquiries(db, [
-        { name: `Una Unread ${run}`, email: uniqueEmail("axe-landlord"), phone: "020 7946 0001", userType: "landlord", message: `Unread, with a failed e-mail. ${run}` },
+        {
+          name: `Una Unread ${run}`,
+          email: uniqueEmail("axe-landlord"),
+          phone: "020 7946 0001",
+          userType: "landlord",
+          message: `Unread, with a failed e-mail. ${run}`,
+        },
         { name: `Rhys Read ${run}`, email: uniqueEmail("axe-tenant"), userType: "tenant", message: `Read, e-mail sent. ${run}`, read: true },
         { name: `Ivy Investor ${run}`, email: uniqueEmail("axe-investor"), userType: "investor", message: `Unread investor. ${run}` },
         { name: `Otto Other ${run}`, email: uniqueEmail("axe-other"), userType: "other", message: `Read, other. ${run}`, read: true },
@@ -163,9 +169,7 @@ test.describe("admin pages", () => {
   });
 
   for (const viewport of WIDTHS) {
-    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests; every control shows its focus`, async ({
-      page,
-    }) => {
+    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests; every control shows its focus`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.goto("/admin");
       await expect(loginHeading(page)).toBeVisible();
@@ -239,7 +243,10 @@ function longestMotion(page: Page): Promise<{ seconds: number; where: string }> 
         const animation = style.animationName === "none" ? 0 : longest(style.animationDuration) * repeats;
         const seconds = Math.max(animation, longest(style.transitionDuration));
         if (seconds > found.seconds) {
-          found = { seconds, where: `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}">${pseudo ?? ""}: animation ${style.animationName} ${style.animationDuration} × ${style.animationIterationCount}, transition ${style.transitionDuration}` };
+          found = {
+            seconds,
+            where: `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}">${pseudo ?? ""}: animation ${style.animationName} ${style.animationDuration} × ${style.animationIterationCount}, transition ${style.transitionDuration}`,
+          };
         }
       }
     }

@@ -23,7 +23,11 @@ async function seedPerson(label: string): Promise<{ email: string; other: string
   const other = uniqueEmail(`${label}-other`);
   await withSiteDb(async (db) => {
     await saveEnquiry(db, { name: "Petra Request", email, phone: "020 7946 0555", userType: "landlord", message: "Two flats in Hackney." }, NO_MAIL);
-    await saveEnquiry(db, { name: "Petra R", email: email.toUpperCase(), phone: undefined, userType: "other", message: "A second note." }, { ...NO_MAIL, verdict: { kind: "spam", signals: ["links"] } });
+    await saveEnquiry(
+      db,
+      { name: "Petra R", email: email.toUpperCase(), phone: undefined, userType: "other", message: "A second note." },
+      { ...NO_MAIL, verdict: { kind: "spam", signals: ["links"] } },
+    );
     await saveEnquiry(db, { name: "Oscar Other", email: other, phone: undefined, userType: "tenant", message: "Not Petra's business." }, NO_MAIL);
   });
   return { email, other };

@@ -107,7 +107,11 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
   const ids: string[] = [];
   for (const enquiry of enquiries) {
     const { name, email, phone, userType, message } = enquiry;
-    const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, verdict: enquiry.spam ? { kind: "spam", signals: [enquiry.spam] } : undefined });
+    const { id } = await saveEnquiry(
+      db,
+      { name, email, phone, userType, message },
+      { ...NO_MAIL, verdict: enquiry.spam ? { kind: "spam", signals: [enquiry.spam] } : undefined },
+    );
     if (enquiry.createdAt) {
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }
@@ -135,11 +139,7 @@ export type StoredInboxRow = { id: string; name: string; read: boolean; spam: st
 /** What the admin server has stored, newest first. */
 export async function storedInbox(): Promise<StoredInboxRow[]> {
   return withAdminDb(async (db) => {
-    const rows = await db
-      .selectFrom("contact_submissions")
-      .select(["id", "name", "is_read", "spam_reason"])
-      .orderBy("created_at", "desc")
-      .execute();
+    const rows = await db.selectFrom("contact_submissions").select(["id", "name", "is_read", "spam_reason"]).orderBy("created_at", "desc").execute();
     return rows.map((row) => ({ id: row.id, name: row.name, read: row.is_read === true || row.is_read === 1, spam: row.spam_reason }));
   });
 }

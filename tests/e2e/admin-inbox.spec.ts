@@ -81,9 +81,7 @@ function hueAndChroma([r = 0, g = 0, b = 0]: number[]): { hue: number; chroma: n
   return { hue: (hue + 360) % 360, chroma: delta / 255 };
 }
 
-test("filter tabs All, Unread and Read show live counts; mark as read and mark as unread move a card between them", async ({
-  page,
-}) => {
+test("filter tabs All, Unread and Read show live counts; mark as read and mark as unread move a card between them", async ({ page }) => {
   const [first, second, third] = ["Uma Newest", "Una Middle", "Rita Oldest"];
   await resetInbox([
     { name: third!, email: "rita@example.com", userType: "tenant", message: "Read already.", createdAt: "2026-11-01T10:00:00.000Z", read: true },
@@ -98,10 +96,7 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin/enquiries");
   await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
   // The header says how many are unread, whichever tab is open, and leads to them.
-  await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute(
-    "href",
-    "/admin/enquiries?filter=unread",
-  );
+  await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute("href", "/admin/enquiries?filter=unread");
   // Newest first.
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
   await expect(page.getByRole("article", { name: first })).toBeVisible();
@@ -244,9 +239,7 @@ test("Delete asks with confirm(): dismissed, nothing is deleted; accepted, the c
 });
 
 test("Refresh picks up an enquiry sent after the page loaded, and keeps the filter", async ({ page, request }) => {
-  await resetInbox([
-    { name: "Olive Older", email: "olive@example.com", userType: "tenant", message: "Earlier.", createdAt: "2026-11-01T08:00:00.000Z" },
-  ]);
+  await resetInbox([{ name: "Olive Older", email: "olive@example.com", userType: "tenant", message: "Earlier.", createdAt: "2026-11-01T08:00:00.000Z" }]);
   await openInbox(page);
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
 
@@ -440,11 +433,17 @@ const bulkBar = (page: Page) => page.getByRole("form", { name: "Bulk actions" })
 /** A card's checkbox, labelled with the sender's name. */
 const tick = (page: Page, name: string) => page.getByRole("checkbox", { name: `Select ${name}`, exact: true });
 
-
 test("search by name, e-mail or message: keeps the filter, the counts follow, an empty result offers 'Clear search'", async ({ page }) => {
   await resetInbox([
     { name: "Agatha Boiler", email: "agatha@example.com", userType: "landlord", message: "Hello.", createdAt: "2026-11-01T09:00:00.000Z" },
-    { name: "Bertie Wooster", email: "bertie@example.com", userType: "tenant", message: "My BOILER is noisy.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
+    {
+      name: "Bertie Wooster",
+      email: "bertie@example.com",
+      userType: "tenant",
+      message: "My BOILER is noisy.",
+      createdAt: "2026-11-02T09:00:00.000Z",
+      read: true,
+    },
     { name: "Cora Crawley", email: "boiler.fan@example.org", userType: "investor", message: "Gutters.", createdAt: "2026-11-03T09:00:00.000Z" },
     { name: "Dan Else", email: "dan@example.com", userType: "other", message: "Windows.", createdAt: "2026-11-04T09:00:00.000Z" },
     { name: "Spam Boiler", email: "spam@example.com", userType: "other", message: "Cheap boilers.", spam: "links" },
@@ -552,7 +551,10 @@ test("an enquiry sent within 3 seconds of opening the page, with or without Java
 }) => {
   await resetInbox([]);
   // As a person with autofill who pastes a prepared message: filled in and sent at once.
-  for (const [name, javaScriptEnabled] of [["Quick With Script", true], ["Quick Without Script", false]] as const) {
+  for (const [name, javaScriptEnabled] of [
+    ["Quick With Script", true],
+    ["Quick Without Script", false],
+  ] as const) {
     const visitor = await browser.newContext({ baseURL: ADMIN_URL, javaScriptEnabled, storageState: SIGNED_OUT });
     const landing = await visitor.newPage();
     await landing.goto("/");
@@ -693,7 +695,14 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
 }) => {
   test.slow();
   const [kim] = await resetInbox([
-    { name: "Key Kim", email: "kim@example.com", phone: "020 7946 0123", userType: "landlord", message: "Boiler again.", createdAt: "2026-11-03T09:00:00.000Z" },
+    {
+      name: "Key Kim",
+      email: "kim@example.com",
+      phone: "020 7946 0123",
+      userType: "landlord",
+      message: "Boiler again.",
+      createdAt: "2026-11-03T09:00:00.000Z",
+    },
     { name: "Key Lee", email: "lee@example.com", userType: "tenant", message: "Damp.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
     { name: "Key Spam", email: "spam@example.com", userType: "other", message: "Cheap.", createdAt: "2026-11-01T09:00:00.000Z", spam: "links" },
   ]);
@@ -800,9 +809,7 @@ test("each real card says where its notification e-mail is; a failed one has 'Re
   await seedNotification(queued!, { status: "queued", attempts: 0, nextAttemptAt: new Date().toISOString() });
   await seedNotification(spam!, { status: "failed", attempts: 1, lastError: "not shown" });
   await openInbox(page);
-  await expect(card(page, "Failed Fay")).toContainText(
-    "Notification e-mail: failed — Connection refused by smtp.example.com; gave up after 8 attempts",
-  );
+  await expect(card(page, "Failed Fay")).toContainText("Notification e-mail: failed — Connection refused by smtp.example.com; gave up after 8 attempts");
   await expect(card(page, "Sent Sid")).toContainText("Notification e-mail: sent 1 Jul 2026, 09:30");
   await expect(card(page, "Queued Quin")).toContainText("Notification e-mail: queued");
   await expect(button(card(page, "Sent Sid"), "Retry now")).toHaveCount(0);
@@ -828,7 +835,12 @@ test.describe("on a 375 px wide phone", () => {
       { name: `${long} Landlord`, email: `${long}@example-lettings-company.co.uk`, phone: "020 7946 0999", userType: "landlord", message: `${long} ${long}` },
       { name: "Spam Sam", email: "sam@example.com", userType: "other", message: `${long}${long}`, spam: "link-in-name" },
     ]);
-    await seedNotification(first!, { status: "failed", attempts: 3, lastError: `${long}: ${long}`, nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await seedNotification(first!, {
+      status: "failed",
+      attempts: 3,
+      lastError: `${long}: ${long}`,
+      nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     for (const filter of ["all", "spam"] as const) {
       await (filter === "all" ? openInbox(page) : page.goto("/admin/enquiries?filter=spam"));
       await waitForHydration(page);
@@ -856,7 +868,14 @@ test.describe("without JavaScript", () => {
   test("sign in, open Contact Submissions, mark as read, delete after the on-page confirmation", async ({ page }) => {
     await resetInbox([
       { name: "Ned Plain", email: "ned@example.com", userType: "tenant", message: "Older, stays.", createdAt: "2026-11-01T12:00:00.000Z" },
-      { name: "Nina Plain", email: "nina@example.com", phone: "07700 900789", userType: "landlord", message: "Newer, goes.", createdAt: "2026-11-02T12:00:00.000Z" },
+      {
+        name: "Nina Plain",
+        email: "nina@example.com",
+        phone: "07700 900789",
+        userType: "landlord",
+        message: "Newer, goes.",
+        createdAt: "2026-11-02T12:00:00.000Z",
+      },
     ]);
     // Signed out, to sign in through the plain form.
     await page.context().clearCookies();

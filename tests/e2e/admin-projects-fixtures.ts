@@ -151,17 +151,21 @@ export async function resetProjects(seeds: ProjectSeed[] = []): Promise<Renovati
       const before = await saveImage(services, await jpeg(640, 480, seed.colour), TEST_ACTOR);
       const after = await saveImage(services, await png(640, 480, seed.colour), TEST_ACTOR);
       created.push(
-        await createProject(db, {
-          title: seed.title,
-          category: seed.category ?? "Kitchen Renovation",
-          description: seed.description ?? `Seeded project ${seed.title}.`,
-          duration: seed.duration ?? "3 weeks",
-          budget: seed.budget ?? "£12,000",
-          before_image_url: before.url,
-          after_image_url: after.url,
-          is_active: seed.is_active ?? true,
-          display_order: seed.display_order ?? index,
-        }, TEST_ACTOR),
+        await createProject(
+          db,
+          {
+            title: seed.title,
+            category: seed.category ?? "Kitchen Renovation",
+            description: seed.description ?? `Seeded project ${seed.title}.`,
+            duration: seed.duration ?? "3 weeks",
+            budget: seed.budget ?? "£12,000",
+            before_image_url: before.url,
+            after_image_url: after.url,
+            is_active: seed.is_active ?? true,
+            display_order: seed.display_order ?? index,
+          },
+          TEST_ACTOR,
+        ),
       );
     }
     return created;
@@ -183,10 +187,7 @@ export function srcsetUrls(srcset: string | null | undefined): string[] {
 
 /** A project's stored image URLs: both main images and every AVIF/WebP copy. */
 export function imageUrlsOf(project: RenovationProject): { main: string[]; copies: string[] } {
-  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [
-    ...srcsetUrls(sources?.avif),
-    ...srcsetUrls(sources?.webp),
-  ]);
+  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [...srcsetUrls(sources?.avif), ...srcsetUrls(sources?.webp)]);
   return { main: [project.before_image_url, project.after_image_url], copies };
 }
 

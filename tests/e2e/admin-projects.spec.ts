@@ -56,9 +56,7 @@ const NEW_PROJECT: ProjectText = {
 
 /** The next POST /api/admin/images answer. */
 function nextUpload(page: Page): Promise<Response> {
-  return page.waitForResponse(
-    (response) => new URL(response.url()).pathname === "/api/admin/images" && response.request().method() === "POST",
-  );
+  return page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/images" && response.request().method() === "POST");
 }
 
 /** Records every request to the upload endpoint. */
@@ -233,7 +231,9 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   // The homepage shows it as the second slide.
   await gotoLanding(page, "/");
   await expect(carousel(page).getByText("Project 1 of 2", { exact: false })).toBeVisible();
-  await carousel(page).getByRole("button", { name: `Show project 2 of 2: ${NEW_PROJECT.title}`, exact: true }).click();
+  await carousel(page)
+    .getByRole("button", { name: `Show project 2 of 2: ${NEW_PROJECT.title}`, exact: true })
+    .click();
   const slide = currentSlide(page);
   await expect(slide.getByRole("heading", { name: NEW_PROJECT.title, level: 3 })).toBeVisible();
   await expect(slide.getByText(NEW_PROJECT.category, { exact: true })).toBeVisible();
@@ -273,7 +273,10 @@ test("an image of 10 MB or more, chosen or dropped, is refused in the browser wi
   await expect(form.group("before").getByRole("alert")).toHaveText("File size must be less than 10MB");
 
   // Dropped on the drop zone of the other image.
-  const dropZone = form.group("after").locator("label").filter({ has: page.locator('input[type="file"]') });
+  const dropZone = form
+    .group("after")
+    .locator("label")
+    .filter({ has: page.locator('input[type="file"]') });
   const dataTransfer = await page.evaluateHandle(() => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([new Uint8Array(11 * 1024 * 1024)], "dropped-photo.jpg", { type: "image/jpeg" }));
@@ -343,9 +346,7 @@ test("validation: both images are required; a text file is refused in the browse
   expect(await storedProjects()).toEqual([]);
 });
 
-test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /api/projects; Show on homepage brings it back", async ({
-  page,
-}) => {
+test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /api/projects; Show on homepage brings it back", async ({ page }) => {
   const [kept, toggled] = await resetProjects([
     { title: "Mews House Repaint", colour: "#7c3aed" },
     { title: "Basement Flat Damp Proofing", colour: "#be123c" },
@@ -384,9 +385,7 @@ test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /a
   await expect(rowButton(projectRow(page, toggled!.title), PROJECTS.hide)).toBeVisible();
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([kept!.title, toggled!.title]);
   await home.reload();
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${kept!.title}`, `Show project 2 of 2: ${toggled!.title}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${kept!.title}`, `Show project 2 of 2: ${toggled!.title}`]);
 });
 
 test("Edit project: 'Edit Project' with its values; a new title and a replaced after image; 'Project updated successfully!'; the old image answers 404", async ({
@@ -489,9 +488,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
 
   const home = await page.context().newPage();
   await gotoLanding(home, "/");
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${b}`, `Show project 2 of 2: ${a}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${b}`, `Show project 2 of 2: ${a}`]);
   await expect(carousel(home).getByText("Project 1 of 2")).toContainText(b);
   await expect(currentSlide(home).getByRole("heading", { level: 3 })).toHaveText(b);
 
@@ -502,9 +499,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
   await expect(rowButton(projectRow(page, a), PROJECTS.moveUp)).toBeDisabled();
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([a, b]);
   await home.reload();
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${a}`, `Show project 2 of 2: ${b}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${a}`, `Show project 2 of 2: ${b}`]);
 
   // A reload shows the stored order.
   await page.reload();
@@ -559,9 +554,7 @@ test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 
   expect((await storedProjects()).map((project) => project.title)).toEqual([kept!.title]);
 
   // Its images, main files and copies, are gone; the other project's stay.
-  expect(await statuses(page.request, [...doomedUrls.main, ...doomedUrls.copies])).toEqual(
-    [...doomedUrls.main, ...doomedUrls.copies].map(() => 404),
-  );
+  expect(await statuses(page.request, [...doomedUrls.main, ...doomedUrls.copies])).toEqual([...doomedUrls.main, ...doomedUrls.copies].map(() => 404));
   expect(await statuses(page.request, [...keptUrls.main, keptUrls.copies[0]!])).toEqual([200, 200, 200]);
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([kept!.title]);
 
@@ -573,9 +566,7 @@ test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 
   expect(await apiProjects(page.request)).toEqual([]);
 });
 
-test("the add flow by keyboard: Tab to Add Project, Enter, type, open each upload with Enter or Space, create; Cancel closes the form", async ({
-  page,
-}) => {
+test("the add flow by keyboard: Tab to Add Project, Enter, type, open each upload with Enter or Space, create; Cancel closes the form", async ({ page }) => {
   await resetProjects();
   // Listening from the start: Playwright turns file-chooser interception on asynchronously when
   // the first listener comes, so a listener added just before a key press can miss the picker.

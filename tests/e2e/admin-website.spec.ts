@@ -24,7 +24,19 @@ async function openWebsiteTab(page: Page): Promise<void> {
 }
 
 type Section = "Company" | "Hero" | "Services" | "Renovations" | "Pricing" | "About" | "Contact" | "Business hours" | "Fees" | "Legal details" | "Policies";
-const SECTIONS: Section[] = ["Company", "Hero", "Services", "Renovations", "Pricing", "About", "Contact", "Business hours", "Fees", "Legal details", "Policies"];
+const SECTIONS: Section[] = [
+  "Company",
+  "Hero",
+  "Services",
+  "Renovations",
+  "Pricing",
+  "About",
+  "Contact",
+  "Business hours",
+  "Fees",
+  "Legal details",
+  "Policies",
+];
 
 async function saveSection(page: Page, section: Section, fill: Record<string, string>): Promise<void> {
   await page.getByRole("tab", { name: section, exact: true }).click();
@@ -143,7 +155,10 @@ test("keyboard only: edit a field, save and publish; axe finds nothing on any se
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 });
 
-test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({ page, browser }) => {
+test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({
+  page,
+  browser,
+}) => {
   await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Fees", exact: true }).click();
   await page.getByLabel("We are not VAT registered, so no VAT is added to our prices.").check();
@@ -167,7 +182,11 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await expect(page.getByRole("status")).toHaveText("Fees saved to the draft. Preview it, or publish to make it live.");
   await expect(page.getByText(/^Check this fee:/)).toHaveCount(0);
 
-  await saveSection(page, "Legal details", { "Redress scheme": "The Property Ombudsman", "Redress scheme membership number": "D01234", "Company number": "01234567" });
+  await saveSection(page, "Legal details", {
+    "Redress scheme": "The Property Ombudsman",
+    "Redress scheme membership number": "D01234",
+    "Company number": "01234567",
+  });
   await page.getByRole("tab", { name: "Policies", exact: true }).click();
   await page.getByRole("button", { name: "Start the Privacy Policy from a template" }).click();
   await expect(page.getByRole("status")).toHaveText("Policies saved to the draft. Preview it, or publish to make it live.");
@@ -232,12 +251,18 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByLabel("Upload the client money protection certificate", { exact: true })).toHaveAccessibleDescription(/Please upload a valid image file/);
+  await expect(page.getByLabel("Upload the client money protection certificate", { exact: true })).toHaveAccessibleDescription(
+    /Please upload a valid image file/,
+  );
 
   await tabUntilFocused(page, page.getByLabel("Client money protection scheme", { exact: true }), "Shift+Tab");
   await page.keyboard.press("ControlOrMeta+A");
   await page.keyboard.type("Propertymark Client Money Protection");
-  await chooseFileByKeyboard(page, "Upload the client money protection certificate", { name: "certificate.pdf", mimeType: "application/pdf", buffer: minimalPdf() });
+  await chooseFileByKeyboard(page, "Upload the client money protection certificate", {
+    name: "certificate.pdf",
+    mimeType: "application/pdf",
+    buffer: minimalPdf(),
+  });
   await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText("Legal details saved to the draft. Preview it, or publish to make it live.");
@@ -264,12 +289,19 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   const served = await visitor.request.get(`${WEBSITE_URL}${await certificate.getAttribute("href")}`);
   expect(served.headers()["content-type"]).toBe("application/pdf");
   expect(served.headers()["x-content-type-options"]).toBe("nosniff");
-  expect(Buffer.from(await served.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  expect(
+    Buffer.from(await served.body())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe("%PDF-");
   await expectNoAxeViolations(visitor, "/fees with the certificate");
   await visitorContext.close();
 });
 
-test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({ page, browser }) => {
+test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({
+  page,
+  browser,
+}) => {
   // Eight saves, a preview, a publish and a scan: longer than most on a busy machine.
   test.setTimeout(180_000);
   await openWebsiteTab(page);
@@ -280,7 +312,9 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveAccessibleDescription("Please give the service a title and a description, or tick Remove.");
+  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveAccessibleDescription(
+    "Please give the service a title and a description, or tick Remove.",
+  );
   await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveValue("Rent Collected On Time");
 
   await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("Rent in your account on the day it is due, every month.");
@@ -298,8 +332,13 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText("Services saved to the draft. Preview it, or publish to make it live.");
   await expect(page.getByRole("button", { name: "Move up (Group 1, service 2)" })).toBeFocused();
-  const titles = (group: number, count: number) => Array.from({ length: count }, (_, index) => page.getByLabel(`Group ${group}, service ${index + 1}: title`, { exact: true }));
-  expect(await Promise.all(titles(1, 3).map((field) => field.inputValue()))).toEqual(["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs"]);
+  const titles = (group: number, count: number) =>
+    Array.from({ length: count }, (_, index) => page.getByLabel(`Group ${group}, service ${index + 1}: title`, { exact: true }));
+  expect(await Promise.all(titles(1, 3).map((field) => field.inputValue()))).toEqual([
+    "Rent Collected On Time",
+    "Tenant-Landlord Relations",
+    "Property Maintenance & Repairs",
+  ]);
 
   await saveSection(page, "Renovations", { "Card 2: title *": "Interiors That Let", "Introduction *": "Homes we have turned around." });
 
@@ -309,12 +348,21 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).check();
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByRole("group", { name: "Sunday" }).getByLabel("Opens")).toHaveAccessibleDescription("Please give Sunday's opening and closing times, or untick Open.");
+  await expect(page.getByRole("group", { name: "Sunday" }).getByLabel("Opens")).toHaveAccessibleDescription(
+    "Please give Sunday's opening and closing times, or untick Open.",
+  );
   await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).uncheck();
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("status")).toHaveText("Business hours saved to the draft. Preview it, or publish to make it live.");
 
-  const newServices = ["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs", "Legal Compliance & Documentation", "24/7 Emergency Response", "Energy Performance Advice"];
+  const newServices = [
+    "Rent Collected On Time",
+    "Tenant-Landlord Relations",
+    "Property Maintenance & Repairs",
+    "Legal Compliance & Documentation",
+    "24/7 Emergency Response",
+    "Energy Performance Advice",
+  ];
   const newHours = ["Monday9:00 – 17:30", "Tuesday – Friday9:00 – 18:00", "Saturday – SundayClosed"];
   const [preview] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: /Preview draft/ }).click()]);
   await expect(preview.locator("#services h4")).toHaveText(newServices);

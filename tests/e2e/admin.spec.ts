@@ -137,10 +137,7 @@ test.describe("signed out", () => {
 });
 
 test.describe("signed in", () => {
-  test("signing in shows the dashboard; the session cookie is __Host-, Secure, HttpOnly; a reload and a new tab stay signed in", async ({
-    page,
-    context,
-  }) => {
+  test("signing in shows the dashboard; the session cookie is __Host-, Secure, HttpOnly; a reload and a new tab stay signed in", async ({ page, context }) => {
     await signIn(page);
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(page).toHaveTitle("Admin Dashboard");
@@ -176,10 +173,7 @@ test.describe("signed in", () => {
     await second.close();
   });
 
-  test("Sign Out returns to the login form; back, forward and reload never show the dashboard; the old cookie is dead", async ({
-    page,
-    context,
-  }) => {
+  test("Sign Out returns to the login form; back, forward and reload never show the dashboard; the old cookie is dead", async ({ page, context }) => {
     await page.goto("/");
     await signIn(page);
     await mainTab(page, "Contact Submissions").click();
@@ -365,9 +359,7 @@ test.describe("signed in", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the form posts to /admin/sign-in: a failure shows the error there, a success the dashboard; Sign Out works too", async ({
-    page,
-  }) => {
+  test("the form posts to /admin/sign-in: a failure shows the error there, a success the dashboard; Sign Out works too", async ({ page }) => {
     await page.goto("/admin");
     await expect(loginHeading(page)).toBeVisible();
     const fields = loginFields(page);
@@ -401,9 +393,7 @@ test.describe("without JavaScript", () => {
 
 test.describe("the footer's Admin link", () => {
   for (const signedIn of [false, true]) {
-    test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
-      page,
-    }) => {
+    test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({ page }) => {
       if (signedIn) await restoreSignedInState(page.context(), "admin");
       await page.goto("/");
       await waitForHydration(page);
@@ -425,9 +415,7 @@ test.describe("the footer's Admin link", () => {
         }).observe(overlay, { attributes: true });
       });
       await link.click();
-      expect(await page.evaluate(() => sessionStorage.getItem("overlay-shown")), "the status shown while /admin loaded").toBe(
-        LOGIN.checking,
-      );
+      expect(await page.evaluate(() => sessionStorage.getItem("overlay-shown")), "the status shown while /admin loaded").toBe(LOGIN.checking);
       if (signedIn) {
         await expect(welcome(page)).toBeVisible();
         await expect(loginHeading(page)).toHaveCount(0);

@@ -191,9 +191,7 @@ export function enquiriesFrom(email: string): StoredEnquiryRow[] {
   const db = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    return db
-      .prepare("select * from contact_submissions where email = ? order by created_at")
-      .all(email) as unknown as StoredEnquiryRow[];
+    return db.prepare("select * from contact_submissions where email = ? order by created_at").all(email) as unknown as StoredEnquiryRow[];
   } finally {
     db.close();
   }
@@ -263,9 +261,7 @@ export async function tabThroughPage(page: Page, key: "Tab" | "Shift+Tab", stops
  */
 export async function expectFocusIndicator(target: Locator, what = "the focused element"): Promise<void> {
   await expect(target, `${what} has focus`).toBeFocused();
-  await expect
-    .poll(() => target.evaluate(seenInPage, "focus"), { message: `${what} shows a visible focus indicator`, intervals: [50, 100, 250] })
-    .toBe("");
+  await expect.poll(() => target.evaluate(seenInPage, "focus"), { message: `${what} shows a visible focus indicator`, intervals: [50, 100, 250] }).toBe("");
 }
 
 /**
@@ -404,7 +400,8 @@ function seenInPage(element: Element, check: string): string {
       for (const backdrop of around) {
         const behind = over(fill, backdrop);
         const ratio = contrast(over(placeholder, behind), behind);
-        if (ratio < 4.5) return `${tagOf(element)}: its placeholder ${rgb(over(placeholder, behind))} on ${rgb(behind)} has contrast ${ratio.toFixed(2)}:1, under 4.5:1`;
+        if (ratio < 4.5)
+          return `${tagOf(element)}: its placeholder ${rgb(over(placeholder, behind))} on ${rgb(behind)} has contrast ${ratio.toFixed(2)}:1, under 4.5:1`;
       }
     }
     return "";

@@ -220,9 +220,7 @@ test.describe("server rendering", () => {
     expect(html).not.toContain(HIDDEN_PROJECT.title);
   });
 
-  test("images: only the hero and the logo are preloaded, the hero at high priority; each has its size; the gallery's are lazy", async ({
-    request,
-  }) => {
+  test("images: only the hero and the logo are preloaded, the hero at high priority; each has its size; the gallery's are lazy", async ({ request }) => {
     const html = await (await request.get("/")).text();
     const tags = (name: string, within = html) => [...within.matchAll(new RegExp(`<${name}\\b[^>]*>`, "g"))].map(([tag]) => tag);
     const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`, "i").exec(tag)?.[1];
@@ -282,8 +280,7 @@ test.describe("scrolling to sections", () => {
 
   test("Contact Us is highlighted differently from the other nav buttons", async ({ page }) => {
     const header = page.getByRole("banner");
-    const background = (name: string) =>
-      header.getByRole("button", { name, exact: true }).evaluate((element) => getComputedStyle(element).backgroundColor);
+    const background = (name: string) => header.getByRole("button", { name, exact: true }).evaluate((element) => getComputedStyle(element).backgroundColor);
     expect(await background("Contact Us")).not.toBe(await background("Home"));
   });
 
@@ -381,9 +378,7 @@ test.describe("health of the page", () => {
       const w = window as unknown as { cspViolations: string[] };
       w.cspViolations = [];
       document.addEventListener("securitypolicyviolation", (event) =>
-        w.cspViolations.push(
-          `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
-        ),
+        w.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`),
       );
     });
 

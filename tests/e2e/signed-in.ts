@@ -49,7 +49,10 @@ export async function saveSignedInState(server: SignedInServer): Promise<void> {
     const response = await context.post("/admin/sign-in", { form: { email, password }, headers: { origin: url }, maxRedirects: 0 });
     expect(response.status(), `signing in to the ${server} server`).toBe(302);
     const state = await context.storageState({ path: signedInState(server) });
-    expect(state.cookies.map((cookie) => cookie.name), `the ${server} server's session cookie`).toContain("__Host-admin_session");
+    expect(
+      state.cookies.map((cookie) => cookie.name),
+      `the ${server} server's session cookie`,
+    ).toContain("__Host-admin_session");
   } finally {
     await context.dispose();
   }

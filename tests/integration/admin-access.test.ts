@@ -112,14 +112,7 @@ type Entry = {
 const get = (pathOf: Call["path"], format: Format, effect: Effect = "read"): Call => ({ method: "GET", path: pathOf, format, effect });
 /** An old address that moved for good: 301 to `location` (single fetch encodes it in a 202). */
 const moved = (pathOf: Call["path"], format: Format, location: string): Call => ({ ...get(pathOf, format, "moved"), location });
-const send = (
-  method: Call["method"],
-  pathOf: Call["path"],
-  format: Format,
-  effect: Effect,
-  form: Call["form"] = () => ({}),
-  files?: Call["files"],
-): Call => ({
+const send = (method: Call["method"], pathOf: Call["path"], format: Format, effect: Effect, form: Call["form"] = () => ({}), files?: Call["files"]): Call => ({
   method,
   path: pathOf,
   format,
@@ -143,7 +136,10 @@ const eraseAddress = ({ marker }: Values) => ({
   confirmed: "yes",
 });
 /** What the data-requests page and its JSON file are asked about: the seeded enquiry's address. */
-const dataRequest = (query = "") => () => `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
+const dataRequest =
+  (query = "") =>
+  () =>
+    `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
 const credentials = ({ email, password }: Values) => ({ email, password });
 
 /** A small JPEG, as an admin's upload. */
@@ -228,11 +224,7 @@ const TABLE: Entry[] = [
     route: "admin/projects",
     handler: "loader",
     access: "admin",
-    calls: [
-      get(() => "/admin/projects", "document"),
-      get(() => "/admin/projects?form=new", "document"),
-      get(() => "/admin/projects.data", "data"),
-    ],
+    calls: [get(() => "/admin/projects", "document"), get(() => "/admin/projects?form=new", "document"), get(() => "/admin/projects.data", "data")],
   },
   {
     route: "admin/projects",
@@ -309,10 +301,7 @@ const TABLE: Entry[] = [
     route: "admin/sign-out",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", () => "/admin/sign-out", "document", "sign-out"),
-      send("POST", () => "/admin/sign-out.data", "data", "sign-out"),
-    ],
+    calls: [send("POST", () => "/admin/sign-out", "document", "sign-out"), send("POST", () => "/admin/sign-out.data", "data", "sign-out")],
   },
   {
     route: "admin/enquiries.csv",
@@ -341,10 +330,7 @@ const TABLE: Entry[] = [
     route: "admin/data-requests",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", dataRequest(), "document", "erase", eraseAddress),
-      send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress),
-    ],
+    calls: [send("POST", dataRequest(), "document", "erase", eraseAddress), send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress)],
   },
   {
     route: "api/admin/enquiries",
@@ -387,7 +373,16 @@ const TABLE: Entry[] = [
     route: "api/admin/images",
     handler: "action",
     access: "admin",
-    calls: [send("POST", () => "/api/admin/images", "json", "upload", () => ({}), uploadFile)],
+    calls: [
+      send(
+        "POST",
+        () => "/api/admin/images",
+        "json",
+        "upload",
+        () => ({}),
+        uploadFile,
+      ),
+    ],
   },
 ];
 
@@ -563,16 +558,20 @@ describe.each(backends)("admin access on $name", (backend) => {
   /** Control projects are created last in the list, each below the one before. */
   let controlOrder = 50_000;
   function controlProject([before, after]: string[]) {
-    return createProject(reader.db, {
-      title: `Control project ${controlOrder}`,
-      category: "Kitchen Renovation",
-      description: "A project for one request of the table.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: before!,
-      after_image_url: after!,
-      display_order: controlOrder++,
-    }, TEST_ACTOR);
+    return createProject(
+      reader.db,
+      {
+        title: `Control project ${controlOrder}`,
+        category: "Kitchen Renovation",
+        description: "A project for one request of the table.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: before!,
+        after_image_url: after!,
+        display_order: controlOrder++,
+      },
+      TEST_ACTOR,
+    );
   }
 
   async function enquiriesAs(cookie: string) {
@@ -594,7 +593,10 @@ describe.each(backends)("admin access on $name", (backend) => {
   async function expectUnchanged(before: Awaited<ReturnType<typeof snapshot>>, what: string) {
     const { status, body } = await enquiriesAs(session);
     expect(status, `${what}: the admin's session still works`).toBe(200);
-    expect(body.submissions?.find((submission) => submission.id === enquiryId), `${what}: the enquiry is there, unread`).toMatchObject({
+    expect(
+      body.submissions?.find((submission) => submission.id === enquiryId),
+      `${what}: the enquiry is there, unread`,
+    ).toMatchObject({
       is_read: false,
     });
     expect(await snapshot(), `${what}: the database`).toEqual(before);
@@ -604,16 +606,20 @@ describe.each(backends)("admin access on $name", (backend) => {
     database = await backend.createDatabase({ migrated: true });
     imagesDir = path.join(database.env.DATA_DIR, "images");
     const seeding = database.open();
-    const hidden = await createProject(seeding.db, {
-      title: HIDDEN_PROJECT,
-      category: "Basement Conversion",
-      description: "Not yet published.",
-      duration: "9 weeks",
-      budget: "£40,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-      is_active: false,
-    }, TEST_ACTOR);
+    const hidden = await createProject(
+      seeding.db,
+      {
+        title: HIDDEN_PROJECT,
+        category: "Basement Conversion",
+        description: "Not yet published.",
+        duration: "9 weeks",
+        budget: "£40,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+        is_active: false,
+      },
+      TEST_ACTOR,
+    );
     projectId = hidden.id;
     const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
     beforeUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
@@ -782,7 +788,12 @@ describe.each(backends)("admin access on $name", (backend) => {
       const query = new URLSearchParams(call.form?.(values) ?? {}).toString();
       const target = call.path(values);
       const asGet: Call = { ...call, path: () => (query ? `${target}${target.includes("?") ? "&" : "?"}${query}` : target) };
-      const response = await request(asGet, values, { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) }, method);
+      const response = await request(
+        asGet,
+        values,
+        { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) },
+        method,
+      );
       const what = `${method} ${asGet.path(values)}`;
 
       expect(response.status, what).toBeLessThan(500);
@@ -814,7 +825,10 @@ describe.each(backends)("admin access on $name", (backend) => {
       const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
       await waitFor(`${paths.length} request lines`, () => requestLines().length >= paths.length);
       const output = log().slice(from);
-      expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")), "output that is not a log line").toEqual([]);
+      expect(
+        output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")),
+        "output that is not a log line",
+      ).toEqual([]);
       expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
       await expectUnchanged(before, "POST /admin");
     });
@@ -902,7 +916,11 @@ describe.each(backends)("admin access on $name", (backend) => {
           await reader.db.updateTable("contact_submissions").set({ spam_reason: "links", is_read: true }).where("id", "=", anotherEnquiry).execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);
-          const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", anotherEnquiry).executeTakeFirstOrThrow();
+          const row = await reader.db
+            .selectFrom("contact_submissions")
+            .select(["spam_reason", "is_read"])
+            .where("id", "=", anotherEnquiry)
+            .executeTakeFirstOrThrow();
           expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }, `${what}: in the inbox, unread`).toEqual({ spam: null, read: false });
           break;
         }
@@ -912,7 +930,18 @@ describe.each(backends)("admin access on $name", (backend) => {
           const job = randomUUID();
           await reader.db
             .insertInto("email_outbox")
-            .values({ id: job, submission_id: anotherEnquiry, kind: "notification", message: "{}", status: "failed", attempts: 8, next_attempt_at: null, last_error: "Connection refused", created_at: at, updated_at: at })
+            .values({
+              id: job,
+              submission_id: anotherEnquiry,
+              kind: "notification",
+              message: "{}",
+              status: "failed",
+              attempts: 8,
+              next_attempt_at: null,
+              last_error: "Connection refused",
+              created_at: at,
+              updated_at: at,
+            })
             .execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);

@@ -144,23 +144,35 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       if (options.row !== false) {
         await data.db
           .insertInto("images")
-          .values({ name, content_type: "image/jpeg", width: 960, height: 480, bytes: 100, variants: JSON.stringify(variants), created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString() })
+          .values({
+            name,
+            content_type: "image/jpeg",
+            width: 960,
+            height: 480,
+            bytes: 100,
+            variants: JSON.stringify(variants),
+            created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+          })
           .execute();
       }
       return { url: `/images/${name}`, name, files };
     }
 
     const project = (title: string, before: string, after: string, isActive = true) =>
-      createProject(data.db, {
-        title,
-        category: "Kitchen Renovation",
-        description: "For the image clean-up.",
-        duration: "1 week",
-        budget: "£1,000",
-        before_image_url: before,
-        after_image_url: after,
-        is_active: isActive,
-      }, TEST_ACTOR);
+      createProject(
+        data.db,
+        {
+          title,
+          category: "Kitchen Renovation",
+          description: "For the image clean-up.",
+          duration: "1 week",
+          budget: "£1,000",
+          before_image_url: before,
+          after_image_url: after,
+          is_active: isActive,
+        },
+        TEST_ACTOR,
+      );
 
     const rowNames = async () => (await data.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
     const filesNow = async () => (await readdir(imagesDir)).sort();
@@ -181,7 +193,13 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       const justOverMinAge = await oldImage(25);
       // Young: an upload made a moment ago (through the real pipeline) for a form not saved yet, and a young stray file.
       const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
-      const young = await saveImage({ db: data.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer(), TEST_ACTOR);
+      const young = await saveImage(
+        { db: data.db, storage },
+        await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } })
+          .jpeg()
+          .toBuffer(),
+        TEST_ACTOR,
+      );
       const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
       const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;
       await writeFile(path.join(imagesDir, youngStray), "young stray");

@@ -90,9 +90,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
   /** Creates a project through the form from two new uploads; answers it as the public sees it. */
   async function createViaUploads(title: string, overrides: Record<string, string> = {}): Promise<RenovationProject> {
-    const answer = await postAdmin(
-      projectFields(title, { before_image_url: await uploaded(), after_image_url: await uploaded(), ...overrides }),
-    );
+    const answer = await postAdmin(projectFields(title, { before_image_url: await uploaded(), after_image_url: await uploaded(), ...overrides }));
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     return projectNamed(title);
   }
@@ -151,7 +149,8 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
     it("refuses an image URL that is not an upload of ours with 400 (Please upload both …), creating nothing", async () => {
       const real = await uploaded();
-      const realVariant = (await reader.db.selectFrom("images").select("variants").where("name", "=", real.slice("/images/".length)).executeTakeFirstOrThrow()).variants;
+      const realVariant = (await reader.db.selectFrom("images").select("variants").where("name", "=", real.slice("/images/".length)).executeTakeFirstOrThrow())
+        .variants;
       const variantUrl = `/images/${(JSON.parse(realVariant) as Array<{ name: string }>)[0]!.name}`;
       const neverStored = `/images/${Date.now()}-${randomBytes(6).toString("hex")}.jpg`;
       const foreign = [
@@ -229,7 +228,12 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
       expect(answer.location).toBe("/admin/projects?notice=project-updated");
 
       const edited = await projectNamed("Replace Before Image");
-      expect(edited).toMatchObject({ id: project.id, before_image_url: replacement, after_image_url: project.after_image_url, description: "Edited description." });
+      expect(edited).toMatchObject({
+        id: project.id,
+        before_image_url: replacement,
+        after_image_url: project.after_image_url,
+        description: "Edited description.",
+      });
       expect(edited.created_at).toBe(project.created_at);
       await expectServed(oldBefore, 404);
       await expectServed(imageFiles(edited, "before"), 200);
@@ -303,9 +307,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
     it("keeps an image another project still uses", async () => {
       const first = await createViaUploads("Shares Its Before Image");
-      const second = await postAdmin(
-        projectFields("Uses The Same Image", { before_image_url: first.before_image_url, after_image_url: await uploaded() }),
-      );
+      const second = await postAdmin(projectFields("Uses The Same Image", { before_image_url: first.before_image_url, after_image_url: await uploaded() }));
       expect(second.status).toBe(302);
       const shared = imageFiles(first, "before");
       const own = imageFiles(first, "after");
@@ -418,7 +420,10 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));
         await new Promise((resolve) => setTimeout(resolve, 300));
         const running = server.child.exitCode === null && server.child.signalCode === null;
-        expect(running, `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${(server.stdout() + server.stderr()).slice(-2000)}`).toBe(true);
+        expect(
+          running,
+          `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${(server.stdout() + server.stderr()).slice(-2000)}`,
+        ).toBe(true);
         expect(response.status, `attempt ${attempt}`).toBe(413);
         expect(response.text).toContain(html(UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge)));
       }

@@ -72,7 +72,20 @@ describe.each(backends)("the audit log on $name", (backend) => {
   });
 
   beforeEach(async () => {
-    for (const table of ["audit_log", "email_outbox", "contact_submissions", "renovation_projects", "images", "site_versions", "site_draft", "site_schedule", "admin_sessions", "rate_limit_events", "admin_users", "job_runs"] as const) {
+    for (const table of [
+      "audit_log",
+      "email_outbox",
+      "contact_submissions",
+      "renovation_projects",
+      "images",
+      "site_versions",
+      "site_draft",
+      "site_schedule",
+      "admin_sessions",
+      "rate_limit_events",
+      "admin_users",
+      "job_runs",
+    ] as const) {
       await database.db.deleteFrom(table).execute();
     }
   });
@@ -86,7 +99,9 @@ describe.each(backends)("the audit log on $name", (backend) => {
   /** A trigger that makes every `event` on `table` fail, as a full disk or a broken constraint would; returns its removal. */
   async function refuse(table: "audit_log" | "email_outbox", event: "insert" | "delete"): Promise<() => Promise<void>> {
     if (dialectOf(db()) === "postgres") {
-      await sql`create or replace function test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(db());
+      await sql`create or replace function test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(
+        db(),
+      );
       await sql`create trigger test_refuse before ${sql.raw(event)} on ${sql.table(table)} for each row execute function test_refuse()`.execute(db());
       return async () => void (await sql`drop trigger test_refuse on ${sql.table(table)}`.execute(db()));
     }
@@ -95,7 +110,13 @@ describe.each(backends)("the audit log on $name", (backend) => {
   }
 
   async function storeEnquiry(message = MESSAGE): Promise<string> {
-    return (await saveEnquiry(db(), { name: "Ada Lovelace", email: "ada@example.org", phone: undefined, userType: "landlord", message }, { mail: MAIL, company: PLACEHOLDER_COMPANY })).id;
+    return (
+      await saveEnquiry(
+        db(),
+        { name: "Ada Lovelace", email: "ada@example.org", phone: undefined, userType: "landlord", message },
+        { mail: MAIL, company: PLACEHOLDER_COMPANY },
+      )
+    ).id;
   }
 
   describe("written in the change's own transaction", () => {
@@ -108,12 +129,16 @@ describe.each(backends)("the audit log on $name", (backend) => {
         await expect(setSubmissionRead(db(), enquiry, true, TEST_ACTOR)).rejects.toThrow(/refused by the test/);
         const draft = await readDraft(db(), DEFAULTS);
         const content: SiteContent = { ...draft.content, company: { ...draft.content.company, name: "Never Ltd" } };
-        await expect(saveDraft(db(), { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "x", actor: TEST_ACTOR, now: new Date() })).rejects.toThrow(/refused by the test/);
+        await expect(
+          saveDraft(db(), { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "x", actor: TEST_ACTOR, now: new Date() }),
+        ).rejects.toThrow(/refused by the test/);
       } finally {
         await removeTrigger();
       }
       expect(await db().selectFrom("renovation_projects").selectAll().execute()).toEqual([]);
-      expect(await db().selectFrom("contact_submissions").select(["id", "is_read"]).execute()).toEqual([{ id: enquiry, is_read: backend.name === "postgres" ? false : 0 }]);
+      expect(await db().selectFrom("contact_submissions").select(["id", "is_read"]).execute()).toEqual([
+        { id: enquiry, is_read: backend.name === "postgres" ? false : 0 },
+      ]);
       expect((await readDraft(db(), DEFAULTS)).revision).toBe(0);
       expect(await actions()).toEqual([]);
     });
@@ -134,11 +159,17 @@ describe.each(backends)("the audit log on $name", (backend) => {
     it("leaves no entry for a change refused (stale, not found) and writes one for the change that goes through", async () => {
       const draft = await readDraft(db(), DEFAULTS);
       const content: SiteContent = { ...draft.content, company: { ...draft.content.company, name: "Fresh Ltd" } };
-      expect(await saveDraft(db(), { content, defaults: DEFAULTS, baseRevision: draft.revision + 5, by: "x", actor: TEST_ACTOR, now: new Date() })).toEqual({ ok: false, reason: "stale" });
+      expect(await saveDraft(db(), { content, defaults: DEFAULTS, baseRevision: draft.revision + 5, by: "x", actor: TEST_ACTOR, now: new Date() })).toEqual({
+        ok: false,
+        reason: "stale",
+      });
       expect(await setProjectActive(db(), "00000000-0000-4000-8000-000000000000", false, TEST_ACTOR)).toBe(false);
       expect(await markSpam(db(), "00000000-0000-4000-8000-000000000000", TEST_ACTOR)).toBe(false);
       expect(await actions()).toEqual([]);
-      expect((await saveDraft(db(), { content, defaults: DEFAULTS, section: "company", baseRevision: draft.revision, by: "x", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
+      expect(
+        (await saveDraft(db(), { content, defaults: DEFAULTS, section: "company", baseRevision: draft.revision, by: "x", actor: TEST_ACTOR, now: new Date() }))
+          .ok,
+      ).toBe(true);
       expect(await db().selectFrom("audit_log").select(["action", "target_id"]).execute()).toEqual([{ action: "website-saved", target_id: "company" }]);
     });
 
@@ -186,7 +217,9 @@ describe.each(backends)("the audit log on $name", (backend) => {
     expect((await saveDraft(db(), { ...change, content: renamed, section: "company", baseRevision: draft.revision })).ok).toBe(true);
     expect((await publishDraft(db(), { ...change, baseRevision: draft.revision + 1 })).ok).toBe(true);
     const again = await readDraft(db(), DEFAULTS);
-    expect((await saveDraft(db(), { ...change, content: { ...renamed, company: { ...renamed.company, name: "Other Ltd" } }, baseRevision: again.revision })).ok).toBe(true);
+    expect(
+      (await saveDraft(db(), { ...change, content: { ...renamed, company: { ...renamed.company, name: "Other Ltd" } }, baseRevision: again.revision })).ok,
+    ).toBe(true);
     expect((await discardDraft(db(), { ...change, baseRevision: again.revision + 1 })).ok).toBe(true);
     const publishAt = new Date(Date.now() + 60_000);
     expect(await schedulePublish(db(), { ...change, baseRevision: again.revision + 2, publishAt })).toEqual({ ok: true });
@@ -263,7 +296,11 @@ describe.each(backends)("the audit log on $name", (backend) => {
     expect(byAction("website-published").map((row) => row.actor_label)).toEqual(["owner@example.com", "the server (scheduled publish)"]);
     expect(byAction("enquiries-exported")[0]).toMatchObject({ target_id: "all", details: JSON.stringify({ searched: true, count: 1 }) });
     expect(byAction("data-erased")[0]).toMatchObject({ target_id: null, details: JSON.stringify({ count: 2 }) });
-    expect(byAction("enquiries-expired")[0]).toMatchObject({ actor_type: "system", actor_label: "the server (enquiry retention)", details: JSON.stringify({ count: 1 }) });
+    expect(byAction("enquiries-expired")[0]).toMatchObject({
+      actor_type: "system",
+      actor_label: "the server (enquiry retention)",
+      details: JSON.stringify({ count: 1 }),
+    });
     expect(byAction("file-uploaded")[0]).toMatchObject({ target_id: image.name });
 
     const everything = JSON.stringify(rows);
@@ -301,7 +338,14 @@ describe.each(backends)("the audit log on $name", (backend) => {
     const labels = (page: { entries: Array<{ action: string }> }) => page.entries.map((entry) => entry.action);
 
     it("lists newest first, by person (what they did and what was done to their account), kind and UK day", async () => {
-      expect(labels(await listAuditEntries(db(), {}))).toEqual(["sign-in-failed", "website-saved", "enquiries-expired", "role-changed", "project-created", "sign-in"]);
+      expect(labels(await listAuditEntries(db(), {}))).toEqual([
+        "sign-in-failed",
+        "website-saved",
+        "enquiries-expired",
+        "role-changed",
+        "project-created",
+        "sign-in",
+      ]);
       expect(labels(await listAuditEntries(db(), { personId: bob.id }))).toEqual(["sign-in-failed", "website-saved", "role-changed", "project-created"]);
       expect(labels(await listAuditEntries(db(), { kinds: ["sign-in", "sign-in-failed"] }))).toEqual(["sign-in-failed", "sign-in"]);
       const query = parseAuditQuery(new URLSearchParams("from=2026-11-02&to=2026-11-02&kind=nonsense&person=not-an-id"));
@@ -311,7 +355,13 @@ describe.each(backends)("the audit log on $name", (backend) => {
       expect(parseAuditQuery(new URLSearchParams("from=2026-07-01")).from).toEqual(new Date("2026-06-30T23:00:00.000Z"));
 
       const [newest] = (await listAuditEntries(db(), {})).entries;
-      expect(newest).toMatchObject({ actor: { type: "visitor", id: null, label: "not signed in" }, ip: "203.0.113.5", actionLabel: "Sign-in failed", targetType: "member", target: bob.id });
+      expect(newest).toMatchObject({
+        actor: { type: "visitor", id: null, label: "not signed in" },
+        ip: "203.0.113.5",
+        actionLabel: "Sign-in failed",
+        targetType: "member",
+        target: bob.id,
+      });
       expect(await listAuditPeople(db())).toEqual([
         { id: ada.id, email: "ada@example.com" },
         { id: bob.id, email: "bob@example.com" },
@@ -326,7 +376,9 @@ describe.each(backends)("the audit log on $name", (backend) => {
       expect(labels(second)).toEqual(["project-created", "sign-in"]);
       expect(second.nextCursor).toBeUndefined();
       // Same instant, several entries (a bulk action): the id keeps them apart.
-      await inTransaction(db(), (trx) => auditEach(trx, { actor: ada, action: "enquiry-deleted", at: new Date("2026-11-05T09:00:00.000Z") }, ["a1", "a2", "a3"]));
+      await inTransaction(db(), (trx) =>
+        auditEach(trx, { actor: ada, action: "enquiry-deleted", at: new Date("2026-11-05T09:00:00.000Z") }, ["a1", "a2", "a3"]),
+      );
       const seen: string[] = [];
       let cursor: string | undefined;
       do {

@@ -353,9 +353,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(await sessionRows(db)).toHaveLength(0);
 
         // Another account, from the same new IP, is not affected.
-        expectSignedIn(
-          await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD, clientIp: "203.0.113.50", now: at(21_000) }),
-        );
+        expectSignedIn(await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD, clientIp: "203.0.113.50", now: at(21_000) }));
       });
 
       it("lifts the lockout after 15 minutes", async () => {
@@ -400,9 +398,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("gives 40 parallel wrong passwords from one address no more guesses than LOGIN_RATE_LIMIT", async () => {
         const db = await withAdmin();
-        const results = await Promise.all(
-          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: "192.0.2.40" })),
-        );
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: "192.0.2.40" })));
         const counts = tally(results);
         expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(5);
         expect((counts.invalid ?? 0) + (counts.limited ?? 0) + (counts.busy ?? 0)).toBe(40);
@@ -410,9 +406,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("gives 40 parallel wrong passwords from 40 addresses no more guesses than the lockout's 10", async () => {
         const db = await withAdmin();
-        const results = await Promise.all(
-          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: `10.1.0.${i + 1}` })),
-        );
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: `10.1.0.${i + 1}` })));
         expect(tally(results).invalid ?? 0, JSON.stringify(tally(results))).toBeLessThanOrEqual(LOCKOUT.failures);
       });
 
@@ -431,7 +425,8 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(MIN_ADDRESS_ATTEMPTS);
         expect(counts.limited ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(60 - MIN_ADDRESS_ATTEMPTS);
         // An IPv6 client is counted by its /64: another address in it is the same client.
-        for (let i = 0; i < MIN_ADDRESS_ATTEMPTS; i++) await attempt(db, { email: `v6-${i}@example.com`, password: "a guess", clientIp: `2001:db8:1:2::${i + 1}` });
+        for (let i = 0; i < MIN_ADDRESS_ATTEMPTS; i++)
+          await attempt(db, { email: `v6-${i}@example.com`, password: "a guess", clientIp: `2001:db8:1:2::${i + 1}` });
         expect(await attempt(db, { email: "v6-last@example.com", clientIp: "2001:db8:1:2:ffff::9" })).toMatchObject({ reason: "limited" });
       });
 
@@ -627,7 +622,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       const setCookie = response.headers.getSetCookie();
       // The session, and the device cookie that remembers this browser signed in (decision 018).
       expect(setCookie).toHaveLength(2);
-      const [pair, ...attributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";").map((part) => part.trim());
+      const [pair, ...attributes] = setCookie
+        .find((cookie) => cookie.startsWith("__Host-admin_session="))!
+        .split(";")
+        .map((part) => part.trim());
       expect(pair).toMatch(/^__Host-admin_session=[A-Za-z0-9_-]{43}$/);
       const lower = attributes.map((attribute) => attribute.toLowerCase());
       expect(lower).toContain("httponly");
@@ -641,7 +639,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       await expectDashboard(pair!);
 
-      const [devicePair, ...deviceAttributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";").map((part) => part.trim().toLowerCase());
+      const [devicePair, ...deviceAttributes] = setCookie
+        .find((cookie) => cookie.startsWith("__Host-admin_device="))!
+        .split(";")
+        .map((part) => part.trim().toLowerCase());
       expect(devicePair).toMatch(/^__host-admin_device=[0-9a-f-]{36}\.[a-z0-9_-]{22}\.[a-z0-9_-]{43}$/);
       expect(deviceAttributes).toEqual(expect.arrayContaining(["httponly", "secure", "samesite=strict", "path=/"]));
     });
@@ -657,14 +658,20 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       );
       const unauthorized = statuses.filter((status) => status === 401).length;
       expect(unauthorized, statuses.join(",")).toBeLessThanOrEqual(3);
-      expect(statuses.every((status) => status === 401 || status === 429 || status === 503), statuses.join(",")).toBe(true);
+      expect(
+        statuses.every((status) => status === 401 || status === 429 || status === 503),
+        statuses.join(","),
+      ).toBe(true);
     });
 
     it("lets a browser that signed in before through a lockout with the right password, and tells the admin of the failures", async () => {
       const first = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp() });
       expect(first.status).toBe(302);
       await first.arrayBuffer();
-      const device = first.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";")[0]!;
+      const device = first.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("__Host-admin_device="))!
+        .split(";")[0]!;
 
       // Someone who knows the e-mail locks the account from ten addresses.
       for (let i = 0; i < 10; i++) {
@@ -678,7 +685,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       const known = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp(), cookie: device });
       expect(known.status).toBe(302);
       await known.arrayBuffer();
-      const session = known.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";")[0]!;
+      const session = known.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("__Host-admin_session="))!
+        .split(";")[0]!;
       const dashboard = visibleText(await (await getAdmin(session)).text());
       // Those whose password was checked: up to the lockout (earlier tests' failures count towards it too).
       const failed = /(\d+) failed sign-in attempts on your account since your last sign-in on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\./.exec(dashboard);

@@ -31,12 +31,27 @@ const SEEDS: Seed[] = [
     read: true,
     createdAt: "2026-11-01T09:00:00.000Z",
   },
-  { name: "Ben Okri", email: "ben@example.com", phone: "020 7946 0001", userType: "landlord", message: "A house in Leeds.", createdAt: "2026-11-01T09:01:00.000Z" },
+  {
+    name: "Ben Okri",
+    email: "ben@example.com",
+    phone: "020 7946 0001",
+    userType: "landlord",
+    message: "A house in Leeds.",
+    createdAt: "2026-11-01T09:01:00.000Z",
+  },
   { name: "Cara Spam", email: "cara@example.com", userType: "other", message: "Cheap cheap cheap.", spam: "links", createdAt: "2026-11-01T09:02:00.000Z" },
   { name: "Dee Marsh", email: "dee@example.com", userType: "tenant", message: "Looking for an agent on Quince Row.", createdAt: "2026-07-01T08:30:00.000Z" },
 ];
 
-const columns = (seed: Seed) => [seed.createdAt, seed.name, seed.email, seed.phone ?? "", { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType], seed.message, seed.read ? "Yes" : "No"];
+const columns = (seed: Seed) => [
+  seed.createdAt,
+  seed.name,
+  seed.email,
+  seed.phone ?? "",
+  { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType],
+  seed.message,
+  seed.read ? "Yes" : "No",
+];
 const row = (seed: Seed) => [...columns(seed), ""];
 const [ada, ben, cara, dee] = SEEDS as [Seed, Seed, Seed, Seed];
 
@@ -57,7 +72,11 @@ describe.each(backends)("the CSV export on $name", (backend) => {
         { name: seed.name, email: seed.email, phone: seed.phone, userType: seed.userType, message: seed.message },
         { ...NO_MAIL, verdict: seed.spam ? { kind: "spam", signals: [seed.spam] } : undefined },
       );
-      await db.updateTable("contact_submissions").set({ created_at: seed.createdAt, is_read: seed.read ?? false }).where("id", "=", id).execute();
+      await db
+        .updateTable("contact_submissions")
+        .set({ created_at: seed.createdAt, is_read: seed.read ?? false })
+        .where("id", "=", id)
+        .execute();
     }
   });
 
@@ -129,7 +148,10 @@ describe.each(backends)("the CSV export on $name", (backend) => {
       spam_reason: null,
     }));
     await site.db.insertInto("contact_submissions").values(many).execute();
-    const names = (await download("?q=example.org")).records().slice(1).map((record) => record[1]);
+    const names = (await download("?q=example.org"))
+      .records()
+      .slice(1)
+      .map((record) => record[1]);
     expect(names).toEqual(many.map((seed) => seed.name).reverse());
   });
 

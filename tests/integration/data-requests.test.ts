@@ -104,7 +104,11 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
 
     expect(file.email).toBe(TYPED_TRIMMED);
     expect(Date.parse(file.exported_at)).not.toBeNaN();
-    const stored = await site.db.selectFrom("contact_submissions").selectAll().where("id", "in", [...hers, herSpam]).execute();
+    const stored = await site.db
+      .selectFrom("contact_submissions")
+      .selectAll()
+      .where("id", "in", [...hers, herSpam])
+      .execute();
     // Every field of each submission, as stored, newest first (the folded copy of the address is only an index).
     expect(file.submissions.map(({ email_jobs: _, ...submission }) => submission)).toEqual(
       stored
@@ -167,18 +171,26 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
         readdirSync(site.database.env.DATA_DIR!)
           .filter((name) => name.startsWith("app.sqlite"))
           .map((name) => readFileSync(path.join(site.database.env.DATA_DIR!, name)));
-      expect(files().some((bytes) => bytes.includes(secret)), "the message is on disk before").toBe(true);
+      expect(
+        files().some((bytes) => bytes.includes(secret)),
+        "the message is on disk before",
+      ).toBe(true);
 
       const response = await post({ intent: "erase", email: TYPED, confirmed: "yes" });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
-      expect(files().some((bytes) => bytes.includes(secret)), "no copy of the message is left in the file or its log").toBe(false);
+      expect(
+        files().some((bytes) => bytes.includes(secret)),
+        "no copy of the message is left in the file or its log",
+      ).toBe(false);
     });
   }
 
   it("matches an address with full Unicode case folding on every backend: STRASSE and Straße are one address", async () => {
     const { db } = site;
-    const folded = (await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)).id;
+    const folded = (
+      await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)
+    ).id;
     const html = await (await page({ email: "jürgen@straße.example" })).text();
     expect(html).toContain("1 submission and 2 e-mail jobs are held for jürgen@straße.example.");
 

@@ -5,15 +5,7 @@ import { NO_MAIL } from "../support/enquiries";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.server";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
-import {
-  createProject,
-  deleteProject,
-  listActiveProjects,
-  moveProject,
-  setProjectActive,
-  updateProject,
-  type NewProject,
-} from "~/projects/projects.server";
+import { createProject, deleteProject, listActiveProjects, moveProject, setProjectActive, updateProject, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { TEST_ACTOR } from "../support/actors";
 
@@ -216,13 +208,14 @@ describe.each(backends)("data layer on $name", (backend) => {
 
       // Enquiries are not public: they leave the version alone.
       expect(
-        await changes(() =>
-          saveEnquiry(writer.db, { name: "Ada", email: "ada@example.com", phone: undefined, userType: "tenant", message: "Hello" }, NO_MAIL),
-        ),
+        await changes(() => saveEnquiry(writer.db, { name: "Ada", email: "ada@example.com", phone: undefined, userType: "tenant", message: "Hello" }, NO_MAIL)),
       ).toBe(false);
       // Nor does a write that is rolled back.
       const rolledBack = writer.db.transaction().execute(async (trx) => {
-        await trx.insertInto("images").values({ ...image, name: "1700000000000-versioned0002.jpg" }).execute();
+        await trx
+          .insertInto("images")
+          .values({ ...image, name: "1700000000000-versioned0002.jpg" })
+          .execute();
         throw new Error("changed my mind");
       });
       expect(await changes(() => rolledBack.catch(() => undefined))).toBe(false);
@@ -233,22 +226,22 @@ describe.each(backends)("data layer on $name", (backend) => {
     it("stores every field, unread, with an ISO 8601 creation time", async () => {
       const database = await migratedDatabase();
       const before = Date.now();
-      const stored = await saveEnquiry(database.db, {
-        name: "Ada Lovelace",
-        email: "ada@example.com",
-        phone: "020 7946 0001",
-        userType: "investor",
-        message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
-      }, NO_MAIL);
+      const stored = await saveEnquiry(
+        database.db,
+        {
+          name: "Ada Lovelace",
+          email: "ada@example.com",
+          phone: "020 7946 0001",
+          userType: "investor",
+          message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
+        },
+        NO_MAIL,
+      );
       expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(stored.createdAt).toMatch(ISO_8601_UTC);
       expect(Date.parse(stored.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
-      const row = await database.db
-        .selectFrom("contact_submissions")
-        .selectAll()
-        .where("id", "=", stored.id)
-        .executeTakeFirstOrThrow();
+      const row = await database.db.selectFrom("contact_submissions").selectAll().where("id", "=", stored.id).executeTakeFirstOrThrow();
       expect({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }).toEqual({
         id: stored.id,
         name: "Ada Lovelace",

@@ -99,7 +99,11 @@ describe("PostgreSQL restarting under contact load", () => {
     const clients = Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
     const moreAcknowledged = async (what: string) => {
       const target = acknowledged.length + BETWEEN_FAULTS;
-      await waitFor(`${BETWEEN_FAULTS} enquiries acknowledged ${what}`, alive(() => acknowledged.length >= target), 60_000);
+      await waitFor(
+        `${BETWEEN_FAULTS} enquiries acknowledged ${what}`,
+        alive(() => acknowledged.length >= target),
+        60_000,
+      );
     };
     /** Fails at once, with what it said last, if the server process has ended. */
     const alive = (condition: () => boolean) => () => {
@@ -110,8 +114,16 @@ describe("PostgreSQL restarting under contact load", () => {
     };
     /** From `since`, how long until /readyz answered 200 and until an enquiry was acknowledged again. */
     const recovery = async (since: number) => {
-      await waitFor("/readyz to answer 200 again", alive(() => readiness.some((check) => check.at > since && check.status === 200)), 30_000);
-      await waitFor("an enquiry to be acknowledged again", alive(() => answers.some((answer) => answer.at > since && answer.status === 201)), 30_000);
+      await waitFor(
+        "/readyz to answer 200 again",
+        alive(() => readiness.some((check) => check.at > since && check.status === 200)),
+        30_000,
+      );
+      await waitFor(
+        "an enquiry to be acknowledged again",
+        alive(() => answers.some((answer) => answer.at > since && answer.status === 201)),
+        30_000,
+      );
       return {
         readyMs: readiness.find((check) => check.at > since && check.status === 200)!.at - since,
         enquiryMs: answers.find((answer) => answer.at > since && answer.status === 201)!.at - since,

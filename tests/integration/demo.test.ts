@@ -35,15 +35,19 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   beforeAll(async () => {
     dir = await makeTempDir("demo-images");
     storage = new LocalDiskStorage(dir, IMAGE_NAMING);
-    await createProject(data.db, {
-      title: "Existing Project",
-      category: "Kitchen Renovation",
-      description: "Already in the gallery.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    }, TEST_ACTOR);
+    await createProject(
+      data.db,
+      {
+        title: "Existing Project",
+        category: "Kitchen Renovation",
+        description: "Already in the gallery.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
   });
   afterAll(() => removeTempDir(dir));
 

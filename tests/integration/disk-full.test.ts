@@ -28,7 +28,9 @@ const sqlite = backends.find((backend) => backend.name === "sqlite")!;
 const bigEnquiry = (n: number) => ({
   ...validEnquiry,
   userType: "landlord" as const,
-  message: Array.from({ length: 900 }, (_, i) => `Flat ${n}-${i} needs a new boiler.`).join(" ").slice(0, 19_000),
+  message: Array.from({ length: 900 }, (_, i) => `Flat ${n}-${i} needs a new boiler.`)
+    .join(" ")
+    .slice(0, 19_000),
 });
 
 describe("a full disk on SQLite", () => {
@@ -60,7 +62,9 @@ describe("a full disk on SQLite", () => {
       expect(lines).toHaveLength(1);
       // Reads still work, and do not end it: nothing has been written yet.
       expect(await opened.db.selectFrom("contact_submissions").select("id").execute()).toEqual([]);
-      expect(opened.health.recent(new Date())).toMatchObject([{ kind: "disk-full", until: undefined, failures: 2, detail: "database or disk is full (SQLITE_FULL)" }]);
+      expect(opened.health.recent(new Date())).toMatchObject([
+        { kind: "disk-full", until: undefined, failures: 2, detail: "database or disk is full (SQLITE_FULL)" },
+      ]);
 
       // Room again: the next enquiry is stored, and the episode ends.
       await sql.raw("pragma max_page_count = 1073741823").execute(opened.db);

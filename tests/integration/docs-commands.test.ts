@@ -167,7 +167,8 @@ describe("the commands the docs show", () => {
       const { commands, variables } = parseShellLine(line.text);
       for (const command of commands) for (const problem of commandProblems(command, line)) problems.push(`${where(line)}: ${problem}`);
       for (const name of variables) {
-        if (!SETTING_NAMES.includes(name) && !ourCode.includes(name)) problems.push(`${where(line)}: ${name} is neither a setting of env.server.ts nor read by our scripts or tests`);
+        if (!SETTING_NAMES.includes(name) && !ourCode.includes(name))
+          problems.push(`${where(line)}: ${name} is neither a setting of env.server.ts nor read by our scripts or tests`);
       }
     }
     expect(problems).toEqual([]);
@@ -202,7 +203,8 @@ function commandProblems({ words }: SimpleCommand, line: ShownLine): string[] {
     if (command === undefined || command.startsWith("<")) return [];
     if (!adminCommands.includes(command)) return [`"${command}" is not a command of npm run admin -- help`];
     const inBlock = shown.includes(line);
-    if (inBlock && !(command in RUN_ADMIN) && !(command in NOT_RUN_ADMIN)) return [`admin command "${command}" is neither run here nor listed as checked by name`];
+    if (inBlock && !(command in RUN_ADMIN) && !(command in NOT_RUN_ADMIN))
+      return [`admin command "${command}" is neither run here nor listed as checked by name`];
     return [];
   }
   return scriptProblems(name, rest);
@@ -220,7 +222,8 @@ function withImports(file: string, seen = new Set<string>()): string {
 function scriptProblems(name: string, args: string[]): string[] {
   const body = scripts[name];
   if (body === undefined) return [`package.json has no script "${name}"`];
-  if (!runByCi.has(name) && !(name in NOT_RUN) && !(name in RUN_BY_TESTS)) return [`script "${name}" is run by neither CI nor a test, nor listed as checked by name`];
+  if (!runByCi.has(name) && !(name in NOT_RUN) && !(name in RUN_BY_TESTS))
+    return [`script "${name}" is run by neither CI nor a test, nor listed as checked by name`];
   const problems: string[] = [];
   const entries = [...body.matchAll(/\bnode (\S+\.(?:ts|js))/g)].map((match) => withImports(match[1]!)).join("\n");
   for (const arg of args) {
@@ -257,7 +260,8 @@ describe("the admin commands the docs show, run", () => {
       expect(result.code, `${what}\n${result.stdout}\n${result.stderr}`).toBe(0);
       return result;
     };
-    if (plan.before === "admin" || plan.before === "owners") await must(runAdmin(env, ["create", rest[0] ?? ADMIN], `${PASSWORD}\n`), "creating the admin first");
+    if (plan.before === "admin" || plan.before === "owners")
+      await must(runAdmin(env, ["create", rest[0] ?? ADMIN], `${PASSWORD}\n`), "creating the admin first");
     if (plan.before === "owners") await must(runAdmin(env, ["create", `other-${ADMIN}`], `${PASSWORD}\n`), "creating another owner first");
     if (plan.before === "backup") await must(runAdmin(env, ["backup", args[1]!]), "making the backup first");
     if (plan.before === "site file") await must(runAdmin(env, ["export-site", args[1]!]), "exporting the site first");
@@ -270,7 +274,9 @@ describe("what the docs name", () => {
   it("lists every admin command in docs/operations.md and every npm script in docs/development.md", () => {
     const development = repoText("docs/development.md");
     expect(adminCommands.filter((command) => !new RegExp("`" + command + "[` ]").test(operations))).toEqual([]);
-    const missing = Object.keys(scripts).filter((name) => !development.includes(name === "test" || name === "start" ? `\`npm ${name}\`` : `\`npm run ${name}\``));
+    const missing = Object.keys(scripts).filter(
+      (name) => !development.includes(name === "test" || name === "start" ? `\`npm ${name}\`` : `\`npm run ${name}\``),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -292,7 +298,9 @@ describe("what the docs name", () => {
       codeSpans(file, text).flatMap((span) => {
         const name = /^([A-Z][A-Z0-9]*_[A-Z0-9_]*\*?)(=|$)/.exec(span.text)?.[1];
         if (name === undefined || name in OTHERS_VARIABLES) return [];
-        const known = name.endsWith("*") ? SETTING_NAMES.some((setting) => setting.startsWith(name.slice(0, -1))) : SETTING_NAMES.includes(name) || ourCode.includes(name);
+        const known = name.endsWith("*")
+          ? SETTING_NAMES.some((setting) => setting.startsWith(name.slice(0, -1)))
+          : SETTING_NAMES.includes(name) || ourCode.includes(name);
         return known ? [] : [`${where(span)}: ${name} is read nowhere in the code`];
       }),
     );
@@ -300,7 +308,8 @@ describe("what the docs name", () => {
   });
 
   it("names only paths that exist, and links only to files and headings that exist, in code spans it can read", () => {
-    const repoPath = /^(?:(?:app|server|tests|scripts|bench|docs|public|\.ci)\/[\w./-]*|package\.json|package-lock\.json|server\.js|tsconfig\.json|[\w-]+\.config\.ts|\.env\.example)$/;
+    const repoPath =
+      /^(?:(?:app|server|tests|scripts|bench|docs|public|\.ci)\/[\w./-]*|package\.json|package-lock\.json|server\.js|tsconfig\.json|[\w-]+\.config\.ts|\.env\.example)$/;
     const problems: string[] = [];
     for (const { file, text } of documents) {
       for (const span of codeSpans(file, text)) {
@@ -311,7 +320,8 @@ describe("what the docs name", () => {
         const [target, anchor] = link.text.split("#") as [string, string | undefined];
         const resolved = target === "" ? file : path.posix.join(path.posix.dirname(file), target);
         if (!existsSync(path.join(repoRoot, resolved))) problems.push(`${where(link)}: no such file or folder`);
-        else if (anchor !== undefined && !anchorsOf(readFileSync(path.join(repoRoot, resolved), "utf8")).has(anchor)) problems.push(`${where(link)}: no heading #${anchor}`);
+        else if (anchor !== undefined && !anchorsOf(readFileSync(path.join(repoRoot, resolved), "utf8")).has(anchor))
+          problems.push(`${where(link)}: no heading #${anchor}`);
       }
     }
     expect(problems).toEqual([]);

@@ -73,7 +73,10 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   it("applies each migration once when both start at once", async () => {
     const applied = fleet.instances.filter((instance) => instance.stdout().includes("(applied "));
     expect(applied).toHaveLength(1);
-    const rows = await reader.db.selectFrom("kysely_migration" as never).select("name" as never).execute();
+    const rows = await reader.db
+      .selectFrom("kysely_migration" as never)
+      .select("name" as never)
+      .execute();
     expect(rows.map((row) => (row as { name: string }).name).sort()).toEqual(Object.keys(migrations).sort());
     // And the admin both were told to create exists once.
     expect(await reader.db.selectFrom("admin_users").select("email").execute()).toHaveLength(1);
@@ -89,15 +92,19 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   });
 
   it("shows a project change made on one on the other's / at once", async () => {
-    const project = await createProject(reader.db, {
-      title: "Fleet Terrace refit",
-      category: "Kitchen Renovation",
-      description: "Seen by every instance.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    }, TEST_ACTOR);
+    const project = await createProject(
+      reader.db,
+      {
+        title: "Fleet Terrace refit",
+        category: "Kitchen Renovation",
+        description: "Seen by every instance.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
     // Both render / now, so each has the page in its cache.
     for (const instance of [a, b]) expect(await (await fetch(`${instance.url}/`)).text()).toContain("Fleet Terrace refit");
 

@@ -92,7 +92,15 @@ describe.each(backends)("a flood on $name", (backend) => {
     afterAll(() => smtp?.stop());
     const site = useSite(backend, {
       signedIn: false,
-      env: async () => ({ ...TEST_ADMIN_ENV, ...MAIL_ENV, SMTP_URL: smtp.url, CONTACT_SITE_LIMIT: "3", CONTACT_HARD_LIMIT: "8", CONTACT_RATE_LIMIT: "2", TRUST_PROXY: "loopback" }),
+      env: async () => ({
+        ...TEST_ADMIN_ENV,
+        ...MAIL_ENV,
+        SMTP_URL: smtp.url,
+        CONTACT_SITE_LIMIT: "3",
+        CONTACT_HARD_LIMIT: "8",
+        CONTACT_RATE_LIMIT: "2",
+        TRUST_PROXY: "loopback",
+      }),
     });
     beforeAll(() => ({ server, reader } = site));
 
@@ -137,7 +145,11 @@ describe.each(backends)("a flood on $name", (backend) => {
       }
 
       // The window ends (its summary falls due): one e-mail each, to the company, with nothing a visitor typed.
-      await reader.db.updateTable("email_outbox").set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() }).where("submission_id", "is", null).execute();
+      await reader.db
+        .updateTable("email_outbox")
+        .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+        .where("submission_id", "is", null)
+        .execute();
       await waitFor("the flood's summary", () => smtp.messages.length >= 3 + summaries.length, 20_000);
       await sleep(NO_MORE_MAIL_WAIT_MS);
       expect(smtp.messages).toHaveLength(3 + summaries.length);
@@ -167,7 +179,9 @@ describe.each(backends)("a flood on $name", (backend) => {
       expect(Number(overCeiling[59]!.headers.get("retry-after"))).toBeGreaterThan(3000);
 
       const dashboard = visibleText(await (await fetch(`${server.url}/admin`, { headers: { cookie } })).text());
-      expect(dashboard).toMatch(/5 enquiries arrived during a flood in the last 24 hours, after more than 3 had arrived within an hour \(CONTACT_SITE_LIMIT\); the last at .+ They are stored and held apart/);
+      expect(dashboard).toMatch(
+        /5 enquiries arrived during a flood in the last 24 hours, after more than 3 had arrived within an hour \(CONTACT_SITE_LIMIT\); the last at .+ They are stored and held apart/,
+      );
       expect(dashboard).toContain(
         "Enquiries turned away in the last 24 hours: 60 because more than 8 arrived within an hour from everyone together (CONTACT_HARD_LIMIT); 20 because one connection had sent 2 within an hour (CONTACT_RATE_LIMIT); the last at",
       );
@@ -205,7 +219,11 @@ describe.each(backends)("a flood on $name", (backend) => {
       expect(after).toContain("All (4)");
       expect(after).toContain("Held (4)");
       expect(after).toContain(genuine.name);
-      const row = await reader.db.selectFrom("contact_submissions").select(["spam_signals", "spam_reason", "is_read"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await reader.db
+        .selectFrom("contact_submissions")
+        .select(["spam_signals", "spam_reason", "is_read"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ spam_signals: null, spam_reason: null });
     });
   });
@@ -298,7 +316,9 @@ describe.each(backends)("a flood on $name", (backend) => {
       for (const db of [a.db, b.db]) workers.push(startOutboxWorker({ db, mailer, log, pollMs: 200, now: () => workerClock }));
       await waitFor("the two notifications and the first summary", () => smtp.messages.length >= 3, 20_000);
       await sleep(1_000);
-      expect((await subjectsReceived(smtp)).filter((subject) => subject.includes("during a flood"))).toEqual(["6 enquiries arrived during a flood; review them"]);
+      expect((await subjectsReceived(smtp)).filter((subject) => subject.includes("during a flood"))).toEqual([
+        "6 enquiries arrived during a flood; review them",
+      ]);
 
       workerClock = new Date("2026-11-26T10:32:00.000Z");
       await waitFor("the second summary", () => smtp.messages.length >= 4, 20_000);

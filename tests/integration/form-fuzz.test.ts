@@ -263,15 +263,19 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       enquiryId: ((await seeded.json()) as { id: string }).id,
       enquiryEmail: "fuzz.seeded@example.com",
       projectId: (
-        await createProject(reader.db, {
-          title: "Fuzz Seeded Project",
-          category: "Kitchen Renovation",
-          description: "A project the fuzz test would hide.",
-          duration: "1 week",
-          budget: "£1,000",
-          before_image_url: "/samples/kitchen-before.svg",
-          after_image_url: "/samples/kitchen-after.svg",
-        }, TEST_ACTOR)
+        await createProject(
+          reader.db,
+          {
+            title: "Fuzz Seeded Project",
+            category: "Kitchen Renovation",
+            description: "A project the fuzz test would hide.",
+            duration: "1 week",
+            budget: "£1,000",
+            before_image_url: "/samples/kitchen-before.svg",
+            after_image_url: "/samples/kitchen-after.svg",
+          },
+          TEST_ACTOR,
+        )
       ).id,
       // As the page issued it to a person who took 10 s to fill in the form.
       formToken: await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000)),
@@ -302,7 +306,8 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   /** What the server wrote since `from`, stdout then stderr. */
   const logSince = (from: ReturnType<typeof mark>) => `${fromLineStart(server.stdout(), from.out)}\n${fromLineStart(server.stderr(), from.err)}`;
   /** The output from `at` on, starting at a line's beginning: a line half-received when the mark was taken is not this test's. */
-  const fromLineStart = (output: string, at: number) => (at === 0 || output[at - 1] === "\n" ? output.slice(at) : output.slice(output.indexOf("\n", at) + 1 || output.length));
+  const fromLineStart = (output: string, at: number) =>
+    at === 0 || output[at - 1] === "\n" ? output.slice(at) : output.slice(output.indexOf("\n", at) + 1 || output.length);
 
   function send(route: FormRoute, testCase: Case, index: number, session = cookie): Promise<RawResponse> {
     // Every other case goes to the single-fetch address, where the route has one.
@@ -334,7 +339,9 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const body = JSON.parse(response.text) as { error?: string };
       return body.error === message ? undefined : `error ${JSON.stringify(body.error)}, not ${JSON.stringify(message)}`;
     }
-    const shown = response.headers["content-type"]?.startsWith("text/html") ? visibleHtml(response.text).includes(htmlText(message)) : response.text.includes(JSON.stringify(message));
+    const shown = response.headers["content-type"]?.startsWith("text/html")
+      ? visibleHtml(response.text).includes(htmlText(message))
+      : response.text.includes(JSON.stringify(message));
     return shown ? undefined : `the form's message ${JSON.stringify(message)} is not in the answer`;
   }
 
@@ -371,7 +378,8 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       batch.forEach(({ testCase, index }, j) => {
         check(testCase, index, responses[j]!);
       });
-      if (!isDeepStrictEqual(await snapshot(), before)) failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
+      if (!isDeepStrictEqual(await snapshot(), before))
+        failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
     }
     let before = await snapshot();
     for (const [index, testCase] of cases.entries()) {
@@ -379,7 +387,8 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const response = await send(route, testCase, index);
       check(testCase, index, response);
       const after = await snapshot();
-      if (response.status >= 400 && !unchanged(route, before, after)) failures.push(`seed ${SEED}, case #${index} ${testCase.label}: refused with ${response.status} but changed data`);
+      if (response.status >= 400 && !unchanged(route, before, after))
+        failures.push(`seed ${SEED}, case #${index} ${testCase.label}: refused with ${response.status} but changed data`);
       before = after;
     }
     return { failures, refused };
@@ -395,7 +404,10 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
     expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
     const perRequest = new Map<string, number>();
     for (const line of logLines(output)) if (typeof line.reqId === "string") perRequest.set(line.reqId, (perRequest.get(line.reqId) ?? 0) + 1);
-    expect([...perRequest].filter(([, count]) => count > 1), "requests with more than one log line").toEqual([]);
+    expect(
+      [...perRequest].filter(([, count]) => count > 1),
+      "requests with more than one log line",
+    ).toEqual([]);
   }
 
   for (const route of ROUTES.filter((candidate) => candidate.reads !== "nothing")) {
@@ -442,7 +454,8 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const session = await signInOverHttp(server);
       const response = await send(route, testCase, index, session);
       const signedOut = (await fetch(`${server.url}/api/admin/enquiries`, { headers: { cookie: session } })).status === 401;
-      if (response.status >= 400 || !signedOut) failures.push(`seed ${SEED}, case #${index} ${testCase.label}: ${describeAnswer(response)}, signed out: ${signedOut}`);
+      if (response.status >= 400 || !signedOut)
+        failures.push(`seed ${SEED}, case #${index} ${testCase.label}: ${describeAnswer(response)}, signed out: ${signedOut}`);
     }
     expect(failures).toEqual([]);
     await expectCleanLog(from, cases.length * 3);

@@ -32,7 +32,10 @@ async function storedMessages(db: Db): Promise<string[]> {
 }
 
 async function events(db: Db): Promise<number> {
-  const row = await db.selectFrom("rate_limit_events").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("rate_limit_events")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -103,7 +106,6 @@ describe.each(backends)("grouped commits on $name", (backend) => {
     expect(outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value !== "refused" : "failed"))).toEqual([true, "failed", true, true]);
     expect(await transactions.run((trx) => enquiry(trx, "enquiry 5", 3, now))).toBe("refused");
   });
-
 });
 
 /** Grouping is SQLite's alone: PostgreSQL groups its WAL flushes itself, and there `run` is a plain transaction. */
@@ -129,9 +131,11 @@ describe("grouped commits on SQLite's one connection", () => {
       const seenAtAcknowledgement: number[] = [];
       await Promise.all(
         [1, 2, 3, 4, 5].map((n) =>
-          transactions.run((trx) => enquiry(trx, `enquiry ${n}`)).then(async () => {
-            seenAtAcknowledgement.push((await storedMessages(reader.db)).length);
-          }),
+          transactions
+            .run((trx) => enquiry(trx, `enquiry ${n}`))
+            .then(async () => {
+              seenAtAcknowledgement.push((await storedMessages(reader.db)).length);
+            }),
         ),
       );
       expect(statements.filter((statement) => statement === "commit")).toHaveLength(1);

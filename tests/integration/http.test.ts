@@ -49,8 +49,7 @@ function seedProject(title: string, displayOrder: number, active = true): NewPro
 }
 
 function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): string {
-  const get = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null);
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null));
   const csp = get("content-security-policy");
   expect(csp, "Content-Security-Policy").toBeTruthy();
   expect(csp).toContain("frame-ancestors 'none'");
@@ -58,9 +57,7 @@ function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): str
   expect(nonce, "a nonce in script-src").toBeTruthy();
   expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'/);
   expect(get("x-content-type-options")).toBe("nosniff");
-  expect(get("referrer-policy")).toMatch(
-    /^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin|origin|origin-when-cross-origin)$/,
-  );
+  expect(get("referrer-policy")).toMatch(/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin|origin|origin-when-cross-origin)$/);
   expect(get("x-powered-by")).toBeNull();
   return nonce!;
 }
@@ -99,7 +96,10 @@ describe.each(backends)("HTTP on $name", (backend) => {
       const html = await response.text();
       const visible = visibleHtml(html);
       const positions = activeProjects.map((project) => visible.indexOf(project.title));
-      expect(positions.every((position) => position >= 0), `titles in the visible HTML: ${positions}`).toBe(true);
+      expect(
+        positions.every((position) => position >= 0),
+        `titles in the visible HTML: ${positions}`,
+      ).toBe(true);
       expect([...positions].sort((a, b) => a - b)).toEqual(positions);
       expect(html).not.toContain(inactiveProject.title);
     });
@@ -499,11 +499,25 @@ describe.each(backends)("HTTP on $name", (backend) => {
       rawCase("a garbage Host header", "GET / HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n"),
       rawCase("a Host header with spaces", "GET /api/projects HTTP/1.1\r\nHost: a b c\r\nConnection: close\r\n\r\n"),
       rawCase("a garbage X-Forwarded-Host", "GET / HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Host: ^^^:abc\r\nConnection: close\r\n\r\n"),
-      rawCase("a bad chunk size", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`),
-      rawCase("Content-Length and chunked", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`),
+      rawCase(
+        "a bad chunk size",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+      ),
+      rawCase(
+        "Content-Length and chunked",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ),
       rawCase("a negative Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}`),
-      rawCase("a body shorter than its Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Gr`, { giveUp: true }),
-      rawCase("a form body shorter than its Content-Length", `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Gr`, { giveUp: true }),
+      rawCase(
+        "a body shorter than its Content-Length",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Gr`,
+        { giveUp: true },
+      ),
+      rawCase(
+        "a form body shorter than its Content-Length",
+        `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Gr`,
+        { giveUp: true },
+      ),
       rawCase("a header line without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nthis is not a header\r\n\r\n"),
       rawCase("high bytes in a header", Buffer.from("GET / HTTP/1.1\r\nHost: localhost\r\nX-Junk: \xff\xfe\x80\r\nConnection: close\r\n\r\n", "latin1")),
       rawCase("32 KB of headers", `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(32 * 1024)}\r\n\r\n`),
@@ -514,7 +528,10 @@ describe.each(backends)("HTTP on $name", (backend) => {
       rawCase("an absolute-form URL", "GET http://evil.example/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
       rawCase("an asterisk request", "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
       rawCase("an unknown method", "BREW / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
-      rawCase("a React Router data request with garbage", "POST /_root.data?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\n%%%%"),
+      rawCase(
+        "a React Router data request with garbage",
+        "POST /_root.data?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\n%%%%",
+      ),
       rawCase("a 10 KB query string", `GET /?${"q=%ff&".repeat(1700)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
     ];
 
@@ -631,7 +648,10 @@ describe.each(backends)("HTTP on $name", (backend) => {
         const shape = HEADER_SHAPES[(t + m) % HEADER_SHAPES.length]!;
         const body = method === "POST" || method === "PUT" || method === "PATCH" ? "Content-Length: 0\r\n" : "";
         const headers = shape.includes("Content-Length") ? shape : shape + body;
-        return rawCase(`${method} ${target} [${shape.trim().split(":")[0] || "plain"}]`, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
+        return rawCase(
+          `${method} ${target} [${shape.trim().split(":")[0] || "plain"}]`,
+          `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`,
+        );
       }),
     );
 
@@ -663,7 +683,9 @@ describe.each(backends)("HTTP on $name", (backend) => {
       expect((await rawExchange(site.server.port, `GET ${missing}/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).status).toBe(400);
       const newLog = () => (site.server.stdout() + site.server.stderr()).slice(logBefore);
       await waitFor("both requests in the log", () => newLog().split(missing).length > 2);
-      const lines = newLog().split("\n").filter((line) => line.includes(missing));
+      const lines = newLog()
+        .split("\n")
+        .filter((line) => line.includes(missing));
       expect(lines).toHaveLength(2);
       // In the order the responses were done, which need not be the order they were asked for.
       const parsed = lines.map((line) => JSON.parse(line) as { status: number }).sort((a, b) => a.status - b.status);

@@ -43,7 +43,6 @@ const BAD_NAMES = [
   "app.sqlite",
 ];
 
-
 /** One empty bucket of a kind, with a look past the storage at what it holds. */
 type Bucket = {
   storage: ImageStorage;
@@ -156,9 +155,7 @@ describe.each(kinds)("ImageStorage on $name", (kind) => {
   });
 
   it("lets exactly one of several simultaneous puts of one name win", async () => {
-    const results = await Promise.allSettled(
-      ["first", "second", "third"].map((text) => storage.put(NAME, Buffer.from(text), { contentType: "image/jpeg" })),
-    );
+    const results = await Promise.allSettled(["first", "second", "third"].map((text) => storage.put(NAME, Buffer.from(text), { contentType: "image/jpeg" })));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     for (const result of results) if (result.status === "rejected") expect(result.reason).toBeInstanceOf(StorageError);
     expect(["first", "second", "third"]).toContain(await bucket.rawGet(NAME));

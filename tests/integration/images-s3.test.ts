@@ -82,7 +82,14 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
       const bytes = Buffer.from(await fromSecond.arrayBuffer());
       expect(bytes.equals((await bucket.rawGet(key))!)).toBe(true);
       expect(Buffer.from(await fromFirst.arrayBuffer()).equals(bytes)).toBe(true);
-      for (const header of ["content-type", "content-length", "cache-control", "content-security-policy", "cross-origin-resource-policy", "x-content-type-options"]) {
+      for (const header of [
+        "content-type",
+        "content-length",
+        "cache-control",
+        "content-security-policy",
+        "cross-origin-resource-policy",
+        "x-content-type-options",
+      ]) {
         expect(fromSecond.headers.get(header), header).toBe(fromFirst.headers.get(header));
       }
       expect(fromSecond.headers.get("content-type")).toBe(key.endsWith(".avif") ? "image/avif" : "image/jpeg");
@@ -123,7 +130,9 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
       await uploadImage(first, cookie, { data: photo, filename: "a.jpg", type: "image/jpeg" }),
       await uploadImage(first, cookie, { data: photo, filename: "b.jpg", type: "image/jpeg" }),
     ];
-    expect((await postAdmin(first, cookie, projectFields("Kept", { before_image_url: used[0]!.body.url!, after_image_url: used[1]!.body.url! }))).status).toBe(302);
+    expect((await postAdmin(first, cookie, projectFields("Kept", { before_image_url: used[0]!.body.url!, after_image_url: used[1]!.body.url! }))).status).toBe(
+      302,
+    );
     const unused = await uploadImage(second, cookie, { data: photo, filename: "c.jpg", type: "image/jpeg" });
     const stems = [...used, unused].map((answer) => answer.body.name!.replace(/\.jpg$/, ""));
     const all = await bucket.keys();
@@ -164,8 +173,7 @@ describe.runIf(s3Settings)("npm run admin -- migrate-images", () => {
     await removeTempDir(dataDir);
   });
 
-  const migrate = (to: string, directory = dataDir) =>
-    runAdmin({ DATA_DIR: directory, ...s3EnvOf(bucket.config) }, ["migrate-images", "--to", to]);
+  const migrate = (to: string, directory = dataDir) => runAdmin({ DATA_DIR: directory, ...s3EnvOf(bucket.config) }, ["migrate-images", "--to", to]);
 
   it("copies every image to the bucket and back, checks each, and copies nothing twice", async () => {
     const first = await migrate("s3");
@@ -229,7 +237,9 @@ describe("PUBLIC_IMAGES_URL", () => {
     const photo = await twoToneJpeg(1200, 800);
     const before = await uploadImage(server, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(server, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
-    expect((await postAdmin(server, cookie, projectFields("On The CDN", { before_image_url: before.body.url!, after_image_url: after.body.url! }))).status).toBe(302);
+    expect(
+      (await postAdmin(server, cookie, projectFields("On The CDN", { before_image_url: before.body.url!, after_image_url: after.body.url! }))).status,
+    ).toBe(302);
 
     const page = await fetch(`${server.url}/`);
     const html = await page.text();

@@ -62,7 +62,11 @@ async function seed(db: Db, seeds: Seed[]): Promise<string[]> {
       },
     );
     const createdAt = item.createdAt ?? new Date(Date.UTC(2026, 10, 1, 9, minute++)).toISOString();
-    await db.updateTable("contact_submissions").set({ created_at: createdAt, is_read: item.read ?? false }).where("id", "=", id).execute();
+    await db
+      .updateTable("contact_submissions")
+      .set({ created_at: createdAt, is_read: item.read ?? false })
+      .where("id", "=", id)
+      .execute();
     ids.push(id);
   }
   return ids;
@@ -276,8 +280,7 @@ function elementsIn(html: string, tag: "a" | "button" | "input" | "form" | "labe
 function find(html: string, tag: Parameters<typeof elementsIn>[1], want: { text?: string; attrs?: Record<string, string> }): Element | undefined {
   return elementsIn(html, tag).find(
     (element) =>
-      (want.text === undefined || element.text === want.text) &&
-      Object.entries(want.attrs ?? {}).every(([name, value]) => element.attrs[name] === value),
+      (want.text === undefined || element.text === want.text) && Object.entries(want.attrs ?? {}).every(([name, value]) => element.attrs[name] === value),
   );
 }
 
@@ -407,7 +410,13 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(api.submissions.map((s) => s.name)).toEqual(["Real Reader"]);
     expect(api.counts).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 2 });
 
-    const moved = await post([["intent", "not-spam"], ["id", bot!]], "/admin/enquiries?filter=spam");
+    const moved = await post(
+      [
+        ["intent", "not-spam"],
+        ["id", bot!],
+      ],
+      "/admin/enquiries?filter=spam",
+    );
     expect(moved.status).toBe(200);
     expect(moved.text).toContain("Moved to the inbox as unread.");
     expect(cardNamesIn(moved.html)).toEqual(["Bot Honey"]);
@@ -416,8 +425,22 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }).toEqual({ spam: null, read: false });
 
     const before = await snapshot();
-    expect((await post([["intent", "not-spam"], ["id", bot!]])).status).toBe(404);
-    expect((await post([["intent", "not-spam"], ["id", "not-an-id"]])).status).toBe(400);
+    expect(
+      (
+        await post([
+          ["intent", "not-spam"],
+          ["id", bot!],
+        ])
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await post([
+          ["intent", "not-spam"],
+          ["id", "not-an-id"],
+        ])
+      ).status,
+    ).toBe(400);
     expect((await post([["intent", "not-spam"]])).status).toBe(400);
     expect(await snapshot()).toEqual(before);
 
@@ -434,7 +457,11 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(find(page.html, "input", { attrs: { type: "checkbox", name: "ids", value: a!, form: "inbox-bulk", "aria-label": "Select Ann" } })).toBeDefined();
     expect(find(page.html, "form", { attrs: { id: "inbox-bulk", method: "post" } })).toBeDefined();
     expect(find(page.html, "a", { text: "Select all on this page" })?.attrs.href).toBe("/admin/enquiries?select=all");
-    for (const [intent, label] of [["bulk-mark-read", "Mark as read"], ["bulk-mark-unread", "Mark as unread"], ["bulk-delete", "Delete selected"]]) {
+    for (const [intent, label] of [
+      ["bulk-mark-read", "Mark as read"],
+      ["bulk-mark-unread", "Mark as unread"],
+      ["bulk-delete", "Delete selected"],
+    ]) {
       expect(find(page.html, "button", { text: label, attrs: { type: "submit", name: "intent", value: intent! } }), label).toBeDefined();
     }
 
@@ -484,7 +511,15 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(await jobsOf(reader.db, [keep!])).toBe(1);
 
     // The card's own Delete takes its e-mail job with it too.
-    expect((await post([["intent", "delete"], ["id", keep!], ["confirmed", "yes"]])).text).toContain("Contact submission deleted successfully.");
+    expect(
+      (
+        await post([
+          ["intent", "delete"],
+          ["id", keep!],
+          ["confirmed", "yes"],
+        ])
+      ).text,
+    ).toContain("Contact submission deleted successfully.");
     expect(await jobsOf(reader.db, [keep!])).toBe(0);
   });
 
@@ -495,13 +530,46 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     const cases: Array<{ what: string; answer: () => Promise<Answer>; status: number; message: string }> = [
       { what: "no ids", answer: () => bulk("bulk-mark-read", []), status: 400, message: "Select at least one submission first." },
       { what: "no ids, delete", answer: () => bulk("bulk-delete", [], [["confirmed", "yes"]]), status: 400, message: "Select at least one submission first." },
-      { what: "201 ids", answer: () => bulk("bulk-delete", [...ids, ...many.slice(2)], [["confirmed", "yes"]]), status: 400, message: "Select at most 200 submissions at a time." },
-      { what: "a bad id among good ones", answer: () => bulk("bulk-delete", [ids[0]!, "1; DROP TABLE x", ids[1]!], [["confirmed", "yes"]]), status: 400, message: "The selection was not understood." },
+      {
+        what: "201 ids",
+        answer: () => bulk("bulk-delete", [...ids, ...many.slice(2)], [["confirmed", "yes"]]),
+        status: 400,
+        message: "Select at most 200 submissions at a time.",
+      },
+      {
+        what: "a bad id among good ones",
+        answer: () => bulk("bulk-delete", [ids[0]!, "1; DROP TABLE x", ids[1]!], [["confirmed", "yes"]]),
+        status: 400,
+        message: "The selection was not understood.",
+      },
       { what: "an empty id", answer: () => bulk("bulk-mark-unread", [ids[0]!, ""]), status: 400, message: "The selection was not understood." },
-      { what: "ids that exist no more", answer: () => bulk("bulk-mark-read", [randomUUID(), randomUUID()]), status: 404, message: "The selected submissions no longer exist." },
+      {
+        what: "ids that exist no more",
+        answer: () => bulk("bulk-mark-read", [randomUUID(), randomUUID()]),
+        status: 404,
+        message: "The selected submissions no longer exist.",
+      },
       { what: "an unknown intent", answer: () => bulk("bulk-archive", ids), status: 400, message: "Unknown action." },
-      { what: "retry without a failed job", answer: () => post([["intent", "retry-notification"], ["id", ids[0]!]]), status: 404, message: "There is no failed notification e-mail to retry" },
-      { what: "retry with a bad id", answer: () => post([["intent", "retry-notification"], ["id", "x"]]), status: 400, message: "Error retrying the notification e-mail." },
+      {
+        what: "retry without a failed job",
+        answer: () =>
+          post([
+            ["intent", "retry-notification"],
+            ["id", ids[0]!],
+          ]),
+        status: 404,
+        message: "There is no failed notification e-mail to retry",
+      },
+      {
+        what: "retry with a bad id",
+        answer: () =>
+          post([
+            ["intent", "retry-notification"],
+            ["id", "x"],
+          ]),
+        status: 400,
+        message: "Error retrying the notification e-mail.",
+      },
     ];
     for (const { what, answer, status, message } of cases) {
       const response = await answer();
@@ -541,10 +609,16 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
     expect(page.text).toContain("Notification e-mail: failed — 550 Mailbox unavailable; gave up after 8 attempts");
     expect(page.html).not.toContain("Connection refused <&>");
     expect(page.html.match(/Notification e-mail:/g), "only cards with a job").toHaveLength(4);
-    expect(elementsIn(page.html, "button").filter((button) => button.text === "Retry now"), "only failed ones").toHaveLength(2);
+    expect(
+      elementsIn(page.html, "button").filter((button) => button.text === "Retry now"),
+      "only failed ones",
+    ).toHaveLength(2);
     expect(none).toBeDefined();
 
-    const retried = await post([["intent", "retry-notification"], ["id", gaveUp!]]);
+    const retried = await post([
+      ["intent", "retry-notification"],
+      ["id", gaveUp!],
+    ]);
     expect(retried.status).toBe(200);
     expect(retried.text).toContain("The notification e-mail will be sent again now.");
     const job = await reader.db.selectFrom("email_outbox").select(["next_attempt_at"]).where("id", "=", gaveUpJob).executeTakeFirstOrThrow();

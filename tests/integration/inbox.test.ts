@@ -15,13 +15,17 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
   async function store(names: string[]): Promise<string[]> {
     const ids: string[] = [];
     for (const name of names) {
-      const { id } = await saveEnquiry(data.db, {
-        name,
-        email: `${name.toLowerCase()}@example.com`,
-        phone: undefined,
-        userType: "tenant",
-        message: `Message from ${name}`,
-      }, NO_MAIL);
+      const { id } = await saveEnquiry(
+        data.db,
+        {
+          name,
+          email: `${name.toLowerCase()}@example.com`,
+          phone: undefined,
+          userType: "tenant",
+          message: `Message from ${name}`,
+        },
+        NO_MAIL,
+      );
       ids.push(id);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

@@ -53,7 +53,8 @@ describe.each(backends)("invitations on $name", (backend) => {
   afterAll(() => testDb.cleanup());
 
   beforeEach(async () => {
-    for (const table of ["email_outbox", "admin_invitations", "audit_log", "admin_sessions", "admin_users"] as const) await database.db.deleteFrom(table).execute();
+    for (const table of ["email_outbox", "admin_invitations", "audit_log", "admin_sessions", "admin_users"] as const)
+      await database.db.deleteFrom(table).execute();
     owner = await member("owner@example.com", "owner");
   });
 
@@ -99,7 +100,11 @@ describe.each(backends)("invitations on $name", (backend) => {
     if (!accepted.ok) return;
     const session = await findSession(database.db, accepted.token);
     expect(session).toMatchObject({ adminId: accepted.adminId, email: "new.person@example.com", role: "editor" });
-    const stored = await database.db.selectFrom("admin_users").select(["name", "role", "password_hash"]).where("id", "=", accepted.adminId).executeTakeFirstOrThrow();
+    const stored = await database.db
+      .selectFrom("admin_users")
+      .select(["name", "role", "password_hash"])
+      .where("id", "=", accepted.adminId)
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ name: "New Person", role: "editor" });
     expect(await verifyPassword(PASSWORD, stored.password_hash)).toBe(true);
 
@@ -109,9 +114,20 @@ describe.each(backends)("invitations on $name", (backend) => {
     expect(await checkInvitation(database.db, token)).toMatchObject({ ok: false, reason: "used" });
     expect(await listInvitations(database.db), "accepted: no longer open").toEqual([]);
 
-    const entries = await database.db.selectFrom("audit_log").select(["action", "actor_id", "actor_label", "ip", "target_id", "details"]).orderBy("id").execute();
+    const entries = await database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_id", "actor_label", "ip", "target_id", "details"])
+      .orderBy("id")
+      .execute();
     expect(entries).toEqual([
-      { action: "member-invited", actor_id: owner.id, actor_label: "owner@example.com", ip: "192.0.2.1", target_id: row.id, details: JSON.stringify({ role: "editor" }) },
+      {
+        action: "member-invited",
+        actor_id: owner.id,
+        actor_label: "owner@example.com",
+        ip: "192.0.2.1",
+        target_id: row.id,
+        details: JSON.stringify({ role: "editor" }),
+      },
       {
         action: "invitation-accepted",
         actor_id: accepted.adminId,
@@ -126,15 +142,24 @@ describe.each(backends)("invitations on $name", (backend) => {
 
   it("refuses bad input with a clear message and changes nothing", async () => {
     await member("editor@example.com", "editor");
-    expect(await inviteMember(database.db, { email: "not an address", role: "editor" }, owner, MAIL_OFF)).toMatchObject({ ok: false, message: INVITATION_TEXT.invalidEmail });
-    expect(await inviteMember(database.db, { email: "someone@example.com", role: "admin" }, owner, MAIL_OFF)).toMatchObject({ ok: false, message: INVITATION_TEXT.invalidRole });
+    expect(await inviteMember(database.db, { email: "not an address", role: "editor" }, owner, MAIL_OFF)).toMatchObject({
+      ok: false,
+      message: INVITATION_TEXT.invalidEmail,
+    });
+    expect(await inviteMember(database.db, { email: "someone@example.com", role: "admin" }, owner, MAIL_OFF)).toMatchObject({
+      ok: false,
+      message: INVITATION_TEXT.invalidRole,
+    });
     expect(await inviteMember(database.db, { email: "Editor@Example.com", role: "owner" }, owner, MAIL_OFF)).toEqual({
       ok: false,
       reason: "member-exists",
       message: "editor@example.com is on the team already.",
     });
     const editor = memberActor({ adminId: randomUUID(), email: "editor@example.com", role: "editor" }, "192.0.2.2");
-    expect(await inviteMember(database.db, { email: "someone@example.com", role: "editor" }, editor, MAIL_OFF)).toMatchObject({ ok: false, reason: "not-allowed" });
+    expect(await inviteMember(database.db, { email: "someone@example.com", role: "editor" }, editor, MAIL_OFF)).toMatchObject({
+      ok: false,
+      reason: "not-allowed",
+    });
     expect(await database.db.selectFrom("admin_invitations").selectAll().execute()).toEqual([]);
     expect(await database.db.selectFrom("audit_log").selectAll().execute()).toEqual([]);
 
@@ -145,8 +170,13 @@ describe.each(backends)("invitations on $name", (backend) => {
       reason: "invalid",
       errors: { name: INVITATION_TEXT.nameMissing, password: "The password must be at least 12 characters long." },
     });
-    expect(await acceptInvitation(database.db, { token, name: "Line\nbreak", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({ errors: { name: INVITATION_TEXT.nameInvalid } });
-    expect(await acceptInvitation(database.db, { token: "not-a-token", name: "Someone", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({ reason: "unknown", message: INVITATION_TEXT.unknownLink });
+    expect(await acceptInvitation(database.db, { token, name: "Line\nbreak", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({
+      errors: { name: INVITATION_TEXT.nameInvalid },
+    });
+    expect(await acceptInvitation(database.db, { token: "not-a-token", name: "Someone", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({
+      reason: "unknown",
+      message: INVITATION_TEXT.unknownLink,
+    });
     expect((await acceptInvitation(database.db, { token, name: "Someone", password: PASSWORD, ip: "198.51.100.7" })).ok).toBe(true);
   });
 
@@ -156,10 +186,14 @@ describe.each(backends)("invitations on $name", (backend) => {
     const late = tokenOf(await invitedLink("late@example.com", "editor", sent));
     const deadline = new Date(sent.getTime() + INVITATION_TTL_MS);
     expect(await checkInvitation(database.db, late, deadline)).toEqual({ ok: false, reason: "expired", message: INVITATION_TEXT.expiredLink });
-    expect(await acceptInvitation(database.db, { token: late, name: "Late", password: PASSWORD, ip: "198.51.100.7", now: deadline })).toMatchObject({ reason: "expired" });
+    expect(await acceptInvitation(database.db, { token: late, name: "Late", password: PASSWORD, ip: "198.51.100.7", now: deadline })).toMatchObject({
+      reason: "expired",
+    });
     const justBefore = new Date(deadline.getTime() - 1);
     expect((await acceptInvitation(database.db, { token: early, name: "Early", password: PASSWORD, ip: "198.51.100.7", now: justBefore })).ok).toBe(true);
-    expect((await listInvitations(database.db, deadline)).map(({ email, expired }) => ({ email, expired }))).toEqual([{ email: "late@example.com", expired: true }]);
+    expect((await listInvitations(database.db, deadline)).map(({ email, expired }) => ({ email, expired }))).toEqual([
+      { email: "late@example.com", expired: true },
+    ]);
   });
 
   it("can be revoked by an owner, and inviting the address again replaces the earlier link", async () => {
@@ -173,7 +207,9 @@ describe.each(backends)("invitations on $name", (backend) => {
     expect(await revokeInvitation(database.db, open!.id, editor)).toMatchObject({ ok: false, reason: "not-allowed" });
     expect(await revokeInvitation(database.db, open!.id, owner)).toEqual({ ok: true });
     expect(await revokeInvitation(database.db, open!.id, owner)).toEqual({ ok: false, reason: "not-pending", message: INVITATION_TEXT.notPending });
-    expect(await acceptInvitation(database.db, { token: second, name: "Someone", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({ reason: "revoked" });
+    expect(await acceptInvitation(database.db, { token: second, name: "Someone", password: PASSWORD, ip: "198.51.100.7" })).toMatchObject({
+      reason: "revoked",
+    });
     expect(await findAdminByEmail(database.db, "someone@example.com")).toBeUndefined();
     const actions = await database.db.selectFrom("audit_log").select("action").orderBy("id").execute();
     expect(actions.map((row) => row.action)).toEqual(["member-invited", "member-invited", "invitation-revoked"]);
@@ -218,7 +254,13 @@ describe.each(backends)("invitations on $name", (backend) => {
       return worker;
     }
 
-    const withMail = (): InviteOptions => ({ mail: { from: "Example Lettings <site@example-lettings.co.uk>" }, companyName: "Example Lettings Ltd", siteUrl: SITE, outbox, now: clock });
+    const withMail = (): InviteOptions => ({
+      mail: { from: "Example Lettings <site@example-lettings.co.uk>" },
+      companyName: "Example Lettings Ltd",
+      siteUrl: SITE,
+      outbox,
+      now: clock,
+    });
 
     const job = async () => database.db.selectFrom("email_outbox").selectAll().where("kind", "=", "invitation").executeTakeFirst();
 

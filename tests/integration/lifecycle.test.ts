@@ -74,9 +74,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
     console.log(`${backend.name}: ${acknowledged.length} acknowledged before kill -9, ${failed} failed`);
 
     const check = database.open();
-    const stored = new Set(
-      (await check.db.selectFrom("contact_submissions").select("id").execute()).map((row) => row.id),
-    );
+    const stored = new Set((await check.db.selectFrom("contact_submissions").select("id").execute()).map((row) => row.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     await check.close();
 

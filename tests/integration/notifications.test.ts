@@ -12,15 +12,7 @@ import type { Database } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
-import {
-  addressesOf,
-  createSmtpServer,
-  parseMessage,
-  startSmtpServer,
-  testCertificate,
-  type ParsedMessage,
-  type TestSmtpServer,
-} from "../support/smtp";
+import { addressesOf, createSmtpServer, parseMessage, startSmtpServer, testCertificate, type ParsedMessage, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
 import { useDatabase, useSite } from "../support/sites";
 
@@ -88,7 +80,10 @@ async function postFormLikeAPerson(url: string, fields: Record<string, string>):
   const html = await page.text();
   const input = html.match(/<input\b[^>]*\bname="formToken"[^>]*>/)?.[0];
   const token = input?.match(/\bvalue="([^"]*)"/)?.[1];
-  const cookie = page.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+  const cookie = page.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
   // The time trap wants 3 s, counted from a render time rounded up to the next whole second.
   await sleep(4_100);
   return fetch(`${url}/?index`, {

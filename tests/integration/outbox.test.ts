@@ -81,12 +81,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   }
 
   async function jobsOf(submissionId: string) {
-    const rows = await data.db
-      .selectFrom("email_outbox")
-      .selectAll()
-      .where("submission_id", "=", submissionId)
-      .orderBy("kind", "desc")
-      .execute();
+    const rows = await data.db.selectFrom("email_outbox").selectAll().where("submission_id", "=", submissionId).orderBy("kind", "desc").execute();
     return rows.map((row) => ({
       ...row,
       attempts: Number(row.attempts),

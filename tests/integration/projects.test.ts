@@ -88,7 +88,8 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     it("keeps a display order, hidden state and alt text it is given", async () => {
       const project = await createProject(
         data.db,
-        fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }), TEST_ACTOR,
+        fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }),
+        TEST_ACTOR,
       );
       expect(project).toMatchObject({ display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" });
       expect(await listActiveProjects(data.db)).toEqual([]);
@@ -100,9 +101,14 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     it("saves the fields and moves updated_at, never created_at", async () => {
       const original = await createProject(data.db, fields("Echo"), TEST_ACTOR);
       await sleep(15);
-      const result = await updateProject(data.db, original.id, {
-        ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
-      }, TEST_ACTOR);
+      const result = await updateProject(
+        data.db,
+        original.id,
+        {
+          ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
+        },
+        TEST_ACTOR,
+      );
       expect(result).toBeDefined();
       expect(result!.previous).toEqual(original);
       const saved = await getProject(data.db, original.id);
@@ -156,13 +162,28 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const byTitle = async (title: string) => (await listAllProjects(data.db)).find((p) => p.title === title)!;
 
       expect(await moveProject(data.db, (await byTitle("C")).id, "up", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+        ["D", 3],
+      ]);
 
       expect(await moveProject(data.db, (await byTitle("C")).id, "down", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["C", 2], ["D", 3]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["C", 2],
+        ["D", 3],
+      ]);
 
       expect(await moveProject(data.db, (await byTitle("B")).id, "down", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+        ["D", 3],
+      ]);
       // The homepage shows the same order.
       expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["A", "C", "B", "D"]);
     });
@@ -185,21 +206,25 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     });
 
     it("with gaps (0, 5, 9): one swap of the two values, the gaps kept, the third untouched", async () => {
-      const [a, b, c] = await createAll([
-        fields("A", { display_order: 0 }),
-        fields("B", { display_order: 5 }),
-        fields("C", { display_order: 9 }),
-      ]);
+      const [a, b, c] = await createAll([fields("A", { display_order: 0 }), fields("B", { display_order: 5 }), fields("C", { display_order: 9 })]);
       await sleep(5);
       expect(await moveProject(data.db, b!.id, "down", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 5], ["B", 9]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 5],
+        ["B", 9],
+      ]);
       const untouched = await getProject(data.db, a!.id);
       expect(untouched!.updated_at).toBe(a!.updated_at);
       expect(Date.parse((await getProject(data.db, c!.id))!.updated_at)).toBeGreaterThan(Date.parse(c!.updated_at));
 
       expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["B", 0], ["A", 5], ["C", 9]]);
+      expect(await adminOrder()).toEqual([
+        ["B", 0],
+        ["A", 5],
+        ["C", 9],
+      ]);
     });
 
     it("with ties (0, 1, 1, 1): the visible order changes by exactly one place, and the list is renumbered", async () => {
@@ -213,13 +238,23 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
 
       expect(await moveProject(data.db, d!.id, "up", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["D", 2],
+        ["C", 3],
+      ]);
 
       // Ties again, this time moving down from the middle of them.
       await data.db.updateTable("renovation_projects").set({ display_order: 1 }).where("title", "!=", "A").execute();
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
       expect(await moveProject(data.db, c!.id, "down", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["D", 2],
+        ["C", 3],
+      ]);
     });
 
     it("answers not-found for an id that does not exist, changing nothing", async () => {
@@ -233,7 +268,11 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     it("counts hidden projects as places too (the admin's list is what moves)", async () => {
       const [, hidden, c] = await createAll([fields("A"), fields("B", { is_active: false }), fields("C")]);
       expect(await moveProject(data.db, c!.id, "up", TEST_ACTOR)).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2]]);
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+      ]);
       expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["A", "C"]);
       expect(await moveProject(data.db, hidden!.id, "down", TEST_ACTOR)).toBe("at-edge");
     });
@@ -318,14 +357,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const active = await listActiveProjects(data.db);
       expect(active.map((p) => p.title)).toEqual(["Early", "Tied Older", "Tied Newer", "Late"]);
       expect(active.every((p) => p.is_active)).toBe(true);
-      expect((await listAllProjects(data.db)).map((p) => p.title)).toEqual([
-        "Hidden First",
-        "Early",
-        "Tied Older",
-        "Hidden Middle",
-        "Tied Newer",
-        "Late",
-      ]);
+      expect((await listAllProjects(data.db)).map((p) => p.title)).toEqual(["Hidden First", "Early", "Tied Older", "Hidden Middle", "Tied Newer", "Late"]);
     });
   });
 });

@@ -41,8 +41,7 @@ const FORM_TOKEN = /name="formToken" value="(\d{10,12}\.[A-Za-z0-9_-]{43})"/;
 async function getPage(server: SpawnedServer, encoding: string, headers: Record<string, string> = {}) {
   const response = await rawRequest(server.port, { method: "GET", path: "/", headers: { "accept-encoding": encoding, ...headers } });
   expect(response.status).toBe(200);
-  const html =
-    response.headers["content-encoding"] === "gzip" ? gunzipSync(response.body).toString("utf8") : response.body.toString("utf8");
+  const html = response.headers["content-encoding"] === "gzip" ? gunzipSync(response.body).toString("utf8") : response.body.toString("utf8");
   return { html, nonce: nonceOf(response.headers["content-security-policy"] as string), headers: response.headers, raw: response };
 }
 
@@ -230,8 +229,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
 
     // A raw request, as a browser revalidating its cache sends it (fetch() would
     // add Cache-Control: no-cache to a conditional request, forcing a 200).
-    const revalidate = () =>
-      rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": etag! } });
+    const revalidate = () => rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": etag! } });
     const unchanged = await revalidate();
     expect(unchanged.status).toBe(304);
     expect(unchanged.body.length).toBe(0);

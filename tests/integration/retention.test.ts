@@ -71,10 +71,7 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
     // which runs transactions one at a time; other instances are other processes, which SQLite's
     // file locks put in line (with busy_timeout) the same way.
     const second = backend.name === "postgres" ? data.database.open() : data.reader;
-    const counts = await Promise.all([
-      deleteExpiredEnquiries(data.db, DAYS, NOW),
-      deleteExpiredEnquiries(second.db, DAYS, NOW),
-    ]);
+    const counts = await Promise.all([deleteExpiredEnquiries(data.db, DAYS, NOW), deleteExpiredEnquiries(second.db, DAYS, NOW)]);
 
     expect(counts[0]! + counts[1]!).toBe(20);
     const after = await remaining();

@@ -16,7 +16,7 @@ import { changeRole, removeMember } from "~/auth/team.server";
 import { backends } from "../support/backends";
 import { postAdminForm } from "../support/admin-http";
 import { useSite } from "../support/sites";
-import { rawRequest, } from "../support/http";
+import { rawRequest } from "../support/http";
 import { twoToneJpeg } from "../support/images";
 import { appRoutes, handlersOf, type AppRoute } from "../support/routes";
 import { logLines } from "../support/server";
@@ -65,7 +65,11 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
 
   /** A member of the role, by invitation (e-mail is off in the test server's database calls), with a session cookie. */
   async function join(role: Role): Promise<void> {
-    const invited = await inviteMember(site.reader.db, { email: `${role}@example.com`, role }, owner, { mail: undefined, companyName: "Test", siteUrl: site.server.url });
+    const invited = await inviteMember(site.reader.db, { email: `${role}@example.com`, role }, owner, {
+      mail: undefined,
+      companyName: "Test",
+      siteUrl: site.server.url,
+    });
     if (!invited.ok || invited.delivery.kind !== "link") throw new Error("not invited");
     const token = new URL(invited.delivery.link).searchParams.get("token")!;
     const accepted = await acceptInvitation(site.reader.db, { token, name: `The ${role}`, password: PASSWORD, ip: "127.0.0.1" });
@@ -139,7 +143,11 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
   it("refuses an upload outside the role before reading its body", async () => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(await twoToneJpeg(64, 48))], { type: "image/jpeg" }), "photo.jpg");
-    const response = await fetch(`${site.server.url}/api/admin/images`, { method: "POST", headers: { cookie: cookies.enquiries!, origin: site.server.url }, body: form });
+    const response = await fetch(`${site.server.url}/api/admin/images`, {
+      method: "POST",
+      headers: { cookie: cookies.enquiries!, origin: site.server.url },
+      body: form,
+    });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "An Enquiries member may not use Renovation Projects." });
     expect(await site.reader.db.selectFrom("images").selectAll().execute()).toEqual([]);

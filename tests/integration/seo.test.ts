@@ -200,7 +200,11 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
   });
 
   it("answers a web manifest named after the company, whose icons all load", async () => {
-    expect(tags(html, "link").filter((tag) => tag.rel === "manifest").map((tag) => tag.href)).toEqual(["/site.webmanifest"]);
+    expect(
+      tags(html, "link")
+        .filter((tag) => tag.rel === "manifest")
+        .map((tag) => tag.href),
+    ).toEqual(["/site.webmanifest"]);
     expect(metaContent(html, "theme-color")).toMatch(/^#[\da-f]{6}$/i);
     const response = await fetch(`${site.server.url}/site.webmanifest`);
     expect(response.status).toBe(200);

@@ -39,7 +39,10 @@ describe.each(backends)("a sign-in flood on $name", (backend) => {
     // The owner's browser has signed in before: it carries the device cookie.
     const first = await signIn(TEST_ADMIN, "192.0.2.200");
     expect(first.status).toBe(302);
-    const device = first.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";")[0]!;
+    const device = first.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("__Host-admin_device="))!
+      .split(";")[0]!;
 
     // The flood: guesses at addresses that have no account (each costs a decoy hash), until told to stop.
     const statuses: number[] = [];
@@ -63,7 +66,10 @@ describe.each(backends)("a sign-in flood on $name", (backend) => {
       }
       expect(owner.map((response) => response.status)).toEqual(Array.from({ length: OWNER_SIGN_INS }, () => 302));
       expect(owner[0]!.headers.get("location")).toBe("/admin");
-      const session = owner[0]!.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";")[0]!;
+      const session = owner[0]!.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("__Host-admin_session="))!
+        .split(";")[0]!;
       // Still flooding: the owner did not slip in through a gap.
       const during = statuses.length;
       await waitFor("more guesses turned away as busy", () => statuses.slice(during).includes(503), 30_000);

@@ -20,18 +20,85 @@ type Way = "form" | "api";
 
 /** What people send: landlords, tenants, investors; short and long; a link or two, or three listings. */
 const PEOPLE: Fields[] = [
-  { name: "Margaret O'Brien", email: "m.obrien@btinternet.com", phone: "07700 900123", userType: "landlord", message: "Hello, I have a two-bed flat in Croydon coming vacant in March and would like to know what your Gold plan covers. Could you call me after 5pm?" },
-  { name: "Raj Patel", email: "raj.patel@outlook.com", phone: "", userType: "investor", message: "We're buying three HMOs in Leicester this year. Do you manage HMOs, and can you handle the licensing?" },
-  { name: "Zoë Kowalczyk", email: "zoe.k@gmail.com", phone: "+44 20 7946 0958", userType: "tenant", message: "The boiler at 14 Elm Road has been broken since Friday and the landlord says you manage the property. Who do I speak to?" },
+  {
+    name: "Margaret O'Brien",
+    email: "m.obrien@btinternet.com",
+    phone: "07700 900123",
+    userType: "landlord",
+    message: "Hello, I have a two-bed flat in Croydon coming vacant in March and would like to know what your Gold plan covers. Could you call me after 5pm?",
+  },
+  {
+    name: "Raj Patel",
+    email: "raj.patel@outlook.com",
+    phone: "",
+    userType: "investor",
+    message: "We're buying three HMOs in Leicester this year. Do you manage HMOs, and can you handle the licensing?",
+  },
+  {
+    name: "Zoë Kowalczyk",
+    email: "zoe.k@gmail.com",
+    phone: "+44 20 7946 0958",
+    userType: "tenant",
+    message: "The boiler at 14 Elm Road has been broken since Friday and the landlord says you manage the property. Who do I speak to?",
+  },
   { name: "Tom", email: "tom@example.co.uk", phone: "", userType: "other", message: "Do you cover Brighton?" },
-  { name: "Dr. Aisha Mensah-Clarke", email: "aisha@mensah-clarke.co.uk", phone: "01632 960 001", userType: "landlord", message: "My property is listed here: https://www.rightmove.co.uk/properties/123456 — could you tell me what you'd charge to manage it?" },
-  { name: "Sean & Niamh Murphy", email: "murphys@icloud.com", phone: "", userType: "landlord", message: "Photos: https://photos.app.goo.gl/abc123 and the floor plan at www.zoopla.co.uk/for-sale/details/987 — we'd like full management." },
-  { name: "Olu Adeyemi", email: "olu@adeyemi-property.com", phone: "07700 900456", userType: "investor", message: "Three flats we're buying: https://www.rightmove.co.uk/properties/1, https://www.rightmove.co.uk/properties/2 and https://www.rightmove.co.uk/properties/3. Can you manage all three from completion?" },
-  { name: "李伟", email: "wei.li@qq.com", phone: "", userType: "investor", message: "Hello, I am an overseas investor looking at buy-to-let in Manchester. Do you offer a service for landlords abroad?\n\nThank you." },
-  { name: "Jo Smith", email: "jo.smith@nhs.net", phone: "0161 496 0000", userType: "tenant", message: "Please can you send me the tenancy agreement again? I can't find the e-mail. Ref: ES/2024/118." },
-  { name: "Gareth Llewellyn-Jones", email: "gareth@llj.wales", phone: "", userType: "landlord", message: "Bathroom refurb wanted before the next tenants move in 🙂 — budget about £6k. Is that realistic?" },
-  { name: "Anna", email: "anna.b+lettings@proton.me", phone: "", userType: "other", message: "I'm a letting agent retiring next year and looking for someone to take over my 40 managed properties. Can we talk <in confidence>?" },
-  { name: "Mohammed Al-Sayed", email: "m.alsayed@yahoo.co.uk", phone: "07700 900789", userType: "landlord", message: "Rent is 3 months late [again] and I need advice on a section 8 notice." },
+  {
+    name: "Dr. Aisha Mensah-Clarke",
+    email: "aisha@mensah-clarke.co.uk",
+    phone: "01632 960 001",
+    userType: "landlord",
+    message: "My property is listed here: https://www.rightmove.co.uk/properties/123456 — could you tell me what you'd charge to manage it?",
+  },
+  {
+    name: "Sean & Niamh Murphy",
+    email: "murphys@icloud.com",
+    phone: "",
+    userType: "landlord",
+    message: "Photos: https://photos.app.goo.gl/abc123 and the floor plan at www.zoopla.co.uk/for-sale/details/987 — we'd like full management.",
+  },
+  {
+    name: "Olu Adeyemi",
+    email: "olu@adeyemi-property.com",
+    phone: "07700 900456",
+    userType: "investor",
+    message:
+      "Three flats we're buying: https://www.rightmove.co.uk/properties/1, https://www.rightmove.co.uk/properties/2 and https://www.rightmove.co.uk/properties/3. Can you manage all three from completion?",
+  },
+  {
+    name: "李伟",
+    email: "wei.li@qq.com",
+    phone: "",
+    userType: "investor",
+    message: "Hello, I am an overseas investor looking at buy-to-let in Manchester. Do you offer a service for landlords abroad?\n\nThank you.",
+  },
+  {
+    name: "Jo Smith",
+    email: "jo.smith@nhs.net",
+    phone: "0161 496 0000",
+    userType: "tenant",
+    message: "Please can you send me the tenancy agreement again? I can't find the e-mail. Ref: ES/2024/118.",
+  },
+  {
+    name: "Gareth Llewellyn-Jones",
+    email: "gareth@llj.wales",
+    phone: "",
+    userType: "landlord",
+    message: "Bathroom refurb wanted before the next tenants move in 🙂 — budget about £6k. Is that realistic?",
+  },
+  {
+    name: "Anna",
+    email: "anna.b+lettings@proton.me",
+    phone: "",
+    userType: "other",
+    message: "I'm a letting agent retiring next year and looking for someone to take over my 40 managed properties. Can we talk <in confidence>?",
+  },
+  {
+    name: "Mohammed Al-Sayed",
+    email: "m.alsayed@yahoo.co.uk",
+    phone: "07700 900789",
+    userType: "landlord",
+    message: "Rent is 3 months late [again] and I need advice on a section 8 notice.",
+  },
 ];
 
 /** How bots post. */

@@ -235,7 +235,12 @@ describe.each(backends)("spam defence on $name", (backend) => {
       expect(await placementOf(site.reader, named)).toEqual({ filed: null, marked: "link-in-name" });
 
       const namedFast = uniqueMessage("Link in name, fast");
-      const fast = await postForm(site.server.url, { ...validEnquiry, name: "Cheap loans www.spam.example", message: namedFast, formToken: await pageToken(site.server.url) });
+      const fast = await postForm(site.server.url, {
+        ...validEnquiry,
+        name: "Cheap loans www.spam.example",
+        message: namedFast,
+        formToken: await pageToken(site.server.url),
+      });
       expect(fast.status).toBe(200);
       expect(await placementOf(site.reader, namedFast)).toEqual({ filed: "too-fast+link-in-name", marked: null });
     });
@@ -281,7 +286,10 @@ describe.each(backends)("spam defence on $name", (backend) => {
     });
 
     it("answers the HTML form with 429, the message in its error notice and everything typed kept", async () => {
-      const response = await postForm(limitedSite.server.url, { ...typed, formToken: await formTokensOf(limitedSite.reader.db).issue(new Date(Date.now() - 10_000)) });
+      const response = await postForm(limitedSite.server.url, {
+        ...typed,
+        formToken: await formTokensOf(limitedSite.reader.db).issue(new Date(Date.now() - 10_000)),
+      });
       expect(response.status).toBe(429);
       expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
       const html = visibleHtml(await response.text());
@@ -335,8 +343,7 @@ describe.each(backends)("spam defence on $name", (backend) => {
   describe("the per-IP limit over IPv6 (CONTACT_RATE_LIMIT=2, behind a proxy)", () => {
     const proxiedSite = useSite(backend, { signedIn: false, env: { CONTACT_RATE_LIMIT: "2", TRUST_PROXY: "loopback" } });
 
-    const from = (ip: string, message: string) =>
-      postJson(proxiedSite.server.url, { ...validEnquiry, message }, { "x-forwarded-for": ip });
+    const from = (ip: string, message: string) => postJson(proxiedSite.server.url, { ...validEnquiry, message }, { "x-forwarded-for": ip });
 
     it("counts a whole /64 as one sender, so rotating addresses in it does not help", async () => {
       expect((await from("2001:db8:1:2::1", "First from the /64")).status).toBe(201);

@@ -39,7 +39,18 @@ describe.each(backends)("migration 012 on $name", (backend) => {
         { id: "a2", email: "second@example.com", password_hash: "$argon2id$y", created_at: at, updated_at: at },
       ])
       .execute();
-    const job = { id: "j1", submission_id: "s1", kind: "notification", message: '{"subject":"New enquiry"}', status: "failed", attempts: 3, next_attempt_at: at, last_error: "421 try later", created_at: at, updated_at: at };
+    const job = {
+      id: "j1",
+      submission_id: "s1",
+      kind: "notification",
+      message: '{"subject":"New enquiry"}',
+      status: "failed",
+      attempts: 3,
+      next_attempt_at: at,
+      last_error: "421 try later",
+      created_at: at,
+      updated_at: at,
+    };
     await untyped.insertInto("email_outbox").values(job).execute();
 
     expect(await migrateToLatest(database)).toEqual(["012-team-and-audit"]);
@@ -50,7 +61,13 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       { email: "second@example.com", role: "owner", name: null },
     ]);
     const kept = await database.db.selectFrom("email_outbox").selectAll().executeTakeFirstOrThrow();
-    expect({ ...kept, attempts: Number(kept.attempts), next_attempt_at: new Date(kept.next_attempt_at!).toISOString(), created_at: new Date(kept.created_at).toISOString(), updated_at: new Date(kept.updated_at).toISOString() }).toEqual({
+    expect({
+      ...kept,
+      attempts: Number(kept.attempts),
+      next_attempt_at: new Date(kept.next_attempt_at!).toISOString(),
+      created_at: new Date(kept.created_at).toISOString(),
+      updated_at: new Date(kept.updated_at).toISOString(),
+    }).toEqual({
       ...job,
       lease_token: null,
       lease_until: null,
@@ -61,10 +78,24 @@ describe.each(backends)("migration 012 on $name", (backend) => {
 
     // The new kinds go in; anything else is refused by the table itself, as before.
     const now = new Date().toISOString();
-    await database.db.insertInto("email_outbox").values({ id: "j2", submission_id: null, kind: "invitation", message: "{}", next_attempt_at: now, lease_token: null, lease_until: null, last_error: null, sent_at: null, link: "https://x/admin/join?token=t" }).execute();
-    await expect(
-      untyped.insertInto("email_outbox").values({ id: "j3", kind: "newsletter", message: "{}", next_attempt_at: now }).execute(),
-    ).rejects.toThrow(/check/i);
+    await database.db
+      .insertInto("email_outbox")
+      .values({
+        id: "j2",
+        submission_id: null,
+        kind: "invitation",
+        message: "{}",
+        next_attempt_at: now,
+        lease_token: null,
+        lease_until: null,
+        last_error: null,
+        sent_at: null,
+        link: "https://x/admin/join?token=t",
+      })
+      .execute();
+    await expect(untyped.insertInto("email_outbox").values({ id: "j3", kind: "newsletter", message: "{}", next_attempt_at: now }).execute()).rejects.toThrow(
+      /check/i,
+    );
     await expect(untyped.updateTable("admin_users").set({ role: "superuser" }).where("id", "=", "a1").execute()).rejects.toThrow(/check/i);
   });
 });

@@ -147,7 +147,10 @@ describe.each(backends)("the team on $name", (backend) => {
       const moves = [() => changeRole(database.db, b.id, "editor", a), () => changeRole(concurrent().db, a.id, "editor", b)];
       if (round % 2) moves.reverse();
       const results = await Promise.all(moves.map((move) => move()));
-      expect(results.filter((result) => result.ok), `round ${round}: one goes through`).toHaveLength(1);
+      expect(
+        results.filter((result) => result.ok),
+        `round ${round}: one goes through`,
+      ).toHaveLength(1);
       expect(results.find((result) => !result.ok)).toMatchObject({ reason: "last-owner" });
       expect(await owners(), `round ${round}: one owner left`).toHaveLength(1);
     }

@@ -85,7 +85,8 @@ describe.each(backends)("image uploads on $name", (backend) => {
   /** The server answers /healthz (given a moment to fall over if it is going to), and has not exited. */
   async function expectServerHealthy() {
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const output = () => `the server exited (${site.server.child.exitCode ?? site.server.child.signalCode}):\n${(site.server.stdout() + site.server.stderr()).slice(-3000)}`;
+    const output = () =>
+      `the server exited (${site.server.child.exitCode ?? site.server.child.signalCode}):\n${(site.server.stdout() + site.server.stderr()).slice(-3000)}`;
     expect(isRunning(), isRunning() ? "" : output()).toBe(true);
     const response = await fetch(`${site.server.url}/healthz`).catch((error: Error) => ({ status: `${error.message}: ${output()}` }));
     expect(response.status).toBe(200);
@@ -117,9 +118,14 @@ describe.each(backends)("image uploads on $name", (backend) => {
       expect(await sharp(stored).metadata()).toMatchObject({ format: "jpeg", width: 1920, height: 960 });
 
       const variants = await variantsOf(name);
-      expect(variants.map((variant) => `${variant.width}x${variant.height}.${variant.format}`).sort()).toEqual(
-        ["1440x720.avif", "1440x720.webp", "480x240.avif", "480x240.webp", "960x480.avif", "960x480.webp"],
-      );
+      expect(variants.map((variant) => `${variant.width}x${variant.height}.${variant.format}`).sort()).toEqual([
+        "1440x720.avif",
+        "1440x720.webp",
+        "480x240.avif",
+        "480x240.webp",
+        "960x480.avif",
+        "960x480.webp",
+      ]);
       const stem = name.replace(/\.jpg$/, "");
       for (const variant of variants) {
         expect(variant.name).toBe(`${stem}-${variant.width}w.${variant.format}`);
@@ -142,12 +148,16 @@ describe.each(backends)("image uploads on $name", (backend) => {
       expect(png.name).toMatch(/\.png$/);
       expect((await sharp(await readFile(path.join(site.imagesDir, png.name))).metadata()).format).toBe("png");
 
-      const gif = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#00ff00" } }).gif().toBuffer();
+      const gif = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#00ff00" } })
+        .gif()
+        .toBuffer();
       const fromGif = expectAccepted(await upload(gif, "anim.gif", "image/gif"));
       expect(fromGif.name).toMatch(/\.png$/);
       expect((await sharp(await readFile(path.join(site.imagesDir, fromGif.name))).metadata()).format).toBe("png");
 
-      const webp = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } }).webp().toBuffer();
+      const webp = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } })
+        .webp()
+        .toBuffer();
       const fromWebp = expectAccepted(await upload(webp, "pic.webp", "image/webp"));
       expect(fromWebp.name).toMatch(/\.webp$/);
     });
@@ -272,7 +282,11 @@ describe.each(backends)("image uploads on $name", (backend) => {
     it("answers 400 when no file is sent", async () => {
       const form = new FormData();
       form.append("note", "no file here");
-      const response = await fetch(`${site.server.url}/api/admin/images`, { method: "POST", headers: { origin: site.server.url, cookie: site.cookie }, body: form });
+      const response = await fetch(`${site.server.url}/api/admin/images`, {
+        method: "POST",
+        headers: { origin: site.server.url, cookie: site.cookie },
+        body: form,
+      });
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     });
@@ -281,7 +295,11 @@ describe.each(backends)("image uploads on $name", (backend) => {
       const before = await storedState();
       const answer = await uploadImage(site.server, undefined, { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" });
       expect(answer).toEqual({ status: 401, body: { error: "Sign in required." } });
-      const forged = await uploadImage(site.server, "__Host-admin_session=not-a-real-token", { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" });
+      const forged = await uploadImage(site.server, "__Host-admin_session=not-a-real-token", {
+        data: await twoToneJpeg(40, 40),
+        filename: "a.jpg",
+        type: "image/jpeg",
+      });
       expect(forged.status).toBe(401);
       expect(await storedState()).toEqual(before);
     });

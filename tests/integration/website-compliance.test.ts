@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { siteDefaults, type SiteContent } from "~/website/content";
-import { VAT_STATEMENTS, } from "~/website/sections/fees";
+import { VAT_STATEMENTS } from "~/website/sections/fees";
 import { TEMPLATE_NOTICE } from "~/website/sections/policies";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
 import { backends } from "../support/backends";
@@ -29,8 +29,21 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   /** Publishes a change made straight in the database, as another instance or an import would. */
   const publishContent = async (change: (content: SiteContent) => SiteContent) => {
     const draft = await readDraft(site.db, DEFAULTS);
-    expect((await saveDraft(site.db, { content: change(draft.content), defaults: DEFAULTS, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
-    expect((await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
+    expect(
+      (
+        await saveDraft(site.db, {
+          content: change(draft.content),
+          defaults: DEFAULTS,
+          baseRevision: draft.revision,
+          by: "test",
+          actor: TEST_ACTOR,
+          now: new Date(),
+        })
+      ).ok,
+    ).toBe(true);
+    expect((await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(
+      true,
+    );
   };
 
   it("a fresh site has no fees page in its sitemap, and the footer's policy links stay placeholders", async () => {
@@ -65,7 +78,18 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
 
     const fees = await page("/fees");
     expect(fees.status).toBe(200);
-    for (const text of ["Fees to landlords", "Tenant find", "£600", "Per property", "Fees to tenants", "Change of sharer", "£50", "Per tenant", "Amount (inc. VAT)", VAT_STATEMENTS.included]) {
+    for (const text of [
+      "Fees to landlords",
+      "Tenant find",
+      "£600",
+      "Per property",
+      "Fees to tenants",
+      "Change of sharer",
+      "£50",
+      "Per tenant",
+      "Amount (inc. VAT)",
+      VAT_STATEMENTS.included,
+    ]) {
       expect(fees.text).toContain(text);
     }
     const home = await page("/");
@@ -97,7 +121,13 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   });
 
   it("shows the company's registration, redress and client money protection in the footer and on /fees", async () => {
-    const refused = await post({ intent: "save-section", section: "legal", revision: await revision(), "legal.companyNumber": "123", "legal.icoNumber": "12345678" });
+    const refused = await post({
+      intent: "save-section",
+      section: "legal",
+      revision: await revision(),
+      "legal.companyNumber": "123",
+      "legal.icoNumber": "12345678",
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("Company number is 8 characters");
     expect(refused.text).toContain("ICO registration number is 8 characters starting with Z");
@@ -152,7 +182,14 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
       "",
       "[a bad link](javascript:alert(1)) and [the ICO](https://ico.org.uk)",
     ].join("\n");
-    const saved = await post({ intent: "save-section", section: "policies", revision: await revision(), "policies.privacy": markdown, "policies.terms": "", "policies.cookies": "" });
+    const saved = await post({
+      intent: "save-section",
+      section: "policies",
+      revision: await revision(),
+      "policies.privacy": markdown,
+      "policies.terms": "",
+      "policies.cookies": "",
+    });
     expect(saved.status).toBe(302);
     await publish();
     const privacy = await page("/privacy");

@@ -25,7 +25,15 @@ const SOUND: SiteContent = {
   ...DEFAULTS,
   fees: {
     vatStatus: "included",
-    landlord: [{ name: "Tenant find", amountPence: 60_000, basis: "per-property", covers: "Finding and referencing a tenant.", calculation: "Once, at the start of each tenancy." }],
+    landlord: [
+      {
+        name: "Tenant find",
+        amountPence: 60_000,
+        basis: "per-property",
+        covers: "Finding and referencing a tenant.",
+        calculation: "Once, at the start of each tenancy.",
+      },
+    ],
     tenant: [],
   },
 };

@@ -31,11 +31,23 @@ describe.each(backends)("the policies on $name", (backend) => {
 
   const draft = () => readDraft(site.db, DEFAULTS);
   const savePolicies = async (policies: { privacy: string; terms: string; cookies: string }, encoding: "urlencoded" | "multipart" = "urlencoded") => {
-    const fields = { intent: "save-section", section: "policies", revision: String((await draft()).revision), "policies.privacy": policies.privacy, "policies.terms": policies.terms, "policies.cookies": policies.cookies };
+    const fields = {
+      intent: "save-section",
+      section: "policies",
+      revision: String((await draft()).revision),
+      "policies.privacy": policies.privacy,
+      "policies.terms": policies.terms,
+      "policies.cookies": policies.cookies,
+    };
     if (encoding === "urlencoded") return site.postForm("/admin/website", fields);
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const response = await fetch(`${site.server.url}/admin/website`, { method: "POST", redirect: "manual", headers: { origin: site.server.url, cookie: site.cookie }, body: form });
+    const response = await fetch(`${site.server.url}/admin/website`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: site.server.url, cookie: site.cookie },
+      body: form,
+    });
     return { status: response.status, text: await response.text() };
   };
 

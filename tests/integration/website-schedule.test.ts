@@ -47,15 +47,36 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
   const edit = async (name: string) => {
     const draft = await readDraft(data.db, DEFAULTS);
     const content: SiteContent = { ...draft.content, company: { ...draft.content.company, name } };
-    expect((await saveDraft(data.db, { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).ok).toBe(true);
+    expect(
+      (await saveDraft(data.db, { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() }))
+        .ok,
+    ).toBe(true);
     return (await readDraft(data.db, DEFAULTS)).revision;
   };
 
   it("publishes the draft as it was when scheduled, at its time, once; later edits stay in the draft", async () => {
     const revision = await edit("Scheduled Lettings Ltd");
     const at = new Date("2026-12-01T09:00:00Z");
-    expect(await schedulePublish(data.db, { defaults: DEFAULTS, baseRevision: revision, publishAt: at, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).toEqual({ ok: true });
-    expect(await schedulePublish(data.db, { defaults: DEFAULTS, baseRevision: revision - 1, publishAt: at, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() })).toEqual({
+    expect(
+      await schedulePublish(data.db, {
+        defaults: DEFAULTS,
+        baseRevision: revision,
+        publishAt: at,
+        by: "editor@example.com",
+        actor: TEST_ACTOR,
+        now: new Date(),
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      await schedulePublish(data.db, {
+        defaults: DEFAULTS,
+        baseRevision: revision - 1,
+        publishAt: at,
+        by: "editor@example.com",
+        actor: TEST_ACTOR,
+        now: new Date(),
+      }),
+    ).toEqual({
       ok: false,
       reason: "stale",
     });
@@ -85,7 +106,12 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
       expect(exported.code).toBe(0);
       expect(exported.stdout).toMatch(/^Wrote the website's content to .*site\.json \(live: version \d+\), with the unpublished draft\.$/m);
       const json = JSON.parse(await readFile(file, "utf8"));
-      expect(json).toMatchObject({ format: "property-management-site", version: 1, live: { company: { name: "Scheduled Lettings Ltd" } }, draft: { company: { name: "Edited After Scheduling Ltd" } } });
+      expect(json).toMatchObject({
+        format: "property-management-site",
+        version: 1,
+        live: { company: { name: "Scheduled Lettings Ltd" } },
+        draft: { company: { name: "Edited After Scheduling Ltd" } },
+      });
       expect((await runAdmin(data.database.env, ["export-site", file])).stderr).toContain("exists already");
 
       const other = await backend.createDatabase({ migrated: true });
@@ -93,7 +119,11 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
         const otherDb = other.open();
         const before = await readDraft(otherDb.db, DEFAULTS);
         const broken = path.join(dir, "broken.json");
-        for (const bad of ["not json", JSON.stringify({ format: "something-else" }), JSON.stringify({ ...json, draft: { ...json.draft, company: { ...json.draft.company, email: "not an address" } } })]) {
+        for (const bad of [
+          "not json",
+          JSON.stringify({ format: "something-else" }),
+          JSON.stringify({ ...json, draft: { ...json.draft, company: { ...json.draft.company, email: "not an address" } } }),
+        ]) {
           await writeFile(broken, bad);
           const refused = await runAdmin(other.env, ["import-site", broken, "--publish"]);
           expect(refused.code, bad.slice(0, 40)).toBe(1);

@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { WEBSITE_TEXT, sectionValues, siteDefaults, } from "~/website/content";
-import { HOURS_TEXT, } from "~/website/sections/hours";
+import { WEBSITE_TEXT, sectionValues, siteDefaults } from "~/website/content";
+import { HOURS_TEXT } from "~/website/sections/hours";
 import { SERVICES_TEXT, servicePrefix } from "~/website/sections/services";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
@@ -38,7 +38,10 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
   const save = async (section: "services" | "renovations" | "hours", change: Record<string, string>) => {
     const current = await draft();
     // Posted where the tab's form is, so the refused form is drawn again in the answer.
-    return post({ intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...change }, `/admin/website?section=${section}`);
+    return post(
+      { intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...change },
+      `/admin/website?section=${section}`,
+    );
   };
   const publish = async () => expect((await post({ intent: "publish", revision: String((await draft()).revision) })).status).toBe(302);
 
@@ -65,7 +68,12 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     }
     expect(home).toMatch(/Monday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday<\/dt><dd[^>]*>10:00 – 16:00<\/dd>.*Sunday<\/dt><dd[^>]*>Closed<\/dd>/s);
     expect(structuredData(home).openingHoursSpecification).toEqual([
-      { "@type": "OpeningHoursSpecification", dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`), opens: "09:00", closes: "18:00" },
+      {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`),
+        opens: "09:00",
+        closes: "18:00",
+      },
       { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Saturday"], opens: "10:00", closes: "16:00" },
     ]);
   });
@@ -82,9 +90,16 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     });
     expect(services.status).toBe(302);
     expect(services.headers.location).toBe("/admin/website?section=services&notice=saved&moved=0.1.up");
-    expect(await save("renovations", { "renovations.intro": "Homes we have turned around.", "renovations.cards.1.title": "Interiors That Let" })).toMatchObject({ status: 302 });
+    expect(await save("renovations", { "renovations.intro": "Homes we have turned around.", "renovations.cards.1.title": "Interiors That Let" })).toMatchObject(
+      { status: 302 },
+    );
     expect(
-      await save("hours", { "hours.5.open": "", "hours.0.closes": "17:30", "contact.phoneNote": "Phone line open 8am – 8pm, every weekday", "contact.emailNote": "We answer within one working day" }),
+      await save("hours", {
+        "hours.5.open": "",
+        "hours.0.closes": "17:30",
+        "contact.phoneNote": "Phone line open 8am – 8pm, every weekday",
+        "contact.emailNote": "We answer within one working day",
+      }),
     ).toMatchObject({ status: 302 });
 
     const content = (await draft()).content;
@@ -96,11 +111,24 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect(content.renovations.cards[1]).toEqual({ title: "Interiors That Let", description: DEFAULTS.renovations.cards[1]!.description });
     expect(content.hours.days[0]).toEqual({ open: true, opens: "09:00", closes: "17:30" });
     expect(content.hours.days[5]!.open).toBe(false);
-    expect(content.contact).toMatchObject({ ...DEFAULTS.contact, phoneNote: "Phone line open 8am – 8pm, every weekday", emailNote: "We answer within one working day" });
+    expect(content.contact).toMatchObject({
+      ...DEFAULTS.contact,
+      phoneNote: "Phone line open 8am – 8pm, every weekday",
+      emailNote: "We answer within one working day",
+    });
 
     const preview = (await page("/admin/website/preview", { cookie: site.cookie })).text;
-    for (const text of ["Everything Your Property Needs", "Energy Performance Advice", "Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday"]) expect(preview).toContain(text);
-    expect(preview).toMatch(/Monday<\/dt><dd[^>]*>9:00 – 17:30<\/dd>.*Tuesday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/s);
+    for (const text of [
+      "Everything Your Property Needs",
+      "Energy Performance Advice",
+      "Homes we have turned around.",
+      "Interiors That Let",
+      "Phone line open 8am – 8pm, every weekday",
+    ])
+      expect(preview).toContain(text);
+    expect(preview).toMatch(
+      /Monday<\/dt><dd[^>]*>9:00 – 17:30<\/dd>.*Tuesday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/s,
+    );
     const home = (await page("/")).text;
     for (const text of ["Everything Your Property Needs", "Energy Performance Advice", "Interiors That Let"]) expect(home).not.toContain(text);
     expect(home).toContain(html("Property Insurance Coordination"));
@@ -115,7 +143,13 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       [`${servicePrefix(1, 3)}.title`]: "x".repeat(81),
     });
     expect(services.status).toBe(400);
-    for (const message of [WEBSITE_TEXT.fixErrors, WEBSITE_TEXT.fieldRequired("Section title"), SERVICES_TEXT.incomplete, SERVICES_TEXT.icon, WEBSITE_TEXT.tooLong("New service in group 2: title", 80)]) {
+    for (const message of [
+      WEBSITE_TEXT.fixErrors,
+      WEBSITE_TEXT.fieldRequired("Section title"),
+      SERVICES_TEXT.incomplete,
+      SERVICES_TEXT.icon,
+      WEBSITE_TEXT.tooLong("New service in group 2: title", 80),
+    ]) {
       expect(services.text).toContain(html(message));
     }
     const renovations = await save("renovations", { "renovations.cards.3.description": "" });
@@ -123,24 +157,36 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect(renovations.text).toContain(WEBSITE_TEXT.fieldRequired("Card 4: description"));
     const hours = await save("hours", { "hours.1.opens": "18:00", "hours.1.closes": "08:00", "hours.6.open": "on", "contact.phoneNote": "" });
     expect(hours.status).toBe(400);
-    for (const message of [HOURS_TEXT.order("Tuesday"), HOURS_TEXT.times("Sunday"), WEBSITE_TEXT.fieldRequired("Phone line hours")]) expect(hours.text).toContain(html(message));
+    for (const message of [HOURS_TEXT.order("Tuesday"), HOURS_TEXT.times("Sunday"), WEBSITE_TEXT.fieldRequired("Phone line hours")])
+      expect(hours.text).toContain(html(message));
     expect(await draft()).toEqual(before);
   });
 
   it("publishes them: / shows the services in their order, the cards and the hours, and the structured data has the new hours", async () => {
     await publish();
     const home = (await page("/")).text;
-    const order = ["Rent Collection & Financial Management", "Tenant-Landlord Relations", "Repairs Within 48 Hours", "Legal Compliance & Documentation", "24/7 Emergency Response", "Energy Performance Advice"].map((title) =>
-      home.indexOf(html(title)),
-    );
+    const order = [
+      "Rent Collection & Financial Management",
+      "Tenant-Landlord Relations",
+      "Repairs Within 48 Hours",
+      "Legal Compliance & Documentation",
+      "24/7 Emergency Response",
+      "Energy Performance Advice",
+    ].map((title) => home.indexOf(html(title)));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(home).not.toContain("Property Insurance Coordination");
-    for (const text of ["Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday", "We answer within one working day"]) expect(home).toContain(text);
+    for (const text of ["Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday", "We answer within one working day"])
+      expect(home).toContain(text);
     expect(home).toMatch(/Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/);
     expect(structuredData(home).openingHoursSpecification).toEqual([
       { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Monday"], opens: "09:00", closes: "17:30" },
-      { "@type": "OpeningHoursSpecification", dayOfWeek: ["Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`), opens: "09:00", closes: "18:00" },
+      {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: ["Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`),
+        opens: "09:00",
+        closes: "18:00",
+      },
     ]);
   });
 
@@ -150,7 +196,11 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect((await save("renovations", { "renovations.cards.0.description": attack })).status).toBe(302);
     expect((await save("hours", { "contact.emailNote": attack })).status).toBe(302);
     await publish();
-    for (const response of [await page("/"), await page("/admin/website?section=services", { cookie: site.cookie }), await page("/admin/website/preview", { cookie: site.cookie })]) {
+    for (const response of [
+      await page("/"),
+      await page("/admin/website?section=services", { cookie: site.cookie }),
+      await page("/admin/website/preview", { cookie: site.cookie }),
+    ]) {
       expect(response.status).toBe(200);
       expect(response.text).not.toContain(attack);
       expect(response.text).not.toContain("<img src=x");
@@ -168,8 +218,14 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       const otherDb = other.open();
 
       const broken = path.join(dir, "broken.json");
-      const badServices = { ...exported.live.services, groups: [{ title: "One", services: [{ title: "A", description: "B", icon: "javascript:alert(1)" }] }, exported.live.services.groups[1]] };
-      for (const live of [{ ...exported.live, services: badServices }, { ...exported.live, hours: { days: exported.live.hours.days.slice(0, 6) } }]) {
+      const badServices = {
+        ...exported.live.services,
+        groups: [{ title: "One", services: [{ title: "A", description: "B", icon: "javascript:alert(1)" }] }, exported.live.services.groups[1]],
+      };
+      for (const live of [
+        { ...exported.live, services: badServices },
+        { ...exported.live, hours: { days: exported.live.hours.days.slice(0, 6) } },
+      ]) {
         await writeFile(broken, JSON.stringify({ ...exported, live }));
         const refused = await runAdmin(other.env, ["import-site", broken, "--publish"]);
         expect(refused.code).toBe(1);
@@ -190,7 +246,11 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       const imported = await runAdmin(other.env, ["import-site", oldFile, "--publish"]);
       expect(imported.code).toBe(0);
       const live = (await readLive(otherDb.db, DEFAULTS)).content;
-      expect({ services: live.services, renovations: live.renovations, hours: live.hours }).toEqual({ services: DEFAULTS.services, renovations: DEFAULTS.renovations, hours: DEFAULTS.hours });
+      expect({ services: live.services, renovations: live.renovations, hours: live.hours }).toEqual({
+        services: DEFAULTS.services,
+        renovations: DEFAULTS.renovations,
+        hours: DEFAULTS.hours,
+      });
       expect(live.contact).toEqual(DEFAULTS.contact);
       expect(live.company).toEqual(exported.live.company);
     } finally {

@@ -39,7 +39,12 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   const page = (pathname: string) => site.get(pathname);
 
   /** The section's form as the Website tab sends it (multipart), with `changes` over the draft's values and an optional file. */
-  async function saveSection(section: SiteSection, changes: Record<string, string> = {}, file?: Upload, headers: Record<string, string> = { origin: site.server.url, cookie: site.cookie }) {
+  async function saveSection(
+    section: SiteSection,
+    changes: Record<string, string> = {},
+    file?: Upload,
+    headers: Record<string, string> = { origin: site.server.url, cookie: site.cookie },
+  ) {
     const current = await draft();
     const form = new FormData();
     const fields = { intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...changes };
@@ -74,7 +79,9 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   it("a fresh site shows the standard logo and the illustrated hero, fetched first, at their sizes", async () => {
     const home = await page("/");
     expect(home.text).toMatch(/<img src="\/logo.svg" alt="Example Property Management Ltd logo" width="40" height="40"/);
-    expect(home.text).toMatch(/<img src="\/hero-property.svg" alt="Illustration of a Victorian terraced town house[^"]*" width="640" height="520" loading="eager" fetchPriority="high"/);
+    expect(home.text).toMatch(
+      /<img src="\/hero-property.svg" alt="Illustration of a Victorian terraced town house[^"]*" width="640" height="520" loading="eager" fetchPriority="high"/,
+    );
   });
 
   it("uploads a logo with the Company section: re-encoded without its location, in the draft and the preview, live once published", async () => {
@@ -95,35 +102,87 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   });
 
   it("uploads a hero image with its description: a <picture> of AVIF and WebP copies with width, height and high priority", async () => {
-    const missingAlt = await saveSection("hero", {}, { field: "hero.image.file", data: await twoToneJpeg(1600, 1000), filename: "hero.jpg", type: "image/jpeg" });
+    const missingAlt = await saveSection(
+      "hero",
+      {},
+      { field: "hero.image.file", data: await twoToneJpeg(1600, 1000), filename: "hero.jpg", type: "image/jpeg" },
+    );
     expect(missingAlt.status).toBe(400);
     expect(missingAlt.text).toContain(WEBSITE_TEXT.heroAlt);
 
-    const answer = await saveSection("hero", { "hero.imageAlt": "Our team outside a renovated terrace in Leeds" }, { field: "hero.image.file", data: await twoToneJpeg(1600, 1000), filename: "hero.jpg", type: "image/jpeg" });
+    const answer = await saveSection(
+      "hero",
+      { "hero.imageAlt": "Our team outside a renovated terrace in Leeds" },
+      { field: "hero.image.file", data: await twoToneJpeg(1600, 1000), filename: "hero.jpg", type: "image/jpeg" },
+    );
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     const image = (await draft()).content.hero.image;
     await publish();
     const home = (await page("/")).text;
     expect(home).not.toContain("/hero-property.svg");
     const stem = image.slice("/images/".length).replace(/\.jpg$/, "");
-    expect(home).toContain(`<source type="image/avif" srcSet="/images/${stem}-480w.avif 480w, /images/${stem}-960w.avif 960w, /images/${stem}-1440w.avif 1440w"`);
-    expect(home).toMatch(new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="eager" fetchPriority="high"`));
+    expect(home).toContain(
+      `<source type="image/avif" srcSet="/images/${stem}-480w.avif 480w, /images/${stem}-960w.avif 960w, /images/${stem}-1440w.avif 1440w"`,
+    );
+    expect(home).toMatch(
+      new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="eager" fetchPriority="high"`),
+    );
   });
 
   it("refuses a logo that is not an image, or is damaged, with a clear message, changing nothing", async () => {
-    await expectRefused("company", { field: "company.logo.file", data: Buffer.from("just some text"), filename: "logo.png", type: "image/png" }, 415, UPLOAD_TEXT.invalidType);
-    await expectRefused("hero", { field: "hero.image.file", data: (await twoToneJpeg()).subarray(0, 300), filename: "hero.jpg", type: "image/jpeg" }, 422, UPLOAD_TEXT.unreadable);
-    await expectRefused("company", { field: "company.logo.file", data: minimalPdf(), filename: "logo.pdf", type: "application/pdf" }, 415, UPLOAD_TEXT.invalidType);
+    await expectRefused(
+      "company",
+      { field: "company.logo.file", data: Buffer.from("just some text"), filename: "logo.png", type: "image/png" },
+      415,
+      UPLOAD_TEXT.invalidType,
+    );
+    await expectRefused(
+      "hero",
+      { field: "hero.image.file", data: (await twoToneJpeg()).subarray(0, 300), filename: "hero.jpg", type: "image/jpeg" },
+      422,
+      UPLOAD_TEXT.unreadable,
+    );
+    await expectRefused(
+      "company",
+      { field: "company.logo.file", data: minimalPdf(), filename: "logo.pdf", type: "application/pdf" },
+      415,
+      UPLOAD_TEXT.invalidType,
+    );
   });
 
   it("refuses an HTML page named .pdf, a PDF header in front of HTML, and a PDF with a script, changing nothing", async () => {
-    await expectRefused("legal", { field: "legal.cmpCertificate.file", data: HTML_AS_PDF, filename: "certificate.pdf", type: "application/pdf" }, 415, UPLOAD_TEXT.invalidType);
-    await expectRefused("legal", { field: "legal.cmpCertificate.file", data: HTML_BEHIND_PDF_HEADER, filename: "certificate.pdf", type: "application/pdf" }, 422, DOCUMENT_TEXT.damaged);
-    await expectRefused("legal", { field: "legal.cmpCertificate.file", data: minimalPdf("/AA << /O << /S /JavaScript /JS (app.alert(1)) >> >> "), filename: "certificate.pdf", type: "application/pdf" }, 422, DOCUMENT_TEXT.active);
+    await expectRefused(
+      "legal",
+      { field: "legal.cmpCertificate.file", data: HTML_AS_PDF, filename: "certificate.pdf", type: "application/pdf" },
+      415,
+      UPLOAD_TEXT.invalidType,
+    );
+    await expectRefused(
+      "legal",
+      { field: "legal.cmpCertificate.file", data: HTML_BEHIND_PDF_HEADER, filename: "certificate.pdf", type: "application/pdf" },
+      422,
+      DOCUMENT_TEXT.damaged,
+    );
+    await expectRefused(
+      "legal",
+      {
+        field: "legal.cmpCertificate.file",
+        data: minimalPdf("/AA << /O << /S /JavaScript /JS (app.alert(1)) >> >> "),
+        filename: "certificate.pdf",
+        type: "application/pdf",
+      },
+      422,
+      DOCUMENT_TEXT.active,
+    );
   });
 
   it("refuses a file URL typed into the form that is not one of our uploads", async () => {
-    for (const url of ["/images/../../etc/passwd", "https://evil.example/logo.png", "/images/1700000000000-abcdefabcdef.jpg", '/images/x.jpg" onerror="alert(1)']) {
+    for (const url of [
+      "/images/../../etc/passwd",
+      "https://evil.example/logo.png",
+      "/images/1700000000000-abcdefabcdef.jpg",
+      '/images/x.jpg" onerror="alert(1)',
+    ]) {
       const before = await draft();
       const answer = await saveSection("company", { "company.logo": url });
       expect(answer.status, url).toBe(400);
@@ -160,7 +219,11 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   });
 
   it("takes the certificate as an image too, through the image pipeline", async () => {
-    const answer = await saveSection("legal", {}, { field: "legal.cmpCertificate.file", data: await twoTonePng(), filename: "certificate.png", type: "image/png" });
+    const answer = await saveSection(
+      "legal",
+      {},
+      { field: "legal.cmpCertificate.file", data: await twoTonePng(), filename: "certificate.png", type: "image/png" },
+    );
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     const url = (await draft()).content.legal.cmpCertificate;
     expect(url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.png$/);
@@ -173,10 +236,15 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     const published = await live();
     const inDraft = (await draft()).content.legal.cmpCertificate;
     // Replace the logo and publish: the old logo stays in the earlier version.
-    const replaced = await saveSection("company", {}, { field: "company.logo.file", data: await twoTonePng(40, 40), filename: "new-logo.png", type: "image/png" });
+    const replaced = await saveSection(
+      "company",
+      {},
+      { field: "company.logo.file", data: await twoTonePng(40, 40), filename: "new-logo.png", type: "image/png" },
+    );
     expect(replaced.status).toBe(302);
     await publish();
-    const unused = (await saveSection("company", {}, { field: "company.logo.file", data: await twoTonePng(30, 30), filename: "unused.png", type: "image/png" })).status;
+    const unused = (await saveSection("company", {}, { field: "company.logo.file", data: await twoTonePng(30, 30), filename: "unused.png", type: "image/png" }))
+      .status;
     expect(unused).toBe(302);
     const unusedLogo = (await draft()).content.company.logo;
     // Put the draft back to the live logo: the last upload is referred to by nothing.
@@ -196,11 +264,19 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
   });
 
   it("gc-images keeps what a pending scheduled publish needs: the page it publishes later shows the image", async () => {
-    const saved = await saveSection("company", {}, { field: "company.logo.file", data: await twoTonePng(48, 48), filename: "scheduled-logo.png", type: "image/png" });
+    const saved = await saveSection(
+      "company",
+      {},
+      { field: "company.logo.file", data: await twoTonePng(48, 48), filename: "scheduled-logo.png", type: "image/png" },
+    );
     expect(saved.status, saved.text.slice(0, 300)).toBe(302);
     const scheduledLogo = (await draft()).content.company.logo;
     const publishAt = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 60_000) * 60_000);
-    const scheduled = await site.postForm("/admin/website", { intent: "schedule", revision: String((await draft()).revision), publishAt: toLondonTime(publishAt) });
+    const scheduled = await site.postForm("/admin/website", {
+      intent: "schedule",
+      revision: String((await draft()).revision),
+      publishAt: toLondonTime(publishAt),
+    });
     expect(scheduled.status, scheduled.text.slice(0, 300)).toBe(302);
     // Edited after scheduling: the draft no longer names the new logo; only the pending schedule does.
     expect((await saveSection("company", { "company.logo": (await live()).company.logo })).status).toBe(302);

@@ -8,16 +8,7 @@ import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
 import { MAX_FEATURES } from "~/website/sections/pricing";
-import {
-  KEPT_VERSIONS,
-  discardDraft,
-  listVersions,
-  publishDraft,
-  readDraft,
-  readLive,
-  restoreVersion,
-  saveDraft,
-} from "~/website/website.server";
+import { KEPT_VERSIONS, discardDraft, listVersions, publishDraft, readDraft, readLive, restoreVersion, saveDraft } from "~/website/website.server";
 import { TEST_ADMIN } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
@@ -50,7 +41,15 @@ describe.each(backends)("the website's content on $name", (backend) => {
     expect(await readLive(site.db, DEFAULTS)).toEqual({ content: DEFAULTS, version: undefined });
     const home = await page("/");
     expect(home.status).toBe(200);
-    for (const text of ["Professional Property Management Services", "Transparent Pricing Promise", "No VAT Added", "£80", "£120", "Choose Platinum", "Most Popular"]) {
+    for (const text of [
+      "Professional Property Management Services",
+      "Transparent Pricing Promise",
+      "No VAT Added",
+      "£80",
+      "£120",
+      "Choose Platinum",
+      "Most Popular",
+    ]) {
       expect(home.text).toContain(text);
     }
   });
@@ -111,7 +110,9 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const now = await revision();
     const draft = (await readDraft(site.db, DEFAULTS)).content;
     const results = await Promise.all(
-      ["Racer One", "Racer Two"].map((name) => saveDraft(site.db, { content: withCompanyName(draft, name), defaults: DEFAULTS, baseRevision: now, by: "test", actor: TEST_ACTOR, now: at(1) })),
+      ["Racer One", "Racer Two"].map((name) =>
+        saveDraft(site.db, { content: withCompanyName(draft, name), defaults: DEFAULTS, baseRevision: now, by: "test", actor: TEST_ACTOR, now: at(1) }),
+      ),
     );
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, reason: "stale" }]);
@@ -178,7 +179,11 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const attack = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
     await post(await companyForm(attack));
     await post({ intent: "publish", revision: String(await revision()) });
-    for (const response of [await page("/"), await page("/admin/website", { cookie: site.cookie }), await page("/admin/website/preview", { cookie: site.cookie })]) {
+    for (const response of [
+      await page("/"),
+      await page("/admin/website", { cookie: site.cookie }),
+      await page("/admin/website/preview", { cookie: site.cookie }),
+    ]) {
       expect(response.status).toBe(200);
       expect(response.text).not.toContain(attack);
       expect(response.text).not.toContain("<img src=x");
@@ -190,7 +195,14 @@ describe.each(backends)("the website's content on $name", (backend) => {
   it(`keeps the last ${KEPT_VERSIONS} versions`, async () => {
     let draft = await readDraft(site.db, DEFAULTS);
     for (let index = 0; index < KEPT_VERSIONS + 2; index++) {
-      const saved = await saveDraft(site.db, { content: withCompanyName(draft.content, `Company ${index}`), defaults: DEFAULTS, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: at(3) });
+      const saved = await saveDraft(site.db, {
+        content: withCompanyName(draft.content, `Company ${index}`),
+        defaults: DEFAULTS,
+        baseRevision: draft.revision,
+        by: "test",
+        actor: TEST_ACTOR,
+        now: at(3),
+      });
       expect(saved.ok).toBe(true);
       const published = await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: at(3) });
       expect(published.ok).toBe(true);
@@ -199,7 +211,9 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const versions = await listVersions(site.db);
     expect(versions).toHaveLength(KEPT_VERSIONS);
     const oldest = versions.at(-1)!.number;
-    expect(await restoreVersion(site.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: at(4) })).toEqual({
+    expect(
+      await restoreVersion(site.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: at(4) }),
+    ).toEqual({
       ok: false,
       reason: "not-found",
     });

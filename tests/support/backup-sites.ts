@@ -53,7 +53,13 @@ export async function allImages(storage: LocalDiskStorage): Promise<Map<string, 
   const images = new Map<string, string>();
   for (let offset = 0; ; offset += 100) {
     const page = await storage.list({ limit: 100, offset });
-    for (const object of page) images.set(object.name, createHash("sha256").update((await storage.read(object.name))!).digest("hex"));
+    for (const object of page)
+      images.set(
+        object.name,
+        createHash("sha256")
+          .update((await storage.read(object.name))!)
+          .digest("hex"),
+      );
     if (page.length < 100) break;
   }
   return images;
@@ -129,8 +135,7 @@ export async function rewriteBackup(from: string, to: string, edit: (lines: stri
     else if ("table" in value) {
       table = value.table as string;
       counts[table] = 0;
-    }
-    else if ("end" in value) return JSON.stringify({ end: value.end, rows: counts[value.end] });
+    } else if ("end" in value) return JSON.stringify({ end: value.end, rows: counts[value.end] });
     return line;
   });
   const text = `${recounted.join("\n")}\n`;

@@ -13,7 +13,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (process.env.S3_BUCKET && process.env.S3_ENDPOINT) {
     console.log("Image storage tests: local disk and S3 (S3_BUCKET and S3_ENDPOINT are set).");
   } else {
-    console.log("Image storage tests: local disk only. `eval \"$(scripts/test-s3.sh start)\"` starts an S3 server and sets S3_* to run them on S3 too.");
+    console.log('Image storage tests: local disk only. `eval "$(scripts/test-s3.sh start)"` starts an S3 server and sets S3_* to run them on S3 too.');
   }
   if (process.env.DATABASE_URL) {
     console.log("Integration tests: SQLite and PostgreSQL (DATABASE_URL is set).");

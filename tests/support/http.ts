@@ -60,11 +60,7 @@ export function rawRequest(port: number, options: RawRequestOptions): Promise<Ra
  * `giveUp`, the client closes its side right after sending, as a client that
  * gives up half-way does; Node then drops the request and may not answer.
  */
-export function rawExchange(
-  port: number,
-  bytes: Buffer | string,
-  options: { giveUp?: boolean } = {},
-): Promise<{ status: number; text: string }> {
+export function rawExchange(port: number, bytes: Buffer | string, options: { giveUp?: boolean } = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     let response = "";

@@ -69,7 +69,8 @@ export async function* readRows(chunks: AsyncIterable<Uint8Array>, expected: Sch
     }
     if (Array.isArray(value)) {
       if (!current) throw refuse("a row outside any table.");
-      if (value.length !== current.columns.length) throw refuse(`a row of ${current.table.name} with ${value.length} values for ${current.columns.length} columns.`);
+      if (value.length !== current.columns.length)
+        throw refuse(`a row of ${current.table.name} with ${value.length} values for ${current.columns.length} columns.`);
       current.columns.forEach((column, index) => {
         const problem = valueProblem(value[index], column);
         if (problem) throw refuse(`${current!.table.name}.${column.name} ${problem}.`);

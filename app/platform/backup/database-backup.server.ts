@@ -1,6 +1,16 @@
 import { DatabaseSync } from "node:sqlite";
 import { Kysely, SqliteDialect, sql, type Transaction } from "kysely";
-import { BackupRowsError, readRows, rowLines, timestampAsText, type ColumnSchema, type ColumnType, type RowsEvent, type SchemaDescription, type TableSchema } from "./backup-rows.server";
+import {
+  BackupRowsError,
+  readRows,
+  rowLines,
+  timestampAsText,
+  type ColumnSchema,
+  type ColumnType,
+  type RowsEvent,
+  type SchemaDescription,
+  type TableSchema,
+} from "./backup-rows.server";
 import type { Database, Db } from "../db/db.server";
 import { migrations } from "../db/migrations";
 import type { MigrationDialect } from "../db/migrations/types";
@@ -216,7 +226,10 @@ async function snapshotPostgres<T>(db: Db, options: SnapshotOptions<T>): Promise
       return writeSnapshot(
         {
           query,
-          tables: async () => new Set((await query("select table_name from information_schema.tables where table_schema = current_schema()")).map((row) => String(row.table_name))),
+          tables: async () =>
+            new Set(
+              (await query("select table_name from information_schema.tables where table_schema = current_schema()")).map((row) => String(row.table_name)),
+            ),
           columnTypes: async (table) => new Map((await postgresColumns(trx, [table])).get(table)?.columns.map((column) => [column.name, column.type])),
           async *rows(table, columns) {
             // A cursor: the rows come a page at a time, never the whole table at once.
@@ -228,7 +241,8 @@ async function snapshotPostgres<T>(db: Db, options: SnapshotOptions<T>): Promise
             await sql`declare backup_rows no scroll cursor for select ${sql.join(selected)} from ${sql.table(table)}`.execute(trx);
             for (;;) {
               const { rows } = await sql.raw<Record<string, unknown>>("fetch 500 from backup_rows").execute(trx);
-              for (const row of rows) yield columns.map(({ name, type }) => (type === "integer" && typeof row[name] === "string" ? safeInteger(row[name], table, name) : row[name]));
+              for (const row of rows)
+                yield columns.map(({ name, type }) => (type === "integer" && typeof row[name] === "string" ? safeInteger(row[name], table, name) : row[name]));
               if (rows.length < 500) break;
             }
             await sql`close backup_rows`.execute(trx);
@@ -237,7 +251,9 @@ async function snapshotPostgres<T>(db: Db, options: SnapshotOptions<T>): Promise
             const sequences: Record<string, number> = {};
             for (const { table, column } of await serialColumns(trx)) {
               if (!tables.has(table)) continue;
-              const { rows } = await sql<{ value: string | null }>`select pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass) as value`.execute(trx);
+              const { rows } = await sql<{
+                value: string | null;
+              }>`select pg_sequence_last_value(pg_get_serial_sequence(${table}, ${column})::regclass) as value`.execute(trx);
               sequences[table] = Number(rows[0]?.value ?? 0);
             }
             return sequences;
@@ -313,7 +329,8 @@ export async function restoreDatabase(database: Database, options: RestoreOption
     await database.db.transaction().execute(async (trx) => {
       // The one foreign key (sessions → admins) is checked at the commit.
       if (dialect === "sqlite") await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const table of [...TABLES].reverse()) await sql`drop table if exists ${sql.table(table)}${sql.raw(dialect === "postgres" ? " cascade" : "")}`.execute(trx);
+      for (const table of [...TABLES].reverse())
+        await sql`drop table if exists ${sql.table(table)}${sql.raw(dialect === "postgres" ? " cascade" : "")}`.execute(trx);
       if (dialect === "postgres") for (const name of MIGRATION_FUNCTIONS) await sql.raw(`drop function if exists ${name} cascade`).execute(trx);
       await sql`delete from ${sql.table(MIGRATION_TABLE)}`.execute(trx);
       // The schema of the backup's version, from this code's own migrations.
@@ -336,9 +353,10 @@ export async function restoreDatabase(database: Database, options: RestoreOption
       }
     });
   } catch (error) {
-    const message = error instanceof DatabaseBackupError || error instanceof BackupRowsError || error instanceof SealedFileError
+    const message =
+      error instanceof DatabaseBackupError || error instanceof BackupRowsError || error instanceof SealedFileError
         ? error.message
-         : `Restoring into the database failed: ${(error as Error).message}`;
+        : `Restoring into the database failed: ${(error as Error).message}`;
     throw new DatabaseBackupError(`${message} Nothing was restored: the database is as it was.`);
   }
   // Moves the restored pages out of the write-ahead log now, while nobody reads.
@@ -364,7 +382,9 @@ async function restoreSequences(trx: Transaction<DatabaseSchema>, dialect: Migra
     for (const [table, value] of Object.entries(recorded)) {
       if (!(TABLES as readonly string[]).includes(table)) continue;
       await sql`update sqlite_sequence set seq = ${value} where name = ${table} and seq < ${value}`.execute(trx);
-      await sql`insert into sqlite_sequence (name, seq) select ${table}, ${value} where not exists (select 1 from sqlite_sequence where name = ${table})`.execute(trx);
+      await sql`insert into sqlite_sequence (name, seq) select ${table}, ${value} where not exists (select 1 from sqlite_sequence where name = ${table})`.execute(
+        trx,
+      );
     }
     return;
   }

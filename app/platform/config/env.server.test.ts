@@ -72,7 +72,10 @@ describe("parseEnv", () => {
   });
 
   it("reads LOG_LEVEL and METRICS_TOKEN, and never echoes a bad token", () => {
-    expect(parseEnv({ LOG_LEVEL: "debug", METRICS_TOKEN: "0123456789abcdef-token" })).toMatchObject({ logLevel: "debug", metricsToken: "0123456789abcdef-token" });
+    expect(parseEnv({ LOG_LEVEL: "debug", METRICS_TOKEN: "0123456789abcdef-token" })).toMatchObject({
+      logLevel: "debug",
+      metricsToken: "0123456789abcdef-token",
+    });
     expect(() => parseEnv({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent/);
     let message = "";
     try {
@@ -88,7 +91,12 @@ describe("parseEnv", () => {
     const key = Buffer.alloc(32, 7).toString("base64");
     expect(Buffer.from(parseEnv({ BACKUP_KEY: key }).backupKey!)).toEqual(Buffer.alloc(32, 7));
     expect(parseEnv({}).backupKey).toBeUndefined();
-    for (const bad of [Buffer.alloc(16, 7).toString("base64"), "correct horse battery staple", `${key.slice(0, -2)}!=`, Buffer.alloc(33, 7).toString("base64")]) {
+    for (const bad of [
+      Buffer.alloc(16, 7).toString("base64"),
+      "correct horse battery staple",
+      `${key.slice(0, -2)}!=`,
+      Buffer.alloc(33, 7).toString("base64"),
+    ]) {
       const { message } = envErrorOf({ BACKUP_KEY: bad });
       expect(message).toMatch(/BACKUP_KEY: must be 32 random bytes in base64 \(44 characters\), e\.g\. made by `openssl rand -base64 32`/);
       expect(message).not.toContain(bad);
@@ -247,9 +255,7 @@ describe("parseEnv", () => {
     });
 
     it("keep the password exactly as given, spaces included", () => {
-      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: `  ${password}  ` }).initialAdmin?.password).toBe(
-        `  ${password}  `,
-      );
+      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: `  ${password}  ` }).initialAdmin?.password).toBe(`  ${password}  `);
     });
 
     it.each([
@@ -272,9 +278,7 @@ describe("parseEnv", () => {
     });
 
     it("accept an ADMIN_PASSWORD of exactly 12 characters", () => {
-      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: "Hunter2!xyz1" }).initialAdmin?.password).toBe(
-        "Hunter2!xyz1",
-      );
+      expect(parseEnv({ ADMIN_EMAIL: "owner@example.com", ADMIN_PASSWORD: "Hunter2!xyz1" }).initialAdmin?.password).toBe("Hunter2!xyz1");
     });
 
     it("never show a refused ADMIN_PASSWORD even when other variables are refused too", () => {
@@ -395,14 +399,11 @@ describe("parseEnv", () => {
       });
     });
 
-    it.each(["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_FORCE_PATH_STYLE"] as const)(
-      "refuses %s without S3_BUCKET, naming both",
-      (name) => {
-        const { message } = envErrorOf({ [name]: s3[name] });
-        expect(message).toMatch(new RegExp(`\\b${name}\\b`));
-        expect(message).toMatch(/\bS3_BUCKET\b/);
-      },
-    );
+    it.each(["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_FORCE_PATH_STYLE"] as const)("refuses %s without S3_BUCKET, naming both", (name) => {
+      const { message } = envErrorOf({ [name]: s3[name] });
+      expect(message).toMatch(new RegExp(`\\b${name}\\b`));
+      expect(message).toMatch(/\bS3_BUCKET\b/);
+    });
 
     it("refuses one key without the other, and never shows the secret", () => {
       const { S3_ACCESS_KEY_ID: _id, ...withoutId } = s3;
@@ -433,9 +434,7 @@ describe("parseEnv", () => {
 
     it("reads PUBLIC_IMAGES_URL as a prefix ending in /, with or without S3_BUCKET", () => {
       expect(parseEnv({ PUBLIC_IMAGES_URL: "https://cdn.example.net" }).publicImagesUrl).toBe("https://cdn.example.net/");
-      expect(parseEnv({ ...s3, PUBLIC_IMAGES_URL: "https://cdn.example.net/acme/images/" }).publicImagesUrl).toBe(
-        "https://cdn.example.net/acme/images/",
-      );
+      expect(parseEnv({ ...s3, PUBLIC_IMAGES_URL: "https://cdn.example.net/acme/images/" }).publicImagesUrl).toBe("https://cdn.example.net/acme/images/");
     });
 
     it.each(["cdn.example.net", "/images/", "https://cdn.example.net/?v=1", "https://cdn.example.net/#x", "https://u:p@cdn.example.net/"])(
@@ -496,14 +495,11 @@ describe("parseEnv", () => {
       expect(message).not.toContain("s3cret-smtp-pw");
     });
 
-    it.each(["http://mail.example.com", "mail.example.com:587", "smtp://", "smtp:///x"])(
-      "refuses SMTP_URL=%s without echoing it",
-      (value) => {
-        const { message } = envErrorOf({ ...mail, SMTP_URL: value });
-        expect(message).toMatch(/\bSMTP_URL\b/);
-        expect(message).not.toContain(JSON.stringify(value));
-      },
-    );
+    it.each(["http://mail.example.com", "mail.example.com:587", "smtp://", "smtp:///x"])("refuses SMTP_URL=%s without echoing it", (value) => {
+      const { message } = envErrorOf({ ...mail, SMTP_URL: value });
+      expect(message).toMatch(/\bSMTP_URL\b/);
+      expect(message).not.toContain(JSON.stringify(value));
+    });
 
     it.each([
       ["MAIL_FROM", "not an address"],

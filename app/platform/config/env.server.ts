@@ -84,9 +84,7 @@ export class EnvError extends Error {
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "not set", as in most .env tooling.
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -100,9 +98,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const env = result.data;
   if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
-    throw new EnvError(
-      "Invalid environment variables:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both (to create that admin at start) or neither",
-    );
+    throw new EnvError("Invalid environment variables:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both (to create that admin at start) or neither");
   }
   if (env.SMTP_URL !== undefined && (env.MAIL_FROM === undefined || env.CONTACT_NOTIFY_TO === undefined)) {
     throw new EnvError(
@@ -133,10 +129,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     host: env.HOST ?? (env.NODE_ENV === "development" ? "127.0.0.1" : "0.0.0.0"),
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
-    initialAdmin:
-      env.ADMIN_EMAIL !== undefined && env.ADMIN_PASSWORD !== undefined
-        ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
-        : undefined,
+    initialAdmin: env.ADMIN_EMAIL !== undefined && env.ADMIN_PASSWORD !== undefined ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     contactSiteLimit: env.CONTACT_SITE_LIMIT,

@@ -34,11 +34,7 @@ export function openBackends(
  * openBackends takes the one the settings choose; `npm run admin --
  * migrate-images` opens both to copy from one to the other.
  */
-export function openImageStorage(
-  env: Pick<Env, "dataDir"> & Partial<Pick<Env, "s3">>,
-  imageNaming: ObjectNaming,
-  where: "disk" | "s3",
-): ImageStorage {
+export function openImageStorage(env: Pick<Env, "dataDir"> & Partial<Pick<Env, "s3">>, imageNaming: ObjectNaming, where: "disk" | "s3"): ImageStorage {
   if (where === "disk") return new LocalDiskStorage(path.join(env.dataDir, "images"), imageNaming);
   if (!env.s3) throw new Error("S3_BUCKET is not set");
   return new S3ImageStorage(env.s3, imageNaming);

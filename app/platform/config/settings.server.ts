@@ -67,9 +67,7 @@ export const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)")
       .optional(),
   ),
-  ADMIN_EMAIL: optionalText.pipe(
-    z.string().refine(isValidEmail, "must be an e-mail address").optional(),
-  ),
+  ADMIN_EMAIL: optionalText.pipe(z.string().refine(isValidEmail, "must be an e-mail address").optional()),
   ADMIN_PASSWORD: z
     .string()
     .optional()
@@ -85,19 +83,22 @@ export const envSchema = z.object({
   SMTP_URL: optionalText.pipe(
     z
       .string()
-      .refine((value) => /^smtps?:\/\/[^/]/.test(value) && URL.canParse(value), "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587")
+      .refine(
+        (value) => /^smtps?:\/\/[^/]/.test(value) && URL.canParse(value),
+        "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587",
+      )
       .optional(),
   ),
   MAIL_FROM: optionalText.pipe(
-    z.string().refine((value) => parseMailbox(value) !== undefined, 'must be an e-mail address, or "Name <address>"').optional(),
+    z
+      .string()
+      .refine((value) => parseMailbox(value) !== undefined, 'must be an e-mail address, or "Name <address>"')
+      .optional(),
   ),
   CONTACT_NOTIFY_TO: optionalText.pipe(
     z
       .string()
-      .refine(
-        (value) => value.split(",").every((part) => isValidEmail(part.trim())),
-        "must be an e-mail address, or several separated by commas",
-      )
+      .refine((value) => value.split(",").every((part) => isValidEmail(part.trim())), "must be an e-mail address, or several separated by commas")
       .optional(),
   ),
   CONTACT_ACKNOWLEDGE: optionalBoolean,
@@ -137,10 +138,23 @@ export const envSchema = z.object({
       .optional(),
   ),
   S3_REGION: optionalText.pipe(
-    z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as eu-west-2 (lowercase letters, digits, hyphens)").optional(),
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as eu-west-2 (lowercase letters, digits, hyphens)")
+      .optional(),
   ),
-  S3_ACCESS_KEY_ID: optionalText.pipe(z.string().regex(/^[\x21-\x7e]{1,256}$/, "must be an access key id (printable characters, no spaces)").optional()),
-  S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().regex(/^[\x21-\x7e]{1,256}$/, "must be a secret key (printable characters, no spaces)").optional()),
+  S3_ACCESS_KEY_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, "must be an access key id (printable characters, no spaces)")
+      .optional(),
+  ),
+  S3_SECRET_ACCESS_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, "must be a secret key (printable characters, no spaces)")
+      .optional(),
+  ),
   S3_FORCE_PATH_STYLE: optionalBoolean,
   PUBLIC_IMAGES_URL: optionalText.pipe(
     z

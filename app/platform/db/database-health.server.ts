@@ -86,7 +86,9 @@ export function createDatabaseHealth(
     latest.set(kind, { kind, since: now(), until: undefined, failures: 1, detail });
     open++;
     if (kind === "disk-full") {
-      log.error(`The disk is full: the database cannot write (${detail}). Enquiries and changes are answered 503 until there is room; free space where the database is (DATA_DIR for SQLite).`);
+      log.error(
+        `The disk is full: the database cannot write (${detail}). Enquiries and changes are answered 503 until there is room; free space where the database is (DATA_DIR for SQLite).`,
+      );
     } else {
       log.warn(`The database cannot be reached (${detail}): requests that need it are answered 503 until it answers again`);
     }

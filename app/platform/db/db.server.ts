@@ -131,10 +131,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
       return Object.fromEntries(
-        Object.entries(migrations).map(([name, migration]) => [
-          name,
-          { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) },
-        ]),
+        Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
       );
     },
   };

@@ -73,9 +73,7 @@ export async function lockPostgresSite(url: string, mode: SiteLockMode, log: Pic
     await client.connect();
     try {
       const { rows } = await client.query<{ locked: boolean }>(
-        mode === "running"
-          ? "select pg_try_advisory_lock_shared($1::bigint) as locked"
-          : "select pg_try_advisory_lock($1::bigint) as locked",
+        mode === "running" ? "select pg_try_advisory_lock_shared($1::bigint) as locked" : "select pg_try_advisory_lock($1::bigint) as locked",
         [SITE_LOCK_KEY],
       );
       if (!rows[0]?.locked) throw new SiteLockBusy(mode);

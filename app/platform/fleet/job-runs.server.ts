@@ -56,7 +56,11 @@ export type FleetJobOptions = {
  * too (the database went away mid-run: a restart, a failover), it is given
  * back at the next check, so the run is not lost until the next period.
  */
-export function startFleetJob({ db, name, everyMs, firstAfterMs, now }: FleetJobOptions, task: () => Promise<void>, onError: (error: unknown) => void): Repeating {
+export function startFleetJob(
+  { db, name, everyMs, firstAfterMs, now }: FleetJobOptions,
+  task: () => Promise<void>,
+  onError: (error: unknown) => void,
+): Repeating {
   let owed: Date | undefined;
   return startRepeating(
     async () => {

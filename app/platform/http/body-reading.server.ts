@@ -255,4 +255,3 @@ async function drain(request: Request, limit: number): Promise<void> {
     reader.releaseLock();
   }
 }
-

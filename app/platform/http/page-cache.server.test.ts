@@ -5,8 +5,7 @@ import { NONCE_PLACEHOLDER, createPageCache, type PageCacheOptions } from "./pag
 import { securityHeaders } from "./security-headers.server";
 
 /** A page as React Router renders it for the cache: placeholder nonce, the token of the moment. */
-const page = (body: string, token: string) =>
-  `<html><script nonce="${NONCE_PLACEHOLDER}"></script><input name="formToken" value="${token}">${body}</html>`;
+const page = (body: string, token: string) => `<html><script nonce="${NONCE_PLACEHOLDER}"></script><input name="formToken" value="${token}">${body}</html>`;
 
 type Answer = { status: number; headers: Record<string, string>; body: string };
 

@@ -38,13 +38,7 @@ export async function recordEvent(db: Db, bucket: RateLimitBucket, subject: stri
 }
 
 /** How many events of the bucket the subject has had in the window ending now. */
-export async function countEvents(
-  db: Db,
-  bucket: RateLimitBucket,
-  subject: string,
-  windowMs: number,
-  now = new Date(),
-): Promise<number> {
+export async function countEvents(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now = new Date()): Promise<number> {
   const row = await db
     .selectFrom("rate_limit_events")
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
@@ -127,8 +121,8 @@ export async function takeSlot(
 export type SlotRequest = { bucket: RateLimitBucket; subject: string; limit: number };
 
 export type Slots =
-  | { ok: true; /** Per request, places taken in the window, this one included. */ used: number[]; release(): Promise<void> }
-  | { ok: false; /** The first request that had no place left. */ refused: number; retryAfterSeconds: number };
+  | { ok: true /** Per request, places taken in the window, this one included. */; used: number[]; release(): Promise<void> }
+  | { ok: false /** The first request that had no place left. */; refused: number; retryAfterSeconds: number };
 
 /**
  * Takes a place under each of several limits at once (an enquiry's per-IP and
@@ -153,8 +147,8 @@ export async function takeSlots(db: Db, requests: readonly SlotRequest[], { wind
 }
 
 export type SlotsIn =
-  | { ok: true; /** Per request, places taken in the window, this one included. */ used: number[]; ids: string[] }
-  | { ok: false; /** The first request that had no place left. */ refused: number; retryAfterSeconds: number; freesAt: Date };
+  | { ok: true /** Per request, places taken in the window, this one included. */; used: number[]; ids: string[] }
+  | { ok: false /** The first request that had no place left. */; refused: number; retryAfterSeconds: number; freesAt: Date };
 
 /**
  * takeSlots inside a transaction the caller holds (`trx`): the places are
@@ -244,7 +238,13 @@ async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string,
 }
 
 /** When the oldest event in the window leaves it, and how many seconds that is from now (at least 1). */
-async function retryAfter(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date): Promise<{ retryAfterSeconds: number; freesAt: Date }> {
+async function retryAfter(
+  db: Db,
+  bucket: RateLimitBucket,
+  subject: string,
+  windowMs: number,
+  now: Date,
+): Promise<{ retryAfterSeconds: number; freesAt: Date }> {
   const oldest = await db
     .selectFrom("rate_limit_events")
     .select("created_at")
@@ -306,5 +306,8 @@ export function ipLimitSubject(ip: string): string {
   // An address ending in dotted IPv4 (::ffff:192.0.2.1 and kin) is rare here: count it whole.
   if ([...left, ...right].some((group) => group.includes("."))) return ip;
   const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -39,7 +39,9 @@ export interface Mailer {
 function refusedTls(error: unknown): Error {
   const detail = (error as { response?: unknown; message?: unknown }).response ?? (error as { message?: unknown }).message;
   return Object.assign(
-    new Error(`the mail server did not encrypt the connection (STARTTLS), so nothing was sent in the clear (${String(detail)}); SMTP_INSECURE=true allows plain SMTP`),
+    new Error(
+      `the mail server did not encrypt the connection (STARTTLS), so nothing was sent in the clear (${String(detail)}); SMTP_INSECURE=true allows plain SMTP`,
+    ),
     { code: "ETLS" },
   );
 }
@@ -61,31 +63,34 @@ export function createSmtpMailer(smtpUrl: string, { insecure = false }: { insecu
   // nodemailer is loaded with the first message, not at start (about 0.1 s).
   let transport: Promise<Transporter> | undefined;
   const connect = () =>
-    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
-      nodemailer.createTransport({ url: smtpUrl, requireTLS, ...TIMEOUTS }),
-    ));
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: smtpUrl, requireTLS, ...TIMEOUTS })));
   const tls = url.protocol === "smtps:" ? "TLS" : requireTLS ? "STARTTLS required" : "STARTTLS not required (SMTP_INSECURE)";
   return {
     description: `SMTP ${url.protocol.replace(":", "")}://${url.hostname}${url.port ? `:${url.port}` : ""} (${tls})`,
     async send(email) {
-      await (await connect()).sendMail({
-        from: email.from,
-        to: email.to,
-        replyTo: email.replyTo,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        messageId: email.messageId,
-        // The message is finished text: nodemailer must never read a file or fetch a URL named in it.
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      }).catch((error: unknown) => {
-        throw (error as { code?: unknown } | null)?.code === "ETLS" && requireTLS ? refusedTls(error) : error;
-      });
+      await (await connect())
+        .sendMail({
+          from: email.from,
+          to: email.to,
+          replyTo: email.replyTo,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          messageId: email.messageId,
+          // The message is finished text: nodemailer must never read a file or fetch a URL named in it.
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        })
+        .catch((error: unknown) => {
+          throw (error as { code?: unknown } | null)?.code === "ETLS" && requireTLS ? refusedTls(error) : error;
+        });
     },
     close() {
       // Nothing to close if nothing was sent (or nodemailer failed to load: send() said so).
-      transport?.then((open) => open.close(), () => undefined);
+      transport?.then(
+        (open) => open.close(),
+        () => undefined,
+      );
     },
   };
 }

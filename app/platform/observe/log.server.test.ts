@@ -57,7 +57,7 @@ describe("plainLog, for npm run admin", () => {
 });
 
 describe("a request's line", () => {
-  it("is what log.info(fields, \"request\") writes, after the lines before it and before the lines after it", async () => {
+  it('is what log.info(fields, "request") writes, after the lines before it and before the lines after it', async () => {
     const lines: string[] = [];
     const log = await createLog({ level: "info", pretty: false, destination: { write: (text: string) => void lines.push(text) } });
     log.info("before");
@@ -65,11 +65,24 @@ describe("a request's line", () => {
     log.request("warn", { reqId: "r2", method: "POST", path: "/api/contact", status: 503, ms: 12, reason: "database unavailable: busy", aborted: true });
     log.info({ reqId: "r3", method: "GET", path: "/", status: 404, ms: 0.3 }, "request");
     log.warn("after");
-    const parsed = lines.join("").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const parsed = lines
+      .join("")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed.map((line) => line.msg)).toEqual(["before", "request", "request", "request", "after"]);
     const keys = (line: Record<string, unknown>) => Object.keys(line).filter((key) => key !== "reason" && key !== "aborted");
     expect(keys(parsed[1]!), "the same fields in the same order as pino's own line").toEqual(keys(parsed[3]!));
-    expect(parsed[1]).toMatchObject({ level: "info", reqId: "r1", method: "GET", path: '/a "quoted" \u2028 path', status: 200, ms: 1.5, pid: parsed[3]!.pid, hostname: parsed[3]!.hostname });
+    expect(parsed[1]).toMatchObject({
+      level: "info",
+      reqId: "r1",
+      method: "GET",
+      path: '/a "quoted" \u2028 path',
+      status: 200,
+      ms: 1.5,
+      pid: parsed[3]!.pid,
+      hostname: parsed[3]!.hostname,
+    });
     expect(parsed[1]!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(parsed[2]).toMatchObject({ level: "warn", status: 503, reason: "database unavailable: busy", aborted: true });
   });
@@ -80,6 +93,12 @@ describe("a request's line", () => {
     log.request("info", { reqId: "r1", method: "GET", path: "/", status: 200, ms: 1 });
     log.request("warn", { reqId: "r2", method: "GET", path: "/", status: 500, ms: 1 });
     log.warn("after");
-    expect(lines.join("").trimEnd().split("\n").map((line) => (JSON.parse(line) as { reqId?: string; msg: string }).reqId ?? "after")).toEqual(["r2", "after"]);
+    expect(
+      lines
+        .join("")
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { reqId?: string; msg: string }).reqId ?? "after"),
+    ).toEqual(["r2", "after"]);
   });
 });

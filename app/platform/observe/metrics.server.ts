@@ -73,9 +73,7 @@ export async function createMetrics(token: string): Promise<MetricsEndpoint> {
   let backlog: Promise<OutboxBacklog | undefined> | undefined;
   /** One read of the outbox per scrape, for both gauges. */
   const outboxNow = () =>
-    (backlog ??= (readOutbox?.() ?? Promise.resolve(undefined))
-      .catch(() => undefined)
-      .finally(() => setImmediate(() => (backlog = undefined))));
+    (backlog ??= (readOutbox?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => setImmediate(() => (backlog = undefined))));
   new Gauge({
     name: "email_outbox_jobs",
     help: "E-mails waiting to be sent (queued, being sent, or failed and due again)",

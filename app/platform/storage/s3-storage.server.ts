@@ -118,9 +118,7 @@ export class S3ImageStorage implements ImageStorage {
     const all: StoredObject[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(
-        new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, ContinuationToken: token, MaxKeys: 1000 }),
-      );
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, ContinuationToken: token, MaxKeys: 1000 }));
       for (const object of page.Contents ?? []) {
         if (object.Key !== undefined && this.naming.isValidName(object.Key)) {
           all.push({ name: object.Key, size: Number(object.Size ?? 0), modifiedAt: object.LastModified ?? new Date(0) });

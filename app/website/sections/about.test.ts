@@ -7,7 +7,12 @@ describe("the About section", () => {
   it("saves its text with the paragraphs as typed, its four badges and its two captions", () => {
     const parsed = parseSection(
       "about",
-      { ...sectionValues("about", DEFAULTS), "about.text": "{company} is local.\r\n\r\nWe answer quickly.", "about.badges.3": "Family Run", "about.captions.1.subtitle": "Since 1998" },
+      {
+        ...sectionValues("about", DEFAULTS),
+        "about.text": "{company} is local.\r\n\r\nWe answer quickly.",
+        "about.badges.3": "Family Run",
+        "about.captions.1.subtitle": "Since 1998",
+      },
       DEFAULTS,
     );
     expect(parsed.ok).toBe(true);
@@ -22,6 +27,9 @@ describe("the About section", () => {
 
   it("refuses a caption left empty and a text over its limit", () => {
     const parsed = parseSection("about", { ...sectionValues("about", DEFAULTS), "about.captions.0.title": "", "about.text": "a".repeat(1501) }, DEFAULTS);
-    expect(parsed.ok ? {} : parsed.errors).toEqual({ "about.captions.0.title": WEBSITE_TEXT.fieldRequired("Caption 1: title"), "about.text": WEBSITE_TEXT.tooLong("Text", 1500) });
+    expect(parsed.ok ? {} : parsed.errors).toEqual({
+      "about.captions.0.title": WEBSITE_TEXT.fieldRequired("Caption 1: title"),
+      "about.text": WEBSITE_TEXT.tooLong("Text", 1500),
+    });
   });
 });

@@ -15,7 +15,14 @@ const CAPTIONS = 2;
 
 const FIELDS: FieldSpec[] = [
   ...headingFields("about", { intro: false }),
-  { name: "about.text", label: "Text", max: 1500, required: true, multiline: true, hint: "A blank line starts a new paragraph. {company} is replaced by the company's name." },
+  {
+    name: "about.text",
+    label: "Text",
+    max: 1500,
+    required: true,
+    multiline: true,
+    hint: "A blank line starts a new paragraph. {company} is replaced by the company's name.",
+  },
   ...Array.from({ length: BADGES }, (_, index): FieldSpec => ({ name: `about.badges.${index}`, label: `Badge ${index + 1}`, max: 40, required: true })),
   { name: "about.quote", label: "Quote in the blue panel", max: 140, required: true },
   ...Array.from({ length: CAPTIONS }, (_, index): FieldSpec[] => [
@@ -60,7 +67,10 @@ export const section: Section<"about", SiteAbout> = {
       text: get("about.text"),
       badges: Array.from({ length: BADGES }, (_, index) => get(`about.badges.${index}`)),
       quote: get("about.quote"),
-      captions: Array.from({ length: CAPTIONS }, (_, index) => ({ title: get(`about.captions.${index}.title`), subtitle: get(`about.captions.${index}.subtitle`) })),
+      captions: Array.from({ length: CAPTIONS }, (_, index) => ({
+        title: get(`about.captions.${index}.title`),
+        subtitle: get(`about.captions.${index}.subtitle`),
+      })),
     },
   }),
 };

@@ -8,7 +8,14 @@ const DEFAULTS = siteDefaults();
 describe("the Company section", () => {
   it("starts from the configured company, with its standard logo", () => {
     const configured = { ...PLACEHOLDER_COMPANY, name: "Acme Lettings Ltd", shortName: "Acme" };
-    expect(siteDefaults(configured).company).toEqual({ name: "Acme Lettings Ltd", shortName: "Acme", phone: configured.phone, email: configured.email, address: configured.address, logo: "" });
+    expect(siteDefaults(configured).company).toEqual({
+      name: "Acme Lettings Ltd",
+      shortName: "Acme",
+      phone: configured.phone,
+      email: configured.email,
+      address: configured.address,
+      logo: "",
+    });
   });
 
   it("keeps an address typed on several lines on one", () => {

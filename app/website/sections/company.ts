@@ -13,7 +13,14 @@ const FIELDS: FieldSpec[] = [
   { name: "company.phone", label: "Phone", max: 40, required: true, type: "tel" },
   { name: "company.email", label: "Email", max: 254, required: true, type: "email" },
   { name: "company.address", label: "Postal address", max: 200, required: true },
-  { name: "company.logo", label: "Logo", max: 64, required: false, type: "image", hint: "JPEG, PNG, GIF or WebP under 10 MB, shown 40 pixels high; a square picture works best." },
+  {
+    name: "company.logo",
+    label: "Logo",
+    max: 64,
+    required: false,
+    type: "image",
+    hint: "JPEG, PNG, GIF or WebP under 10 MB, shown 40 pixels high; a square picture works best.",
+  },
 ];
 
 export const section: Section<"company", SiteCompany> = {

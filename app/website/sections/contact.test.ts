@@ -5,7 +5,11 @@ const DEFAULTS = siteDefaults();
 
 describe("the Contact section", () => {
   it("saves its heading and keeps the notes the Business hours tab edits", () => {
-    const parsed = parseSection("contact", { ...sectionValues("contact", DEFAULTS), "contact.title": "Talk to Us", "contact.phoneNote": "Not this tab's" }, DEFAULTS);
+    const parsed = parseSection(
+      "contact",
+      { ...sectionValues("contact", DEFAULTS), "contact.title": "Talk to Us", "contact.phoneNote": "Not this tab's" },
+      DEFAULTS,
+    );
     expect(parsed.ok && parsed.content.contact).toEqual({ ...DEFAULTS.contact, title: "Talk to Us" });
   });
 

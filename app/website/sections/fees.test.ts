@@ -8,7 +8,15 @@ const WITH_FEE: SiteContent = {
   ...DEFAULTS,
   fees: {
     vatStatus: "included",
-    landlord: [{ name: "Tenant find", amountPence: 60_000, basis: "per-property", covers: "Finding and referencing a tenant.", calculation: "Once, at the start of each tenancy." }],
+    landlord: [
+      {
+        name: "Tenant find",
+        amountPence: 60_000,
+        basis: "per-property",
+        covers: "Finding and referencing a tenant.",
+        calculation: "Once, at the start of each tenancy.",
+      },
+    ],
     tenant: [],
   },
 };
@@ -40,7 +48,9 @@ describe("the Fees section", () => {
     expect(parsed.content.fees).toEqual({
       vatStatus: "included",
       landlord: [],
-      tenant: [{ name: "Change of sharer", amountPence: 5000, basis: "per-tenant", covers: "Changing a tenant at your request.", calculation: "Once per change." }],
+      tenant: [
+        { name: "Change of sharer", amountPence: 5000, basis: "per-tenant", covers: "Changing a tenant at your request.", calculation: "Once per change." },
+      ],
     });
   });
 
@@ -48,7 +58,10 @@ describe("the Fees section", () => {
     const emptied = save({ "fees.landlord.0.name": "", "fees.landlord.0.amount": "", "fees.landlord.0.covers": "", "fees.landlord.0.calculation": "" });
     expect(emptied.ok ? {} : emptied.errors).toEqual({ "fees.landlord.0.name": WEBSITE_TEXT.feeIncomplete });
     const refused = save({ "fees.landlord.0.amount": "six hundred", "fees.vatStatus": "maybe" });
-    expect(refused.ok ? {} : refused.errors).toEqual({ "fees.landlord.0.amount": WEBSITE_TEXT.price("Landlord fee 1 amount"), "fees.vatStatus": WEBSITE_TEXT.vatStatus });
+    expect(refused.ok ? {} : refused.errors).toEqual({
+      "fees.landlord.0.amount": WEBSITE_TEXT.price("Landlord fee 1 amount"),
+      "fees.vatStatus": WEBSITE_TEXT.vatStatus,
+    });
   });
 
   it("keeps an unknown basis out: a fee is charged per property unless per tenant", () => {

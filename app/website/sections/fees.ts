@@ -115,7 +115,8 @@ export const section: Section<"fees", SiteFees> = {
         }
         const [name, amount, covers, calculation] = row as [string, string, string, string];
         const pence = penceFrom(amount);
-        if ((name === "" || covers === "" || calculation === "" || amount === "") && !errors[`${prefix}.name`]) errors[`${prefix}.name`] = FEES_TEXT.feeIncomplete;
+        if ((name === "" || covers === "" || calculation === "" || amount === "") && !errors[`${prefix}.name`])
+          errors[`${prefix}.name`] = FEES_TEXT.feeIncomplete;
         else if (pence === undefined && !errors[`${prefix}.amount`]) errors[`${prefix}.amount`] = FIELD_TEXT.price(`${feeLabel(list, index)} amount`);
         lists[list].push({ name, amountPence: pence ?? 0, basis: basis === "per-tenant" ? "per-tenant" : "per-property", covers, calculation });
       }

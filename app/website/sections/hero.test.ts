@@ -16,7 +16,11 @@ describe("the Hero section", () => {
   });
 
   it("refuses an image address that is not one of the site's uploads", () => {
-    const parsed = parseSection("hero", { ...sectionValues("hero", DEFAULTS), "hero.image": "https://example.com/a.jpg", "hero.imageAlt": "A house" }, DEFAULTS);
+    const parsed = parseSection(
+      "hero",
+      { ...sectionValues("hero", DEFAULTS), "hero.image": "https://example.com/a.jpg", "hero.imageAlt": "A house" },
+      DEFAULTS,
+    );
     expect(parsed.ok ? {} : parsed.errors).toEqual({ "hero.image": WEBSITE_TEXT.fileMissing("Hero image") });
   });
 

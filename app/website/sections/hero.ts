@@ -32,14 +32,31 @@ export const HERO_TEXT = {
 } as const;
 
 const FIELDS: FieldSpec[] = [
-  { name: "hero.image", label: "Hero image", max: 64, required: false, type: "image", hint: "JPEG, PNG, GIF or WebP under 10 MB, at least 1280 pixels wide. Without one, the illustration of a town house is shown." },
-  { name: "hero.imageAlt", label: "Hero image description (alt text)", max: 250, required: false, multiline: true, hint: "What the picture shows, for people who cannot see it." },
+  {
+    name: "hero.image",
+    label: "Hero image",
+    max: 64,
+    required: false,
+    type: "image",
+    hint: "JPEG, PNG, GIF or WebP under 10 MB, at least 1280 pixels wide. Without one, the illustration of a town house is shown.",
+  },
+  {
+    name: "hero.imageAlt",
+    label: "Hero image description (alt text)",
+    max: 250,
+    required: false,
+    multiline: true,
+    hint: "What the picture shows, for people who cannot see it.",
+  },
   { name: "hero.eyebrow", label: "Line above the headline", max: 80, required: true },
   { name: "hero.headline", label: "Headline", max: 100, required: true },
   { name: "hero.blurb", label: "Introduction", max: 400, required: true, multiline: true },
   { name: "hero.promiseTitle", label: "Pricing promise title", max: 60, required: true },
   { name: "hero.promiseTagline", label: "Pricing promise tagline", max: 140, required: true },
-  ...Array.from({ length: MAX_PROMISES }, (_, index): FieldSpec => ({ name: `hero.promises.${index}`, label: `Promise ${index + 1}`, max: 40, required: true })),
+  ...Array.from(
+    { length: MAX_PROMISES },
+    (_, index): FieldSpec => ({ name: `hero.promises.${index}`, label: `Promise ${index + 1}`, max: 40, required: true }),
+  ),
 ];
 
 export const section: Section<"hero", SiteHero> = {

@@ -39,7 +39,14 @@ describe("the Business hours section", () => {
   it("refuses an open day without times, a time that is none, and closing before opening", () => {
     const parsed = parseSection(
       "hours",
-      { ...sectionValues("hours", DEFAULTS), "hours.0.opens": "", "hours.1.opens": "9am", "hours.2.opens": "18:00", "hours.2.closes": "09:00", "hours.6.open": "on" },
+      {
+        ...sectionValues("hours", DEFAULTS),
+        "hours.0.opens": "",
+        "hours.1.opens": "9am",
+        "hours.2.opens": "18:00",
+        "hours.2.closes": "09:00",
+        "hours.6.open": "on",
+      },
       DEFAULTS,
     );
     expect(parsed.ok).toBe(false);
@@ -53,7 +60,11 @@ describe("the Business hours section", () => {
   });
 
   it("saves the Contact section's phone and e-mail notes with the hours, leaving its other texts as they were", () => {
-    const parsed = parseSection("hours", { ...sectionValues("hours", DEFAULTS), "contact.phoneNote": "Phone line open 8am – 8pm", "contact.title": "Not this tab's" }, DEFAULTS);
+    const parsed = parseSection(
+      "hours",
+      { ...sectionValues("hours", DEFAULTS), "contact.phoneNote": "Phone line open 8am – 8pm", "contact.title": "Not this tab's" },
+      DEFAULTS,
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.content.contact).toEqual({ ...DEFAULTS.contact, phoneNote: "Phone line open 8am – 8pm" });
@@ -61,6 +72,8 @@ describe("the Business hours section", () => {
 
   it("finds a stored week that is not seven days, or holds a time that is none", () => {
     expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.slice(1) } })).toHaveLength(1);
-    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.map((day) => ({ ...day, opens: day.open ? "nine" : "" })) } })).toContain(HOURS_TEXT.time("Monday: opens"));
+    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.map((day) => ({ ...day, opens: day.open ? "nine" : "" })) } })).toContain(
+      HOURS_TEXT.time("Monday: opens"),
+    );
   });
 });

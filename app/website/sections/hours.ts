@@ -98,7 +98,9 @@ function parseHours({ get, raw, errors, values }: SectionForm): SiteHours {
 
 /** What a stored or imported week must look like beyond its fields: seven days. */
 function hoursShapeProblems(hours: SiteHours): string[] {
-  return Array.isArray(hours.days) && hours.days.length === WEEK.length && hours.days.every((day) => typeof day === "object" && day !== null && typeof day.open === "boolean")
+  return Array.isArray(hours.days) &&
+    hours.days.length === WEEK.length &&
+    hours.days.every((day) => typeof day === "object" && day !== null && typeof day.open === "boolean")
     ? []
     : ["The business hours must list the seven days of the week, each open or closed."];
 }

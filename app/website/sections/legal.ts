@@ -56,7 +56,14 @@ const FIELDS: FieldSpec[] = [
   { name: "legal.redressNumber", label: "Redress scheme membership number", max: 40, required: false },
   { name: "legal.cmpScheme", label: "Client money protection scheme", max: 120, required: false, hint: "For example Propertymark Client Money Protection." },
   { name: "legal.cmpNumber", label: "Client money protection membership number", max: 40, required: false },
-  { name: "legal.cmpExpires", label: "Client money protection certificate expires on", max: 10, required: false, type: "date", hint: "The dashboard warns you 30 days before." },
+  {
+    name: "legal.cmpExpires",
+    label: "Client money protection certificate expires on",
+    max: 10,
+    required: false,
+    type: "date",
+    hint: "The dashboard warns you 30 days before.",
+  },
   {
     name: "legal.cmpCertificate",
     label: "Client money protection certificate",
@@ -68,7 +75,8 @@ const FIELDS: FieldSpec[] = [
 ];
 
 /** The details by name, each from its field (every field named, never a stored object's spread: a key no form has does not ride along). */
-const detailsFrom = (value: (field: string) => string) => Object.fromEntries(FIELDS.map((spec) => [spec.name.slice("legal.".length), value(spec.name)])) as SiteLegal;
+const detailsFrom = (value: (field: string) => string) =>
+  Object.fromEntries(FIELDS.map((spec) => [spec.name.slice("legal.".length), value(spec.name)])) as SiteLegal;
 
 export const section: Section<"legal", SiteLegal> = {
   label: "Legal details",

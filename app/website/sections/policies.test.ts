@@ -19,14 +19,20 @@ describe("how deep a policy nests", () => {
   });
 
   it("allows the nesting a policy needs", () => {
-    expect(policyNesting("1. Your rights\n   - to see what we hold\n     - and to have a copy\n   - to have it corrected")).toBeLessThanOrEqual(MAX_POLICY_NESTING);
+    expect(policyNesting("1. Your rights\n   - to see what we hold\n     - and to have a copy\n   - to have it corrected")).toBeLessThanOrEqual(
+      MAX_POLICY_NESTING,
+    );
   });
 });
 
 describe("the Policies section", () => {
   it("saves each policy as typed, and refuses one over the limit or nested deeper than a page shows", () => {
     const deep = Array.from({ length: MAX_POLICY_NESTING + 1 }, (_, depth) => `${"  ".repeat(depth)}- level ${depth + 1}`).join("\n");
-    const parsed = parseSection("policies", { "policies.privacy": "# Privacy\n\nWe keep little.", "policies.terms": deep, "policies.cookies": "x".repeat(POLICY_MAX + 1) }, DEFAULTS);
+    const parsed = parseSection(
+      "policies",
+      { "policies.privacy": "# Privacy\n\nWe keep little.", "policies.terms": deep, "policies.cookies": "x".repeat(POLICY_MAX + 1) },
+      DEFAULTS,
+    );
     expect(parsed.ok ? {} : parsed.errors).toEqual({
       "policies.terms": WEBSITE_TEXT.policyNesting("Terms of Service", MAX_POLICY_NESTING),
       "policies.cookies": WEBSITE_TEXT.tooLong("Cookie Policy", POLICY_MAX),

@@ -21,7 +21,11 @@ describe("the Pricing section", () => {
   });
 
   it("takes one feature a line, leaving out blank lines, and no popular plan when none is chosen", () => {
-    const parsed = parseSection("pricing", { ...sectionValues("pricing", DEFAULTS), "plans.0.features": "  Rent collection \n\n Repairs\n", popular: "-1" }, DEFAULTS);
+    const parsed = parseSection(
+      "pricing",
+      { ...sectionValues("pricing", DEFAULTS), "plans.0.features": "  Rent collection \n\n Repairs\n", popular: "-1" },
+      DEFAULTS,
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.content.pricing.plans[0]!.features).toEqual(["Rent collection", "Repairs"]);

@@ -37,7 +37,14 @@ function planFields(index: number): FieldSpec[] {
     { name: `plans.${index}.price`, label: `${which} price (£)`, max: 12, required: true, hint: "In pounds, such as 80 or 79.50." },
     { name: `plans.${index}.period`, label: `${which} period`, max: 40, required: true },
     { name: `plans.${index}.description`, label: `${which} description`, max: 300, required: true, multiline: true },
-    { name: `plans.${index}.features`, label: `${which} features`, max: MAX_FEATURES * (FEATURE_MAX + 1), required: true, multiline: true, hint: `One feature a line, in the order shown; at most ${MAX_FEATURES}.` },
+    {
+      name: `plans.${index}.features`,
+      label: `${which} features`,
+      max: MAX_FEATURES * (FEATURE_MAX + 1),
+      required: true,
+      multiline: true,
+      hint: `One feature a line, in the order shown; at most ${MAX_FEATURES}.`,
+    },
     { name: `plans.${index}.buttonText`, label: `${which} button text`, max: 40, required: true },
   ];
 }
@@ -117,7 +124,10 @@ export const section: Section<"pricing", SitePricing> = {
       const pricePence = penceFrom(get(priceName)) ?? NaN;
       if (!errors[priceName] && Number.isNaN(pricePence)) errors[priceName] = FIELD_TEXT.price(`Plan ${index + 1} price`);
       const featuresName = `plans.${index}.features`;
-      const features = get(featuresName).split("\n").map((line) => line.trim()).filter(Boolean);
+      const features = get(featuresName)
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean);
       if (!errors[featuresName]) {
         if (features.length > MAX_FEATURES) errors[featuresName] = PRICING_TEXT.tooManyLines(`Plan ${index + 1} features`, MAX_FEATURES);
         else if (features.some((line) => line.length > FEATURE_MAX)) errors[featuresName] = PRICING_TEXT.lineTooLong(`Plan ${index + 1} features`, FEATURE_MAX);

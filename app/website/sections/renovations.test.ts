@@ -6,7 +6,11 @@ const DEFAULTS = siteDefaults();
 
 describe("the Renovations section", () => {
   it("saves its intro and four cards, in their places", () => {
-    const parsed = parseSection("renovations", { ...sectionValues("renovations", DEFAULTS), "renovations.cards.2.title": "Repairs", "renovations.intro": "  Homes we improved.  " }, DEFAULTS);
+    const parsed = parseSection(
+      "renovations",
+      { ...sectionValues("renovations", DEFAULTS), "renovations.cards.2.title": "Repairs", "renovations.intro": "  Homes we improved.  " },
+      DEFAULTS,
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.content.renovations.intro).toBe("Homes we improved.");
@@ -19,6 +23,8 @@ describe("the Renovations section", () => {
   });
 
   it("finds stored content without its four cards", () => {
-    expect(contentProblems({ ...DEFAULTS, renovations: { ...DEFAULTS.renovations, cards: DEFAULTS.renovations.cards.slice(1) } })).toEqual([RENOVATIONS_TEXT.shape]);
+    expect(contentProblems({ ...DEFAULTS, renovations: { ...DEFAULTS.renovations, cards: DEFAULTS.renovations.cards.slice(1) } })).toEqual([
+      RENOVATIONS_TEXT.shape,
+    ]);
   });
 });

@@ -34,13 +34,22 @@ describe("the Services section", () => {
         ...DEFAULTS.services,
         groups: [
           DEFAULTS.services.groups[0]!,
-          { ...DEFAULTS.services.groups[1]!, services: Array.from({ length: MAX_SERVICES }, (_, index) => ({ title: `Service ${index}`, description: "Done well.", icon: "bell" as const })) },
+          {
+            ...DEFAULTS.services.groups[1]!,
+            services: Array.from({ length: MAX_SERVICES }, (_, index) => ({ title: `Service ${index}`, description: "Done well.", icon: "bell" as const })),
+          },
         ],
       },
     };
     const parsed = parseSection(
       "services",
-      { ...sectionValues("services", full), [`${servicePrefix(0, 1)}.description`]: "", [`${servicePrefix(0, 2)}.icon`]: "script", [`${servicePrefix(0, 3)}.title`]: "Only a title", [`${servicePrefix(0, 3)}.icon`]: "home" },
+      {
+        ...sectionValues("services", full),
+        [`${servicePrefix(0, 1)}.description`]: "",
+        [`${servicePrefix(0, 2)}.icon`]: "script",
+        [`${servicePrefix(0, 3)}.title`]: "Only a title",
+        [`${servicePrefix(0, 3)}.icon`]: "home",
+      },
       full,
     );
     expect(parsed.ok).toBe(false);
@@ -52,7 +61,16 @@ describe("the Services section", () => {
     });
     // A full group has no row to add one more.
     expect(Object.keys(sectionValues("services", full)).some((name) => name.startsWith(servicePrefix(1, MAX_SERVICES)))).toBe(false);
-    const tooMany = { ...full, services: { ...full.services, groups: [full.services.groups[0]!, { ...full.services.groups[1]!, services: [...full.services.groups[1]!.services, full.services.groups[1]!.services[0]!] }] } };
+    const tooMany = {
+      ...full,
+      services: {
+        ...full.services,
+        groups: [
+          full.services.groups[0]!,
+          { ...full.services.groups[1]!, services: [...full.services.groups[1]!.services, full.services.groups[1]!.services[0]!] },
+        ],
+      },
+    };
     expect(contentProblems(tooMany)).toContain(SERVICES_TEXT.tooMany(MAX_SERVICES));
   });
 

@@ -57,7 +57,8 @@ function servicesDefaults(): SiteServices {
           },
           {
             title: "Property Maintenance & Repairs",
-            description: "Vetted local tradespeople, regular inspections and repairs handled from first report to sign-off, keeping your property in good order.",
+            description:
+              "Vetted local tradespeople, regular inspections and repairs handled from first report to sign-off, keeping your property in good order.",
             icon: "wrench",
           },
           {
@@ -189,7 +190,8 @@ function parseServices(form: SectionForm, current: SiteServices): SiteServices {
       const [title, description] = [get(`${prefix}.title`), get(`${prefix}.description`)];
       // The row that adds a service adds one only when something is typed in it.
       if (!existing && title === "" && description === "") continue;
-      if ((title === "" || description === "") && !errors[`${prefix}.title`] && !errors[`${prefix}.description`]) errors[`${prefix}.title`] = SERVICES_TEXT.incomplete;
+      if ((title === "" || description === "") && !errors[`${prefix}.title`] && !errors[`${prefix}.description`])
+        errors[`${prefix}.title`] = SERVICES_TEXT.incomplete;
       if (!isIcon(icon)) errors[`${prefix}.icon`] = SERVICES_TEXT.icon;
       kept.push({ index, service: { title, description, icon: isIcon(icon) ? icon : DEFAULT_SERVICE_ICON } });
     }

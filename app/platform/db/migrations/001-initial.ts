@@ -21,17 +21,9 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn("updated_at", timestamp, (col) => col.notNull().defaultTo(now))
     .execute();
   // The public gallery: active projects in display order.
-  await db.schema
-    .createIndex("renovation_projects_active_order_idx")
-    .on("renovation_projects")
-    .columns(["is_active", "display_order"])
-    .execute();
+  await db.schema.createIndex("renovation_projects_active_order_idx").on("renovation_projects").columns(["is_active", "display_order"]).execute();
   // The admin list: every project in display order.
-  await db.schema
-    .createIndex("renovation_projects_order_idx")
-    .on("renovation_projects")
-    .column("display_order")
-    .execute();
+  await db.schema.createIndex("renovation_projects_order_idx").on("renovation_projects").column("display_order").execute();
 
   await db.schema
     .createTable("contact_submissions")
@@ -39,22 +31,12 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("email", "text", (col) => col.notNull())
     .addColumn("phone", "text")
-    .addColumn("user_type", "text", (col) =>
-      col.notNull().check(sql`user_type in ('landlord', 'tenant', 'investor', 'other')`),
-    )
+    .addColumn("user_type", "text", (col) => col.notNull().check(sql`user_type in ('landlord', 'tenant', 'investor', 'other')`))
     .addColumn("message", "text", (col) => col.notNull())
     .addColumn("is_read", "boolean", (col) => col.notNull().defaultTo(false))
     .addColumn("created_at", timestamp, (col) => col.notNull().defaultTo(now))
     .execute();
   // The inbox: newest first, optionally filtered by read state.
-  await db.schema
-    .createIndex("contact_submissions_created_idx")
-    .on("contact_submissions")
-    .column("created_at")
-    .execute();
-  await db.schema
-    .createIndex("contact_submissions_read_created_idx")
-    .on("contact_submissions")
-    .columns(["is_read", "created_at"])
-    .execute();
+  await db.schema.createIndex("contact_submissions_created_idx").on("contact_submissions").column("created_at").execute();
+  await db.schema.createIndex("contact_submissions_read_created_idx").on("contact_submissions").columns(["is_read", "created_at"]).execute();
 }

@@ -36,10 +36,6 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn("subject", "text", (col) => col.notNull())
     .addColumn("created_at", timestamp, (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex("rate_limit_events_lookup_idx")
-    .on("rate_limit_events")
-    .columns(["bucket", "subject", "created_at"])
-    .execute();
+  await db.schema.createIndex("rate_limit_events_lookup_idx").on("rate_limit_events").columns(["bucket", "subject", "created_at"]).execute();
   await db.schema.createIndex("rate_limit_events_created_idx").on("rate_limit_events").column("created_at").execute();
 }

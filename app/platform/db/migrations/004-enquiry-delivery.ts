@@ -19,11 +19,7 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .columns(["spam_reason", "is_read", "created_at"])
     .execute();
   // GDPR requests and search by e-mail: addresses are compared lower-cased.
-  await db.schema
-    .createIndex("contact_submissions_email_idx")
-    .on("contact_submissions")
-    .expression(sql`lower(email)`)
-    .execute();
+  await db.schema.createIndex("contact_submissions_email_idx").on("contact_submissions").expression(sql`lower(email)`).execute();
 
   await db.schema
     .createTable("email_outbox")
@@ -35,9 +31,7 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     // JSON: the rendered message { to, replyTo?, subject, text, html }.
     .addColumn("message", "text", (col) => col.notNull())
     // queued → sending → sent, or → failed (with last_error; retried while next_attempt_at is set).
-    .addColumn("status", "text", (col) =>
-      col.notNull().defaultTo("queued").check(sql`status in ('queued', 'sending', 'sent', 'failed')`),
-    )
+    .addColumn("status", "text", (col) => col.notNull().defaultTo("queued").check(sql`status in ('queued', 'sending', 'sent', 'failed')`))
     .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
     // When the worker may (next) try; null once sent or given up.
     .addColumn("next_attempt_at", timestamp)

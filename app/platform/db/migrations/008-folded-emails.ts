@@ -11,7 +11,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const typed = db as unknown as Kysely<{ contact_submissions: { id: string; email: string; email_folded: string | null } }>;
   const rows = await typed.selectFrom("contact_submissions").select(["id", "email"]).execute();
   for (const row of rows) {
-    await typed.updateTable("contact_submissions").set({ email_folded: foldEmail(row.email) }).where("id", "=", row.id).execute();
+    await typed
+      .updateTable("contact_submissions")
+      .set({ email_folded: foldEmail(row.email) })
+      .where("id", "=", row.id)
+      .execute();
   }
   await db.schema.createIndex("contact_submissions_email_folded_idx").on("contact_submissions").column("email_folded").execute();
 }

@@ -8,8 +8,7 @@ import type { Log } from "~/platform/observe/log.server";
 import { INBOX_TEXT } from "~/admin/texts";
 import type { AdminActionData } from "~/admin/types";
 
-const notice = (kind: "success" | "error", text: string, status: number) =>
-  data<AdminActionData>({ notice: { kind, text } }, { status });
+const notice = (kind: "success" | "error", text: string, status: number) => data<AdminActionData>({ notice: { kind, text } }, { status });
 
 const BULK = INBOX_TEXT.bulk;
 

@@ -6,14 +6,7 @@ import { ImageError } from "~/images/process.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { UploadedFile } from "~/platform/http/request-body.server";
 import { PROJECT_FORM_TEXT, parseProjectFields, type ProjectFormErrors, type ProjectFormValues } from "~/projects/project-form";
-import {
-  createProject,
-  deleteProject,
-  getProject,
-  moveProject,
-  setProjectActive,
-  updateProject,
-} from "~/projects/projects.server";
+import { createProject, deleteProject, getProject, moveProject, setProjectActive, updateProject } from "~/projects/projects.server";
 import { isUuid as isProjectId } from "~/platform/ids";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { tabPath } from "~/admin/tabs";
@@ -32,8 +25,7 @@ export function isProjectIntent(intent: string | undefined): intent is ProjectIn
 /** After a save the page shows the list with this notice (?notice=…); a reload does not post again. */
 export const SAVED_NOTICES = { "project-created": PROJECTS_TEXT.created, "project-updated": PROJECTS_TEXT.updated } as const;
 
-const notice = (kind: "success" | "error", text: string, status: number) =>
-  data<AdminActionData>({ notice: { kind, text } }, { status });
+const notice = (kind: "success" | "error", text: string, status: number) => data<AdminActionData>({ notice: { kind, text } }, { status });
 
 /**
  * The Renovation Projects actions, for the signed-in admin (routes/admin-guard.tsx). Bad input and unknown

@@ -9,7 +9,18 @@ import { findStoredFile, saveCertificate, saveImage, type ImageServices, type St
 import { ImageError } from "~/images/process.server";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/http/request-body.server";
 import { requireMember, servicesContext } from "~/services";
-import { FILE_FIELDS, SECTION_LABELS, SITE_SECTIONS, WEBSITE_TEXT, parseSection, sectionFields, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
+import {
+  FILE_FIELDS,
+  SECTION_LABELS,
+  SITE_SECTIONS,
+  WEBSITE_TEXT,
+  parseSection,
+  sectionFields,
+  sectionValues,
+  siteDefaults,
+  type SiteContent,
+  type SiteSection,
+} from "~/website/content";
 import { POLICIES, POLICY_MAX, policyTemplate } from "~/website/sections/policies";
 import { parseMove } from "~/website/sections/services";
 import type { Actor } from "~/audit/actor";
@@ -72,7 +83,11 @@ export async function loader(args: Route.LoaderArgs) {
       lastSaved: draft.updatedAt && draft.updatedBy ? { when: formatSubmittedAt(draft.updatedAt), by: draft.updatedBy } : undefined,
       versions: versions.map((version) => ({ ...version, publishedLabel: formatSubmittedAt(version.publishedAt) })),
       notice: noticeFrom(params, section),
-      schedule: schedule && { label: londonLabel(new Date(schedule.publishAt)), by: schedule.scheduledBy, ofCurrentDraft: schedule.revision === draft.revision },
+      schedule: schedule && {
+        label: londonLabel(new Date(schedule.publishAt)),
+        by: schedule.scheduledBy,
+        ofCurrentDraft: schedule.revision === draft.revision,
+      },
     };
   } catch (error) {
     services.log.error({ err: error }, "Could not load the website's content");
@@ -200,9 +215,15 @@ const websiteAction = withBody(
         }
         const parsed = parseSection(section, fields, draft.content);
         if (!parsed.ok) {
-          return data<WebsiteActionData>({ section, errors: parsed.errors, values: parsed.values, notice: { kind: "error", text: WEBSITE_TEXT.fixErrors } }, { status: 400 });
+          return data<WebsiteActionData>(
+            { section, errors: parsed.errors, values: parsed.values, notice: { kind: "error", text: WEBSITE_TEXT.fixErrors } },
+            { status: 400 },
+          );
         }
-        const saved = draft.revision === baseRevision ? await saveDraft(db, { ...change, defaults, section, content: parsed.content, baseRevision }) : ({ ok: false, reason: "stale" } as const);
+        const saved =
+          draft.revision === baseRevision
+            ? await saveDraft(db, { ...change, defaults, section, content: parsed.content, baseRevision })
+            : ({ ok: false, reason: "stale" } as const);
         if (!saved.ok && saved.reason === "legal-details") return legalRefusal();
         if (!saved.ok) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
         // A service moved by its button: the page puts focus back on that button, in the service's new place.
@@ -226,7 +247,8 @@ const websiteAction = withBody(
       case "schedule": {
         const publishAt = fromLondonTime(fields.publishAt ?? "");
         if (!publishAt) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.scheduleInvalid } }, { status: 400 });
-        if (publishAt.getTime() <= change.now.getTime()) return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.schedulePast } }, { status: 400 });
+        if (publishAt.getTime() <= change.now.getTime())
+          return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.schedulePast } }, { status: 400 });
         const scheduled = await schedulePublish(db, { ...change, defaults, baseRevision, publishAt });
         if (scheduled.ok) throw redirect("/admin/website?notice=scheduled");
         if (scheduled.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
