@@ -1,4 +1,6 @@
+import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
 import { prepareDecoy } from "~/auth/password.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
@@ -20,6 +22,7 @@ import type { Repeating } from "~/platform/fleet/schedule.server";
 import { createSecrets } from "~/platform/db/secrets.server";
 import { createTally } from "~/platform/limits/tally.server";
 import { openBackends } from "~/platform/config/services.server";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
 import type { AppServices } from "~/services";
 import { startScheduledPublishing } from "~/website/schedule.server";
 
@@ -121,6 +124,16 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
     background.push(startPruningEvents(database.db, log, () => clock.now()));
+    // AUDIT_RETENTION_DAYS: the audit log's one deletion, daily, once for the fleet.
+    background.push(startAuditRetention({ db: database.db, retentionDays: env.auditRetentionDays, log, now: () => clock.now() }));
+    // An invitation e-mail given up on keeps no link once the invitation can no longer be used.
+    background.push(
+      startFleetJob(
+        { db: database.db, name: "invitation-links", everyMs: 60 * 60_000, firstAfterMs: 120_000, now: () => clock.now() },
+        async () => void (await forgetDeadInvitationLinks(database.db, clock.now())),
+        (error) => log.error({ err: error }, "Could not forget the links of dead invitations"),
+      ),
+    );
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 

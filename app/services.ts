@@ -1,5 +1,9 @@
-import { createContext } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
+import { memberActor, type MemberActor } from "~/audit/actor";
+import { requireRole } from "~/auth/require-role.server";
+import type { Permission } from "~/auth/roles";
 import type { AdminSession } from "~/auth/sessions.server";
+import { requestContext } from "~/platform/http/context";
 import type { Company } from "~/company/company";
 import type { FormTokens } from "~/enquiries/form-token.server";
 import type { OutboxSignal } from "~/enquiries/outbox.server";
@@ -71,3 +75,18 @@ export const servicesContext = createContext<AppServices>();
 
 /** The signed-in admin, set by the admin routes' layout before any of their loaders or actions runs. */
 export const adminContext = createContext<AdminSession>();
+
+/**
+ * The top of an admin loader or action: the signed-in member (the layout
+ * checked the session), refused with 403 unless their role allows
+ * `permission` (app/auth/roles.ts), and the Actor their changes are audited as.
+ */
+export function requireMember(
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  permission: Permission,
+): { admin: AdminSession; actor: MemberActor } {
+  const admin = context.get(adminContext);
+  const info = context.get(requestContext);
+  requireRole(admin, permission, { request, refused: info.refused });
+  return { admin, actor: memberActor(admin, info.clientIp) };
+}

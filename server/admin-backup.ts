@@ -1,3 +1,5 @@
+import { auditWorkDone } from "~/audit/audit.server";
+import { cliActor } from "~/audit/actor";
 import { writeBackup, type BackupServices } from "~/backup/backup.server";
 import { restoreBackup, type RestoreServices } from "~/backup/restore.server";
 import { verifyBackup } from "~/backup/verify.server";
@@ -14,6 +16,7 @@ type Say = (text: string) => void;
 export async function backupCommand(services: BackupServices, directory: string, say: Say, warn: Say): Promise<number> {
   const { database, storage, key } = services;
   const { manifest, absent } = await writeBackup(services, directory);
+  await auditWorkDone(database.db, { actor: cliActor("backup"), action: "backup-made" });
   say(`Backed up ${database.description} (schema ${manifest.schemaVersion}) and ${storage.description} to ${directory}:`);
   say(`  rows: ${rowsLine(manifest.database.counts)} (admin sessions are not kept: a restore ends them)`);
   say(
@@ -34,6 +37,8 @@ export async function backupCommand(services: BackupServices, directory: string,
 
 export async function restoreCommand(services: RestoreServices, directory: string, say: Say): Promise<number> {
   const report = await restoreBackup(services, directory);
+  // Into the restored log: the entries after the backup was made are gone with the rest of that data.
+  await auditWorkDone(services.database.db, { actor: cliActor("restore"), action: "backup-restored" });
   const { manifest } = report;
   say(
     `Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${services.database.description} and ${services.storage.description}:`,

@@ -20,6 +20,8 @@ export type DashboardProps = {
   email: string;
   signIns?: SignInNotice;
   company: { name: string; logoUrl: string };
+  /** The tabs of the member's role (app/admin/tabs.ts); all of them when not given. */
+  tabs?: readonly AdminTabId[];
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
   unread?: number;
   /** How notification e-mail stands; undefined when it could not be read. */
@@ -56,7 +58,7 @@ const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, compa
 };
 
 /** The dashboard around the open tab: header, banners, the tab list, and the tab's panel. */
-export function Dashboard({ email, signIns, company, unread, mail, limits, certificate, database, children }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tabs, unread, mail, limits, certificate, database, children }: DashboardProps) {
   const location = useLocation();
   const navigation = useNavigation();
   const openTab = tabOfPath(location.pathname) ?? ADMIN_TABS[0].id;
@@ -106,7 +108,12 @@ export function Dashboard({ email, signIns, company, unread, mail, limits, certi
           panelId="dashboard-panel"
           className="flex flex-wrap gap-x-2 border-b border-slate-300"
           tabClassName={MAIN_TAB}
-          items={ADMIN_TABS.map((tab) => ({ id: `tab-${tab.id}`, label: tab.label, to: tabPath(tab.id), selected: tab.id === shownTab }))}
+          items={ADMIN_TABS.filter((tab) => tabs === undefined || tabs.includes(tab.id)).map((tab) => ({
+            id: `tab-${tab.id}`,
+            label: tab.label,
+            to: tabPath(tab.id),
+            selected: tab.id === shownTab,
+          }))}
         />
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
           {loadingPanel ? loadingPanel(new URLSearchParams(navigation.location?.search), company.name) : children}

@@ -1,3 +1,4 @@
+import { can } from "~/auth/roles";
 import type { AdminSession } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
 import type { MailHealth } from "~/enquiries/delivery";
@@ -11,6 +12,7 @@ import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { readTally, type Tally } from "~/platform/limits/tally.server";
 import { publishedSite } from "~/website/website.server";
+import { tabsAllowed } from "./tabs";
 import type { DatabaseNotice, LimitsNotice } from "./types";
 
 /** What the dashboard around the tabs reads: only these of the app's services. */
@@ -33,8 +35,9 @@ export type CertificateNotice = { date: string; days: number };
 
 /**
  * What every dashboard tab shows around its panel: who is signed in, the
- * sign-in note, the banners, and the unread count on the Contact Submissions
- * tab (undefined when it could not be read: the tab's own load says what is wrong).
+ * sign-in note, the banners, the tabs of the member's role, and the unread
+ * count on the Contact Submissions tab (undefined when it could not be read:
+ * the tab's own load says what is wrong; or when the role has no such tab).
  */
 export async function dashboardBase(services: DashboardServices, admin: AdminSession) {
   const { company } = services;
@@ -49,7 +52,8 @@ export async function dashboardBase(services: DashboardServices, admin: AdminSes
     limits: await readLimits(services),
     certificate: await readCertificate(services),
     database: databaseNotices(services),
-    unread: await readUnread(services),
+    tabs: tabsAllowed((permission) => can(admin.role, permission)),
+    unread: can(admin.role, "enquiries") ? await readUnread(services) : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { movedTabAddress, returnPath, tabOfPath } from "./tabs";
+import { can } from "~/auth/roles";
+import { movedTabAddress, returnPath, tabOfPath, tabsAllowed } from "./tabs";
 
 const moved = (address: string) => movedTabAddress(new URL(address, "http://127.0.0.1"));
 
@@ -14,6 +15,13 @@ describe("the dashboard's old ?tab= addresses", () => {
 
   it("lead to the first tab for a value that never was a tab, as the old page showed", () => {
     for (const value of ["", "website", "__proto__", "constructor", "Contacts"]) expect(moved(`/admin?tab=${value}`), value).toBe("/admin/projects");
+  });
+
+  it("lead a member whose role has no Renovation Projects to their own first tab for such a value, the known ones as ever", () => {
+    const address = (value: string) => movedTabAddress(new URL(`/admin?tab=${value}&q=x`, "http://127.0.0.1"), "enquiries");
+    expect(address("nonsense")).toBe("/admin/enquiries?q=x");
+    expect(address("projects")).toBe("/admin/projects?q=x");
+    expect(address("contacts")).toBe("/admin/enquiries?q=x");
   });
 
   it("leave an address without ?tab= alone", () => {
@@ -65,5 +73,13 @@ describe("where signing in returns to", () => {
     ]) {
       expect(returnPath(path), String(path)).toBeUndefined();
     }
+  });
+});
+
+describe("the tabs of a role", () => {
+  it("are those its permissions allow, in the page's order", () => {
+    expect(tabsAllowed((permission) => can("owner", permission))).toEqual(["projects", "enquiries", "website"]);
+    expect(tabsAllowed((permission) => can("editor", permission))).toEqual(["projects", "website"]);
+    expect(tabsAllowed((permission) => can("enquiries", permission))).toEqual(["enquiries"]);
   });
 });

@@ -1,3 +1,5 @@
+// Types only: app/routes.ts reads this file while the route table is built, before "~/" means anything.
+import type { Permission } from "~/auth/roles";
 import { DASHBOARD_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
 
 /**
@@ -6,14 +8,21 @@ import { DASHBOARD_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
  * `app/routes/admin/<id>/route.tsx` beside its server code: app/routes.ts
  * makes one route per entry, and the dashboard one tab. Adding a tab is one
  * entry here and one such folder. `/admin` itself shows the first tab.
+ * Each names the permission (app/auth/roles.ts) its route requires of every
+ * loader and action, and a member sees only the tabs of their role.
  */
 export const ADMIN_TABS = [
-  { id: "projects", label: DASHBOARD_TEXT.projectsTab },
-  { id: "enquiries", label: DASHBOARD_TEXT.contactsTab },
-  { id: "website", label: WEBSITE_TEXT_ADMIN.tab },
-] as const satisfies ReadonlyArray<{ id: string; label: string }>;
+  { id: "projects", label: DASHBOARD_TEXT.projectsTab, permission: "projects" },
+  { id: "enquiries", label: DASHBOARD_TEXT.contactsTab, permission: "enquiries" },
+  { id: "website", label: WEBSITE_TEXT_ADMIN.tab, permission: "website" },
+] as const satisfies ReadonlyArray<{ id: string; label: string; permission: Permission }>;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]["id"];
+
+/** The tabs a member may open (`allowed`: what their role may do), in their order on the page. */
+export function tabsAllowed(allowed: (permission: Permission) => boolean): AdminTabId[] {
+  return ADMIN_TABS.filter((tab) => allowed(tab.permission)).map((tab) => tab.id);
+}
 
 export const DASHBOARD_PATH = "/admin";
 
@@ -44,15 +53,15 @@ const OLD_TABS: Readonly<Record<string, AdminTabId>> = { projects: "projects", c
  * Where an old dashboard address moved (`/admin?tab=contacts&filter=unread` →
  * `/admin/enquiries?filter=unread`), the rest of its query kept; undefined for
  * an address without `?tab=`. An unknown value showed the first tab, and
- * still leads there.
+ * still leads to the first (`first`: the member's own first tab).
  */
-export function movedTabAddress(url: URL): string | undefined {
+export function movedTabAddress(url: URL, first: AdminTabId = ADMIN_TABS[0].id): string | undefined {
   const old = url.searchParams.get("tab");
   if (old === null) return undefined;
   const rest = new URLSearchParams(url.search);
   rest.delete("tab");
   const query = rest.toString();
-  return `${tabPath(Object.hasOwn(OLD_TABS, old) ? OLD_TABS[old]! : ADMIN_TABS[0].id)}${query ? `?${query}` : ""}`;
+  return `${tabPath(Object.hasOwn(OLD_TABS, old) ? OLD_TABS[old]! : first)}${query ? `?${query}` : ""}`;
 }
 
 /**

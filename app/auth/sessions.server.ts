@@ -3,6 +3,10 @@ import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platfo
 import type { Db } from "~/platform/db/db.server";
 import { isDiskFull } from "~/platform/db/database-health.server";
 import { toIsoString } from "~/platform/db/db-values";
+import type { Role } from "./roles";
+import { audit } from "~/audit/audit.server";
+import { memberActor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 
 /**
  * Server-side sessions. The cookie holds a random 256-bit token; the database
@@ -19,6 +23,8 @@ export type AdminSession = {
   sessionId: string;
   adminId: string;
   email: string;
+  /** The member's role as it is now: read at every request, so a change applies at the next one. */
+  role: Role;
   expiresAt: Date;
   /** The admin's sign-in before this session's (ISO), and the failed sign-ins between the two. */
   previousSignInAt: string | null;
@@ -83,7 +89,7 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
   const row = await db
     .selectFrom("admin_sessions as s")
     .innerJoin("admin_users as u", "u.id", "s.admin_id")
-    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "s.previous_sign_in_at", "s.failed_sign_ins_before", "u.email"])
+    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "s.previous_sign_in_at", "s.failed_sign_ins_before", "u.email", "u.role"])
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -109,6 +115,7 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
     sessionId: id,
     adminId: row.admin_id,
     email: row.email,
+    role: row.role,
     expiresAt,
     previousSignInAt: row.previous_sign_in_at === null ? null : toIsoString(row.previous_sign_in_at),
     failedSignInsBefore: Number(row.failed_sign_ins_before),
@@ -117,6 +124,14 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.deleteFrom("admin_sessions").where("id", "=", sessionId).execute();
+}
+
+/** Sign Out: ends this session, with its entry in the audit log. */
+export async function signOut(db: Db, session: AdminSession, ip: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await deleteSession(trx, session.sessionId);
+    await audit(trx, { actor: memberActor(session, ip), action: "sign-out", target: session.adminId });
+  });
 }
 
 /** Ends the session a token stands for, if it exists. */

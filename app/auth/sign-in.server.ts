@@ -9,6 +9,8 @@ import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, t
 import { deviceLimitSubject, type Device } from "./device-cookie.server";
 import { needsRehash, reserveHashSlot, verifyAgainstDecoy, verifyPassword } from "./password.server";
 import { createSession, deleteSessionByToken, pruneSessions } from "./sessions.server";
+import { audit } from "~/audit/audit.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -95,9 +97,14 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   const correct = await place.run(() => (admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password)));
   if (!admin || !correct) {
     // The places taken stay taken: they are the failure's record.
-    if (admin) await recordFailedSignIn(db, admin.id);
+    await inTransaction(db, async (trx) => {
+      if (admin) await recordFailedSignIn(trx, admin.id);
+      // The address typed is not kept unless it is a member's: it may be anyone's, or a password typed in the wrong field.
+      const failure = admin ? "wrong-password" : "no-such-member";
+      await audit(trx, { actor: { kind: "visitor", ip: attempt.clientIp }, action: "sign-in-failed", target: admin?.id, details: { failure }, at: now });
+    });
     attempt.log.warn(fields, `Sign-in failed for ${who}`);
-    if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now);
+    if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now, admin?.id);
     return { ok: false, reason: "invalid" };
   }
 
@@ -106,7 +113,12 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   // A new id at every sign-in: a token planted before it (fixation) is worth nothing after.
   if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
   await pruneSessions(db, now);
-  const session = await createSession(db, admin.id, now, await takeSignInHistory(db, admin.id, now));
+  const session = await inTransaction(db, async (trx) => {
+    const started = await createSession(trx, admin.id, now, await takeSignInHistory(trx, admin.id, now));
+    const actor = { kind: "member", id: admin.id, email: admin.email, role: admin.role, ip: attempt.clientIp } as const;
+    await audit(trx, { actor, action: "sign-in", target: admin.id, at: now });
+    return started;
+  });
   attempt.log.info(fields, `Admin ${admin.email} signed in${trustedDevice ? " (a browser used before)" : ""}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
 }
@@ -176,11 +188,22 @@ async function takeAttackerSlots(
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: SignInAttempt, now: Date): Promise<void> {
+async function lockWhenDue(
+  db: Db,
+  account: string,
+  who: string,
+  fields: Record<string, string>,
+  attempt: SignInAttempt,
+  now: Date,
+  adminId?: string,
+): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
   // The failures stay counted: cleared, they would give attempts still in flight new places. They
   // are older than the window by the time the lockout ends.
-  await recordEvent(db, "login-lockout", account, now);
+  await inTransaction(db, async (trx) => {
+    await recordEvent(trx, "login-lockout", account, now);
+    await audit(trx, { actor: { kind: "visitor", ip: attempt.clientIp }, action: "sign-in-locked", target: adminId, at: now });
+  });
   attempt.log.warn(
     fields,
     `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (the last from this address); ` +

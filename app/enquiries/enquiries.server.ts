@@ -5,6 +5,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import type { Db } from "~/platform/db/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/db/schema";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
 import { holdInFlood, type FloodMail } from "./flood.server";
 import { enqueueEmail, type NewOutboxJob, type OutboxSignal } from "./outbox.server";
@@ -124,15 +125,18 @@ const ID_BATCH = 500;
  * transaction: a job must not outlive its enquiry (it holds the visitor's
  * words). The enquiries go first and the jobs of exactly those after, so an
  * enquiry arriving meanwhile keeps its own job. The one way enquiries are
- * deleted: by the admin, by a UK GDPR erasure, by the retention job.
+ * deleted: by the admin, by a UK GDPR erasure, by the retention job; each
+ * writes its audit entries through `audited`, in the same transaction.
  */
 export async function deleteEnquiries(
   db: Db,
   where: (eb: ExpressionBuilder<DatabaseSchema, "contact_submissions">) => Expression<SqlBool>,
+  audited: (trx: Trx, deletedIds: string[]) => Promise<void>,
 ): Promise<{ submissions: number; emailJobs: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const deleted = await trx.deleteFrom("contact_submissions").where(where).returning("id").execute();
     const ids = deleted.map((row) => row.id);
+    await audited(trx, ids);
     let emailJobs = 0;
     for (let start = 0; start < ids.length; start += ID_BATCH) {
       const result = await trx

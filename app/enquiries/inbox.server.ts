@@ -2,6 +2,9 @@ import { sql, type Expression, type ExpressionBuilder, type Selectable, type Sql
 import type { Db } from "~/platform/db/db.server";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/db/schema";
+import { audit, auditEach } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 import { FLOOD_SIGNAL } from "./spam";
@@ -63,6 +66,19 @@ export function submissionsQuery(db: Db, { filter, search = "" }: InboxQuery) {
     .orderBy("id", "desc");
 }
 
+/**
+ * The ids a CSV export of this view holds, newest first, fixed now, with the
+ * export's audit entry (the view, whether it was searched, how many rows;
+ * never the search's words) in the same transaction.
+ */
+export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Promise<string[]> {
+  return inTransaction(db, async (trx) => {
+    const ids = (await submissionsQuery(trx, query).clearSelect().select("id").execute()).map((row) => row.id);
+    await audit(trx, { actor, action: "enquiries-exported", target: query.filter, details: { searched: (query.search ?? "") !== "", count: ids.length } });
+    return ids;
+  });
+}
+
 /** How many submissions each filter tab holds, of those the search matches (all of them without one). */
 export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
@@ -105,26 +121,38 @@ export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Prom
 }
 
 /** Marks a submission read or unread; false when there is no such submission. */
-export async function setSubmissionRead(db: Db, id: string, isRead: boolean): Promise<boolean> {
-  return (await setSubmissionsRead(db, [id], isRead)) > 0;
+export async function setSubmissionRead(db: Db, id: string, isRead: boolean, actor: Actor): Promise<boolean> {
+  return (await setSubmissionsRead(db, [id], isRead, actor)) > 0;
 }
 
-/** Marks these submissions read or unread; answers how many exist (and so were marked). */
-export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean): Promise<number> {
+/** Marks these submissions read or unread, each with its audit entry; answers how many exist (and so were marked). */
+export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean, actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return inTransaction(db, async (trx) => {
+    const marked = await trx.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).returning("id").execute();
+    await auditEach(
+      trx,
+      { actor, action: isRead ? "enquiry-marked-read" : "enquiry-marked-unread" },
+      marked.map((row) => row.id),
+    );
+    return marked.length;
+  });
 }
 
 /** Deletes a submission and its e-mail jobs; false when there was no such submission. */
-export async function deleteSubmission(db: Db, id: string): Promise<boolean> {
-  return (await deleteSubmissions(db, [id])) > 0;
+export async function deleteSubmission(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return (await deleteSubmissions(db, [id], actor)) > 0;
 }
 
-/** Deletes these submissions and their e-mail jobs; answers how many submissions there were. */
-export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> {
+/** Deletes these submissions and their e-mail jobs, each with its audit entry; answers how many submissions there were. */
+export async function deleteSubmissions(db: Db, ids: string[], actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  return (await deleteEnquiries(db, (eb) => eb("id", "in", ids))).submissions;
+  const deleted = await deleteEnquiries(
+    db,
+    (eb) => eb("id", "in", ids),
+    (trx, deletedIds) => auditEach(trx, { actor, action: "enquiry-deleted" }, deletedIds),
+  );
+  return deleted.submissions;
 }
 
 /**
@@ -132,7 +160,15 @@ export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> 
  * flood is released to the inbox; one marked as possible spam loses its mark.
  * False when it is none of these.
  */
-export async function markNotSpam(db: Db, id: string): Promise<"moved" | "released" | "unmarked" | false> {
+export async function markNotSpam(db: Db, id: string, actor: Actor): Promise<"moved" | "released" | "unmarked" | false> {
+  return inTransaction(db, async (trx) => {
+    const done = await unmarkSpam(trx, id);
+    if (done) await audit(trx, { actor, action: done === "released" ? "enquiry-released" : "enquiry-marked-not-spam", target: id });
+    return done;
+  });
+}
+
+async function unmarkSpam(db: Db, id: string): Promise<"moved" | "released" | "unmarked" | false> {
   const unmark = (which: (eb: Where) => Expression<SqlBool>, set: { spam_signals: null; spam_reason?: null; is_read?: false }) =>
     db.updateTable("contact_submissions").set(set).where("id", "=", id).where(which).executeTakeFirst();
   const filed = await unmark((eb) => eb("spam_reason", "is not", null), { spam_reason: null, spam_signals: null, is_read: false });
@@ -144,12 +180,16 @@ export async function markNotSpam(db: Db, id: string): Promise<"moved" | "releas
 }
 
 /** Move to Spam: the admin files an enquiry of the inbox away, with what marked it (if anything did). False when it is under Spam already, or gone. */
-export async function markSpam(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable("contact_submissions")
-    .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
-    .where("id", "=", id)
-    .where("spam_reason", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function markSpam(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("contact_submissions")
+      .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
+      .where("id", "=", id)
+      .where("spam_reason", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "enquiry-marked-spam", target: id });
+    return true;
+  });
 }

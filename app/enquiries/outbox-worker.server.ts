@@ -4,7 +4,8 @@ import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
 import type { DatabaseSchema } from "~/platform/db/schema";
-import type { OutboxSignal } from "./outbox.server";
+import { LINK_PLACEHOLDER, type OutboxSignal } from "./outbox.server";
+import { escapeHtml } from "./emails";
 
 /**
  * Sends what the outbox holds, one job at a time. Several instances may run
@@ -77,8 +78,8 @@ function isDue(eb: Eb, at: string) {
   ]);
 }
 
-/** A job a worker holds the lease of. */
-export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string };
+/** A job a worker holds the lease of; `link` is the single-use link its message takes, if it has one. */
+export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; link: string | null };
 
 /** Claims a due job with a conditional UPDATE only one worker can win; undefined when another did, or it is not due. */
 export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob | undefined> {
@@ -96,30 +97,62 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
     .where((eb) => isDue(eb, at.toISOString()))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
-  const row = await db.selectFrom("email_outbox").select(["message", "attempts"]).where("id", "=", id).where("lease_token", "=", leaseToken).executeTakeFirst();
-  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
+  const row = await db
+    .selectFrom("email_outbox")
+    .select(["message", "attempts", "link"])
+    .where("id", "=", id)
+    .where("lease_token", "=", leaseToken)
+    .executeTakeFirst();
+  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, link: row.link };
 }
 
 /**
  * Is the claimed job still wanted, right before its e-mail goes? Its
  * enquiry may have been erased (UK GDPR), deleted or filed under Spam since
- * the claim: then nothing is sent, and a job whose enquiry is gone or spam is
- * deleted with it.
+ * the claim, or its invitation revoked, accepted or past its time: then
+ * nothing is sent, and the job is deleted.
  */
-async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"]): Promise<boolean> {
+async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"], at: Date): Promise<boolean> {
   const row = await db
     .selectFrom("email_outbox as o")
     .leftJoin("contact_submissions as s", "s.id", "o.submission_id")
-    .select(["o.submission_id", "s.id as submission", "s.spam_reason"])
+    .leftJoin("admin_invitations as i", "i.id", "o.invitation_id")
+    .select([
+      "o.submission_id",
+      "s.id as submission",
+      "s.spam_reason",
+      "o.invitation_id",
+      "i.id as invitation",
+      "i.accepted_at",
+      "i.revoked_at",
+      "i.expires_at",
+    ])
     .where("o.id", "=", job.id)
     .where("o.lease_token", "=", job.leaseToken)
     .executeTakeFirst();
   // Gone, or another worker took it over after the lease ran out.
   if (!row) return false;
-  if (row.submission_id === null || (row.submission !== null && row.spam_reason === null)) return true;
+  let unwanted: string | undefined;
+  if (row.submission_id !== null && (row.submission === null || row.spam_reason !== null)) {
+    unwanted = `its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`;
+  } else if (row.invitation_id !== null) {
+    if (row.invitation === null || row.revoked_at !== null) unwanted = "its invitation was revoked";
+    else if (row.accepted_at !== null) unwanted = "its invitation was accepted already";
+    else if (row.expires_at !== null && new Date(row.expires_at).getTime() <= at.getTime()) unwanted = "its invitation ran out";
+  }
+  // A message that takes a link it no longer has (forgotten) must not go out without it.
+  if (unwanted === undefined && job.link === null && job.message.includes(LINK_PLACEHOLDER)) unwanted = "its link was forgotten";
+  if (unwanted === undefined) return true;
   await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
-  log.info(`E-mail ${job.id}: not sent, its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`);
+  log.info(`E-mail ${job.id}: not sent, ${unwanted}`);
   return false;
+}
+
+/** The message as it is sent: with its link in place, if it takes one. */
+function messageToSend(job: ClaimedJob): OutgoingEmail {
+  const message = JSON.parse(job.message) as OutgoingEmail;
+  if (job.link === null) return message;
+  return { ...message, text: message.text.replaceAll(LINK_PLACEHOLDER, job.link), html: message.html.replaceAll(LINK_PLACEHOLDER, escapeHtml(job.link)) };
 }
 
 /** Sends a claimed job's e-mail, if it is still wanted, and records the outcome (only the lease holder can). */
@@ -130,7 +163,7 @@ export async function deliverClaimed(
   { log, onFailedSend }: DeliveryReport,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  if (!(await stillWanted(db, job, log))) return;
+  if (!(await stillWanted(db, job, log, now()))) return;
   let failure: unknown;
   const renewal = setInterval(() => {
     db.updateTable("email_outbox")
@@ -141,7 +174,7 @@ export async function deliverClaimed(
       .catch((error: unknown) => log.error(`E-mail ${job.id}: could not renew its lease: ${(error as Error).message}`));
   }, LEASE_RENEW_MS);
   try {
-    await mailer.send(JSON.parse(job.message) as OutgoingEmail);
+    await mailer.send(messageToSend(job));
   } catch (error) {
     failure = error ?? new Error("unknown error");
   } finally {
@@ -156,6 +189,8 @@ export async function deliverClaimed(
         sent_at: at.toISOString(),
         next_attempt_at: null,
         last_error: null,
+        // Sent: the single-use link is the recipient's alone now.
+        link: null,
         lease_token: null,
         lease_until: null,
         updated_at: at.toISOString(),

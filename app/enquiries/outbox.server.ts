@@ -2,7 +2,9 @@ import { EventEmitter } from "node:events";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
-import type { OutboxKind } from "~/platform/db/schema";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import type { MailHealth, NotificationState } from "./delivery";
 
 /**
@@ -32,21 +34,30 @@ export function createOutboxSignal(): OutboxSignal {
   };
 }
 
-export type NewOutboxJob = {
-  id: string;
-  submissionId: string;
-  kind: OutboxKind;
-  message: OutgoingEmail;
-};
+/**
+ * A job: an e-mail about an enquiry, or one that carries an invitation's
+ * single-use link. Such a link is kept apart from the message, which holds
+ * LINK_PLACEHOLDER where it goes: the worker puts it in as it sends, and the
+ * job forgets it once sent, so the stored message never holds a usable link
+ * for longer than the e-mail takes to leave (docs/decisions/042).
+ */
+export type NewOutboxJob =
+  | { id: string; kind: "notification" | "acknowledgement"; submissionId: string; message: OutgoingEmail }
+  | { id: string; kind: "invitation"; invitationId: string; link: string; message: OutgoingEmail };
 
-/** Queues a job, due at `now`. `db` is the enquiry's transaction, so both are stored or neither. */
+/** Where a job's message takes its link (in the text, and HTML-escaped in the HTML). */
+export const LINK_PLACEHOLDER = "{{link}}";
+
+/** Queues a job, due at `now`. `db` is the change's transaction (an enquiry, an invitation), so both are stored or neither. */
 export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promise<void> {
   const at = now.toISOString();
   await db
     .insertInto("email_outbox")
     .values({
       id: job.id,
-      submission_id: job.submissionId,
+      submission_id: job.kind === "invitation" ? null : job.submissionId,
+      invitation_id: job.kind === "invitation" ? job.invitationId : null,
+      link: job.kind === "invitation" ? job.link : null,
       kind: job.kind,
       message: JSON.stringify(job.message),
       status: "queued",
@@ -120,16 +131,20 @@ export async function outboxBacklog(db: Db, now: Date): Promise<{ jobs: number; 
  * up); false when there is none to retry. The attempt count stays: it is the
  * record of tries, and a job that had given up gets one more try per retry.
  */
-export async function retryNotification(db: Db, submissionId: string, outbox?: OutboxSignal, now: Date = new Date()): Promise<boolean> {
+export async function retryNotification(db: Db, submissionId: string, actor: Actor, outbox?: OutboxSignal, now: Date = new Date()): Promise<boolean> {
   const at = now.toISOString();
-  const result = await db
-    .updateTable("email_outbox")
-    .set({ next_attempt_at: at, updated_at: at })
-    .where("submission_id", "=", submissionId)
-    .where("kind", "=", "notification")
-    .where("status", "=", "failed")
-    .executeTakeFirst();
-  const retried = Number(result.numUpdatedRows) > 0;
+  const retried = await inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("email_outbox")
+      .set({ next_attempt_at: at, updated_at: at })
+      .where("submission_id", "=", submissionId)
+      .where("kind", "=", "notification")
+      .where("status", "=", "failed")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "notification-retried", target: submissionId, at: now });
+    return true;
+  });
   if (retried) outbox?.signal();
   return retried;
 }

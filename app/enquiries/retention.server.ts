@@ -2,6 +2,8 @@ import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { startFleetJob } from "~/platform/fleet/job-runs.server";
 import type { Repeating } from "~/platform/fleet/schedule.server";
+import { audit } from "~/audit/audit.server";
+import { systemActor } from "~/audit/actor";
 import { deleteEnquiries } from "./enquiries.server";
 
 /**
@@ -20,7 +22,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
-  return (await deleteEnquiries(db, (eb) => eb("created_at", "<", cutoff))).submissions;
+  const deleted = await deleteEnquiries(
+    db,
+    (eb) => eb("created_at", "<", cutoff),
+    async (trx, ids) => {
+      if (ids.length > 0) await audit(trx, { actor: systemActor("enquiry retention"), action: "enquiries-expired", details: { count: ids.length }, at: now });
+    },
+  );
+  return deleted.submissions;
 }
 
 export type RetentionLog = Pick<Log, "info" | "error">;

@@ -5,6 +5,9 @@ import { toIsoString } from "~/platform/db/db-values";
 import type { ImageTable } from "~/platform/db/schema";
 import type { ImageStorage } from "~/platform/storage/storage.server";
 import type { Log } from "~/platform/observe/log.server";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import {
   IMAGE_CONTENT_TYPES,
   STORED_CONTENT_TYPES,
@@ -69,8 +72,16 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
+/** Records an upload's row with its audit entry (the files are stored already). */
+async function recordUpload(db: Db, row: Selectable<ImageTable>, actor: Actor): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await trx.insertInto("images").values(row).execute();
+    await audit(trx, { actor, action: "file-uploaded", target: row.name });
+  });
+}
+
 /** Processes and stores an upload. Refusals are ImageErrors (4xx); nothing is left behind on failure. */
-export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uint8Array): Promise<StoredImage> {
+export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
   const processed = await oneAtATime(() => processImage(bytes));
   const stem = newImageStem();
   const name = `${stem}.${processed.main.extension}`;
@@ -99,7 +110,7 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
       variants: JSON.stringify(variants),
       created_at: new Date().toISOString(),
     };
-    await services.db.insertInto("images").values(row).execute();
+    await recordUpload(services.db, row, actor);
     return toStoredImage(row);
   } catch (error) {
     await Promise.allSettled(stored.map((file) => services.storage.delete(file)));
@@ -112,7 +123,7 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
  * 030) after checking it by content (pdf.server.ts), and records it beside
  * the images (no size, no copies) so gc-images and the site know it.
  */
-export async function saveDocument(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
+export async function saveDocument(services: ImageServices, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
   await checkPdf(bytes);
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
@@ -126,7 +137,7 @@ export async function saveDocument(services: ImageServices, bytes: Uint8Array): 
       variants: "[]",
       created_at: new Date().toISOString(),
     };
-    await services.db.insertInto("images").values(row).execute();
+    await recordUpload(services.db, row, actor);
     return toStoredImage(row);
   } catch (error) {
     await services.storage.delete(name).catch(() => undefined);
@@ -135,8 +146,8 @@ export async function saveDocument(services: ImageServices, bytes: Uint8Array): 
 }
 
 /** A certificate: a PDF (checked, stored as it came) or an image (through the image pipeline), told apart by content. */
-export async function saveCertificate(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
-  return isPdf(bytes) ? saveDocument(services, bytes) : saveImage(services, bytes);
+export async function saveCertificate(services: ImageServices, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
+  return isPdf(bytes) ? saveDocument(services, bytes, actor) : saveImage(services, bytes, actor);
 }
 
 /** The recorded upload (image or document) a URL of ours points at, or undefined. */
@@ -261,6 +272,7 @@ export type GcReport = { removed: string[]; keptRecent: number; inUse: number };
 export async function collectUnusedImages(
   services: Omit<ImageServices, "log">,
   { minAgeMs, now = Date.now() }: { minAgeMs: number; now?: number },
+  actor: Actor,
 ): Promise<GcReport> {
   const projects = await services.db.selectFrom("renovation_projects").select(["before_image_url", "after_image_url"]).execute();
   const siteUrls = await siteReferences(services.db);
@@ -293,12 +305,15 @@ export async function collectUnusedImages(
   // row's files carry its timestamp, so an old unused row has only old unused
   // files (or none left).
   const unusedRows = rows.filter((row) => !usedNames.has(row.name) && isOld(row.name)).map((row) => row.name);
-  for (let index = 0; index < unusedRows.length; index += 500) {
-    await services.db
-      .deleteFrom("images")
-      .where("name", "in", unusedRows.slice(index, index + 500))
-      .execute();
-  }
+  await inTransaction(services.db, async (trx) => {
+    for (let index = 0; index < unusedRows.length; index += 500) {
+      await trx
+        .deleteFrom("images")
+        .where("name", "in", unusedRows.slice(index, index + 500))
+        .execute();
+    }
+    if (report.removed.length > 0 || unusedRows.length > 0) await audit(trx, { actor, action: "files-removed", details: { count: report.removed.length } });
+  });
   for (const name of report.removed) await services.storage.delete(name);
   return report;
 }

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { clearedSessionCookie, deleteSession } from "~/auth/sessions.server";
+import { clientIp } from "~/auth/require-admin.server";
+import { clearedSessionCookie, signOut } from "~/auth/sessions.server";
 import { adminContext, servicesContext } from "~/services";
 import type { Route } from "./+types/admin.sign-out";
 
@@ -13,7 +14,7 @@ export function loader() {
 export async function action({ context }: Route.ActionArgs) {
   const admin = context.get(adminContext);
   const { db, auth } = context.get(servicesContext);
-  await deleteSession(db, admin.sessionId);
+  await signOut(db, admin, clientIp(context));
   return redirect("/admin", { headers: { "Set-Cookie": clearedSessionCookie(auth.cookie) } });
 }
 

@@ -3,7 +3,7 @@ import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import { siteDefaults } from "~/website/content";
 import { siteCompany } from "~/website/sections/company";
 import { heroPicture, readDraft, readVersion } from "~/website/website.server";
@@ -19,7 +19,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
 /** The landing page as it would look with the draft, or with an earlier version (?version=N). */
 export const handle = { hydrate: "islands" } as const;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "website");
   const services = context.get(servicesContext);
   const defaults = siteDefaults(services.company);
   const asked = new URL(request.url).searchParams.get("version");

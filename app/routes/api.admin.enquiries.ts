@@ -1,7 +1,7 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
@@ -10,7 +10,9 @@ import type { Route } from "./+types/api.admin.enquiries";
  * and read hold real enquiries only; what a flood brought is under
  * filter=held, spam under filter=spam.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "enquiries");
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {

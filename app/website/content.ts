@@ -46,6 +46,9 @@ export const SITE_SECTIONS = Object.keys(SECTIONS) as readonly SiteSection[];
 
 export const SECTION_LABELS = Object.fromEntries(SITE_SECTIONS.map((name) => [name, REGISTRY[name].label])) as Record<SiteSection, string>;
 
+/** The sections only an owner may change (each module's `ownerOnly`; legal-sections.ts says what that refuses). */
+export const OWNER_ONLY_SECTIONS: readonly SiteSection[] = SITE_SECTIONS.filter((name) => REGISTRY[name].ownerOnly === true);
+
 export type { FieldSpec, SectionErrors } from "./fields";
 
 /** Every message of the Website tab's typed fields, by name: the fields' own and the sections'. */

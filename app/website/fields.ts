@@ -74,6 +74,12 @@ export type Section<Name extends string, Own, Reads extends Record<Name, Own> = 
   parse: (form: SectionForm, current: Reads) => Partial<Reads>;
   /** What stored or imported content must look like beyond its fields (two groups, seven days). */
   shapeProblems?: (content: Reads) => string[];
+  /**
+   * What the law makes the company answer for (decision 028): only an owner
+   * may change it, or publish, schedule, discard or restore a change to it
+   * (decision 042, app/website/legal-sections.ts).
+   */
+  ownerOnly?: true;
 };
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters to strip (line breaks and tabs stay).

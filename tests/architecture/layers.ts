@@ -18,7 +18,7 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: RegExp }> = [
   },
   { name: "screens", paths: /^app\/(admin|landing)\// },
   { name: "components", paths: /^app\/components\// },
-  { name: "domains", paths: /^app\/(auth|enquiries|projects|images|company|website|backup)\// },
+  { name: "domains", paths: /^app\/(auth|audit|enquiries|projects|images|company|website|backup)\// },
   // The platform's rooms, each named for what it holds; a new file chooses one (or is a small text rule at the top).
   {
     name: "platform",

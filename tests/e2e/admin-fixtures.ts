@@ -6,6 +6,7 @@ import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
 import { openDatabase, type Db } from "~/platform/db/db.server";
 import { waitForHydration } from "./fixtures";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * The admin tests run against the "admin" server of playwright.config.ts: a
@@ -114,7 +115,7 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
     if (enquiry.createdAt) {
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }
-    if (enquiry.read) await setSubmissionRead(db, id, true);
+    if (enquiry.read) await setSubmissionRead(db, id, true, TEST_ACTOR);
     if (enquiry.held) await db.updateTable("contact_submissions").set({ spam_signals: FLOOD_SIGNAL }).where("id", "=", id).execute();
     ids.push(id);
   }

@@ -9,6 +9,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { plainLog } from "~/platform/observe/log.server";
 import { withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * The Renovation Projects tab (issue 4, gallery management) on the "admin"
@@ -147,20 +148,24 @@ export async function resetProjects(seeds: ProjectSeed[] = []): Promise<Renovati
     }
     const created: RenovationProject[] = [];
     for (const [index, seed] of seeds.entries()) {
-      const before = await saveImage(services, await jpeg(640, 480, seed.colour));
-      const after = await saveImage(services, await png(640, 480, seed.colour));
+      const before = await saveImage(services, await jpeg(640, 480, seed.colour), TEST_ACTOR);
+      const after = await saveImage(services, await png(640, 480, seed.colour), TEST_ACTOR);
       created.push(
-        await createProject(db, {
-          title: seed.title,
-          category: seed.category ?? "Kitchen Renovation",
-          description: seed.description ?? `Seeded project ${seed.title}.`,
-          duration: seed.duration ?? "3 weeks",
-          budget: seed.budget ?? "£12,000",
-          before_image_url: before.url,
-          after_image_url: after.url,
-          is_active: seed.is_active ?? true,
-          display_order: seed.display_order ?? index,
-        }),
+        await createProject(
+          db,
+          {
+            title: seed.title,
+            category: seed.category ?? "Kitchen Renovation",
+            description: seed.description ?? `Seeded project ${seed.title}.`,
+            duration: seed.duration ?? "3 weeks",
+            budget: seed.budget ?? "£12,000",
+            before_image_url: before.url,
+            after_image_url: after.url,
+            is_active: seed.is_active ?? true,
+            display_order: seed.display_order ?? index,
+          },
+          TEST_ACTOR,
+        ),
       );
     }
     return created;

@@ -4,6 +4,7 @@ import { migrateToLatest, openDatabase } from "~/platform/db/db.server";
 import { createProject } from "~/projects/projects.server";
 import { SEED_PROJECTS } from "./seed-data";
 import { SITE_ADMIN, saveSignedInState } from "./signed-in";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * Playwright starts the web servers before global setup, so each has already
@@ -19,7 +20,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   const database = openDatabase({ dataDir, databaseUrl: undefined });
   try {
     await migrateToLatest(database);
-    for (const project of SEED_PROJECTS) await createProject(database.db, project);
+    for (const project of SEED_PROJECTS) await createProject(database.db, project, TEST_ACTOR);
     await ensureAdmin(database.db, SITE_ADMIN.email, SITE_ADMIN.password);
   } finally {
     await database.close();

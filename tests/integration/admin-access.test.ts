@@ -31,6 +31,7 @@ import { dataSnapshot } from "../support/data-snapshot";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 // ---------------------------------------------------------------------------
 // The table
@@ -557,16 +558,20 @@ describe.each(backends)("admin access on $name", (backend) => {
   /** Control projects are created last in the list, each below the one before. */
   let controlOrder = 50_000;
   function controlProject([before, after]: string[]) {
-    return createProject(reader.db, {
-      title: `Control project ${controlOrder}`,
-      category: "Kitchen Renovation",
-      description: "A project for one request of the table.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: before!,
-      after_image_url: after!,
-      display_order: controlOrder++,
-    });
+    return createProject(
+      reader.db,
+      {
+        title: `Control project ${controlOrder}`,
+        category: "Kitchen Renovation",
+        description: "A project for one request of the table.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: before!,
+        after_image_url: after!,
+        display_order: controlOrder++,
+      },
+      TEST_ACTOR,
+    );
   }
 
   async function enquiriesAs(cookie: string) {
@@ -601,20 +606,24 @@ describe.each(backends)("admin access on $name", (backend) => {
     database = await backend.createDatabase({ migrated: true });
     imagesDir = path.join(database.env.DATA_DIR, "images");
     const seeding = database.open();
-    const hidden = await createProject(seeding.db, {
-      title: HIDDEN_PROJECT,
-      category: "Basement Conversion",
-      description: "Not yet published.",
-      duration: "9 weeks",
-      budget: "£40,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-      is_active: false,
-    });
+    const hidden = await createProject(
+      seeding.db,
+      {
+        title: HIDDEN_PROJECT,
+        category: "Basement Conversion",
+        description: "Not yet published.",
+        duration: "9 weeks",
+        budget: "£40,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+        is_active: false,
+      },
+      TEST_ACTOR,
+    );
     projectId = hidden.id;
     const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-    beforeUrl = (await saveImage(images, JPEG)).url;
-    afterUrl = (await saveImage(images, JPEG)).url;
+    beforeUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
+    afterUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
     await seeding.close();
     server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "1000" });
     reader = database.open();
@@ -861,15 +870,15 @@ describe.each(backends)("admin access on $name", (backend) => {
       const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
       // A project of its own with a neighbour below it (last in the list), and two new uploads for the forms.
       const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-      const controlImages = [(await saveImage(images, JPEG)).url, (await saveImage(images, JPEG)).url];
+      const controlImages = [(await saveImage(images, JPEG, TEST_ACTOR)).url, (await saveImage(images, JPEG, TEST_ACTOR)).url];
       const control = await controlProject(controlImages);
       await controlProject(controlImages);
       const values: Values = {
         id: anotherEnquiry,
         ...ADMIN,
         projectId: control.id,
-        beforeUrl: (await saveImage(images, JPEG)).url,
-        afterUrl: (await saveImage(images, JPEG)).url,
+        beforeUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
+        afterUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
         marker: randomBytes(6).toString("hex"),
         siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
       };

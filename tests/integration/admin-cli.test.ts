@@ -15,6 +15,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { backends } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { assertBuilt } from "../support/server";
+import { TEST_ACTOR } from "../support/actors";
 import { useDatabase } from "../support/sites";
 
 const PASSWORD = "a long admin password";
@@ -38,7 +39,8 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     const run = await admin(["create", "Owner@Example.com"], `${PASSWORD}\n`);
     expect(run.stderr).not.toContain(PASSWORD);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain("Created the admin owner@example.com");
+    expect(run.stdout).toContain("Created the owner owner@example.com");
+    expect((await findAdminByEmail(data.db, "owner@example.com"))?.role).toBe("owner");
     const stored = await findAdminByEmail(data.db, "owner@example.com");
     expect(stored?.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(PASSWORD, stored!.password_hash)).toBe(true);
@@ -78,7 +80,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     const run = await admin(["list"]);
     expect(run.code).toBe(0);
     const line = run.stdout.split("\n").find((text) => text.startsWith("owner@example.com"));
-    expect(line).toMatch(/^owner@example\.com\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
+    expect(line).toMatch(/^owner@example\.com\s+Owner\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
   });
 
   it("set-password changes the password and ends every session of that admin", async () => {
@@ -107,9 +109,15 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     expect(unlocked.ok).toBe(true);
   });
 
-  it("delete removes the admin and their sessions; deleting again says there is none", async () => {
+  it("delete removes the admin and their sessions, never the last owner; deleting again says there is none", async () => {
     const owner = await findAdminByEmail(data.db, "owner@example.com");
     const { token } = await createSession(data.db, owner!.id);
+    const last = await admin(["delete", "owner@example.com"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain("There must always be at least one owner.");
+    expect(await findSession(data.db, token), "refused: nothing changed").toBeDefined();
+    expect((await admin(["create", "second.owner@example.com"], `${PASSWORD}\n`)).code).toBe(0);
+
     const run = await admin(["delete", "owner@example.com"]);
     expect(run.code).toBe(0);
     expect(await findAdminByEmail(data.db, "owner@example.com")).toBeUndefined();
@@ -151,16 +159,20 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     }
 
     const project = (title: string, before: string, after: string, isActive = true) =>
-      createProject(data.db, {
-        title,
-        category: "Kitchen Renovation",
-        description: "For the image clean-up.",
-        duration: "1 week",
-        budget: "£1,000",
-        before_image_url: before,
-        after_image_url: after,
-        is_active: isActive,
-      });
+      createProject(
+        data.db,
+        {
+          title,
+          category: "Kitchen Renovation",
+          description: "For the image clean-up.",
+          duration: "1 week",
+          budget: "£1,000",
+          before_image_url: before,
+          after_image_url: after,
+          is_active: isActive,
+        },
+        TEST_ACTOR,
+      );
 
     const rowNames = async () => (await data.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
     const filesNow = async () => (await readdir(imagesDir)).sort();
@@ -186,6 +198,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
         await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } })
           .jpeg()
           .toBuffer(),
+        TEST_ACTOR,
       );
       const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
       const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;

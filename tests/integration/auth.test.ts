@@ -7,7 +7,17 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { plainLog } from "~/platform/observe/log.server";
 import { LOGIN_TEXT } from "~/admin/texts";
-import { AdminError, countAdmins, createAdmin, deleteAdmin, ensureAdmin, liftLockout, listAdmins, setAdminPassword } from "~/auth/admins.server";
+import {
+  AdminError,
+  countAdmins,
+  createAdmin,
+  deleteAdmin,
+  findAdminByEmail,
+  ensureAdmin,
+  liftLockout,
+  listAdmins,
+  setAdminPassword,
+} from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
 import type { Database, Db } from "~/platform/db/db.server";
@@ -16,6 +26,7 @@ import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
 import { visibleText } from "../support/html";
+import { TEST_ACTOR } from "../support/actors";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -64,7 +75,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     /** A migrated database with the admin EMAIL / PASSWORD. */
     async function withAdmin(): Promise<Db> {
       const { db } = await migratedDatabase();
-      await createAdmin(db, EMAIL, PASSWORD);
+      await createAdmin(db, EMAIL, PASSWORD, TEST_ACTOR);
       return db;
     }
 
@@ -75,7 +86,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     describe("admins", () => {
       it("creates an admin under the trimmed, lower-cased e-mail", async () => {
         const { db } = await migratedDatabase();
-        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD);
+        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD, TEST_ACTOR);
         expect(admin.email).toBe(EMAIL);
         expect(await countAdmins(db)).toBe(1);
         expectSignedIn(await attempt(db, { email: EMAIL }));
@@ -84,7 +95,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a second admin whose e-mail differs only in case", async () => {
         const db = await withAdmin();
-        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD)).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD, TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(1);
         // The first account's password still stands.
         expectSignedIn(await attempt(db, { password: PASSWORD }));
@@ -93,13 +104,16 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a password shorter than 12 characters", async () => {
         const { db } = await migratedDatabase();
-        await expect(createAdmin(db, EMAIL, "short pass")).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, EMAIL, "short pass", TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(0);
       });
 
-      it("ensureAdmin creates a missing admin, and never overwrites an existing one's password", async () => {
+      it("ensureAdmin creates a missing admin, an owner, and never overwrites an existing one's password", async () => {
         const { db } = await migratedDatabase();
         expect(await ensureAdmin(db, EMAIL, PASSWORD)).toBe(true);
+        expect((await findAdminByEmail(db, EMAIL))?.role).toBe("owner");
+        const created = await db.selectFrom("audit_log").select(["actor_type", "actor_label", "action"]).execute();
+        expect(created).toEqual([{ actor_type: "system", actor_label: "the server (ADMIN_EMAIL)", action: "member-created" }]);
         expect(await ensureAdmin(db, EMAIL, OTHER_PASSWORD)).toBe(false);
         expect(await ensureAdmin(db, "Owner@Example.com", OTHER_PASSWORD)).toBe(false);
         expect(await countAdmins(db)).toBe(1);
@@ -109,7 +123,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("lists the admins by e-mail with their active sessions", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         expectSignedIn(await attempt(db, {}));
         expectSignedIn(await attempt(db, {}));
 
@@ -125,20 +139,20 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("deleteAdmin removes the admin and every session of theirs", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const mine = await attempt(db, {});
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
         expectSignedIn(mine);
         expectSignedIn(theirs);
 
-        await deleteAdmin(db, "Owner@Example.com");
+        await deleteAdmin(db, "Owner@Example.com", TEST_ACTOR);
 
         expect(await findSession(db, mine.token)).toBeUndefined();
         expect((await sessionRows(db)).map((row) => row.admin_id)).toEqual([await adminId(db, "assistant@example.com")]);
         expect(await findSession(db, theirs.token)).toMatchObject({ email: "assistant@example.com" });
         expect((await listAdmins(db)).map((admin) => admin.email)).toEqual(["assistant@example.com"]);
         expect(await attempt(db, {})).toEqual({ ok: false, reason: "invalid" });
-        await expect(deleteAdmin(db, EMAIL)).rejects.toThrow(AdminError);
+        await expect(deleteAdmin(db, EMAIL, TEST_ACTOR)).rejects.toThrow(AdminError);
       });
     });
 
@@ -231,7 +245,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword ends every session of the admin and changes the password", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const one = await attempt(db, {});
         const two = await attempt(db, { clientIp: "198.51.100.7" });
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
@@ -239,7 +253,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(two);
         expectSignedIn(theirs);
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase")).toEqual({ endedSessions: 2 });
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR)).toEqual({ endedSessions: 2 });
 
         expect(await findSession(db, one.token)).toBeUndefined();
         expect(await findSession(db, two.token)).toBeUndefined();
@@ -256,7 +270,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(elsewhere);
         const { sessionId } = (await findSession(db, current.token))!;
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", { keepSessionId: sessionId })).toEqual({
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR, { keepSessionId: sessionId })).toEqual({
           endedSessions: 1,
         });
         expect(await findSession(db, current.token)).toMatchObject({ email: EMAIL });
@@ -265,8 +279,8 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword refuses a short password and an unknown e-mail", async () => {
         const db = await withAdmin();
-        await expect(setAdminPassword(db, EMAIL, "too short")).rejects.toThrow(AdminError);
-        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase")).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, EMAIL, "too short", TEST_ACTOR)).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase", TEST_ACTOR)).rejects.toThrow(AdminError);
         expectSignedIn(await attempt(db, {}));
       });
     });
@@ -327,7 +341,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       it("locks the account after 10 failures from 10 IPs: the right password from a new IP is refused", async () => {
         expect(LOCKOUT.failures).toBe(10);
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         await failFromManyIps(db, EMAIL, at);
 
@@ -356,7 +370,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         await failFromManyIps(db, EMAIL, at);
         expect(await attempt(db, { clientIp: "203.0.113.50", now: at(20_000) })).toMatchObject({ reason: "limited" });
 
-        await setAdminPassword(db, EMAIL, "the brand new passphrase");
+        await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { password: "the brand new passphrase", clientIp: "203.0.113.50", now: at(30_000) }));
       });
@@ -442,7 +456,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("does not help with another account, and has a failure limit of its own", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         const device = { adminId: await adminId(db, "assistant@example.com"), deviceId: "BBBBBBBBBBBBBBBBBBBBBB" };
         await lockedOut(db, at);
@@ -465,7 +479,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         for (let i = 0; i < LOCKOUT.failures; i++) await attempt(db, { password: "wrong password!", clientIp: `10.0.0.${i + 1}`, now: at(1000 + i) });
         expect(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(5000) })).toMatchObject({ reason: "limited" });
 
-        await liftLockout(db, EMAIL);
+        await liftLockout(db, EMAIL, TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(6000) }));
       });

@@ -27,9 +27,22 @@ import { migrations } from "~/platform/db/migrations";
 import { TABLES } from "~/platform/db/schema";
 import { runAdmin } from "../support/admin-cli";
 import { backends } from "../support/backends";
-import { ENQUIRY, PASSWORD, SLOW, allRows, rewriteBackup, schemaObjects, siteState, sitesOf, tableSection, type Site } from "../support/backup-sites";
+import {
+  ENQUIRY,
+  PASSWORD,
+  SLOW,
+  allRows,
+  auditBesidesCommands,
+  rewriteBackup,
+  schemaObjects,
+  siteState,
+  sitesOf,
+  tableSection,
+  type Site,
+} from "../support/backup-sites";
 import { assertBuilt } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
+import { TEST_ACTOR } from "../support/actors";
 
 const BACKUP_KEY = randomBytes(32).toString("base64");
 const OTHER_KEY = randomBytes(32).toString("base64");
@@ -45,7 +58,7 @@ describe.each(backends)("a backup restores data, never code, on $name", (backend
     assertBuilt();
     backups = await makeTempDir("tampered");
     source = await newSite({ migratedHere: true });
-    await createAdmin(source.database.db, "owner@example.com", PASSWORD);
+    await createAdmin(source.database.db, "owner@example.com", PASSWORD, TEST_ACTOR);
     await saveEnquiry(source.database.db, ENQUIRY, { mail: undefined, company: PLACEHOLDER_COMPANY });
     await source.storage.put("1700000000002-sourceimage1.jpg", new TextEncoder().encode("the source's upload"), { contentType: "image/jpeg" });
     await source.storage.put("1700000000003-sourceimage2.webp", randomBytes(70_000), { contentType: "image/webp" });
@@ -162,7 +175,7 @@ describe.each(backends)("a backup restores data, never code, on $name", (backend
       // What the earlier restore ran: its manifest rewritten to match the database file.
       const evil = await newSite();
       const { db } = evil.database;
-      await createAdmin(db, "intruder@example.com", PASSWORD);
+      await createAdmin(db, "intruder@example.com", PASSWORD, TEST_ACTOR);
       await sql`create table enquiry_copies (id text, message text)`.execute(db);
       if (backend.name === "sqlite") {
         await sql`create trigger copy_enquiries after insert on contact_submissions begin insert into enquiry_copies values (new.id, new.message); end`.execute(
@@ -254,8 +267,9 @@ describe.each(backends)("a backup restores data, never code, on $name", (backend
 
       const restored = await runAdmin({ ...target.testDb.env, BACKUP_KEY }, ["restore", sealed]);
       expect(restored.code, restored.stderr).toBe(0);
-      const changing = ["admin_sessions", "public_data_version"];
+      const changing = ["admin_sessions", "public_data_version", "audit_log"];
       expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));
+      expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
       const images = await siteState(target);
       expect(images.images.get("1700000000003-sourceimage2.webp")).toBe((await siteState(source)).images.get("1700000000003-sourceimage2.webp"));
     },

@@ -26,10 +26,23 @@ import { siteDefaults } from "~/website/content";
 import { publishContent } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
 import { backends } from "../support/backends";
-import { ENQUIRY, PASSWORD, SLOW, allImages, allRows, rewriteBackup, siteState, sitesOf, type Site } from "../support/backup-sites";
+import {
+  ENQUIRY,
+  PASSWORD,
+  SLOW,
+  allImages,
+  allRows,
+  auditBesidesCommands,
+  commandEntries,
+  rewriteBackup,
+  siteState,
+  sitesOf,
+  type Site,
+} from "../support/backup-sites";
 import { assertBuilt, spawnServer, startServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { sql } from "kysely";
+import { TEST_ACTOR } from "../support/actors";
 
 /** The code's schema version: its last migration. */
 const LATEST_MIGRATION = Object.keys(migrations).at(-1)!;
@@ -55,13 +68,13 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     source = await newSite({ migratedHere: true });
     const { db } = source.database;
     expect((await runAdmin(source.testDb.env, ["seed-demo"])).code).toBe(0);
-    const admin = await createAdmin(db, "owner@example.com", PASSWORD);
+    const admin = await createAdmin(db, "owner@example.com", PASSWORD, TEST_ACTOR);
     await createSession(db, admin.id);
     await saveEnquiry(db, ENQUIRY, MAIL);
     await saveEnquiry(db, { ...ENQUIRY, name: "Ada Lovelace", email: "ada@example.com", phone: undefined, userType: "tenant" }, MAIL);
     await saveEnquiry(db, { ...ENQUIRY, message: "Cheap links" }, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } });
     await createSecrets(db).key("form-token");
-    await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", now: new Date() });
+    await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", actor: TEST_ACTOR, now: new Date() });
 
     // Made while the site runs, as an operator would.
     backup = path.join(backups, "full");
@@ -114,7 +127,7 @@ describe.each(backends)("backup and restore on $name", (backend) => {
     "restores into an empty site every row of every table and every image byte, ends the sessions and moves the data version on",
     async () => {
       const target = await newSite();
-      const admin = await createAdmin(target.database.db, "someone@example.com", PASSWORD);
+      const admin = await createAdmin(target.database.db, "someone@example.com", PASSWORD, TEST_ACTOR);
       await createSession(target.database.db, admin.id);
       const versionBefore = await publicDataVersion(target.database.db);
 
@@ -123,8 +136,11 @@ describe.each(backends)("backup and restore on $name", (backend) => {
       expect(restored.stdout).toContain("renovation_projects 3, contact_submissions 3");
       expect(restored.stdout).toContain("admin sessions: ended 1");
 
-      const changing = ["admin_sessions", "public_data_version"];
+      const changing = ["admin_sessions", "public_data_version", "audit_log"];
       expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));
+      expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
+      expect(await commandEntries(source.database)).toEqual(["backup-made"]);
+      expect(await commandEntries(target.database), "the restored log, and the restore").toEqual(["backup-restored"]);
       const images = await allImages(target.storage);
       expect(images.size).toBeGreaterThan(6);
       expect(images).toEqual(await allImages(source.storage));
@@ -212,9 +228,10 @@ describe.each(backends)("backup and restore on $name", (backend) => {
       // Stopped, the same restore goes through.
       const restored = await runAdmin(target.testDb.env, ["restore", backup]);
       expect(restored.code, restored.stderr).toBe(0);
-      expect(await allRows(target.database, ["admin_sessions", "public_data_version"])).toEqual(
-        await allRows(source.database, ["admin_sessions", "public_data_version"]),
+      expect(await allRows(target.database, ["admin_sessions", "public_data_version", "audit_log"])).toEqual(
+        await allRows(source.database, ["admin_sessions", "public_data_version", "audit_log"]),
       );
+      expect(await auditBesidesCommands(target.database)).toEqual(await auditBesidesCommands(source.database));
 
       // While a restore holds the site, a server refuses to start (and to migrate).
       const restoring = await target.database.lockSite("restoring");
@@ -269,6 +286,8 @@ async function portableRows(database: Database): Promise<Record<string, string[]
     if (table === "admin_sessions" || table === "public_data_version") continue;
     const { rows: found } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.db);
     rows[table] = found
+      // Each site's own backup and restore commands write their entry after their work (commandEntries).
+      .filter((row) => table !== "audit_log" || !["backup-made", "backup-restored"].includes(String(row.action)))
       .map((row) =>
         JSON.stringify(Object.values(row).map((value) => (value instanceof Date ? value.toISOString() : typeof value === "boolean" ? Number(value) : value))),
       )
@@ -305,12 +324,12 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a back
       const source = await onSqlite.newSite({ migratedHere: true });
       const { db } = source.database;
       expect((await runAdmin(source.testDb.env, ["seed-demo"])).code).toBe(0);
-      const admin = await createAdmin(db, "owner@example.com", PASSWORD);
+      const admin = await createAdmin(db, "owner@example.com", PASSWORD, TEST_ACTOR);
       await createSession(db, admin.id);
       await saveEnquiry(db, ENQUIRY, MAIL);
       await saveEnquiry(db, { ...ENQUIRY, message: "Cheap links" }, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } });
       await createSecrets(db).key("form-token");
-      await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", now: new Date() });
+      await publishContent(db, { content: JSON.stringify(siteDefaults()), by: "owner@example.com", actor: TEST_ACTOR, now: new Date() });
       // Two publishes scheduled, the second taken back: its id is not handed out again.
       await schedule(source.database, "owner@example.com");
       const taken = await schedule(source.database, "owner@example.com");
@@ -323,6 +342,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a back
       const restored = await runAdmin(onPg.testDb.env, ["restore", fromSqlite]);
       expect(restored.code, restored.stderr).toBe(0);
       expect(await portableRows(onPg.database)).toEqual(await portableRows(source.database));
+      expect(await commandEntries(onPg.database), "the restore, into the restored log").toEqual(["backup-restored"]);
       expect(await allImages(onPg.storage)).toEqual(await allImages(source.storage));
       expect(await schedule(onPg.database, "after the move")).toBe(taken + 1);
 

@@ -7,6 +7,7 @@ import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.s
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { createProject, deleteProject, listActiveProjects, moveProject, setProjectActive, updateProject, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ACTOR } from "../support/actors";
 
 const ALL_MIGRATIONS = [
   "001-initial",
@@ -20,6 +21,7 @@ const ALL_MIGRATIONS = [
   "009-site-content",
   "010-job-runs",
   "011-limit-counts",
+  "012-team-and-audit",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -130,7 +132,7 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("are idempotent: a second run applies nothing and keeps the data", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("Kept Project"));
+      await createProject(database.db, project("Kept Project"), TEST_ACTOR);
       expect(await migrateToLatest(database)).toEqual([]);
       expect(await appliedMigrations(database)).toEqual(ALL_MIGRATIONS);
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Kept Project"]);
@@ -192,14 +194,14 @@ describe.each(backends)("data layer on $name", (backend) => {
       };
 
       let id = "";
-      expect(await changes(async () => (id = (await createProject(writer.db, project("Versioned Villa"))).id))).toBe(true);
+      expect(await changes(async () => (id = (await createProject(writer.db, project("Versioned Villa"), TEST_ACTOR)).id))).toBe(true);
       const fields = { ...project("Versioned Villa, Renamed") };
-      expect(await changes(() => updateProject(writer.db, id, fields))).toBe(true);
-      expect(await changes(() => setProjectActive(writer.db, id, false))).toBe(true);
-      await createProject(writer.db, project("Second Versioned Villa"));
+      expect(await changes(() => updateProject(writer.db, id, fields, TEST_ACTOR))).toBe(true);
+      expect(await changes(() => setProjectActive(writer.db, id, false, TEST_ACTOR))).toBe(true);
+      await createProject(writer.db, project("Second Versioned Villa"), TEST_ACTOR);
       last = await publicDataVersion(reader.db);
-      expect(await changes(() => moveProject(writer.db, id, "down"))).toBe(true);
-      expect(await changes(() => deleteProject(writer.db, id))).toBe(true);
+      expect(await changes(() => moveProject(writer.db, id, "down", TEST_ACTOR))).toBe(true);
+      expect(await changes(() => deleteProject(writer.db, id, TEST_ACTOR))).toBe(true);
       const image = { name: "1700000000000-versioned0001.jpg", content_type: "image/jpeg", width: 10, height: 10, bytes: 10, variants: "[]" };
       expect(await changes(() => writer.db.insertInto("images").values(image).execute())).toBe(true);
       expect(await changes(() => writer.db.deleteFrom("images").where("name", "=", image.name).execute())).toBe(true);
@@ -270,11 +272,11 @@ describe.each(backends)("data layer on $name", (backend) => {
   describe("projects", () => {
     it("listActiveProjects returns only active projects, in display order", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("Third", { display_order: 2 }));
-      await createProject(database.db, project("Hidden", { display_order: 0, is_active: false }));
-      await createProject(database.db, project("First", { display_order: 0 }));
-      await createProject(database.db, project("Second", { display_order: 1 }));
-      await createProject(database.db, project("Hidden Last", { display_order: 9, is_active: false }));
+      await createProject(database.db, project("Third", { display_order: 2 }), TEST_ACTOR);
+      await createProject(database.db, project("Hidden", { display_order: 0, is_active: false }), TEST_ACTOR);
+      await createProject(database.db, project("First", { display_order: 0 }), TEST_ACTOR);
+      await createProject(database.db, project("Second", { display_order: 1 }), TEST_ACTOR);
+      await createProject(database.db, project("Hidden Last", { display_order: 9, is_active: false }), TEST_ACTOR);
 
       const projects = await listActiveProjects(database.db);
       expect(projects.map((p) => p.title)).toEqual(["First", "Second", "Third"]);
@@ -284,7 +286,7 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("listActiveProjects returns the fields of a project as they were created", async () => {
       const database = await migratedDatabase();
-      const created = await createProject(database.db, project("Loft Conversion", { budget: "£42,500", duration: "8 weeks" }));
+      const created = await createProject(database.db, project("Loft Conversion", { budget: "£42,500", duration: "8 weeks" }), TEST_ACTOR);
       const [listed] = await listActiveProjects(database.db);
       expect(listed).toEqual(created);
       expect(listed).toMatchObject({
@@ -307,10 +309,10 @@ describe.each(backends)("data layer on $name", (backend) => {
       const titles = ["Tie One", "Tie Two", "Tie Three", "Tie Four", "Tie Five"];
       for (const [index, title] of titles.entries()) {
         vi.setSystemTime(new Date(Date.UTC(2025, 0, 1, 12, 0, index)));
-        await createProject(database.db, project(title, { display_order: 1 }));
+        await createProject(database.db, project(title, { display_order: 1 }), TEST_ACTOR);
       }
       vi.setSystemTime(new Date(Date.UTC(2025, 0, 2)));
-      await createProject(database.db, project("Before The Ties", { display_order: 0 }));
+      await createProject(database.db, project("Before The Ties", { display_order: 0 }), TEST_ACTOR);
       vi.useRealTimers();
 
       const expected = ["Before The Ties", ...titles];
@@ -323,7 +325,7 @@ describe.each(backends)("data layer on $name", (backend) => {
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(new Date(Date.UTC(2025, 0, 1)));
       for (const title of ["Same A", "Same B", "Same C", "Same D"]) {
-        await createProject(database.db, project(title, { display_order: 3 }));
+        await createProject(database.db, project(title, { display_order: 3 }), TEST_ACTOR);
       }
       vi.useRealTimers();
       const first = (await listActiveProjects(database.db)).map((p) => p.id);
@@ -340,13 +342,13 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("createProject puts a new project last: its display order is the current number of projects", async () => {
       const database = await migratedDatabase();
-      const first = await createProject(database.db, project("Alpha"));
+      const first = await createProject(database.db, project("Alpha"), TEST_ACTOR);
       expect(first.display_order).toBe(0);
       expect(first.is_active).toBe(true);
-      await createProject(database.db, project("Bravo"));
+      await createProject(database.db, project("Bravo"), TEST_ACTOR);
       // Hidden projects count too: the admin list orders every project.
-      await createProject(database.db, project("Charlie", { is_active: false }));
-      const fourth = await createProject(database.db, project("Delta"));
+      await createProject(database.db, project("Charlie", { is_active: false }), TEST_ACTOR);
+      const fourth = await createProject(database.db, project("Delta"), TEST_ACTOR);
       expect(fourth.display_order).toBe(3);
       expect((await listActiveProjects(database.db)).map((p) => [p.title, p.display_order])).toEqual([
         ["Alpha", 0],
@@ -357,8 +359,8 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("createProject keeps an explicit display order and visibility", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("One"));
-      const explicit = await createProject(database.db, project("Explicit", { display_order: 7, is_active: false }));
+      await createProject(database.db, project("One"), TEST_ACTOR);
+      const explicit = await createProject(database.db, project("Explicit", { display_order: 7, is_active: false }), TEST_ACTOR);
       expect(explicit).toMatchObject({ display_order: 7, is_active: false });
       const row = await database.db
         .selectFrom("renovation_projects")

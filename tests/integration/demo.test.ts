@@ -9,6 +9,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { backends } from "../support/backends";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const TITLES = DEMO_PROJECTS.map((project) => project.title);
 // Six pictures rasterised and processed (AVIF included) per run, on a shared machine.
@@ -34,15 +35,19 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   beforeAll(async () => {
     dir = await makeTempDir("demo-images");
     storage = new LocalDiskStorage(dir, IMAGE_NAMING);
-    await createProject(data.db, {
-      title: "Existing Project",
-      category: "Kitchen Renovation",
-      description: "Already in the gallery.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    });
+    await createProject(
+      data.db,
+      {
+        title: "Existing Project",
+        category: "Kitchen Renovation",
+        description: "Already in the gallery.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
   });
   afterAll(() => removeTempDir(dir));
 
@@ -68,7 +73,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
           open: (name) => disk.open(name),
           read: (name) => disk.read(name),
         };
-        await expect(seedDemoProjects({ db: data.db, storage: failing, log: plainLog(() => {}) })).rejects.toThrow("disk full");
+        await expect(seedDemoProjects({ db: data.db, storage: failing, log: plainLog(() => {}) }, TEST_ACTOR)).rejects.toThrow("disk full");
         expect(firstStem).toBeDefined();
         expect(await disk.list()).toEqual([]);
         expect(await data.db.selectFrom("images").select("name").execute()).toEqual([]);
@@ -83,7 +88,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   it(
     "adds three active projects after the existing ones, with stored JPEGs and responsive copies; a second run adds nothing",
     async () => {
-      const first = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) });
+      const first = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(first).toEqual({ created: TITLES, skipped: [] });
 
       const projects = await listAllProjects(data.db);
@@ -120,7 +125,7 @@ describe.each(backends)("seed-demo on $name", (backend) => {
       const imageRows = await data.db.selectFrom("images").select("name").execute();
       expect(imageRows).toHaveLength(6);
 
-      const second = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) });
+      const second = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(second).toEqual({ created: [], skipped: TITLES });
       expect(await listAllProjects(data.db)).toHaveLength(4);
       expect(await data.db.selectFrom("images").select("name").execute()).toHaveLength(6);

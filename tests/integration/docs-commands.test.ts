@@ -82,14 +82,15 @@ const PASSWORD = "a long documented password";
 const ADMIN = "docs-admin@example.com";
 
 /** The admin commands run here: which argument is a file or folder, and what must exist before. */
-type Before = "admin" | "backup" | "site file";
+/** "owners": the member named and another owner, since the last owner is never deleted. */
+type Before = "admin" | "owners" | "backup" | "site file";
 const RUN_ADMIN: Record<string, { pathArgument?: boolean; before?: Before; stdin?: string }> = {
   help: {},
   create: { stdin: `${PASSWORD}\n` },
   list: { before: "admin" },
   "set-password": { before: "admin", stdin: `${PASSWORD}\n` },
   unlock: { before: "admin" },
-  delete: { before: "admin" },
+  delete: { before: "owners" },
   "gc-images": {},
   "export-site": { pathArgument: true },
   "import-site": { pathArgument: true, before: "site file" },
@@ -259,7 +260,9 @@ describe("the admin commands the docs show, run", () => {
       expect(result.code, `${what}\n${result.stdout}\n${result.stderr}`).toBe(0);
       return result;
     };
-    if (plan.before === "admin") await must(runAdmin(env, ["create", rest[0] ?? ADMIN], `${PASSWORD}\n`), "creating the admin first");
+    if (plan.before === "admin" || plan.before === "owners")
+      await must(runAdmin(env, ["create", rest[0] ?? ADMIN], `${PASSWORD}\n`), "creating the admin first");
+    if (plan.before === "owners") await must(runAdmin(env, ["create", `other-${ADMIN}`], `${PASSWORD}\n`), "creating another owner first");
     if (plan.before === "backup") await must(runAdmin(env, ["backup", args[1]!]), "making the backup first");
     if (plan.before === "site file") await must(runAdmin(env, ["export-site", args[1]!]), "exporting the site first");
     const result = await must(runAdmin(env, args, plan.stdin ?? ""), where(line));

@@ -17,6 +17,7 @@ import { skewedClockEnv, startFleet, type Fleet } from "../support/fleet";
 import { assertBuilt, type SpawnedServer } from "../support/server";
 import { parseMessage, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 beforeAll(() => assertBuilt());
 
@@ -91,15 +92,19 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   });
 
   it("shows a project change made on one on the other's / at once", async () => {
-    const project = await createProject(reader.db, {
-      title: "Fleet Terrace refit",
-      category: "Kitchen Renovation",
-      description: "Seen by every instance.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    });
+    const project = await createProject(
+      reader.db,
+      {
+        title: "Fleet Terrace refit",
+        category: "Kitchen Renovation",
+        description: "Seen by every instance.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
     // Both render / now, so each has the page in its cache.
     for (const instance of [a, b]) expect(await (await fetch(`${instance.url}/`)).text()).toContain("Fleet Terrace refit");
 

@@ -28,6 +28,7 @@ import { siteDefaults } from "~/website/content";
 import { TEST_ADMIN, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { dataSnapshot, type DataSnapshot } from "../support/data-snapshot";
+import { TEST_ACTOR } from "../support/actors";
 import { validEnquiry } from "../support/enquiries";
 import { formTokensOf } from "../support/form-tokens";
 import { rawExchange, rawRequest, type RawResponse } from "../support/http";
@@ -262,15 +263,19 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       enquiryId: ((await seeded.json()) as { id: string }).id,
       enquiryEmail: "fuzz.seeded@example.com",
       projectId: (
-        await createProject(reader.db, {
-          title: "Fuzz Seeded Project",
-          category: "Kitchen Renovation",
-          description: "A project the fuzz test would hide.",
-          duration: "1 week",
-          budget: "£1,000",
-          before_image_url: "/samples/kitchen-before.svg",
-          after_image_url: "/samples/kitchen-after.svg",
-        })
+        await createProject(
+          reader.db,
+          {
+            title: "Fuzz Seeded Project",
+            category: "Kitchen Renovation",
+            description: "A project the fuzz test would hide.",
+            duration: "1 week",
+            budget: "£1,000",
+            before_image_url: "/samples/kitchen-before.svg",
+            after_image_url: "/samples/kitchen-after.svg",
+          },
+          TEST_ACTOR,
+        )
       ).id,
       // As the page issued it to a person who took 10 s to fill in the form.
       formToken: await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000)),

@@ -20,6 +20,7 @@ import { seededRandom, waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
 import type { Db } from "~/platform/db/db.server";
 import { visibleHtml } from "../support/html";
+import { TEST_ACTOR } from "../support/actors";
 
 const LIMIT = 64 * 1024;
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
@@ -63,7 +64,7 @@ function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): str
 
 /** Created out of display order, with a hidden one first, so the order cannot come from insertion. */
 async function seedProjects(db: Db): Promise<void> {
-  for (const project of [activeProjects[2]!, inactiveProject, activeProjects[0]!, activeProjects[1]!]) await createProject(db, project);
+  for (const project of [activeProjects[2]!, inactiveProject, activeProjects[0]!, activeProjects[1]!]) await createProject(db, project, TEST_ACTOR);
 }
 
 beforeAll(() => assertBuilt());

@@ -26,6 +26,7 @@ import { backends } from "../support/backends";
 import { NO_MAIL, addNotification, filedAsSpam } from "../support/enquiries";
 import { assertBuilt, freePort, type SpawnedServer } from "../support/server";
 import { useDatabase, useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 type Seed = {
   name: string;
@@ -174,15 +175,15 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     expect(spam.counts).toEqual({ all: 1, unread: 0, read: 1, held: 0, spam: 2 });
     expect(spamSignalsLabel("links")).toBe("Three or more links in the message");
 
-    expect(await markNotSpam(data.db, links!)).toBe("moved");
+    expect(await markNotSpam(data.db, links!, TEST_ACTOR)).toBe("moved");
     expect(await names(data.db, "all")).toEqual(["Bot Two", "Real Person"]);
     expect(await names(data.db, "unread")).toEqual(["Bot Two"]);
     expect(await names(data.db, "spam")).toEqual(["Bot One"]);
     expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     // Only what is under Spam: not a real one, not one twice, not one that does not exist.
-    expect(await markNotSpam(data.db, real!)).toBe(false);
-    expect(await markNotSpam(data.db, links!)).toBe(false);
-    expect(await markNotSpam(data.db, randomUUID())).toBe(false);
+    expect(await markNotSpam(data.db, real!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(data.db, links!, TEST_ACTOR)).toBe(false);
+    expect(await markNotSpam(data.db, randomUUID(), TEST_ACTOR)).toBe(false);
     expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 0, spam: 1 });
     expect(honeypot).toBeDefined();
   });
@@ -209,22 +210,25 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     // Search works within Held like any view.
     expect((await listSubmissions(data.db, { filter: "held", search: "quick" })).submissions.map((s) => s.name)).toEqual(["Held Quick"]);
 
-    expect(await markNotSpam(data.db, quick!)).toBe("released");
+    expect(await markNotSpam(data.db, quick!, TEST_ACTOR)).toBe("released");
     expect(await names(data.db, "unread")).toEqual(["Held Quick"]);
     expect(await names(data.db, "held")).toEqual(["Held Plain"]);
-    expect(await markNotSpam(data.db, quick!)).toBe(false);
+    expect(await markNotSpam(data.db, quick!, TEST_ACTOR)).toBe(false);
     expect(await countSubmissions(data.db)).toEqual({ all: 2, unread: 1, read: 1, held: 1, spam: 1 });
+    // The audit log says it was released, once (decision 042).
+    const audited = await data.db.selectFrom("audit_log").select(["action", "target_id"]).where("target_id", "=", quick!).execute();
+    expect(audited).toEqual([{ action: "enquiry-released", target_id: quick }]);
     expect(plain).toBeDefined();
   });
 
   it("bulk marks read and unread the ones named, and answers how many there were", async () => {
     const [a, b, c] = await seed(data.db, [{ name: "A" }, { name: "B" }, { name: "C" }]);
-    expect(await setSubmissionsRead(data.db, [a!, c!, randomUUID()], true)).toBe(2);
+    expect(await setSubmissionsRead(data.db, [a!, c!, randomUUID()], true, TEST_ACTOR)).toBe(2);
     expect(await names(data.db, "read")).toEqual(["C", "A"]);
     expect(await names(data.db, "unread")).toEqual(["B"]);
-    expect(await setSubmissionsRead(data.db, [a!, b!], false)).toBe(2);
+    expect(await setSubmissionsRead(data.db, [a!, b!], false, TEST_ACTOR)).toBe(2);
     expect(await names(data.db, "unread")).toEqual(["B", "A"]);
-    expect(await setSubmissionsRead(data.db, [], true)).toBe(0);
+    expect(await setSubmissionsRead(data.db, [], true, TEST_ACTOR)).toBe(0);
   });
 
   it("bulk and single delete remove the submissions and their e-mail jobs, nothing else", async () => {
@@ -233,14 +237,14 @@ describe.each(backends)("inbox operations in the data layer on $name", (backend)
     await addNotification(data.db, b!, { status: "failed", attempts: 3, lastError: "Connection refused" });
     await addNotification(data.db, c!, { status: "queued" });
     await addNotification(data.db, d!, { status: "queued" });
-    expect(await deleteSubmissions(data.db, [a!, b!, randomUUID()])).toBe(2);
+    expect(await deleteSubmissions(data.db, [a!, b!, randomUUID()], TEST_ACTOR)).toBe(2);
     expect(await names(data.db, "all")).toEqual(["D", "C"]);
     expect(await jobsOf(data.db, [a!, b!])).toBe(0);
     expect(await jobsOf(data.db, [c!, d!])).toBe(2);
-    expect(await deleteSubmission(data.db, c!)).toBe(true);
+    expect(await deleteSubmission(data.db, c!, TEST_ACTOR)).toBe(true);
     expect(await jobsOf(data.db, [c!])).toBe(0);
     expect(await jobsOf(data.db, [d!])).toBe(1);
-    expect(await deleteSubmission(data.db, c!)).toBe(false);
+    expect(await deleteSubmission(data.db, c!, TEST_ACTOR)).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import { NO_MAIL } from "../support/enquiries";
 import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions, setSubmissionRead } from "~/enquiries/inbox.server";
 import { backends } from "../support/backends";
 import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 describe.each(backends)("the enquiries inbox on $name", (backend) => {
   const data = useDatabase(backend);
@@ -47,28 +48,28 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
     expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
     expect(all.submissions[0]).toMatchObject({ email: "cy@example.com", phone: null, user_type: "tenant", is_read: false });
 
-    expect(await setSubmissionRead(data.db, ben!, true)).toBe(true);
+    expect(await setSubmissionRead(data.db, ben!, true, TEST_ACTOR)).toBe(true);
     all = await listSubmissions(data.db, { filter: "all" });
     expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 0 });
     expect((await listSubmissions(data.db, { filter: "read" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
     expect((await listSubmissions(data.db, { filter: "unread" })).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
 
-    expect(await setSubmissionRead(data.db, ben!, false)).toBe(true);
+    expect(await setSubmissionRead(data.db, ben!, false, TEST_ACTOR)).toBe(true);
     expect(await countSubmissions(data.db)).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
 
-    expect(await deleteSubmission(data.db, ada!)).toBe(true);
-    expect(await deleteSubmission(data.db, cy!)).toBe(true);
+    expect(await deleteSubmission(data.db, ada!, TEST_ACTOR)).toBe(true);
+    expect(await deleteSubmission(data.db, cy!, TEST_ACTOR)).toBe(true);
     expect((await listSubmissions(data.db, { filter: "all" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
-    await deleteSubmission(data.db, ben!);
+    await deleteSubmission(data.db, ben!, TEST_ACTOR);
   });
 
   it("answers false, changing nothing, for an id that does not exist", async () => {
     const [kept] = await store(["Kept"]);
     const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await setSubmissionRead(data.db, missing, true)).toBe(false);
-    expect(await deleteSubmission(data.db, missing)).toBe(false);
+    expect(await setSubmissionRead(data.db, missing, true, TEST_ACTOR)).toBe(false);
+    expect(await deleteSubmission(data.db, missing, TEST_ACTOR)).toBe(false);
     expect(await countSubmissions(data.db)).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 0 });
-    await deleteSubmission(data.db, kept!);
+    await deleteSubmission(data.db, kept!, TEST_ACTOR);
   });
 
   it("pages through a long inbox without losing or repeating one", async () => {

@@ -19,6 +19,7 @@ import { backends } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
 import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
 /** What the app shares between storing an enquiry and its worker: a job stored here wakes the worker. */
@@ -221,7 +222,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // The SMTP server is fixed and the admin retries: it goes at once.
     mailer.failure = undefined;
-    expect(await retryNotification(data.db, id, outbox, clock)).toBe(true);
+    expect(await retryNotification(data.db, id, TEST_ACTOR, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(await onlyJob(id)).toMatchObject({ attempts: RETRY_DELAYS_MS.length + 2, last_error: null, next_attempt_at: null });
     expect(mailer.sent.filter((email) => email.subject.startsWith("New enquiry"))).toHaveLength(1);
@@ -237,14 +238,14 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     expect((await onlyJob(id)).next_attempt_at).toBe(new Date(clock.getTime() + 10_000).toISOString());
 
     mailer.failure = undefined;
-    expect(await retryNotification(data.db, id, outbox, clock)).toBe(true);
+    expect(await retryNotification(data.db, id, TEST_ACTOR, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(mailer.sent).toHaveLength(1);
 
-    expect(await retryNotification(data.db, id)).toBe(false); // already sent
-    expect(await retryNotification(data.db, randomUUID())).toBe(false); // no such enquiry
+    expect(await retryNotification(data.db, id, TEST_ACTOR)).toBe(false); // already sent
+    expect(await retryNotification(data.db, randomUUID(), TEST_ACTOR)).toBe(false); // no such enquiry
     const off = await saveEnquiry(data.db, enquiry, NO_MAIL);
-    expect(await retryNotification(data.db, off.id)).toBe(false); // no e-mail for it
+    expect(await retryNotification(data.db, off.id, TEST_ACTOR)).toBe(false); // no e-mail for it
   });
 
   it("records the SMTP server's reply as the last error, never the SMTP_URL or its password", async () => {
@@ -300,8 +301,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     const [erasedJob, filedJob, keptJob] = [await claimed(erased.id), await claimed(filed.id), await claimed(kept.id)];
 
     // Between the claim and the send: a UK GDPR erasure, and an admin's Move to Spam.
-    await deleteSubmissions(data.db, [erased.id]);
-    expect(await markSpam(data.db, filed.id)).toBe(true);
+    await deleteSubmissions(data.db, [erased.id], TEST_ACTOR);
+    expect(await markSpam(data.db, filed.id, TEST_ACTOR)).toBe(true);
     for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(data.db, mailer, job, report, now);
 
     expect(mailer.sent.map((email) => email.subject)).toEqual(["New enquiry from Still Wanted (Property Investor)"]);
@@ -394,8 +395,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // Once the failing ones are sent, the banner has nothing to say.
     mailer.failure = undefined;
-    await retryNotification(data.db, first.id, outbox, clock);
-    await retryNotification(data.db, second.id, outbox, clock);
+    await retryNotification(data.db, first.id, TEST_ACTOR, outbox, clock);
+    await retryNotification(data.db, second.id, TEST_ACTOR, outbox, clock);
     await settle(worker);
     expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
   });

@@ -19,6 +19,7 @@ import {
 } from "~/projects/projects.server";
 import { backends } from "../support/backends";
 import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,7 +46,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   async function createAll(projects: NewProject[]) {
     const created = [];
     for (const project of projects) {
-      created.push(await createProject(data.db, project));
+      created.push(await createProject(data.db, project, TEST_ACTOR));
       await sleep(3);
     }
     return created;
@@ -88,6 +89,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const project = await createProject(
         data.db,
         fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }),
+        TEST_ACTOR,
       );
       expect(project).toMatchObject({ display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" });
       expect(await listActiveProjects(data.db)).toEqual([]);
@@ -97,11 +99,16 @@ describe.each(backends)("renovation projects on $name", (backend) => {
 
   describe("edit", () => {
     it("saves the fields and moves updated_at, never created_at", async () => {
-      const original = await createProject(data.db, fields("Echo"));
+      const original = await createProject(data.db, fields("Echo"), TEST_ACTOR);
       await sleep(15);
-      const result = await updateProject(data.db, original.id, {
-        ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
-      });
+      const result = await updateProject(
+        data.db,
+        original.id,
+        {
+          ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
+        },
+        TEST_ACTOR,
+      );
       expect(result).toBeDefined();
       expect(result!.previous).toEqual(original);
       const saved = await getProject(data.db, original.id);
@@ -120,8 +127,8 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     });
 
     it("answers undefined for a project that does not exist, changing nothing", async () => {
-      const kept = await createProject(data.db, fields("Foxtrot"));
-      expect(await updateProject(data.db, randomUUID(), fields("Ghost"))).toBeUndefined();
+      const kept = await createProject(data.db, fields("Foxtrot"), TEST_ACTOR);
+      expect(await updateProject(data.db, randomUUID(), fields("Ghost"), TEST_ACTOR)).toBeUndefined();
       expect(await listAllProjects(data.db)).toEqual([kept]);
     });
   });
@@ -129,7 +136,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   describe("show and hide", () => {
     it("hides a project from the homepage and shows it again, in its place", async () => {
       const [a, b, c] = await createAll([fields("Golf"), fields("Hotel"), fields("India")]);
-      expect(await setProjectActive(data.db, b!.id, false)).toBe(true);
+      expect(await setProjectActive(data.db, b!.id, false, TEST_ACTOR)).toBe(true);
       expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["Golf", "India"]);
       const hidden = await getProject(data.db, b!.id);
       expect(hidden!.is_active).toBe(false);
@@ -137,14 +144,14 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       // Still in the admin's list.
       expect(await titles()).toEqual(["Golf", "Hotel", "India"]);
 
-      expect(await setProjectActive(data.db, b!.id, true)).toBe(true);
+      expect(await setProjectActive(data.db, b!.id, true, TEST_ACTOR)).toBe(true);
       expect((await listActiveProjects(data.db)).map((p) => p.id)).toEqual([a!.id, b!.id, c!.id]);
       expect((await getProject(data.db, b!.id))!.is_active).toBe(true);
     });
 
     it("answers false for a project that does not exist", async () => {
-      await createProject(data.db, fields("Juliet"));
-      expect(await setProjectActive(data.db, randomUUID(), false)).toBe(false);
+      await createProject(data.db, fields("Juliet"), TEST_ACTOR);
+      expect(await setProjectActive(data.db, randomUUID(), false, TEST_ACTOR)).toBe(false);
       expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["Juliet"]);
     });
   });
@@ -154,7 +161,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       await createAll([fields("A"), fields("B"), fields("C"), fields("D")]);
       const byTitle = async (title: string) => (await listAllProjects(data.db)).find((p) => p.title === title)!;
 
-      expect(await moveProject(data.db, (await byTitle("C")).id, "up")).toBe("moved");
+      expect(await moveProject(data.db, (await byTitle("C")).id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["C", 1],
@@ -162,7 +169,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         ["D", 3],
       ]);
 
-      expect(await moveProject(data.db, (await byTitle("C")).id, "down")).toBe("moved");
+      expect(await moveProject(data.db, (await byTitle("C")).id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["B", 1],
@@ -170,7 +177,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         ["D", 3],
       ]);
 
-      expect(await moveProject(data.db, (await byTitle("B")).id, "down")).toBe("moved");
+      expect(await moveProject(data.db, (await byTitle("B")).id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["C", 1],
@@ -185,23 +192,23 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const [first, , last] = await createAll([fields("A"), fields("B"), fields("C")]);
       const before = await listAllProjects(data.db);
       await sleep(5);
-      expect(await moveProject(data.db, first!.id, "up")).toBe("at-edge");
-      expect(await moveProject(data.db, last!.id, "down")).toBe("at-edge");
+      expect(await moveProject(data.db, first!.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(data.db, last!.id, "down", TEST_ACTOR)).toBe("at-edge");
       // Not even updated_at.
       expect(await listAllProjects(data.db)).toEqual(before);
     });
 
     it("a single project is both first and last", async () => {
-      const only = await createProject(data.db, fields("Solo"));
-      expect(await moveProject(data.db, only.id, "up")).toBe("at-edge");
-      expect(await moveProject(data.db, only.id, "down")).toBe("at-edge");
+      const only = await createProject(data.db, fields("Solo"), TEST_ACTOR);
+      expect(await moveProject(data.db, only.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(data.db, only.id, "down", TEST_ACTOR)).toBe("at-edge");
       expect(await adminOrder()).toEqual([["Solo", 0]]);
     });
 
     it("with gaps (0, 5, 9): one swap of the two values, the gaps kept, the third untouched", async () => {
       const [a, b, c] = await createAll([fields("A", { display_order: 0 }), fields("B", { display_order: 5 }), fields("C", { display_order: 9 })]);
       await sleep(5);
-      expect(await moveProject(data.db, b!.id, "down")).toBe("moved");
+      expect(await moveProject(data.db, b!.id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["C", 5],
@@ -211,8 +218,8 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       expect(untouched!.updated_at).toBe(a!.updated_at);
       expect(Date.parse((await getProject(data.db, c!.id))!.updated_at)).toBeGreaterThan(Date.parse(c!.updated_at));
 
-      expect(await moveProject(data.db, b!.id, "up")).toBe("moved");
-      expect(await moveProject(data.db, b!.id, "up")).toBe("moved");
+      expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["B", 0],
         ["A", 5],
@@ -230,7 +237,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       ]);
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
 
-      expect(await moveProject(data.db, d!.id, "up")).toBe("moved");
+      expect(await moveProject(data.db, d!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["B", 1],
@@ -241,7 +248,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       // Ties again, this time moving down from the middle of them.
       await data.db.updateTable("renovation_projects").set({ display_order: 1 }).where("title", "!=", "A").execute();
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
-      expect(await moveProject(data.db, c!.id, "down")).toBe("moved");
+      expect(await moveProject(data.db, c!.id, "down", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["B", 1],
@@ -253,21 +260,21 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     it("answers not-found for an id that does not exist, changing nothing", async () => {
       await createAll([fields("A"), fields("B")]);
       const before = await listAllProjects(data.db);
-      expect(await moveProject(data.db, randomUUID(), "up")).toBe("not-found");
-      expect(await moveProject(data.db, randomUUID(), "down")).toBe("not-found");
+      expect(await moveProject(data.db, randomUUID(), "up", TEST_ACTOR)).toBe("not-found");
+      expect(await moveProject(data.db, randomUUID(), "down", TEST_ACTOR)).toBe("not-found");
       expect(await listAllProjects(data.db)).toEqual(before);
     });
 
     it("counts hidden projects as places too (the admin's list is what moves)", async () => {
       const [, hidden, c] = await createAll([fields("A"), fields("B", { is_active: false }), fields("C")]);
-      expect(await moveProject(data.db, c!.id, "up")).toBe("moved");
+      expect(await moveProject(data.db, c!.id, "up", TEST_ACTOR)).toBe("moved");
       expect(await adminOrder()).toEqual([
         ["A", 0],
         ["C", 1],
         ["B", 2],
       ]);
       expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["A", "C"]);
-      expect(await moveProject(data.db, hidden!.id, "down")).toBe("at-edge");
+      expect(await moveProject(data.db, hidden!.id, "down", TEST_ACTOR)).toBe("at-edge");
     });
 
     /**
@@ -278,7 +285,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     async function movesAtOnce(moves: Array<[string, "up" | "down"]>) {
       const running: Promise<string>[] = [];
       for (const [id, direction] of moves) {
-        running.push(moveProject(data.db, id, direction));
+        running.push(moveProject(data.db, id, direction, TEST_ACTOR));
         await sleep(1);
       }
       const settled = await Promise.allSettled(running);
@@ -328,10 +335,10 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   describe("delete", () => {
     it("removes the project and answers it; a second delete answers undefined", async () => {
       const [a, b] = await createAll([fields("A"), fields("B")]);
-      const deleted = await deleteProject(data.db, a!.id);
+      const deleted = await deleteProject(data.db, a!.id, TEST_ACTOR);
       expect(deleted).toEqual(a);
       expect(await getProject(data.db, a!.id)).toBeUndefined();
-      expect(await deleteProject(data.db, a!.id)).toBeUndefined();
+      expect(await deleteProject(data.db, a!.id, TEST_ACTOR)).toBeUndefined();
       expect((await listAllProjects(data.db)).map((p) => p.id)).toEqual([b!.id]);
       expect((await listActiveProjects(data.db)).map((p) => p.id)).toEqual([b!.id]);
     });

@@ -16,6 +16,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 function project(title: string): NewProject {
   return {
@@ -65,7 +66,7 @@ function comparableHeaders(response: RawResponse): Record<string, string> {
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("cached public responses on $name", (backend) => {
-  const site = useSite(backend, { seed: (db) => createProject(db, project("Cached Terrace Kitchen")) });
+  const site = useSite(backend, { seed: (db) => createProject(db, project("Cached Terrace Kitchen"), TEST_ACTOR) });
   let database: TestDatabase;
   let server: SpawnedServer;
   let writer: Database;
@@ -138,24 +139,24 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a project added, hidden or deleted by another writer on the very next request", async () => {
     const titles = async () => ((await (await fetch(`${server.url}/api/projects`)).json()) as { title: string }[]).map((p) => p.title);
     await getPage(server, "gzip");
-    const added = await createProject(writer.db, project("Freshly Added Loft"));
+    const added = await createProject(writer.db, project("Freshly Added Loft"), TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
     expect(await titles()).toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, false);
+    await setProjectActive(writer.db, added.id, false, TEST_ACTOR);
     expect((await getPage(server, "identity")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, true);
+    await setProjectActive(writer.db, added.id, true, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
-    await deleteProject(writer.db, added.id);
+    await deleteProject(writer.db, added.id, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
   });
 
   it("shows a project's picture sizes as soon as another writer records the image", async () => {
     const name = "1700000000000-cachetest001.jpg";
-    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` });
+    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` }, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("cachetest001-640w.webp");
     await writer.db
       .insertInto("images")
@@ -174,7 +175,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
 
   it("gives every one of many requests at once after a change the new page", async () => {
     await getPage(server, "gzip");
-    await createProject(writer.db, project("Crowd Awaited Conservatory"));
+    await createProject(writer.db, project("Crowd Awaited Conservatory"), TEST_ACTOR);
     const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => getPage(server, i % 2 ? "gzip" : "identity")));
     for (const page of pages) expect(page.html).toContain("Crowd Awaited Conservatory");
     expect(new Set(pages.map((page) => page.nonce)).size).toBe(pages.length);
@@ -183,7 +184,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a change an admin makes through another instance on the same database", async () => {
     const other = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
     try {
-      const shown = await createProject(writer.db, project("Second Instance Mews"));
+      const shown = await createProject(writer.db, project("Second Instance Mews"), TEST_ACTOR);
       expect((await getPage(server, "gzip")).html).toContain("Second Instance Mews");
       const cookie = await signInOverHttp(other);
       const hide = await fetch(`${other.url}/admin/projects`, {
@@ -236,7 +237,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
     const weak = await rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": `W/${etag}` } });
     expect(weak.status).toBe(304);
 
-    await createProject(writer.db, project("Another Bathroom"));
+    await createProject(writer.db, project("Another Bathroom"), TEST_ACTOR);
     const changed = await revalidate();
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);

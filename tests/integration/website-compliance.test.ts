@@ -14,6 +14,7 @@ import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
@@ -28,8 +29,21 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   /** Publishes a change made straight in the database, as another instance or an import would. */
   const publishContent = async (change: (content: SiteContent) => SiteContent) => {
     const draft = await readDraft(site.db, DEFAULTS);
-    expect((await saveDraft(site.db, { content: change(draft.content), baseRevision: draft.revision, by: "test", now: new Date() })).ok).toBe(true);
-    expect((await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: new Date() })).ok).toBe(true);
+    expect(
+      (
+        await saveDraft(site.db, {
+          content: change(draft.content),
+          defaults: DEFAULTS,
+          baseRevision: draft.revision,
+          by: "test",
+          actor: TEST_ACTOR,
+          now: new Date(),
+        })
+      ).ok,
+    ).toBe(true);
+    expect((await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(
+      true,
+    );
   };
 
   it("a fresh site has no fees page in its sitemap, and the footer's policy links stay placeholders", async () => {

@@ -13,6 +13,7 @@ import { publishContent, readDraft } from "~/website/website.server";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
@@ -84,7 +85,7 @@ describe.each(backends)("the policies on $name", (backend) => {
     ["list items holding quotes, thousands of them", "- > a\n".repeat(POLICY_MAX / 6)],
   ])("shows a policy stored before these bounds (%s): /terms answers, with or without a query string", async (_label, terms) => {
     const content = { ...DEFAULTS, policies: { privacy: "", terms, cookies: "" } };
-    await publishContent(site.db, { content: JSON.stringify(content), by: "an older release", now: new Date() });
+    await publishContent(site.db, { content: JSON.stringify(content), by: "an older release", actor: TEST_ACTOR, now: new Date() });
     for (const path of ["/terms", "/terms?utm_source=mail"]) {
       const page = await site.get(path);
       expect(page.status, path).toBe(200);

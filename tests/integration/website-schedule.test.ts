@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { siteDefaults, type SiteContent } from "~/website/content";
-import { fromLondonTime, toLondonTime } from "~/website/london-time";
+import { fromLondonTime, toLondonTime } from "~/platform/dates";
 import { publishDue, readSchedule, schedulePublish } from "~/website/schedule.server";
 import { listVersions, readDraft, readLive, saveDraft } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
@@ -18,6 +18,7 @@ import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
@@ -46,18 +47,35 @@ describe.each(backends)("scheduled publishing and site files on $name", (backend
   const edit = async (name: string) => {
     const draft = await readDraft(data.db, DEFAULTS);
     const content: SiteContent = { ...draft.content, company: { ...draft.content.company, name } };
-    expect((await saveDraft(data.db, { content, baseRevision: draft.revision, by: "editor@example.com", now: new Date() })).ok).toBe(true);
+    expect(
+      (await saveDraft(data.db, { content, defaults: DEFAULTS, baseRevision: draft.revision, by: "editor@example.com", actor: TEST_ACTOR, now: new Date() }))
+        .ok,
+    ).toBe(true);
     return (await readDraft(data.db, DEFAULTS)).revision;
   };
 
   it("publishes the draft as it was when scheduled, at its time, once; later edits stay in the draft", async () => {
     const revision = await edit("Scheduled Lettings Ltd");
     const at = new Date("2026-12-01T09:00:00Z");
-    expect(await schedulePublish(data.db, { defaults: DEFAULTS, baseRevision: revision, publishAt: at, by: "editor@example.com", now: new Date() })).toEqual({
-      ok: true,
-    });
     expect(
-      await schedulePublish(data.db, { defaults: DEFAULTS, baseRevision: revision - 1, publishAt: at, by: "editor@example.com", now: new Date() }),
+      await schedulePublish(data.db, {
+        defaults: DEFAULTS,
+        baseRevision: revision,
+        publishAt: at,
+        by: "editor@example.com",
+        actor: TEST_ACTOR,
+        now: new Date(),
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      await schedulePublish(data.db, {
+        defaults: DEFAULTS,
+        baseRevision: revision - 1,
+        publishAt: at,
+        by: "editor@example.com",
+        actor: TEST_ACTOR,
+        now: new Date(),
+      }),
     ).toEqual({
       ok: false,
       reason: "stale",

@@ -13,7 +13,7 @@ import { DOCUMENT_TEXT, IMAGE_NAMING, UPLOAD_TEXT } from "~/images/image-files";
 import { removeImageIfUnused } from "~/images/images.server";
 import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { WEBSITE_TEXT, sectionValues, siteDefaults, type SiteContent, type SiteSection } from "~/website/content";
-import { toLondonTime } from "~/website/london-time";
+import { toLondonTime } from "~/platform/dates";
 import { publishDue, readSchedule } from "~/website/schedule.server";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";

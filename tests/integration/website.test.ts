@@ -13,6 +13,7 @@ import { TEST_ADMIN } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute));
@@ -109,7 +110,9 @@ describe.each(backends)("the website's content on $name", (backend) => {
     const now = await revision();
     const draft = (await readDraft(site.db, DEFAULTS)).content;
     const results = await Promise.all(
-      ["Racer One", "Racer Two"].map((name) => saveDraft(site.db, { content: withCompanyName(draft, name), baseRevision: now, by: "test", now: at(1) })),
+      ["Racer One", "Racer Two"].map((name) =>
+        saveDraft(site.db, { content: withCompanyName(draft, name), defaults: DEFAULTS, baseRevision: now, by: "test", actor: TEST_ACTOR, now: at(1) }),
+      ),
     );
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, reason: "stale" }]);
@@ -186,7 +189,7 @@ describe.each(backends)("the website's content on $name", (backend) => {
       expect(response.text).not.toContain("<img src=x");
       expect(response.text).toContain("&lt;script&gt;");
     }
-    await discardDraft(site.db, { defaults: DEFAULTS, baseRevision: await revision(), by: "test", now: at(2) });
+    await discardDraft(site.db, { defaults: DEFAULTS, baseRevision: await revision(), by: "test", actor: TEST_ACTOR, now: at(2) });
   });
 
   it(`keeps the last ${KEPT_VERSIONS} versions`, async () => {
@@ -194,19 +197,23 @@ describe.each(backends)("the website's content on $name", (backend) => {
     for (let index = 0; index < KEPT_VERSIONS + 2; index++) {
       const saved = await saveDraft(site.db, {
         content: withCompanyName(draft.content, `Company ${index}`),
+        defaults: DEFAULTS,
         baseRevision: draft.revision,
         by: "test",
+        actor: TEST_ACTOR,
         now: at(3),
       });
       expect(saved.ok).toBe(true);
-      const published = await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: at(3) });
+      const published = await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: at(3) });
       expect(published.ok).toBe(true);
       draft = await readDraft(site.db, DEFAULTS);
     }
     const versions = await listVersions(site.db);
     expect(versions).toHaveLength(KEPT_VERSIONS);
     const oldest = versions.at(-1)!.number;
-    expect(await restoreVersion(site.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", now: at(4) })).toEqual({
+    expect(
+      await restoreVersion(site.db, { defaults: DEFAULTS, number: oldest - 1, baseRevision: draft.revision, by: "test", actor: TEST_ACTOR, now: at(4) }),
+    ).toEqual({
       ok: false,
       reason: "not-found",
     });

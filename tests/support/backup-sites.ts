@@ -13,6 +13,7 @@ import { MIGRATION_TABLES, TABLES } from "~/platform/db/schema";
 import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import type { Backend, TestDatabase } from "./backends";
 import { validEnquiry } from "./enquiries";
+import { TEST_ACTOR } from "./actors";
 
 /** Sites for the backup tests (tests/integration/backup*.test.ts), and what they compare. */
 export type Site = { testDb: TestDatabase; database: Database; storage: LocalDiskStorage };
@@ -31,6 +32,20 @@ export async function allRows(database: Database, except: readonly string[] = []
     rows[table] = found.map((row) => JSON.stringify(row)).sort();
   }
   return rows;
+}
+
+/**
+ * The audit log's entries but those of the backup and restore commands: each
+ * is written after its own work, so the backup holds neither.
+ */
+export async function auditBesidesCommands(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").selectAll().where("action", "not in", ["backup-made", "backup-restored"]).execute();
+  return rows.map((row) => JSON.stringify(row)).sort();
+}
+
+export async function commandEntries(database: Database): Promise<string[]> {
+  const rows = await database.db.selectFrom("audit_log").select("action").where("action", "in", ["backup-made", "backup-restored"]).orderBy("id").execute();
+  return rows.map((row) => row.action);
 }
 
 /** Every object of the bucket: name → SHA-256 of its bytes, read through the bucket's interface. */
@@ -89,7 +104,7 @@ export function sitesOf(backend: Backend) {
     /** A site in use: an admin signed in, an enquiry and an upload. */
     async siteInUse(): Promise<Site> {
       const site = await newSite();
-      const admin = await createAdmin(site.database.db, "other@example.com", PASSWORD);
+      const admin = await createAdmin(site.database.db, "other@example.com", PASSWORD, TEST_ACTOR);
       await createSession(site.database.db, admin.id);
       await saveEnquiry(site.database.db, { ...ENQUIRY, message: "Already here before the restore." }, { mail: undefined, company: PLACEHOLDER_COMPANY });
       // An upload no project uses yet: what a refused restore must leave in the bucket.

@@ -31,6 +31,7 @@ describe("parseEnv", () => {
       contactSiteLimit: 100,
       contactHardLimit: 5_000,
       enquiryRetentionDays: undefined,
+      auditRetentionDays: 365,
       mail: undefined,
       trustProxy: false,
       publicUrl: undefined,
@@ -522,12 +523,13 @@ describe("parseEnv", () => {
     });
   });
 
-  describe("CONTACT_RATE_LIMIT, CONTACT_SITE_LIMIT and ENQUIRY_RETENTION_DAYS", () => {
+  describe("CONTACT_RATE_LIMIT, CONTACT_SITE_LIMIT, ENQUIRY_RETENTION_DAYS and AUDIT_RETENTION_DAYS", () => {
     it("read whole numbers", () => {
-      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", CONTACT_SITE_LIMIT: "500", ENQUIRY_RETENTION_DAYS: "365" })).toMatchObject({
+      expect(parseEnv({ CONTACT_RATE_LIMIT: "20", CONTACT_SITE_LIMIT: "500", ENQUIRY_RETENTION_DAYS: "365", AUDIT_RETENTION_DAYS: "730" })).toMatchObject({
         contactRateLimit: 20,
         contactSiteLimit: 500,
         enquiryRetentionDays: 365,
+        auditRetentionDays: 730,
       });
     });
 
@@ -540,6 +542,9 @@ describe("parseEnv", () => {
       ["ENQUIRY_RETENTION_DAYS", "0"],
       ["ENQUIRY_RETENTION_DAYS", "-30"],
       ["ENQUIRY_RETENTION_DAYS", "a year"],
+      ["AUDIT_RETENTION_DAYS", "0"],
+      ["AUDIT_RETENTION_DAYS", "36501"],
+      ["AUDIT_RETENTION_DAYS", "forever"],
       ["CONTACT_HARD_LIMIT", "0"],
       ["CONTACT_HARD_LIMIT", "many"],
     ])("refuse %s=%s with a message naming it", (name, value) => {

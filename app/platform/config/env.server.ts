@@ -29,6 +29,8 @@ export type Env = {
   contactHardLimit: number;
   /** Enquiries older than this many days are deleted daily; undefined keeps them. */
   enquiryRetentionDays: number | undefined;
+  /** AUDIT_RETENTION_DAYS: audit log entries older than this are deleted daily (default 365). */
+  auditRetentionDays: number;
   /** E-mail, when SMTP_URL is set; undefined: enquiries are only stored. */
   mail: MailConfig | undefined;
   trustProxy: TrustProxy;
@@ -134,6 +136,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // Far above any real company's traffic; never below the site-wide limit it stands over.
     contactHardLimit: env.CONTACT_HARD_LIMIT ?? Math.max(DEFAULT_CONTACT_HARD_LIMIT, env.CONTACT_SITE_LIMIT),
     enquiryRetentionDays: env.ENQUIRY_RETENTION_DAYS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     mail:
       env.SMTP_URL !== undefined && env.MAIL_FROM !== undefined && env.CONTACT_NOTIFY_TO !== undefined
         ? {

@@ -79,6 +79,7 @@ export const envSchema = z.object({
   CONTACT_SITE_LIMIT: wholeNumber(1, 1_000_000).default(100),
   CONTACT_HARD_LIMIT: wholeNumber(1, 10_000_000).optional(),
   ENQUIRY_RETENTION_DAYS: wholeNumber(1, 36_500).optional(),
+  AUDIT_RETENTION_DAYS: wholeNumber(1, 36_500).default(365),
   SMTP_URL: optionalText.pipe(
     z
       .string()

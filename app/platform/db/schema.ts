@@ -41,7 +41,8 @@ export interface ContactSubmissionTable {
   spam_signals: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type OutboxKind = "notification" | "acknowledgement";
+/** "password-reset" is allowed by the table (migration 012) for the reset links of issue 21. */
+export type OutboxKind = "notification" | "acknowledgement" | "invitation" | "password-reset";
 export type OutboxStatus = "queued" | "sending" | "sent" | "failed";
 
 export interface EmailOutboxTable {
@@ -60,6 +61,10 @@ export interface EmailOutboxTable {
   sent_at: Date | string | null;
   created_at: Generated<Date | string>;
   updated_at: Generated<Date | string>;
+  /** The invitation an e-mail carries (migration 012). */
+  invitation_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A single-use link, put into the message only as it is sent and forgotten then (migration 012). */
+  link: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AppSecretTable {
@@ -79,6 +84,45 @@ export interface AdminUserTable {
   last_sign_in_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   /** Failed sign-ins for this e-mail since that sign-in. */
   failed_sign_ins: Generated<number>;
+  /** What the member may do (app/auth/roles.ts; migration 012): given on every insert. */
+  role: StoredRole;
+  /** The name the member gave; null for an account made by the CLI. */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A member's role as stored (the table's CHECK names the same three); app/auth/roles.ts says what each may do. */
+export const STORED_ROLES = ["owner", "editor", "enquiries"] as const;
+export type StoredRole = (typeof STORED_ROLES)[number];
+
+/** An invitation to join the team (migration 012): pending until accepted, revoked, or past expires_at. */
+export interface AdminInvitationTable {
+  id: string;
+  email: string;
+  role: StoredRole;
+  /** SHA-256 (hex) of the link's token. */
+  token_hash: string;
+  invited_by: string | null;
+  invited_by_email: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+  accepted_at: Date | string | null;
+  accepted_by: string | null;
+  revoked_at: Date | string | null;
+}
+
+/** One entry of the audit log (migration 012, app/audit/). Written, never updated; deleted only by retention. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Date | string;
+  actor_type: "member" | "cli" | "system" | "visitor";
+  actor_id: string | null;
+  actor_label: string;
+  ip: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  /** JSON of AuditDetails (app/audit/kinds.ts), or null. */
+  details: string | null;
 }
 
 export interface AdminSessionTable {
@@ -179,6 +223,8 @@ export interface DatabaseSchema {
   site_schedule: SiteScheduleTable;
   job_runs: JobRunTable;
   limit_counts: LimitCountTable;
+  admin_invitations: AdminInvitationTable;
+  audit_log: AuditLogTable;
 }
 
 /** Every table of the schema, by name: what a backup counts and a restore replaces. */
@@ -197,6 +243,8 @@ export const TABLES = [
   "site_schedule",
   "job_runs",
   "limit_counts",
+  "admin_invitations",
+  "audit_log",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

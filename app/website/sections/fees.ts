@@ -74,6 +74,8 @@ export function feeRowFields(list: FeeList, index: number): FieldSpec[] {
 /** The tab has its own screen (app/admin/WebsiteFees.tsx): the VAT choice, each list's rows with Charged and Remove. */
 export const section: Section<"fees", SiteFees> = {
   label: "Fees",
+  // The fees on /fees: Consumer Rights Act 2015 s.83.
+  ownerOnly: true,
   defaults: () => ({ vatStatus: "", landlord: [], tenant: [] }),
   fields: ({ fees }) => LISTS.flatMap((list) => fees[list].flatMap((_, index) => feeRowFields(list, index)).concat(feeRowFields(list, fees[list].length))),
   values: ({ fees }) => {

@@ -80,6 +80,8 @@ const detailsFrom = (value: (field: string) => string) =>
 
 export const section: Section<"legal", SiteLegal> = {
   label: "Legal details",
+  // Company number, redress scheme, client money protection.
+  ownerOnly: true,
   // All empty: the company fills in what applies to it.
   defaults: () => detailsFrom(() => ""),
   fields: () => FIELDS,

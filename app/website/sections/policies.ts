@@ -31,6 +31,7 @@ const FIELDS: FieldSpec[] = POLICIES.map(({ key, title }) => ({
 /** The tab's screen adds "Start from a template" under an empty policy (app/admin/WebsitePanel.tsx, policyTemplate below). */
 export const section: Section<"policies", SitePolicies> = {
   label: "Policies",
+  ownerOnly: true,
   defaults: () => ({ privacy: "", terms: "", cookies: "" }),
   fields: () => FIELDS,
   values: ({ policies }) => textValues("policies", policies),

@@ -9,6 +9,7 @@ import * as foldedEmails from "./008-folded-emails";
 import * as siteContent from "./009-site-content";
 import * as jobRuns from "./010-job-runs";
 import * as limitCounts from "./011-limit-counts";
+import * as teamAndAudit from "./012-team-and-audit";
 import type { AppMigration } from "./types";
 
 /**
@@ -28,4 +29,5 @@ export const migrations: Record<string, AppMigration> = {
   "009-site-content": siteContent,
   "010-job-runs": jobRuns,
   "011-limit-counts": limitCounts,
+  "012-team-and-audit": teamAndAudit,
 };

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import type { Actor } from "~/audit/actor";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
 import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
@@ -31,6 +32,7 @@ export async function handleInboxAction(
   { db, outbox, log }: { db: Db; outbox: OutboxSignal; log: Pick<Log, "error"> },
   fields: Record<string, string>,
   ids: string[] | undefined,
+  actor: Actor,
 ) {
   const { intent, id } = fields;
   switch (intent) {
@@ -38,7 +40,7 @@ export async function handleInboxAction(
     case "mark-unread": {
       if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
       try {
-        const found = await setSubmissionRead(db, id, intent === "mark-read");
+        const found = await setSubmissionRead(db, id, intent === "mark-read", actor);
         if (!found) return notice("error", INBOX_TEXT.readFailure, 404);
       } catch (error) {
         log.error({ err: error }, "Could not update a contact submission");
@@ -52,7 +54,7 @@ export async function handleInboxAction(
       // Without JavaScript nothing has asked yet: the page asks, then posts again with confirmed=yes.
       if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
       try {
-        const found = await deleteSubmission(db, id);
+        const found = await deleteSubmission(db, id, actor);
         if (!found) return notice("error", INBOX_TEXT.deleteFailure, 404);
       } catch (error) {
         log.error({ err: error }, "Could not delete a contact submission");
@@ -65,7 +67,7 @@ export async function handleInboxAction(
       if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
       let done;
       try {
-        done = await markNotSpam(db, id);
+        done = await markNotSpam(db, id, actor);
       } catch (error) {
         log.error({ err: error }, "Could not move a submission out of Spam");
         return notice("error", INBOX_TEXT.readFailure, 503);
@@ -78,7 +80,7 @@ export async function handleInboxAction(
     case "mark-spam": {
       if (!isSubmissionId(id)) return notice("error", INBOX_TEXT.readFailure, 400);
       try {
-        if (!(await markSpam(db, id))) return notice("error", INBOX_TEXT.spam.notInInbox, 404);
+        if (!(await markSpam(db, id, actor))) return notice("error", INBOX_TEXT.spam.notInInbox, 404);
       } catch (error) {
         log.error({ err: error }, "Could not move a submission to Spam");
         return notice("error", INBOX_TEXT.readFailure, 503);
@@ -90,7 +92,7 @@ export async function handleInboxAction(
       const text = INBOX_TEXT.notification;
       if (!isSubmissionId(id)) return notice("error", text.retryFailure, 400);
       try {
-        if (!(await retryNotification(db, id, outbox))) return notice("error", text.notFound, 404);
+        if (!(await retryNotification(db, id, actor, outbox))) return notice("error", text.notFound, 404);
       } catch (error) {
         log.error({ err: error }, "Could not retry a notification e-mail");
         return notice("error", text.retryFailure, 503);
@@ -104,7 +106,7 @@ export async function handleInboxAction(
       if ("refusal" in parsed) return parsed.refusal;
       let count;
       try {
-        count = await setSubmissionsRead(db, parsed.ids, intent === "bulk-mark-read");
+        count = await setSubmissionsRead(db, parsed.ids, intent === "bulk-mark-read", actor);
       } catch (error) {
         log.error({ err: error }, "Could not update contact submissions");
         return notice("error", INBOX_TEXT.readFailure, 503);
@@ -120,7 +122,7 @@ export async function handleInboxAction(
       if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmBulkDelete: parsed.ids });
       let count;
       try {
-        count = await deleteSubmissions(db, parsed.ids);
+        count = await deleteSubmissions(db, parsed.ids, actor);
       } catch (error) {
         log.error({ err: error }, "Could not delete contact submissions");
         return notice("error", INBOX_TEXT.deleteFailure, 503);

@@ -11,7 +11,7 @@ import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
 import { formatSubmittedAt } from "~/platform/dates";
 import { firstOfEach, readFormEntries, readFormFields, withBody } from "~/platform/http/request-body.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import { handleInboxAction } from "./actions.server";
 import type { Route } from "./+types/route";
 
@@ -20,7 +20,9 @@ import type { Route } from "./+types/route";
  * the page are in the URL (?filter=…&q=…&page=n), each enquiry with its words
  * made here (dates in UK time, spam signals, the notification e-mail's state).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "enquiries");
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
@@ -65,8 +67,14 @@ const INBOX_FORM_LIMIT = 64 * 1024;
  * bar's ticked cards are `ids`, repeated: a url-encoded form keeps each; a
  * multipart body is read one value per field, so its `ids` are left
  * undefined and a bulk action sent so is refused, never applied to one id.
+ * Outside the role: 403 before the body is read.
  */
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  requireMember(args, "enquiries");
+  return inboxAction(args);
+}
+
+const inboxAction = withBody(
   async (request: Request) => {
     if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
       return { fields: await readFormFields(request, INBOX_FORM_LIMIT, FORM_TEXT.notUnderstood), ids: undefined };
@@ -75,9 +83,10 @@ export const action = withBody(
     return { fields: firstOfEach(entries), ids: entries.filter(([name]) => name === "ids").map(([, value]) => value) };
   },
   (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, { fields, ids }) => {
-    const { db, outbox, log } = context.get(servicesContext);
-    return handleInboxAction({ db, outbox, log }, fields, ids);
+  async (args: Route.ActionArgs, { fields, ids }) => {
+    const { actor } = requireMember(args, "enquiries");
+    const { db, outbox, log } = args.context.get(servicesContext);
+    return handleInboxAction({ db, outbox, log }, fields, ids, actor);
   },
 );
 

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import type { Actor } from "~/audit/actor";
 import { UPLOAD_TEXT, imageNameFromUrl } from "~/images/image-files";
 import { removeImageIfUnused, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
@@ -37,20 +38,21 @@ export async function handleProjectAction(
   intent: ProjectIntent,
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
+  actor: Actor,
 ) {
   const { db } = services;
   const id = fields.id;
   switch (intent) {
     case "create-project":
     case "update-project":
-      return saveProject(services, intent === "update-project" ? id : undefined, fields, files);
+      return saveProject(services, intent === "update-project" ? id : undefined, fields, files, actor);
 
     case "toggle-project": {
       if (!isProjectId(id) || (fields.active !== "true" && fields.active !== "false")) {
         return notice("error", PROJECTS_TEXT.statusFailure, 400);
       }
       try {
-        if (!(await setProjectActive(db, id, fields.active === "true"))) return notice("error", PROJECTS_TEXT.notFound, 404);
+        if (!(await setProjectActive(db, id, fields.active === "true", actor))) return notice("error", PROJECTS_TEXT.notFound, 404);
       } catch (error) {
         services.log.error({ err: error }, "Could not update a project's status");
         return notice("error", PROJECTS_TEXT.statusFailure, 503);
@@ -65,7 +67,7 @@ export async function handleProjectAction(
       }
       let result;
       try {
-        result = await moveProject(db, id, direction);
+        result = await moveProject(db, id, direction, actor);
       } catch (error) {
         services.log.error({ err: error }, "Could not change the display order");
         return notice("error", PROJECTS_TEXT.orderFailure, 503);
@@ -83,7 +85,7 @@ export async function handleProjectAction(
       if (fields.confirmed !== "yes") return data<AdminActionData>({ confirmDelete: id });
       let deleted;
       try {
-        deleted = await deleteProject(db, id);
+        deleted = await deleteProject(db, id, actor);
       } catch (error) {
         services.log.error({ err: error }, "Could not delete a project");
         return notice("error", PROJECTS_TEXT.deleteFailure, 503);
@@ -98,7 +100,13 @@ export async function handleProjectAction(
 
 type Side = "before" | "after";
 
-async function saveProject(services: ProjectServices, id: string | undefined, fields: Record<string, string>, files: Record<string, UploadedFile>) {
+async function saveProject(
+  services: ProjectServices,
+  id: string | undefined,
+  fields: Record<string, string>,
+  files: Record<string, UploadedFile>,
+  actor: Actor,
+) {
   const { db } = services;
   const refuse = (values: ProjectFormValues, errors: ProjectFormErrors, text: string, status: number) =>
     data<AdminActionData>({ notice: { kind: "error", text }, projectForm: { values, errors } }, { status });
@@ -124,7 +132,7 @@ async function saveProject(services: ProjectServices, id: string | undefined, fi
     const url = values[`${side}_image_url`];
     if (file) {
       try {
-        const image = await saveImage(services, file.bytes);
+        const image = await saveImage(services, file.bytes, actor);
         uploadedNow.push(image);
         urls[side] = image.url;
         // Kept in the form if something else is refused, so it is not sent twice.
@@ -152,9 +160,9 @@ async function saveProject(services: ProjectServices, id: string | undefined, fi
   const project = { ...parsed!, before_image_url: urls.before, after_image_url: urls.after };
   try {
     if (id === undefined) {
-      await createProject(db, project);
+      await createProject(db, project, actor);
     } else {
-      const result = await updateProject(db, id, project);
+      const result = await updateProject(db, id, project, actor);
       if (!result) return notice("error", PROJECTS_TEXT.notFound, 404);
       // Replaced images go once the new ones are saved (SPEC §7).
       for (const side of ["before", "after"] as const) {

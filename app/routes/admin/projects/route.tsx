@@ -5,14 +5,15 @@ import { FORM_TEXT } from "~/admin/texts";
 import type { AdminActionData } from "~/admin/types";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/http/request-body.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import { handleProjectAction, isProjectIntent } from "./actions.server";
 import { loadProjectsTab } from "./view.server";
 import type { Route } from "./+types/route";
 
 /** The Renovation Projects tab (/admin/projects, and /admin itself). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadProjectsTab(request, context.get(servicesContext));
+export async function loader(args: Route.LoaderArgs) {
+  requireMember(args, "projects");
+  return loadProjectsTab(args.request, args.context.get(servicesContext));
 }
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
@@ -27,15 +28,21 @@ const PROJECT_FIELDS_LIMIT = 64 * 1024;
  * A project's actions, by the form field `intent`: create, update, show or
  * hide, move, delete. A project form without JavaScript is multipart and
  * carries its two images; with JavaScript the images were uploaded already
- * and the form refers to them.
+ * and the form refers to them. Outside the role: 403 before the body is read.
  */
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  requireMember(args, "projects");
+  return projectAction(args);
+}
+
+const projectAction = withBody(
   readProjectForm,
   (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, { fields, files }) => {
-    const { db, storage, log } = context.get(servicesContext);
+  async (args: Route.ActionArgs, { fields, files }) => {
+    const { actor } = requireMember(args, "projects");
+    const { db, storage, log } = args.context.get(servicesContext);
     if (!isProjectIntent(fields.intent)) return data<AdminActionData>({ notice: { kind: "error", text: "Unknown action." } }, { status: 400 });
-    return handleProjectAction({ db, storage, log }, fields.intent, fields, files);
+    return handleProjectAction({ db, storage, log }, fields.intent, fields, files, actor);
   },
 );
 

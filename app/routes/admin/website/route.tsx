@@ -3,12 +3,12 @@ import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { FORM_TEXT, WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import type { WebsiteActionData, WebsiteNotice, WebsiteView } from "~/admin/website-types";
 import { WebsitePanel } from "~/admin/WebsitePanel";
-import { formatSubmittedAt } from "~/platform/dates";
+import { formatSubmittedAt, fromLondonTime, londonLabel } from "~/platform/dates";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
 import { findStoredFile, saveCertificate, saveImage, type ImageServices, type StoredImage } from "~/images/images.server";
 import { ImageError } from "~/images/process.server";
 import { firstOfEach, readFormEntries, readMultipartForm, withBody, type UploadedFile } from "~/platform/http/request-body.server";
-import { adminContext, servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import {
   FILE_FIELDS,
   SECTION_LABELS,
@@ -23,8 +23,10 @@ import {
 } from "~/website/content";
 import { POLICIES, POLICY_MAX, policyTemplate } from "~/website/sections/policies";
 import { parseMove } from "~/website/sections/services";
+import type { Actor } from "~/audit/actor";
+import { LEGAL_DETAILS_TEXT, isLegalSection } from "~/website/legal-sections";
+import { can } from "~/auth/roles";
 import { discardDraft, listVersions, publishDraft, readDraft, restoreVersion, saveDraft } from "~/website/website.server";
-import { fromLondonTime, londonLabel } from "~/website/london-time";
 import { cancelSchedule, readSchedule, schedulePublish } from "~/website/schedule.server";
 import type { Route } from "./+types/route";
 
@@ -62,7 +64,9 @@ function noticeFrom(params: URLSearchParams, section: SiteSection): WebsiteNotic
 }
 
 /** The Website tab: the draft, section by section, its state against the live site, and the history. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "website");
   const services = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const section = sectionFrom(params.get("section"));
@@ -139,6 +143,7 @@ async function takeUpload(
   fields: Record<string, string>,
   files: Record<string, UploadedFile>,
   current: SiteContent,
+  actor: Actor,
 ): Promise<{ status: number; field: string; message: string } | undefined> {
   const field = FILE_FIELDS[section];
   if (!field) return undefined;
@@ -148,7 +153,7 @@ async function takeUpload(
   if (file) {
     let stored: StoredImage;
     try {
-      stored = section === "legal" ? await saveCertificate(services, file.bytes) : await saveImage(services, file.bytes);
+      stored = section === "legal" ? await saveCertificate(services, file.bytes, actor) : await saveImage(services, file.bytes, actor);
     } catch (error) {
       if (error instanceof ImageError) return { status: error.status, field, message: error.message };
       throw error;
@@ -163,15 +168,23 @@ async function takeUpload(
   return undefined;
 }
 
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  requireMember(args, "website");
+  return websiteAction(args);
+}
+
+/** An Editor's change that would touch the Fees, Legal details or Policies sections (decision 042). */
+const legalRefusal = (text: string = LEGAL_DETAILS_TEXT.ownersOnly) => data<WebsiteActionData>({ notice: { kind: "error", text } }, { status: 403 });
+
+const websiteAction = withBody(
   readWebsiteForm,
   (refusal) => data<WebsiteActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, { fields, files }) => {
-    const admin = context.get(adminContext);
-    const services = context.get(servicesContext);
+  async (args: Route.ActionArgs, { fields, files }) => {
+    const { admin, actor } = requireMember(args, "website");
+    const services = args.context.get(servicesContext);
     const { db } = services;
     const defaults = siteDefaults(services.company);
-    const change = { by: admin.email, now: services.clock.now() };
+    const change = { by: admin.email, actor, now: services.clock.now() };
     const baseRevision = wholeNumber(fields.revision);
     const stale = (extra: Partial<WebsiteActionData> = {}) =>
       data<WebsiteActionData>({ ...extra, notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.stale } }, { status: 409 });
@@ -187,7 +200,8 @@ export const action = withBody(
           fields[`policies.${template.key}`] = policyTemplate(template.key, { content: draft.content, retentionDays: services.contact.retentionDays });
         }
         if (draft.revision !== baseRevision) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
-        const refusedUpload = await takeUpload(services, section, fields, files, draft.content);
+        if (isLegalSection(section) && !can(admin.role, "legal-details")) return legalRefusal();
+        const refusedUpload = await takeUpload(services, section, fields, files, draft.content, actor);
         if (refusedUpload) {
           return data<WebsiteActionData>(
             {
@@ -208,8 +222,9 @@ export const action = withBody(
         }
         const saved =
           draft.revision === baseRevision
-            ? await saveDraft(db, { ...change, content: parsed.content, baseRevision })
+            ? await saveDraft(db, { ...change, defaults, section, content: parsed.content, baseRevision })
             : ({ ok: false, reason: "stale" } as const);
+        if (!saved.ok && saved.reason === "legal-details") return legalRefusal();
         if (!saved.ok) return stale({ section, values: Object.fromEntries(Object.entries(fields)) });
         // A service moved by its button: the page puts focus back on that button, in the service's new place.
         const move = section === "services" ? parseMove(fields.move ?? "") : undefined;
@@ -220,11 +235,13 @@ export const action = withBody(
         const published = await publishDraft(db, { ...change, defaults, baseRevision });
         if (published.ok) throw redirect(`/admin/website?notice=published&version=${published.version}`);
         if (published.reason === "nothing-to-publish") return data<WebsiteActionData>({ notice: { kind: "info", text: WEBSITE_TEXT_ADMIN.nothingToPublish } });
+        if (published.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "discard": {
         const discarded = await discardDraft(db, { ...change, defaults, baseRevision });
         if (discarded.ok) throw redirect("/admin/website?notice=discarded");
+        if (discarded.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "schedule": {
@@ -234,10 +251,11 @@ export const action = withBody(
           return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.schedulePast } }, { status: 400 });
         const scheduled = await schedulePublish(db, { ...change, defaults, baseRevision, publishAt });
         if (scheduled.ok) throw redirect("/admin/website?notice=scheduled");
+        if (scheduled.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         return stale();
       }
       case "cancel-schedule": {
-        await cancelSchedule(db);
+        if ((await cancelSchedule(db, { defaults, actor })) === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.draftHasLegalChanges);
         throw redirect("/admin/website?notice=unscheduled");
       }
       case "restore": {
@@ -246,6 +264,7 @@ export const action = withBody(
         const restored = await restoreVersion(db, { ...change, defaults, number, baseRevision });
         if (restored.ok) throw redirect(`/admin/website?notice=restored&from=${number}&version=${restored.version}`);
         if (restored.reason === "not-found") return data<WebsiteActionData>({ notice: { kind: "error", text: WEBSITE_TEXT_ADMIN.notFound } }, { status: 404 });
+        if (restored.reason === "legal-details") return legalRefusal(LEGAL_DETAILS_TEXT.versionHasOtherLegalDetails);
         return stale();
       }
       default:
