@@ -82,23 +82,42 @@ export async function setAdminPassword(
   options: { keepSessionId?: string } = {},
 ): Promise<{ endedSessions: number }> {
   checkPassword(password);
-  const passwordHash = await hashPassword(password);
   const normalized = normalizeEmail(email);
-  const ended = await db.transaction().execute(async (trx) => {
+  const admin = await findAdminByEmail(db, normalized);
+  if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
+  const result = await replacePassword(db, admin.id, password, options);
+  await liftLockout(db, normalized);
+  return result;
+}
+
+/**
+ * A member's new password, and the end of their sessions (all, or all but
+ * `keepSessionId`), in one transaction; `during` runs in it too (a reset
+ * link used up), and what it throws undoes it all. A password that breaks
+ * the rules throws AdminError before anything is done.
+ */
+export async function replacePassword(
+  db: Db,
+  adminId: string,
+  password: string,
+  { keepSessionId, during }: { keepSessionId?: string; during?: (trx: Db) => Promise<void> } = {},
+): Promise<{ endedSessions: number }> {
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    await during?.(trx);
     const updated = await trx
       .updateTable("admin_users")
       .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-      .where("email", "=", normalized)
+      .where("id", "=", adminId)
       .returning("id")
       .executeTakeFirst();
-    if (!updated) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
-    let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", updated.id);
-    if (options.keepSessionId) query = query.where("id", "!=", options.keepSessionId);
+    if (!updated) throw new AdminError("That admin no longer exists.");
+    let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", adminId);
+    if (keepSessionId) query = query.where("id", "!=", keepSessionId);
     const deleted = await query.executeTakeFirst();
-    return Number(deleted.numDeletedRows);
+    return { endedSessions: Number(deleted.numDeletedRows) };
   });
-  await liftLockout(db, normalized);
-  return { endedSessions: ended };
 }
 
 /**

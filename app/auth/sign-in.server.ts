@@ -8,7 +8,9 @@ type Taken = Extract<Slot, { ok: true }>;
 import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, takeSignInHistory } from "./admins.server";
 import { deviceLimitSubject, type Device } from "./device-cookie.server";
 import { needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
-import { createSession, deleteSessionByToken, pruneSessions } from "./sessions.server";
+import { createPendingSignIn } from "./pending-sign-in.server";
+import { createSession, deleteSessionByToken, pruneSessions, type SessionClient } from "./sessions.server";
+import { hasTwoStepSignIn } from "./totp.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -33,6 +35,8 @@ export type SignInAttempt = {
   previousToken?: string;
   /** The browser's device cookie, when it carries a valid one (device-cookie.server.ts). */
   device?: Device;
+  /** The request's User-Agent: the session lists the browser and system it names. */
+  userAgent?: string | null;
   now?: Date;
   /** Where sign-ins and refusals are told: the address as a field (hashed in the log), never in the text. */
   log: Pick<Log, "info" | "warn">;
@@ -40,6 +44,8 @@ export type SignInAttempt = {
 
 export type SignInResult =
   | { ok: true; token: string; expiresAt: Date; email: string; adminId: string }
+  /** The password was right and the member has two-step sign-in: the code comes next (two-step-sign-in.server.ts). */
+  | { ok: false; reason: "second-step"; pendingToken: string; expiresAt: Date; adminId: string }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "limited"; retryAfterSeconds: number }
   | { ok: false; reason: "busy"; retryAfterSeconds: number };
@@ -88,22 +94,43 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
 
   await giveBack();
   if (needsRehash(admin.password_hash)) await rehashPassword(db, admin.id, attempt.password);
-  // A new id at every sign-in: a token planted before it (fixation) is worth nothing after.
-  if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
-  await pruneSessions(db, now);
-  const session = await createSession(db, admin.id, now, await takeSignInHistory(db, admin.id, now));
-  attempt.log.info(fields, `Admin ${admin.email} signed in${trustedDevice ? " (a browser used before)" : ""}`);
+  if (await hasTwoStepSignIn(db, admin.id)) {
+    const pending = await createPendingSignIn(db, admin.id, now);
+    attempt.log.info(fields, `Admin ${admin.email}: password right, the two-step code is next`);
+    return { ok: false, reason: "second-step", pendingToken: pending.token, expiresAt: pending.expiresAt, adminId: admin.id };
+  }
+  const how = trustedDevice ? " (a browser used before)" : "";
+  return startSession(db, admin, { ...attempt, now, fields, how });
+}
+
+/**
+ * The last step of every way in (password, password and code, passkey): a new
+ * session, whose id is new at every sign-in, so a token planted before it
+ * (fixation) is worth nothing after.
+ */
+export async function startSession(
+  db: Db,
+  admin: { id: string; email: string },
+  options: { previousToken?: string; clientIp: string; userAgent?: string | null; now: Date; log: Pick<Log, "info">; fields: Record<string, string>; how: string },
+): Promise<Extract<SignInResult, { ok: true }>> {
+  if (options.previousToken) await deleteSessionByToken(db, options.previousToken);
+  await pruneSessions(db, options.now);
+  const client: SessionClient = { ip: options.clientIp, userAgent: options.userAgent };
+  const session = await createSession(db, admin.id, options.now, await takeSignInHistory(db, admin.id, options.now), client);
+  options.log.info(options.fields, `Admin ${admin.email} signed in${options.how}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
 }
 
 type Limited = Extract<SignInResult, { reason: "limited" }>;
+/** What the limits need of an attempt: a wrong two-step code is held to them as a wrong password is. */
+export type LimitedAttempt = Pick<SignInAttempt, "clientIp" | "limit" | "log">;
 
 function limited(retryAfterSeconds: number): Limited {
   return { ok: false, reason: "limited", retryAfterSeconds };
 }
 
 /** A browser the account signed in from before: only its own failures count, LOGIN_RATE_LIMIT of them. */
-async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
+export async function takeDeviceSlot(db: Db, device: Device, attempt: LimitedAttempt, now: Date): Promise<Taken[] | Limited> {
   const slot = await takeSlot(db, "login-device-failure", deviceLimitSubject(device), { limit: attempt.limit, windowMs: LOGIN_WINDOW_MS, now });
   if (slot.ok) return [slot];
   attempt.log.warn({ ip: attempt.clientIp }, "Sign-in refused: LOGIN_RATE_LIMIT reached for a browser used before");
@@ -116,12 +143,12 @@ async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, no
  * (LOGIN_RATE_LIMIT); failures for this e-mail from anywhere (the lockout's
  * count). Each refusal gives back the places taken before it.
  */
-async function takeAttackerSlots(
+export async function takeAttackerSlots(
   db: Db,
   account: string,
   who: string,
   fields: Record<string, string>,
-  attempt: SignInAttempt,
+  attempt: LimitedAttempt,
   now: Date,
 ): Promise<Taken[] | Limited> {
   const lockedAt = await latestEvent(db, "login-lockout", account);
@@ -155,7 +182,7 @@ async function takeAttackerSlots(
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: SignInAttempt, now: Date): Promise<void> {
+export async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: LimitedAttempt, now: Date): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
   // The failures stay counted: cleared, they would give attempts still in flight new places. They
   // are older than the window by the time the lockout ends.

@@ -4,7 +4,8 @@ import type { Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
 import type { DatabaseSchema } from "~/platform/schema";
-import type { OutboxSignal } from "./outbox.server";
+import type { OutboxKind } from "~/platform/schema";
+import type { EmailComposers, OutboxSignal } from "./outbox.server";
 
 /**
  * Sends what the outbox holds, one job at a time. Several instances may run
@@ -47,6 +48,8 @@ const MAX_ERROR_LENGTH = 300;
 export type DeliveryReport = {
   log: Pick<Log, "info" | "error">;
   onFailedSend?: () => void;
+  /** Kinds whose e-mail is composed as it is sent (a password reset's link); the others are sent as stored. */
+  composers?: EmailComposers;
 };
 
 export type OutboxWorkerOptions = DeliveryReport & {
@@ -69,16 +72,19 @@ export type OutboxWorker = {
 
 type Eb = ExpressionBuilder<DatabaseSchema, "email_outbox">;
 
-/** Due: waiting for its (next) attempt, or claimed by a worker whose lease ran out. */
+/** Due: waiting for its (next) attempt, or claimed by a worker whose lease ran out; and not past its time. */
 function isDue(eb: Eb, at: string) {
-  return eb.or([
-    eb.and([eb("status", "in", ["queued", "failed"]), eb("next_attempt_at", "<=", at)]),
-    eb.and([eb("status", "=", "sending"), eb("lease_until", "<=", at)]),
+  return eb.and([
+    eb.or([
+      eb.and([eb("status", "in", ["queued", "failed"]), eb("next_attempt_at", "<=", at)]),
+      eb.and([eb("status", "=", "sending"), eb("lease_until", "<=", at)]),
+    ]),
+    eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]),
   ]);
 }
 
 /** A job a worker holds the lease of. */
-export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string };
+export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; kind: OutboxKind };
 
 /** Claims a due job with a conditional UPDATE only one worker can win; undefined when another did, or it is not due. */
 export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob | undefined> {
@@ -98,11 +104,11 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   const row = await db
     .selectFrom("email_outbox")
-    .select(["message", "attempts"])
+    .select(["message", "attempts", "kind"])
     .where("id", "=", id)
     .where("lease_token", "=", leaseToken)
     .executeTakeFirst();
-  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message };
+  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, kind: row.kind };
 }
 
 /**
@@ -132,11 +138,23 @@ export async function deliverClaimed(
   db: Db,
   mailer: Mailer,
   job: ClaimedJob,
-  { log, onFailedSend }: DeliveryReport,
+  { log, onFailedSend, composers }: DeliveryReport,
   now: () => Date = () => new Date(),
 ): Promise<void> {
   if (!(await stillWanted(db, job, log))) return;
   let failure: unknown;
+  let email: OutgoingEmail | undefined;
+  const compose = composers?.[job.kind];
+  try {
+    email = compose ? await compose({ id: job.id, attempts: job.attempts, payload: job.message }, now()) : (JSON.parse(job.message) as OutgoingEmail);
+  } catch (error) {
+    failure = error ?? new Error("unknown error");
+  }
+  if (failure === undefined && email === undefined) {
+    await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
+    log.info(`E-mail ${job.id}: nothing to send (${job.kind})`);
+    return;
+  }
   const renewal = setInterval(() => {
     db.updateTable("email_outbox")
       .set({ lease_until: new Date(now().getTime() + LEASE_MS).toISOString() })
@@ -146,7 +164,7 @@ export async function deliverClaimed(
       .catch((error: unknown) => log.error(`E-mail ${job.id}: could not renew its lease: ${(error as Error).message}`));
   }, LEASE_RENEW_MS);
   try {
-    await mailer.send(JSON.parse(job.message) as OutgoingEmail);
+    if (failure === undefined) await mailer.send(email!);
   } catch (error) {
     failure = error ?? new Error("unknown error");
   } finally {
@@ -190,7 +208,7 @@ export async function deliverClaimed(
   );
 }
 
-export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, composers, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
   let interrupt: (() => void) | undefined;
@@ -226,7 +244,7 @@ export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, pollM
     for (const { id } of candidates) {
       const job = await claimJob(db, id, now());
       if (!job) continue; // Another worker won it.
-      await deliverClaimed(db, mailer, job, { log, onFailedSend }, now);
+      await deliverClaimed(db, mailer, job, { log, onFailedSend, composers }, now);
       return true;
     }
     return false;

@@ -34,10 +34,23 @@ export function createOutboxSignal(): OutboxSignal {
 
 export type NewOutboxJob = {
   id: string;
-  submissionId: string;
+  /** The enquiry the e-mail is about; null for e-mails about no enquiry (a password reset). */
+  submissionId: string | null;
   kind: OutboxKind;
-  message: OutgoingEmail;
+  /** The e-mail; or, for a kind whose e-mail is composed when it is sent (EmailComposer), what it is composed from. */
+  message: OutgoingEmail | string;
+  /** Not sent after this (the job is then deleted); default: no such limit. */
+  expiresAt?: Date;
 };
+
+/**
+ * Composes a job's e-mail as it is sent, from what was queued (a password
+ * reset's link is made then, so the outbox never holds it); undefined when
+ * there is nothing to send, and the job is deleted. Given to the worker by
+ * kind (boot.server.ts).
+ */
+export type EmailComposer = (job: { id: string; attempts: number; payload: string }, now: Date) => Promise<OutgoingEmail | undefined>;
+export type EmailComposers = Partial<Record<OutboxKind, EmailComposer>>;
 
 /** Queues a job, due at `now`. `db` is the enquiry's transaction, so both are stored or neither. */
 export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promise<void> {
@@ -48,7 +61,8 @@ export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promis
       id: job.id,
       submission_id: job.submissionId,
       kind: job.kind,
-      message: JSON.stringify(job.message),
+      message: typeof job.message === "string" ? job.message : JSON.stringify(job.message),
+      expires_at: job.expiresAt?.toISOString() ?? null,
       status: "queued",
       attempts: 0,
       next_attempt_at: at,
@@ -109,6 +123,12 @@ export async function outboxBacklog(db: Db, now: Date): Promise<{ jobs: number; 
     .executeTakeFirstOrThrow();
   const oldest = row.oldest === null || row.oldest === undefined ? undefined : new Date(toIsoString(row.oldest as Date | string));
   return { jobs: Number(row.jobs), oldestAgeSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0 };
+}
+
+/** Deletes the jobs whose time ran out, sent or not (what they were composed from may be personal data). */
+export async function deleteExpiredEmails(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom("email_outbox").where("expires_at", "<=", now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

@@ -20,7 +20,10 @@ export type RateLimitBucket =
   | "login-lockout"
   | "contact-submission"
   | "contact-site"
-  | "contact-site-refused";
+  | "contact-site-refused"
+  | "password-reset-address"
+  | "password-reset-client"
+  | "password-reset-refused";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;

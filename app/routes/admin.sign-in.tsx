@@ -19,6 +19,8 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
 
+const SECOND_STEP_NOT_YET = "Two-step sign-in is on for this account, and this form cannot ask for its code yet.";
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -58,10 +60,13 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
     limit: auth.loginRateLimit,
     previousToken: readSessionToken(request, auth.cookie),
     device,
+    userAgent: request.headers.get("user-agent"),
     log,
   });
   if (!result.ok) {
     if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
+    // The code's form (completeSignInWithCode, with the pending cookie) comes with the account screens.
+    if (result.reason === "second-step") return data<SignInFailure>({ error: SECOND_STEP_NOT_YET, email }, { status: 401 });
     const busy = result.reason === "busy";
     return data<SignInFailure>(
       { error: busy ? LOGIN_TEXT.busy : LOGIN_TEXT.limited, email },

@@ -8,6 +8,7 @@ import * as possibleSpam from "./007-possible-spam";
 import * as foldedEmails from "./008-folded-emails";
 import * as siteContent from "./009-site-content";
 import * as jobRuns from "./010-job-runs";
+import * as signInFactors from "./015-sign-in-factors";
 import type { AppMigration } from "./types";
 
 /**
@@ -26,4 +27,5 @@ export const migrations: Record<string, AppMigration> = {
   "008-folded-emails": foldedEmails,
   "009-site-content": siteContent,
   "010-job-runs": jobRuns,
+  "015-sign-in-factors": signInFactors,
 };
