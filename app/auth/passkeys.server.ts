@@ -28,6 +28,12 @@ import { LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, startSession, type SignInResult 
  * challenge, signature, user presence and verification, and the counter.
  */
 export const CHALLENGE_MS = 5 * 60 * 1000;
+/**
+ * EdDSA, ES256 and RS256 (COSE -8, -7, -257): what passkeys use. Named here
+ * rather than left to the library, whose default asks Node's WebCrypto about
+ * ML-DSA-44 and so prints an ExperimentalWarning outside the JSON log.
+ */
+const ALGORITHMS = [-8, -7, -257];
 const MAX_NAME = 60;
 
 type Ready = Extract<RelyingParty, { ok: true }>;
@@ -93,6 +99,7 @@ export async function passkeyRegistrationOptions(
     excludeCredentials: existing.map((row) => ({ id: row.id, transports: JSON.parse(row.transports) as string[] })),
     authenticatorSelection: { residentKey: "required", userVerification: "required" },
     timeout: CHALLENGE_MS,
+    supportedAlgorithmIDs: ALGORITHMS,
   });
   await storeChallenge(db, options.challenge, "registration", adminId, rp, now);
   return options;
@@ -122,6 +129,7 @@ export async function verifyPasskeyRegistration(
       expectedOrigin: issued.origin,
       expectedRPID: issued.rpId,
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch (error) {
     return { ok: false, reason: "invalid", detail: (error as Error).message };
