@@ -159,7 +159,7 @@ describe.each(backends)("passkeys on $name", (backend) => {
     expect(await signIn(db, await assertion(db, passkey, at(), { counter: 1 }), at()), "counter not moving on").toEqual({ ok: false, reason: "invalid" });
     const forged = await assertion(db, passkey, at());
     const signature = Buffer.from((forged.response as { signature: string }).signature, "base64url");
-    signature[signature.length - 1] ^= 1;
+    signature[signature.length - 1]! ^= 1;
     (forged.response as { signature: string }).signature = signature.toString("base64url");
     expect(await signIn(db, forged, at()), "forged").toEqual({ ok: false, reason: "invalid" });
     expect(await signIn(db, await assertion(db, passkey, at(), { userVerified: false }), at()), "no verification").toEqual({ ok: false, reason: "invalid" });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_CODES_PER_PENDING, PENDING_SIGN_IN_MS } from "~/auth/pending-sign-in.server";
 import { RECOVERY_CODE_COUNT } from "~/auth/recovery-codes.server";
 import { secondFactorRequirement, setSecondFactorRequired } from "~/auth/second-factor-policy.server";
+import { removeSignInFactors } from "~/auth/lost-factors.server";
 import { findSession } from "~/auth/sessions.server";
 import { completeSignInWithCode, type CodeAttempt } from "~/auth/two-step-sign-in.server";
 import { confirmTotpSetup, pendingTotpSetup, regenerateRecoveryCodes, startTotpSetup, turnOffTotp, twoStepStatus, type TotpSetup } from "~/auth/totp.server";
@@ -208,6 +209,25 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
     expect(await turnOffTotp(db, owner.id)).toEqual({ ok: true, wasOn: true });
     expect(await twoStepStatus(db, owner.id)).toEqual({ on: false, confirmedAt: null, recoveryCodesLeft: 0, setupInProgress: false });
     expect(await db.selectFrom("recovery_codes").selectAll().execute()).toEqual([]);
+    expect(await passwordSignIn(db, { email: owner.email })).toMatchObject({ ok: true });
+  });
+
+  it("for a member who lost every way in, removes the app, the recovery codes and the sessions, so the password alone signs in", async () => {
+    const { db } = await databases.open();
+    const secrets = createSecrets(db);
+    const { owner } = await withTwoStep(db, secrets);
+    const session = expectOk(await signInWithCode(db, secrets, owner.email, (await regenerateRecoveryCodes(db, owner.id, new Date()))![0]!, new Date()));
+
+    expect(await removeSignInFactors(db, " OWNER@example.com")).toEqual({
+      email: owner.email,
+      adminId: owner.id,
+      totp: true,
+      recoveryCodes: 9,
+      passkeys: 0,
+      endedSessions: 1,
+    });
+    expect(await findSession(db, session.token)).toBeUndefined();
+    expect(await twoStepStatus(db, owner.id)).toMatchObject({ on: false, recoveryCodesLeft: 0 });
     expect(await passwordSignIn(db, { email: owner.email })).toMatchObject({ ok: true });
   });
 });
