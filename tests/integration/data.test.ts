@@ -27,6 +27,7 @@ const ALL_MIGRATIONS = [
   "008-folded-emails",
   "009-site-content",
   "010-job-runs",
+  "015-sign-in-factors",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
