@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
+import { inTransaction } from "~/platform/in-transaction.server";
 import { clearEvents } from "~/platform/rate-limit.server";
 import { hashPassword } from "./password.server";
 import { passwordProblem } from "~/platform/password-rules";
@@ -104,7 +105,7 @@ export async function replacePassword(
 ): Promise<{ endedSessions: number }> {
   checkPassword(password);
   const passwordHash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await during?.(trx);
     const updated = await trx
       .updateTable("admin_users")
@@ -128,7 +129,7 @@ export async function replacePassword(
 export async function liftLockout(db: Db, email: string): Promise<void> {
   const normalized = normalizeEmail(email);
   const admin = await findAdminByEmail(db, normalized);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await clearEvents(trx, "login-lockout", normalized);
     await clearEvents(trx, "login-account-failure", normalized);
     // Subjects are "<ip> <e-mail>" and "<admin id> <device id>": matched here rather than with LIKE, whose wildcards e-mails may hold.

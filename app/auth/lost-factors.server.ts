@@ -1,4 +1,5 @@
 import type { Db } from "~/platform/db.server";
+import { inTransaction } from "~/platform/in-transaction.server";
 import { AdminError, findAdminByEmail, normalizeEmail } from "./admins.server";
 
 /**
@@ -15,7 +16,7 @@ export async function removeSignInFactors(db: Db, email: string): Promise<Remove
   const normalized = normalizeEmail(email);
   const admin = await findAdminByEmail(db, normalized);
   if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
     const totp = await trx.deleteFrom("totp_factors").where("admin_id", "=", admin.id).where("confirmed_at", "is not", null).executeTakeFirst();
     await trx.deleteFrom("totp_factors").where("admin_id", "=", admin.id).execute();

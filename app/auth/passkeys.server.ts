@@ -10,6 +10,7 @@ import {
 } from "@simplewebauthn/server";
 import type { Db } from "~/platform/db.server";
 import { toBoolean, toIsoString } from "~/platform/db-values";
+import { inTransaction } from "~/platform/in-transaction.server";
 import type { Log } from "~/platform/log.server";
 import { ipLimitSubject, takeSlot } from "~/platform/rate-limit.server";
 import { recordFailedSignIn } from "./admins.server";
@@ -137,7 +138,7 @@ export async function verifyPasskeyRegistration(
   if (!verification.verified) return { ok: false, reason: "invalid" };
   const { credential, credentialBackedUp } = verification.registrationInfo;
   const transports = credential.transports ?? [];
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const inserted = await trx
       .insertInto("passkeys")
       .values({

@@ -3,7 +3,8 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
-import type { Secrets } from "~/platform/secrets.server";
+import { inTransaction } from "~/platform/in-transaction.server";
+import { loadKey } from "~/platform/secrets.server";
 import { endOtherSessions } from "./member-sessions.server";
 import { recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes.server";
 import { mayRemoveFactor } from "./second-factor-policy.server";
@@ -18,26 +19,28 @@ import { mayRemoveFactor } from "./second-factor-policy.server";
  * The secret is stored encrypted (AES-256-GCM under the "totp-secrets" key of
  * app_secrets, bound to the member's id), so it appears in no row, export or
  * log as it is; a full copy of the database holds the key too, and is as
- * sensitive as the database (docs/decisions/043).
+ * sensitive as the database (docs/decisions/043). The key is read through
+ * the `db` given, so each function here also works inside a caller's
+ * transaction (one that records the change in the audit log).
  */
 export const TOTP_SETTINGS = { algorithm: "SHA1", digits: 6, period: 30, window: 1 } as const;
 const SECRET_BYTES = 20;
 const KEY_NAME = "totp-secrets";
 const CODE_PATTERN = /^\d{6}$/;
 
-async function encryptSecret(secrets: Secrets, adminId: string, base32: string): Promise<string> {
+async function encryptSecret(db: Db, adminId: string, base32: string): Promise<string> {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", await secrets.key(KEY_NAME), iv);
+  const cipher = createCipheriv("aes-256-gcm", await loadKey(db, KEY_NAME), iv);
   cipher.setAAD(Buffer.from(`totp:${adminId}`));
   const sealed = Buffer.concat([cipher.update(base32, "utf8"), cipher.final(), cipher.getAuthTag()]);
   return `v1.${iv.toString("base64url")}.${sealed.toString("base64url")}`;
 }
 
-async function decryptSecret(secrets: Secrets, adminId: string, stored: string): Promise<string> {
+async function decryptSecret(db: Db, adminId: string, stored: string): Promise<string> {
   const [version, iv, sealed] = stored.split(".");
   if (version !== "v1" || !iv || !sealed) throw new Error("A stored TOTP secret is not in a known form");
   const bytes = Buffer.from(sealed, "base64url");
-  const decipher = createDecipheriv("aes-256-gcm", await secrets.key(KEY_NAME), Buffer.from(iv, "base64url"));
+  const decipher = createDecipheriv("aes-256-gcm", await loadKey(db, KEY_NAME), Buffer.from(iv, "base64url"));
   decipher.setAAD(Buffer.from(`totp:${adminId}`));
   decipher.setAuthTag(bytes.subarray(bytes.length - 16));
   return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
@@ -76,12 +79,11 @@ async function setupOf(base32: string, labels: { issuer: string; email: string }
  */
 export async function startTotpSetup(
   db: Db,
-  secrets: Secrets,
   member: { adminId: string; email: string; issuer: string },
   now: Date,
 ): Promise<TotpSetup> {
   const base32 = new Secret({ size: SECRET_BYTES }).base32;
-  const pending = await encryptSecret(secrets, member.adminId, base32);
+  const pending = await encryptSecret(db, member.adminId, base32);
   await db
     .insertInto("totp_factors")
     .values({ admin_id: member.adminId, pending_secret: pending, pending_created_at: now.toISOString() })
@@ -91,10 +93,10 @@ export async function startTotpSetup(
 }
 
 /** The set-up in progress, to show again (a wrong confirmation code, a reload); undefined when there is none. */
-export async function pendingTotpSetup(db: Db, secrets: Secrets, member: { adminId: string; email: string; issuer: string }): Promise<TotpSetup | undefined> {
+export async function pendingTotpSetup(db: Db, member: { adminId: string; email: string; issuer: string }): Promise<TotpSetup | undefined> {
   const row = await db.selectFrom("totp_factors").select("pending_secret").where("admin_id", "=", member.adminId).executeTakeFirst();
   if (!row?.pending_secret) return undefined;
-  return setupOf(await decryptSecret(secrets, member.adminId, row.pending_secret), { issuer: member.issuer, email: member.email });
+  return setupOf(await decryptSecret(db, member.adminId, row.pending_secret), { issuer: member.issuer, email: member.email });
 }
 
 export type TotpConfirmation =
@@ -108,14 +110,13 @@ export type TotpConfirmation =
  */
 export async function confirmTotpSetup(
   db: Db,
-  secrets: Secrets,
   { adminId, code, keepSessionId, now }: { adminId: string; code: string; keepSessionId?: string; now: Date },
 ): Promise<TotpConfirmation> {
   const row = await db.selectFrom("totp_factors").select("pending_secret").where("admin_id", "=", adminId).executeTakeFirst();
   if (!row?.pending_secret) return { ok: false, reason: "no-setup" };
-  const step = matchingStep(totpOf(await decryptSecret(secrets, adminId, row.pending_secret)), code, now);
+  const step = matchingStep(totpOf(await decryptSecret(db, adminId, row.pending_secret)), code, now);
   if (step === undefined) return { ok: false, reason: "wrong-code" };
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const confirmed = await trx
       .updateTable("totp_factors")
       .set({ secret: row.pending_secret, confirmed_at: now.toISOString(), pending_secret: null, pending_created_at: null, last_used_step: step })
@@ -140,10 +141,10 @@ export async function hasTwoStepSignIn(db: Db, adminId: string): Promise<boolean
  * Checks a code from the member's app and uses it up: true once per time
  * step. Two requests with one code: the conditional update lets one through.
  */
-export async function useTotpCode(db: Db, secrets: Secrets, adminId: string, code: string, now: Date): Promise<boolean> {
+export async function useTotpCode(db: Db, adminId: string, code: string, now: Date): Promise<boolean> {
   const row = await db.selectFrom("totp_factors").select("secret").where("admin_id", "=", adminId).where("confirmed_at", "is not", null).executeTakeFirst();
   if (!row?.secret) return false;
-  const step = matchingStep(totpOf(await decryptSecret(secrets, adminId, row.secret)), code, now);
+  const step = matchingStep(totpOf(await decryptSecret(db, adminId, row.secret)), code, now);
   if (step === undefined) return false;
   const used = await db
     .updateTable("totp_factors")
@@ -170,7 +171,7 @@ export async function twoStepStatus(db: Db, adminId: string): Promise<TwoStepSta
 /** New recovery codes for a member with two-step sign-in on (the old ones stop working); undefined when it is off. */
 export async function regenerateRecoveryCodes(db: Db, adminId: string, now: Date): Promise<string[] | undefined> {
   if (!(await hasTwoStepSignIn(db, adminId))) return undefined;
-  return db.transaction().execute((trx) => replaceRecoveryCodes(trx, adminId, now));
+  return inTransaction(db, (trx) => replaceRecoveryCodes(trx, adminId, now));
 }
 
 /**
@@ -180,7 +181,7 @@ export async function regenerateRecoveryCodes(db: Db, adminId: string, now: Date
  */
 export async function turnOffTotp(db: Db, adminId: string): Promise<{ ok: true; wasOn: boolean } | { ok: false; reason: "required" }> {
   if (!(await mayRemoveFactor(db, adminId, "totp"))) return { ok: false, reason: "required" };
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const deleted = await trx.deleteFrom("totp_factors").where("admin_id", "=", adminId).returning("confirmed_at").executeTakeFirst();
     await trx.deleteFrom("recovery_codes").where("admin_id", "=", adminId).execute();
     return { ok: true as const, wasOn: deleted?.confirmed_at !== null && deleted?.confirmed_at !== undefined };

@@ -1,6 +1,5 @@
 import type { Db } from "~/platform/db.server";
 import type { Log } from "~/platform/log.server";
-import type { Secrets } from "~/platform/secrets.server";
 import { recordFailedSignIn } from "./admins.server";
 import type { Device } from "./device-cookie.server";
 import { countWrongCode, findPendingSignIn, takePendingSignIn } from "./pending-sign-in.server";
@@ -38,7 +37,7 @@ export type CodeResult =
   | { ok: false; reason: "invalid"; codesLeft: number }
   | Extract<SignInResult, { reason: "limited" }>;
 
-export async function completeSignInWithCode(db: Db, secrets: Secrets, attempt: CodeAttempt): Promise<CodeResult> {
+export async function completeSignInWithCode(db: Db, attempt: CodeAttempt): Promise<CodeResult> {
   const now = attempt.now ?? new Date();
   const pending = await findPendingSignIn(db, attempt.pendingToken, now);
   if (!pending) return { ok: false, reason: "expired" };
@@ -53,7 +52,7 @@ export async function completeSignInWithCode(db: Db, secrets: Secrets, attempt: 
   const recovery = normalizeRecoveryCode(attempt.code) !== undefined;
   const right = recovery
     ? await useRecoveryCode(db, pending.adminId, attempt.code, now)
-    : await useTotpCode(db, secrets, pending.adminId, attempt.code, now);
+    : await useTotpCode(db, pending.adminId, attempt.code, now);
   if (!right || !(await takePendingSignIn(db, pending))) {
     // The places taken stay taken: they are the failure's record.
     await recordFailedSignIn(db, pending.adminId);

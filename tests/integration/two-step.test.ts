@@ -15,7 +15,6 @@ import { completeSignInWithCode, type CodeAttempt } from "~/auth/two-step-sign-i
 import { confirmTotpSetup, pendingTotpSetup, regenerateRecoveryCodes, startTotpSetup, turnOffTotp, twoStepStatus, type TotpSetup } from "~/auth/totp.server";
 import { LOCKOUT } from "~/auth/sign-in.server";
 import type { Db } from "~/platform/db.server";
-import { createSecrets, type Secrets } from "~/platform/secrets.server";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
 
@@ -30,26 +29,25 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
   const databases = migratedDatabases(backend);
 
   /** A member with two-step sign-in on, set up at the start of a time step. */
-  async function withTwoStep(db: Db, secrets: Secrets, email = "owner@example.com") {
+  async function withTwoStep(db: Db, email = "owner@example.com") {
     const owner = await member(db, email);
     const start = new Date(Math.ceil(Date.now() / STEP) * STEP);
-    const setup = await startTotpSetup(db, secrets, { adminId: owner.id, email: owner.email, issuer: ISSUER }, start);
-    const confirmed = expectOk(await confirmTotpSetup(db, secrets, { adminId: owner.id, code: codeAt(setup, start), now: start }));
+    const setup = await startTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: ISSUER }, start);
+    const confirmed = expectOk(await confirmTotpSetup(db, { adminId: owner.id, code: codeAt(setup, start), now: start }));
     return { owner, setup, start, recoveryCodes: confirmed.recoveryCodes };
   }
 
   /** The password step, which must ask for the code, then the code. */
-  async function signInWithCode(db: Db, secrets: Secrets, email: string, code: string, now: Date, extra: Partial<CodeAttempt> = {}) {
+  async function signInWithCode(db: Db, email: string, code: string, now: Date, extra: Partial<CodeAttempt> = {}) {
     const first = await passwordSignIn(db, { email, now, clientIp: extra.clientIp ?? "192.0.2.1" });
     if (first.ok || first.reason !== "second-step") throw new Error(`expected the second step, got ${JSON.stringify(first)}`);
-    return completeSignInWithCode(db, secrets, { pendingToken: first.pendingToken, code, clientIp: "192.0.2.1", limit: 5, now, log: quietLog().log, ...extra });
+    return completeSignInWithCode(db, { pendingToken: first.pendingToken, code, clientIp: "192.0.2.1", limit: 5, now, log: quietLog().log, ...extra });
   }
 
   it("sets up with a QR code drawn as SVG, the secret as grouped text, and an otpauth URI; the secret is stored encrypted", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
     const owner = await member(db, "owner@example.com");
-    const setup = await startTotpSetup(db, secrets, { adminId: owner.id, email: owner.email, issuer: ISSUER }, new Date());
+    const setup = await startTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: ISSUER }, new Date());
 
     expect(setup.qrSvg).toMatch(/^<svg role="img" aria-label="QR code for your authenticator app" [^>]*viewBox/);
     expect(setup.qrSvg).toContain("<path");
@@ -61,25 +59,24 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
     expect(decodeURIComponent(uri.pathname)).toContain("owner@example.com");
     expect(JSON.stringify(await db.selectFrom("totp_factors").selectAll().execute())).not.toContain(setup.secretText.replace(/ /g, ""));
     // Shown again (a reload, a wrong code) until it is confirmed; not on yet.
-    expect(await pendingTotpSetup(db, secrets, { adminId: owner.id, email: owner.email, issuer: ISSUER })).toEqual(setup);
+    expect(await pendingTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: ISSUER })).toEqual(setup);
     expect(await twoStepStatus(db, owner.id)).toEqual({ on: false, confirmedAt: null, recoveryCodesLeft: 0, setupInProgress: true });
     expect(await passwordSignIn(db, { email: owner.email })).toMatchObject({ ok: true });
   });
 
   it("turns on only with a right code; then ends the member's other sessions and gives ten recovery codes once", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
     const owner = await member(db, "owner@example.com");
     const current = expectOk(await passwordSignIn(db, { email: owner.email }));
     const other = expectOk(await passwordSignIn(db, { email: owner.email }));
     const keepSessionId = (await findSession(db, current.token))!.sessionId;
     const now = new Date();
-    const setup = await startTotpSetup(db, secrets, { adminId: owner.id, email: owner.email, issuer: ISSUER }, now);
+    const setup = await startTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: ISSUER }, now);
 
     const wrong = String((Number(codeAt(setup, now)) + 1) % 1_000_000).padStart(6, "0");
-    expect(await confirmTotpSetup(db, secrets, { adminId: owner.id, code: wrong, keepSessionId, now })).toEqual({ ok: false, reason: "wrong-code" });
+    expect(await confirmTotpSetup(db, { adminId: owner.id, code: wrong, keepSessionId, now })).toEqual({ ok: false, reason: "wrong-code" });
     expect(await findSession(db, other.token)).toBeDefined();
-    const confirmed = expectOk(await confirmTotpSetup(db, secrets, { adminId: owner.id, code: codeAt(setup, now), keepSessionId, now }));
+    const confirmed = expectOk(await confirmTotpSetup(db, { adminId: owner.id, code: codeAt(setup, now), keepSessionId, now }));
     expect(confirmed.endedSessions).toBe(1);
     expect(confirmed.recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
     expect(new Set(confirmed.recoveryCodes).size).toBe(RECOVERY_CODE_COUNT);
@@ -90,13 +87,12 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
     const stored = JSON.stringify(await db.selectFrom("recovery_codes").selectAll().execute());
     for (const code of confirmed.recoveryCodes) expect(stored).not.toContain(code.replace(/-/g, ""));
     expect(await twoStepStatus(db, owner.id)).toMatchObject({ on: true, recoveryCodesLeft: 10, setupInProgress: false });
-    expect(await confirmTotpSetup(db, secrets, { adminId: owner.id, code: codeAt(setup, now), now })).toEqual({ ok: false, reason: "no-setup" });
+    expect(await confirmTotpSetup(db, { adminId: owner.id, code: codeAt(setup, now), now })).toEqual({ ok: false, reason: "no-setup" });
   });
 
   it("asks for the code after the password, and accepts codes one step either side of now, each once", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner, setup, start } = await withTwoStep(db, secrets);
+    const { owner, setup, start } = await withTwoStep(db);
     const now = new Date(start.getTime() + 10 * STEP + 1_000);
     const first = await passwordSignIn(db, { email: owner.email, now });
     expect(first).toMatchObject({ ok: false, reason: "second-step", adminId: owner.id });
@@ -104,29 +100,28 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
 
     // A step behind, then now, then a step ahead: each accepted once, in turn.
     for (const offset of [-STEP, 0, STEP]) {
-      const signedIn = await signInWithCode(db, secrets, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now);
+      const signedIn = await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now);
       expect(signedIn, `offset ${offset}`).toMatchObject({ ok: true, adminId: owner.id });
       expect(await findSession(db, expectOk(signedIn).token, now)).toMatchObject({ email: owner.email });
     }
     // Used, or older than the last used: refused.
     for (const offset of [-STEP, 0, STEP]) {
-      expect(await signInWithCode(db, secrets, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now), `again ${offset}`).toMatchObject({ ok: false, reason: "invalid" });
+      expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now), `again ${offset}`).toMatchObject({ ok: false, reason: "invalid" });
     }
     // Two steps away: outside the window.
-    expect(await signInWithCode(db, secrets, owner.email, codeAt(setup, new Date(now.getTime() + 2 * STEP)), now)).toMatchObject({ reason: "invalid" });
+    expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + 2 * STEP)), now)).toMatchObject({ reason: "invalid" });
     const later = new Date(now.getTime() + 3 * STEP);
-    expect(await signInWithCode(db, secrets, owner.email, codeAt(setup, new Date(later.getTime() - 3 * STEP)), later)).toMatchObject({ reason: "invalid" });
-    expect(await signInWithCode(db, secrets, owner.email, codeAt(setup, later), later, { clientIp: "192.0.2.2" })).toMatchObject({ ok: true });
+    expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(later.getTime() - 3 * STEP)), later)).toMatchObject({ reason: "invalid" });
+    expect(await signInWithCode(db, owner.email, codeAt(setup, later), later, { clientIp: "192.0.2.2" })).toMatchObject({ ok: true });
   });
 
   it("a pending sign-in lasts five minutes, makes one session, and ends after five wrong codes", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner, setup, start } = await withTwoStep(db, secrets);
+    const { owner, setup, start } = await withTwoStep(db);
     const now = new Date(start.getTime() + 20 * STEP);
     const log = quietLog().log;
     const attempt = (pendingToken: string, code: string, at: Date, clientIp = "192.0.2.1") =>
-      completeSignInWithCode(db, secrets, { pendingToken, code, clientIp, limit: 50, now: at, log });
+      completeSignInWithCode(db, { pendingToken, code, clientIp, limit: 50, now: at, log });
 
     const late = await passwordSignIn(db, { email: owner.email, now });
     if (late.ok || late.reason !== "second-step") throw new Error("expected the second step");
@@ -150,14 +145,13 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
 
   it("wrong codes count towards the sign-in limits: LOGIN_RATE_LIMIT per address, then the account's lockout; the member is told", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner, setup, start } = await withTwoStep(db, secrets);
+    const { owner, setup, start } = await withTwoStep(db);
     const now = new Date(start.getTime() + 30 * STEP);
     const log = quietLog().log;
     const wrongCodeFrom = async (clientIp: string) => {
       const first = await passwordSignIn(db, { email: owner.email, now, clientIp });
       if (first.ok || first.reason !== "second-step") return first;
-      return completeSignInWithCode(db, secrets, { pendingToken: first.pendingToken, code: "000000", clientIp, limit: 5, now, log });
+      return completeSignInWithCode(db, { pendingToken: first.pendingToken, code: "000000", clientIp, limit: 5, now, log });
     };
     // Five wrong codes from one address: the sixth attempt is refused before its code is checked, even a right one.
     for (let i = 0; i < 5; i++) expect(await wrongCodeFrom("192.0.2.1")).toMatchObject({ reason: "invalid" });
@@ -175,26 +169,24 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
 
   it("a recovery code signs in once; codes are typed in any case, with or without dashes; new ones replace the old", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner, recoveryCodes, start } = await withTwoStep(db, secrets);
+    const { owner, recoveryCodes, start } = await withTwoStep(db);
     const now = new Date(start.getTime() + 40 * STEP);
     const [first, second] = recoveryCodes;
 
-    expect(await signInWithCode(db, secrets, owner.email, first!, now)).toMatchObject({ ok: true, adminId: owner.id });
-    expect(await signInWithCode(db, secrets, owner.email, first!, now)).toMatchObject({ ok: false, reason: "invalid" });
-    expect(await signInWithCode(db, secrets, owner.email, ` ${second!.toUpperCase().replace(/-/g, " ")} `, now)).toMatchObject({ ok: true });
+    expect(await signInWithCode(db, owner.email, first!, now)).toMatchObject({ ok: true, adminId: owner.id });
+    expect(await signInWithCode(db, owner.email, first!, now)).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await signInWithCode(db, owner.email, ` ${second!.toUpperCase().replace(/-/g, " ")} `, now)).toMatchObject({ ok: true });
     expect(await twoStepStatus(db, owner.id)).toMatchObject({ recoveryCodesLeft: 8 });
 
     const fresh = await regenerateRecoveryCodes(db, owner.id, now);
     expect(fresh).toHaveLength(10);
-    expect(await signInWithCode(db, secrets, owner.email, recoveryCodes[2]!, now)).toMatchObject({ reason: "invalid" });
-    expect(await signInWithCode(db, secrets, owner.email, fresh![0]!, now)).toMatchObject({ ok: true });
+    expect(await signInWithCode(db, owner.email, recoveryCodes[2]!, now)).toMatchObject({ reason: "invalid" });
+    expect(await signInWithCode(db, owner.email, fresh![0]!, now)).toMatchObject({ ok: true });
   });
 
   it("turned off, the password alone signs in again; an owner's requirement stops that and tells who must set it up", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner } = await withTwoStep(db, secrets);
+    const { owner } = await withTwoStep(db);
     const editor = await member(db, "editor@example.com");
     const now = new Date();
 
@@ -214,9 +206,8 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
 
   it("for a member who lost every way in, removes the app, the recovery codes and the sessions, so the password alone signs in", async () => {
     const { db } = await databases.open();
-    const secrets = createSecrets(db);
-    const { owner } = await withTwoStep(db, secrets);
-    const session = expectOk(await signInWithCode(db, secrets, owner.email, (await regenerateRecoveryCodes(db, owner.id, new Date()))![0]!, new Date()));
+    const { owner } = await withTwoStep(db);
+    const session = expectOk(await signInWithCode(db, owner.email, (await regenerateRecoveryCodes(db, owner.id, new Date()))![0]!, new Date()));
 
     expect(await removeSignInFactors(db, " OWNER@example.com")).toEqual({
       email: owner.email,
@@ -229,5 +220,28 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
     expect(await findSession(db, session.token)).toBeUndefined();
     expect(await twoStepStatus(db, owner.id)).toMatchObject({ on: false, recoveryCodesLeft: 0 });
     expect(await passwordSignIn(db, { email: owner.email })).toMatchObject({ ok: true });
+  });
+
+  it("works inside a caller's transaction (the one that writes the audit entry): rolled back, nothing changed; committed, all", async () => {
+    const { db } = await databases.open();
+    const owner = await member(db, "owner@example.com");
+    const other = expectOk(await passwordSignIn(db, { email: owner.email }));
+    const now = new Date();
+    const labels = { adminId: owner.id, email: owner.email, issuer: ISSUER };
+    const turnOn = (trx: Db) => startTotpSetup(trx, labels, now).then((setup) => confirmTotpSetup(trx, { adminId: owner.id, code: codeAt(setup, now), now }));
+
+    const failure = new Error("the audit entry could not be written");
+    await expect(
+      db.transaction().execute(async (trx) => {
+        expect(await turnOn(trx)).toMatchObject({ ok: true, endedSessions: 1 });
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await twoStepStatus(db, owner.id)).toEqual({ on: false, confirmedAt: null, recoveryCodesLeft: 0, setupInProgress: false });
+    expect(await findSession(db, other.token)).toBeDefined();
+
+    await db.transaction().execute(async (trx) => void expect(await turnOn(trx)).toMatchObject({ ok: true }));
+    expect(await twoStepStatus(db, owner.id)).toMatchObject({ on: true, recoveryCodesLeft: 10 });
+    expect(await findSession(db, other.token)).toBeUndefined();
   });
 });
