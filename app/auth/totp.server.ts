@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
 import type { Db } from "~/platform/db.server";
 import { toIsoString } from "~/platform/db-values";
 import { inTransaction } from "~/platform/in-transaction.server";
@@ -64,6 +63,8 @@ export type TotpSetup = { uri: string; qrSvg: string; secretText: string };
 
 async function setupOf(base32: string, labels: { issuer: string; email: string }): Promise<TotpSetup> {
   const uri = totpOf(base32, labels).toString();
+  // Loaded at the first set-up, not with every sign-in (it brings PNG and CLI code the server never uses).
+  const { default: QRCode } = await import("qrcode");
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
     uri,
