@@ -218,7 +218,10 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
   const userHandle = (attempt.response as { response?: { userHandle?: unknown } }).response?.userHandle;
   let newCounter: number;
   try {
-    if (userHandle !== undefined && userHandle !== Buffer.from(row.admin_id).toString("base64url")) throw new Error("the passkey names another member");
+    // Discoverable passkeys name their member; one that names another is refused (absent or null: the signature decides).
+    if (userHandle !== undefined && userHandle !== null && userHandle !== Buffer.from(row.admin_id).toString("base64url")) {
+      throw new Error("the passkey names another member");
+    }
     const verification = await verifyAuthenticationResponse({
       response: attempt.response as AuthenticationResponseJSON,
       expectedChallenge: issued.challenge,

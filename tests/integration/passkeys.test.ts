@@ -167,11 +167,15 @@ describe.each(backends)("passkeys on $name", (backend) => {
     const late = await assertion(db, passkey, at());
     expect(await signIn(db, late, at(CHALLENGE_MS)), "late").toEqual({ ok: false, reason: "expired" });
 
+    const mislabelled = await assertion(db, passkey, at());
+    (mislabelled.response as { userHandle: string }).userHandle = Buffer.from("another member").toString("base64url");
+    expect(await signIn(db, mislabelled, at()), "names another member").toEqual({ ok: false, reason: "invalid" });
+
     const stranger = createPasskey({ challenge: "x", rp: { id: "localhost" }, user: { id: "someone" } }).passkey;
     expect(await signIn(db, await assertion(db, stranger, at()), at())).toEqual({ ok: false, reason: "unknown-passkey" });
     // The failures with this member's passkey are told to the member at their next sign-in.
     const row = await db.selectFrom("admin_users").select("failed_sign_ins").where("id", "=", owner.id).executeTakeFirstOrThrow();
-    expect(Number(row.failed_sign_ins)).toBe(4);
+    expect(Number(row.failed_sign_ins)).toBe(5);
     expect(await signIn(db, await assertion(db, passkey, at()), at())).toMatchObject({ ok: true });
   });
 
