@@ -28,6 +28,7 @@ const NO_S3 = Object.fromEntries(
   ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE", "PUBLIC_IMAGES_URL"].map((name) => [name, ""]),
 );
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+process.env.E2E_SITE_URL = BASE_URL;
 /** A second server with no projects, for the gallery's empty and failure states. */
 const EMPTY_GALLERY_PORT = PORT + 1;
 process.env.E2E_EMPTY_GALLERY_URL = `http://127.0.0.1:${EMPTY_GALLERY_PORT}`;
@@ -47,11 +48,14 @@ const ADMIN_PORT = PORT + 2;
 process.env.E2E_ADMIN_URL = `http://127.0.0.1:${ADMIN_PORT}`;
 const ADMIN_DATA_DIR = path.join(DATA_DIR, "admin");
 process.env.E2E_ADMIN_DATA_DIR = ADMIN_DATA_DIR;
-const ADMIN_EMAIL = (process.env.E2E_ADMIN_EMAIL ??= "admin@example.com");
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@example.com";
+process.env.E2E_ADMIN_EMAIL = ADMIN_EMAIL;
 // A test-only password (12+ characters, as the app requires); it guards nothing but a temporary database.
-const ADMIN_PASSWORD = (process.env.E2E_ADMIN_PASSWORD ??= "e2e-correct-horse-battery");
+const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "e2e-correct-horse-battery";
+process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
 // "&" must be escaped in the "Reply via Email" link's subject.
-const ADMIN_COMPANY_NAME = (process.env.E2E_ADMIN_COMPANY_NAME ??= "Smith & Jones Lettings");
+const ADMIN_COMPANY_NAME = process.env.E2E_ADMIN_COMPANY_NAME ?? "Smith & Jones Lettings";
+process.env.E2E_ADMIN_COMPANY_NAME = ADMIN_COMPANY_NAME;
 
 /** The Website tab's server: what its tests publish is live on its / only. */
 const WEBSITE_PORT = PORT + 3;
@@ -60,13 +64,7 @@ const WEBSITE_DATA_DIR = path.join(DATA_DIR, "website");
 process.env.E2E_WEBSITE_DATA_DIR = WEBSITE_DATA_DIR;
 
 /** The production server, as `npm start` runs it, on a port and data directory of its own. */
-function server(
-  name: string,
-  port: number,
-  dataDir: string,
-  stderr: "pipe" | "ignore",
-  extraEnv: Record<string, string> = {},
-) {
+function server(name: string, port: number, dataDir: string, stderr: "pipe" | "ignore", extraEnv: Record<string, string> = {}) {
   return {
     name,
     command: "node server.js",
@@ -96,7 +94,7 @@ function server(
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // Seeds the gallery; runs once the web server is up (the schema is migrated by then).
+  // Seeds the gallery and saves the signed-in browser states (signed-in.ts); runs once the web servers are up.
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),

@@ -1,5 +1,7 @@
+import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
 import { startPruningSignInState } from "~/auth/expired-state.server";
+import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
 import { prepareDecoy } from "~/auth/password.server";
 import { passwordResetComposer } from "~/auth/password-reset.server";
 import { companyFrom } from "~/company/company";
@@ -8,17 +10,21 @@ import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal, outboxBacklog } from "~/enquiries/outbox.server";
 import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { startDatabaseClock } from "~/platform/clock.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import type { Env } from "~/platform/env.server";
-import type { Log } from "~/platform/log.server";
-import type { Mailer } from "~/platform/mailer.server";
-import { NO_METRICS, type Metrics } from "~/platform/metrics.server";
-import { startPruningEvents } from "~/platform/rate-limit.server";
-import type { SiteLock } from "~/platform/site-lock.server";
-import type { Repeating } from "~/platform/schedule.server";
-import { createSecrets } from "~/platform/secrets.server";
-import { openBackends } from "~/platform/services.server";
+import { startDatabaseClock } from "~/platform/fleet/clock.server";
+import { publicVersionReader } from "~/platform/db/data-version.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { groupCommits } from "~/platform/db/group-commit.server";
+import type { Env } from "~/platform/config/env.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Mailer } from "~/platform/mail/mailer.server";
+import { NO_METRICS, type Metrics } from "~/platform/observe/metrics.server";
+import { createRefusalMemory, startPruningEvents } from "~/platform/limits/rate-limit.server";
+import type { SiteLock } from "~/platform/db/site-lock.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
+import { createSecrets } from "~/platform/db/secrets.server";
+import { createTally } from "~/platform/limits/tally.server";
+import { openBackends } from "~/platform/config/services.server";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
 import type { AppServices } from "~/services";
 import { startScheduledPublishing } from "~/website/schedule.server";
 
@@ -44,7 +50,7 @@ export type Booted = {
 
 /**
  * The one place the app is put together, for the server, `npm run admin` and
- * so the bench alike: validated settings → backends (platform/services.server.ts
+ * so the bench alike: validated settings → backends (platform/config/services.server.ts
  * chooses them) → migrations → the services every loader, action and command
  * is given. Nothing else builds them.
  */
@@ -67,20 +73,32 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const clock = await startDatabaseClock(database, log);
   const secrets = createSecrets(database.db);
   const outbox = createOutboxSignal();
+  const tally = createTally(database.db, log);
+  const publicVersion = publicVersionReader(database);
   const services: AppServices = {
     db: database.db,
+    publicVersion: publicVersion.read,
+    transactions: groupCommits(database.db),
     secrets,
     formTokens: createFormTokens(secrets),
     outbox,
     clock,
     storage,
+    databaseHealth: database.health,
     log,
     metrics,
     company: companyFrom(env.company),
+    tally,
+    refusals: createRefusalMemory(),
     publicUrl: env.publicUrl,
     publicImagesUrl: env.publicImagesUrl,
     mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
-    contact: { rateLimit: env.contactRateLimit, siteLimit: env.contactSiteLimit, retentionDays: env.enquiryRetentionDays },
+    contact: {
+      rateLimit: env.contactRateLimit,
+      siteLimit: env.contactSiteLimit,
+      hardLimit: env.contactHardLimit,
+      retentionDays: env.enquiryRetentionDays,
+    },
     auth: {
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
       cookie: { secure: env.mode === "production" },
@@ -111,6 +129,16 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
     background.push(startPruningEvents(database.db, log, () => clock.now()));
     background.push(startPruningSignInState(database.db, log, () => clock.now()));
+    // AUDIT_RETENTION_DAYS: the audit log's one deletion, daily, once for the fleet.
+    background.push(startAuditRetention({ db: database.db, retentionDays: env.auditRetentionDays, log, now: () => clock.now() }));
+    // An invitation e-mail given up on keeps no link once the invitation can no longer be used.
+    background.push(
+      startFleetJob(
+        { db: database.db, name: "invitation-links", everyMs: 60 * 60_000, firstAfterMs: 120_000, now: () => clock.now() },
+        async () => void (await forgetDeadInvitationLinks(database.db, clock.now())),
+        (error) => log.error({ err: error }, "Could not forget the links of dead invitations"),
+      ),
+    );
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 
@@ -131,7 +159,10 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
       (closing ??= (async () => {
         // An e-mail being sent records its outcome before the database closes.
         await Promise.all(background.map((work) => work.stop()));
+        // The last refusals counted reach the dashboard.
+        await tally.stop();
         clock.stop();
+        publicVersion.close();
         mailer?.close();
         await database.close();
         await running?.release();

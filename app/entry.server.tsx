@@ -2,21 +2,15 @@ import { PassThrough } from "node:stream";
 import { text } from "node:stream/consumers";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import {
-  ServerRouter,
-  isRouteErrorResponse,
-  type EntryContext,
-  type HandleErrorFunction,
-  type RouterContextProvider,
-} from "react-router";
+import { ServerRouter, isRouteErrorResponse, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { isSignInPage } from "~/auth/require-admin.server";
 import { servicesContext } from "~/services";
-import { cspNonceContext, requestContext } from "~/platform/context";
-import { noteDatabaseUnavailable } from "~/platform/database-busy.server";
-import { InlineStyleContext } from "~/platform/inline-style";
-import type { Log } from "~/platform/log.server";
-import { INLINE_STYLE } from "~/platform/inline-style.server";
-import { NONCE_PLACEHOLDER, documentCaptureContext, encodeDocument, isCacheableDocument } from "~/platform/page-cache.server";
+import { cspNonceContext, requestContext } from "~/platform/http/context";
+import { noteDatabaseUnavailable } from "~/platform/db/database-busy.server";
+import { InlineStyleContext } from "~/platform/http/inline-style";
+import type { Log } from "~/platform/observe/log.server";
+import { INLINE_STYLE } from "~/platform/http/inline-style.server";
+import { NONCE_PLACEHOLDER, documentCaptureContext, encodeDocument, isCacheableDocument } from "~/platform/http/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -29,7 +23,7 @@ export const streamTimeout = 5_000;
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  // The database could not serve it in time: answered 503, one line (platform/database-busy.server.ts).
+  // The database could not serve it in time: answered 503, one line (platform/db/database-busy.server.ts).
   if (noteDatabaseUnavailable(error, context)) return;
   const info = context.get(requestContext);
   if (isRouteErrorResponse(error) && error.status < 500) {
@@ -60,7 +54,7 @@ export default async function handleRequest(
   const { log } = loadContext.get(servicesContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
 
-  // A page the cache keeps (platform/page-cache.server.ts) varies with the encoding it is sent in.
+  // A page the cache keeps (platform/http/page-cache.server.ts) varies with the encoding it is sent in.
   const cacheable = await isCacheableDocument(request, responseStatusCode, routerContext);
   if (cacheable) responseHeaders.append("Vary", "Accept-Encoding");
   if (!cacheable) return render(routerContext, request.url, nonce, responseStatusCode, responseHeaders, log);
@@ -80,14 +74,7 @@ export default async function handleRequest(
   return new Response(new Uint8Array(body), { status: rendered.status, headers: responseHeaders });
 }
 
-function render(
-  routerContext: EntryContext,
-  url: string,
-  nonce: string,
-  initialStatus: number,
-  headers: Headers,
-  log: Log,
-): Promise<Response> {
+function render(routerContext: EntryContext, url: string, nonce: string, initialStatus: number, headers: Headers, log: Log): Promise<Response> {
   let status = initialStatus;
   return new Promise<Response>((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);

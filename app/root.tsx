@@ -12,8 +12,8 @@ import {
   useNavigation,
 } from "react-router";
 import { SignInCheck } from "~/components/SignInCheck";
-import { databaseBusyMiddleware } from "~/platform/database-busy.server";
-import { InlineStyleContext } from "~/platform/inline-style";
+import { databaseBusyMiddleware } from "~/platform/db/database-busy.server";
+import { InlineStyleContext } from "~/platform/http/inline-style";
 import type { Route } from "./+types/root";
 import "./app.css";
 
@@ -26,8 +26,7 @@ export const middleware: Route.MiddlewareFunction[] = [databaseBusyMiddleware];
 export function Layout({ children }: { children: React.ReactNode }) {
   // Development keeps whole-document hydration: Vite's React refresh needs React Router's <Scripts>.
   const matches = useMatches();
-  const islands =
-    import.meta.env.PROD && matches.some((match) => (match.handle as HydrationHandle | undefined)?.hydrate === "islands");
+  const islands = import.meta.env.PROD && matches.some((match) => (match.handle as HydrationHandle | undefined)?.hydrate === "islands");
   return (
     <html lang="en-GB">
       <head>
@@ -72,6 +71,7 @@ export default function App() {
  */
 function InlineStyle() {
   const css = useContext(InlineStyleContext);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: our own built stylesheet (inline-style.server.ts), no visitor's text in it.
   return css === undefined ? <Links /> : <style dangerouslySetInnerHTML={{ __html: css }} />;
 }
 

@@ -1,4 +1,5 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { ADMIN_TABS } from "./admin/tabs";
 
 export default [
   index("routes/home.tsx"),
@@ -16,11 +17,15 @@ export default [
   // Every other admin route: the layout checks the session before any of their loaders or
   // actions runs; tests/integration/admin-access.test.ts proves it for each route listed here.
   layout("routes/admin-guard.tsx", [
-    route("admin", "routes/admin.tsx"),
+    // The dashboard: its header and tab list around each tab, a route of its own (decision 045).
+    route("admin", "routes/admin.tsx", [
+      index("routes/admin/index.tsx"),
+      // One route per entry of app/admin/tabs.ts: /admin/projects, /admin/enquiries, /admin/website.
+      ...ADMIN_TABS.map((tab) => route(tab.id, `routes/admin/${tab.id}/route.tsx`)),
+    ]),
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
     route("admin/data-requests", "routes/admin.data-requests.tsx"),
-    route("admin/website", "routes/admin.website.tsx"),
     route("admin/website/preview", "routes/admin.website-preview.tsx"),
     route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),
     route("api/admin/images", "routes/api.admin.images.ts"),

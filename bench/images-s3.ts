@@ -8,11 +8,14 @@
  *
  * Puts one noisy 960 × 640 JPEG (about 100 KB, the size of a gallery copy) in the
  * bucket (public-read, as a redirect to a public URL needs) and in a DATA_DIR,
+ * recorded in each instance's images table as an upload would be,
  * starts the app twice (disk, S3) and drives with autocannon, one after the other:
  *   app, disk         GET /images/<name> from DATA_DIR/images (today's default)
  *   app, S3           GET /images/<name> through the app from the bucket
  *   redirect leg 1    what a 302 would cost the app: the same Express pipeline
  *                     answering without touching storage (a name it refuses)
+ *   never uploaded    a name of the right shape nobody uploaded: 404 from the
+ *                     images table, without a request to the bucket
  *   redirect leg 2    GET of the object straight from the S3 server
  * A redirect costs the browser both legs in sequence, and a second connection
  * to another origin. Prints requests/s, p50 and p99 latency and MB/s of each.
@@ -20,6 +23,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { DatabaseSync } from "node:sqlite";
 import path from "node:path";
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import autocannon from "autocannon";
@@ -85,6 +89,15 @@ const s3 = await startAppServer(
   { what: "The app on S3" },
 );
 
+// The app serves only the files it recorded (decision 041): record the image as an upload does, in each instance's database.
+for (const instance of ["disk", "s3"]) {
+  const database = new DatabaseSync(path.join(dataDir, instance, "app.sqlite"));
+  database
+    .prepare("INSERT INTO images (name, content_type, width, height, bytes, variants, created_at) VALUES (?, 'image/jpeg', ?, ?, ?, '[]', ?)")
+    .run(name, 960, 640, image.length, new Date().toISOString());
+  database.close();
+}
+
 type Row = { case: string; url: string; requestsPerSecond: number; p50: number; p99: number; mbPerSecond: number; non2xx: number };
 const rows: Row[] = [];
 async function measure(label: string, url: string) {
@@ -106,6 +119,8 @@ try {
     ["app, disk", `${disk.url}/images/${name}`],
     ["app, S3", `${s3.url}/images/${name}`],
     ["redirect leg 1 (app answers without storage)", `${s3.url}/images/not-an-image.jpg`],
+    // A name of the right shape that was never uploaded: 404 from the images table, the bucket not asked.
+    ["never uploaded, S3 (404 from our table)", `${s3.url}/images/${name.replace("benchimage01", "neveruploade")}`],
     ["redirect leg 2 (S3 server directly)", directUrl],
   ] as const) {
     await measure(label, url);
@@ -117,10 +132,19 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.log(`GET of one ${Math.round(image.length / 1024)} KB image, ${connections} connections, ${duration} s each, load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+console.log(
+  `GET of one ${Math.round(image.length / 1024)} KB image, ${connections} connections, ${duration} s each, load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+);
 console.log(["case".padEnd(46), "req/s".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "MB/s".padStart(7), "non-2xx".padStart(8)].join(" "));
 for (const row of rows) {
   console.log(
-    [row.case.padEnd(46), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(7), String(row.p99).padStart(7), String(row.mbPerSecond).padStart(7), String(row.non2xx).padStart(8)].join(" "),
+    [
+      row.case.padEnd(46),
+      String(row.requestsPerSecond).padStart(7),
+      String(row.p50).padStart(7),
+      String(row.p99).padStart(7),
+      String(row.mbPerSecond).padStart(7),
+      String(row.non2xx).padStart(8),
+    ].join(" "),
   );
 }

@@ -73,7 +73,7 @@ function pixels(width: number, height: number, sigma: number, seed: number): Buf
       const base = [40 + 180 * fx, 60 + 150 * fy, 200 - 140 * fx * fy];
       for (let channel = 0; channel < 3; channel++) {
         const value = base[channel]! + sigma * normal[next() & (TABLE - 1)]!;
-        out[offset++] = value < 0 ? 0 : value > 255 ? 255 : value;
+        out[offset++] = Math.min(Math.max(value, 0), 255);
       }
     }
   }

@@ -3,6 +3,9 @@
  *
  *   npm run build && npm run lighthouse      one run per page
  *   npm run lighthouse -- --runs=5           five runs per page; prints the median of each category
+ *   npm run lighthouse -- --pages=home       only these pages (comma-separated: home, admin, fees, privacy)
+ *   npm run lighthouse -- --summary=FILE     also write, as JSON, each run's performance score, LCP,
+ *                                            TBT and bytes of JavaScript per page (npm run bench reads it)
  *
  * Builds nothing: run `npm run build` first. Starts `server.js` (NODE_ENV=production)
  * on a free port with a temporary DATA_DIR (SQLite), seeds the three demo projects
@@ -56,14 +59,35 @@ const SITE = {
     fees: {
       vatStatus: "included",
       landlord: [
-        { name: "Tenant find", amountPence: 60000, basis: "per-property", covers: "Advertising, viewings and referencing a new tenant.", calculation: "Once, when a tenancy starts." },
-        { name: "Full management", amountPence: 12000, basis: "per-property", covers: "Rent collection, repairs and compliance.", calculation: "Each month the property is let." },
+        {
+          name: "Tenant find",
+          amountPence: 60000,
+          basis: "per-property",
+          covers: "Advertising, viewings and referencing a new tenant.",
+          calculation: "Once, when a tenancy starts.",
+        },
+        {
+          name: "Full management",
+          amountPence: 12000,
+          basis: "per-property",
+          covers: "Rent collection, repairs and compliance.",
+          calculation: "Each month the property is let.",
+        },
       ],
-      tenant: [{ name: "Change of sharer", amountPence: 5000, basis: "per-tenant", covers: "Changing a tenancy at the tenant's request.", calculation: "Once per change." }],
+      tenant: [
+        {
+          name: "Change of sharer",
+          amountPence: 5000,
+          basis: "per-tenant",
+          covers: "Changing a tenancy at the tenant's request.",
+          calculation: "Once per change.",
+        },
+      ],
     },
     legal: { redressScheme: "The Property Ombudsman", redressNumber: "D01234", cmpScheme: "Propertymark Client Money Protection", cmpNumber: "C0123456" },
     policies: {
-      privacy: "## Who we are\n\nWe manage property for landlords.\n\n## What we keep\n\n- your name\n- your message\n\nAsk us at [hello@example.com](mailto:hello@example.com).",
+      privacy:
+        "## Who we are\n\nWe manage property for landlords.\n\n## What we keep\n\n- your name\n- your message\n\nAsk us at [hello@example.com](mailto:hello@example.com).",
     },
   },
 };
@@ -76,6 +100,7 @@ type LighthouseReport = {
       id: string;
       title: string;
       score: number | null;
+      numericValue?: number;
       displayValue?: string;
       explanation?: string;
       details?: { items?: Record<string, unknown>[] };
@@ -83,16 +108,44 @@ type LighthouseReport = {
   >;
 };
 
-function parseRuns(argv: string[]): number {
+/** A run's figures: the performance score (0–100), LCP and TBT (ms), and what the page's scripts and document weighed on the wire. */
+function summarise(report: LighthouseReport): RunSummary {
+  const transfer = (type: string) => {
+    const item = report.audits["resource-summary"]?.details?.items?.find((entry) => entry.resourceType === type);
+    return typeof item?.transferSize === "number" ? item.transferSize : null;
+  };
+  const score = report.categories.performance?.score;
+  return {
+    performance: typeof score === "number" ? Math.round(score * 100) : null,
+    lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? null,
+    tbtMs: report.audits["total-blocking-time"]?.numericValue ?? null,
+    scriptBytes: transfer("script"),
+    documentBytes: transfer("document"),
+  };
+}
+
+const USAGE = "Usage: npm run lighthouse [-- --runs=N] [--pages=home,fees] [--summary=FILE]   (run `npm run build` first)";
+
+function parseArgs(argv: string[]): { runs: number; pages: Page[]; summary: string | undefined } {
   let runs = 1;
+  let pages = PAGES;
+  let summary: string | undefined;
   for (const arg of argv) {
-    const match = /^--runs=(\d+)$/.exec(arg);
-    if (match) runs = Number(match[1]);
+    const match = /^--(runs|pages|summary)=(.+)$/.exec(arg);
+    if (match?.[1] === "runs" && /^\d+$/.test(match[2]!)) runs = Number(match[2]);
+    else if (match?.[1] === "pages") {
+      const names = match[2]!.split(",");
+      pages = PAGES.filter((page) => names.includes(page.name));
+      if (pages.length !== names.length) {
+        console.error(`--pages takes ${PAGES.map((page) => page.name).join(", ")} (got ${match[2]}). ${USAGE}`);
+        process.exit(2);
+      }
+    } else if (match?.[1] === "summary") summary = path.resolve(match[2]!);
     else if (arg === "--help" || arg === "-h") {
-      console.log("Usage: npm run lighthouse [-- --runs=N]   (run `npm run build` first)");
+      console.log(USAGE);
       process.exit(0);
     } else {
-      console.error(`Unknown option ${arg}. Usage: npm run lighthouse [-- --runs=N]`);
+      console.error(`Unknown option ${arg}. ${USAGE}`);
       process.exit(2);
     }
   }
@@ -100,8 +153,11 @@ function parseRuns(argv: string[]): number {
     console.error("--runs must be at least 1.");
     process.exit(2);
   }
-  return runs;
+  return { runs, pages, summary };
 }
+
+/** What `--summary` writes per page and run: the figures of issue 19's table. */
+type RunSummary = { performance: number | null; lcpMs: number | null; tbtMs: number | null; scriptBytes: number | null; documentBytes: number | null };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -122,9 +178,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
     child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
-    );
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`))));
   });
 }
 
@@ -196,7 +250,8 @@ function collectFailing(report: LighthouseReport, category: string, into: Map<st
 }
 
 async function main(): Promise<number> {
-  const runs = parseRuns(process.argv.slice(2));
+  const { runs, pages, summary } = parseArgs(process.argv.slice(2));
+  const summaries: Record<string, RunSummary[]> = {};
   if (!existsSync(path.join(root, "build/server/index.js"))) {
     console.error("The app is not built yet: run `npm run build` first, then `npm run lighthouse`.");
     return 2;
@@ -224,11 +279,16 @@ async function main(): Promise<number> {
   void exited.then(() => (serverExited = true));
   try {
     await waitUntilHealthy(url, () => serverExited);
+    // Measured as a visitor finds a running site: each page rendered and compressed already
+    // (the page cache makes its Brotli form just after the first request).
+    for (const page of pages)
+      await fetch(`${url}${page.path}`, { headers: { "accept-encoding": "gzip, deflate, br" } }).then((response) => response.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const scores = new Map<string, Map<Category, number[]>>();
     const failures = new Map<string, Map<string, Failing>>();
     const seconds: number[] = [];
     for (let index = 1; index <= runs; index++) {
-      for (const page of PAGES) {
+      for (const page of pages) {
         const name = `${page.name}-run${index}`;
         const started = performance.now();
         await runLighthouse(page.path, [
@@ -242,6 +302,11 @@ async function main(): Promise<number> {
         ]);
         seconds.push((performance.now() - started) / 1000);
         const report = JSON.parse(await readFile(path.join(reportsDir, `${name}.report.json`), "utf8")) as LighthouseReport;
+        if (page.categories.includes("performance")) {
+          const kept = summaries[page.path] ?? [];
+          kept.push(summarise(report));
+          summaries[page.path] = kept;
+        }
         const pageScores = scores.get(page.name) ?? new Map<Category, number[]>();
         scores.set(page.name, pageScores);
         for (const category of page.categories) {
@@ -262,7 +327,7 @@ async function main(): Promise<number> {
     const perRun: string[] = [];
     console.log(`\nLighthouse ${LIGHTHOUSE.split("@")[1]}, mobile, median of ${runs} run(s) per page (! = asserted and below 100):`);
     console.log(`${"page".padEnd(8)}${ALL.map((category) => category.padStart(16)).join("")}`);
-    for (const page of PAGES) {
+    for (const page of pages) {
       const pageScores = scores.get(page.name)!;
       const cells = ALL.map((category) => {
         const values = pageScores.get(category);
@@ -281,6 +346,7 @@ async function main(): Promise<number> {
       for (const audit of audits.values()) console.log(`  ${audit.id}: ${audit.title} — ${audit.runs.join("; ")}${audit.item}`);
     }
     console.log(`\nOne Lighthouse run took ${median(seconds).toFixed(1)} s (median of ${seconds.length}). Reports: ${reportsDir}`);
+    if (summary) await writeFile(summary, `${JSON.stringify(summaries, null, 2)}\n`);
     console.log(failed ? "FAIL: an asserted category (marked !) is below 100." : "OK: every asserted category is 100.");
     return failed ? 1 : 0;
   } finally {

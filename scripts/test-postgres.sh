@@ -4,6 +4,9 @@
 #   scripts/test-postgres.sh start   # initdb into a temp dir, start, create a role and a database;
 #                                    # prints the DATABASE_URL to use on stdout (and nothing else)
 #   scripts/test-postgres.sh stop    # stop it and delete its data directory
+#   scripts/test-postgres.sh restart # pg_ctl restart -m fast, as a failover or a minor upgrade does
+#   scripts/test-postgres.sh pause   # stop it, keeping its data (the database is down until resume)
+#   scripts/test-postgres.sh resume  # start it again after pause
 #
 #   DATABASE_URL=$(scripts/test-postgres.sh start) npm run test:unit
 #
@@ -17,6 +20,9 @@ dir="$(realpath -m "${PG_TEST_DIR:-/tmp/pm-test-postgres}")"
 role="app_test"
 password="app_test_password"
 database="app_test"
+
+# Durability is irrelevant for a cluster that lives for one test run: fsync off makes CREATE DATABASE fast.
+options="-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 
 log() { echo "test-postgres: $*" >&2; }
 
@@ -52,10 +58,7 @@ start() {
 
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
-  # Durability is irrelevant for a cluster that lives for one test run: fsync off makes CREATE DATABASE fast.
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-    start >&2 || { cat "$dir/server.log" >&2; exit 1; }
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$options" start >&2 || { cat "$dir/server.log" >&2; exit 1; }
 
   as_owner "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
 CREATE ROLE $role LOGIN CREATEDB PASSWORD '$password';
@@ -78,14 +81,25 @@ stop() {
   rm -rf "$dir"
 }
 
+# The same port and settings as start (PG_TEST_PORT and PG_TEST_DIR must be those it was started with).
+ctl() {
+  local bin
+  bin=$(find_bin)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 -o "$options" "$@" >&2 ||
+    { tail -n 20 "$dir/server.log" >&2; exit 1; }
+}
+
 # User postgres may not be allowed into the caller's directory (a checkout under /root, say).
 cd /
 
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
+  restart) ctl restart ;;
+  pause) ctl stop ;;
+  resume) ctl start ;;
   *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|stop|restart|pause|resume" >&2
     exit 2
     ;;
 esac

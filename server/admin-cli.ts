@@ -1,20 +1,21 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { boot } from "~/boot.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { BackupError, writeBackup } from "~/backup/backup.server";
-import { RestoreError, restoreBackup } from "~/backup/restore.server";
-import { verifyBackup } from "~/backup/verify.server";
-import { DatabaseBackupError } from "~/platform/database-backup.server";
-import { PgToolError } from "~/platform/pg-tools.server";
+import { BackupError } from "~/backup/backup.server";
+import { RestoreError } from "~/backup/restore.server";
+import { DatabaseBackupError } from "~/platform/backup/database-backup.server";
+import { sealingKey } from "~/platform/backup/sealed-files.server";
 import { collectUnusedImages } from "~/images/images.server";
 import { migrateImages } from "~/images/migrate.server";
-import { openImageStorage } from "~/platform/services.server";
+import { openImageStorage } from "~/platform/config/services.server";
 import { seedDemoProjects } from "~/projects/demo.server";
-import { EnvError, loadEnv } from "~/platform/env.server";
-import { AdminError, createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
-import { passwordProblem } from "~/platform/password-rules";
-import { isValidEmail } from "~/platform/email-address";
+import { EnvError, loadBackupKey, loadEnv } from "~/platform/config/env.server";
+import { backupCommand, restoreCommand, verifyBackupCommand } from "./admin-backup";
+import { AdminError } from "~/auth/admins.server";
+import { UsageError, expectArguments, runAccountCommand, type CliIo } from "./admin-cli-accounts";
+import { auditWorkDone } from "~/audit/audit.server";
+import { cliActor } from "~/audit/actor";
 import { siteDefaults } from "~/website/content";
 import { SiteFileError, readSiteFile, siteFile } from "~/website/transfer.server";
 import { importContent, readDraft, readLive, withoutMissingFiles } from "~/website/website.server";
@@ -25,19 +26,15 @@ import { importContent, readDraft, readLive, withoutMissingFiles } from "~/websi
  * an account comes to exist. Passwords are typed at a hidden prompt or piped
  * on stdin, never taken from the arguments, which shells keep in history.
  */
-export type CliIo = {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-};
+export type { CliIo } from "./admin-cli-accounts";
 
 const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
-  create <email>        Create an admin. Asks for the password (or reads it from stdin).
+  create <email>        Create an owner (the first, or a way back in). Asks for the password (or reads it from stdin).
   set-password <email>  Set a new password; signs the admin out everywhere and lifts a lockout.
-  list                  List the admins, with their active sessions.
-  delete <email>        Delete an admin and end their sessions.
+  list                  List the team's members, with their roles and active sessions.
+  delete <email>        Delete a member and end their sessions (never the last owner).
   unlock <email>        Lift a sign-in lockout without changing the password.
   seed-demo             Add three example renovation projects with their photos (made here, no download).
   gc-images [--min-age=<hours>]
@@ -51,19 +48,20 @@ Commands:
   import-site <file> [--publish]
                         Read such a file into the draft (and publish it with --publish). The whole file is
                         checked first: a bad file changes nothing.
-  backup <dir>          Write a backup of the database and the images to <dir> (new, or empty) while the site
-                        runs, with a manifest of schema version, rows and checksums. Never overwrites one.
-  verify-backup <dir>   Check a backup: every file against its checksum, the database file, the schema version.
-  restore <dir>         Replace this site's database and add the backup's images, into a stopped site. Checks
-                        the whole backup first (a bad one changes nothing), ends every admin session and moves
-                        the public data version on so no cache serves the pages from before.
+  backup <dir>          Write a backup of the database's rows and the images to <dir> (new, or empty) while the
+                        site runs, with a manifest of schema version, rows and checksums. Never overwrites one.
+                        With BACKUP_KEY set, every file is encrypted and signed with it.
+  verify-backup <dir>   Check a backup: every file against its checksum (and BACKUP_KEY), every row against this
+                        site's tables and columns, the schema version.
+  restore <dir>         Replace this site's data with the backup's and add its images, into a stopped site. Checks
+                        the whole backup first (a bad one changes nothing), builds the tables from this site's own
+                        migrations and copies only their rows, ends every admin session and moves the public data
+                        version on so no cache serves the pages from before.
   help                  Show this text.
 
 The database and images are the ones the server uses: DATA_DIR (SQLite, images) or DATABASE_URL (PostgreSQL),
 and the S3 bucket of S3_BUCKET when it is set.
 Passwords: at least 12 characters. Never put one on the command line.`;
-
-class UsageError extends Error {}
 
 /** A site export is a few hundred KB at most (three policies of 30,000 characters are the most of it). */
 const SITE_FILE_LIMIT = 2 * 1024 * 1024;
@@ -77,7 +75,21 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     say(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const known = ["create", "set-password", "list", "delete", "unlock", "seed-demo", "gc-images", "migrate-images", "export-site", "import-site", "backup", "verify-backup", "restore"];
+  const known = [
+    "create",
+    "set-password",
+    "list",
+    "delete",
+    "unlock",
+    "seed-demo",
+    "gc-images",
+    "migrate-images",
+    "export-site",
+    "import-site",
+    "backup",
+    "verify-backup",
+    "restore",
+  ];
   if (!known.includes(command)) {
     warn(`Unknown command "${command}".\n\n${USAGE}`);
     return 1;
@@ -85,9 +97,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   // A backup is checked on its own: no site, database or settings needed.
   if (command === "verify-backup") {
     try {
-      return await verifyBackupCommand(directoryArgument(command, args), say, warn);
+      const secret = loadBackupKey();
+      return await verifyBackupCommand(directoryArgument(command, args), secret && sealingKey(secret), say, warn);
     } catch (error) {
-      if (error instanceof UsageError) {
+      if (error instanceof UsageError || error instanceof EnvError) {
         warn(error.message);
         return 1;
       }
@@ -113,7 +126,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     if (!env.s3) {
-      warn("Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed) to the bucket to copy " + (where === "s3" ? "to." : "from."));
+      warn(
+        "Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed) to the bucket to copy " +
+          (where === "s3" ? "to." : "from."),
+      );
       return 1;
     }
     migrateTo = where;
@@ -125,7 +141,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
 
     if (command === "seed-demo") {
       expectArguments(args, 0);
-      const { created, skipped } = await seedDemoProjects({ db, storage, log: booted.services.log });
+      const { created, skipped } = await seedDemoProjects({ db, storage, log: booted.services.log }, cliActor("seed-demo"));
       for (const title of created) say(`Added "${title}".`);
       for (const title of skipped) say(`"${title}" is already there; left as it is.`);
       say(created.length > 0 ? "Open / to see them in the gallery, and /admin to edit them." : "Nothing to add.");
@@ -133,7 +149,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (command === "gc-images") {
       const minAgeHours = minAgeArgument(args);
-      const report = await collectUnusedImages({ db, storage }, { minAgeMs: minAgeHours * 3_600_000 });
+      const report = await collectUnusedImages({ db, storage }, { minAgeMs: minAgeHours * 3_600_000 }, cliActor("gc-images"));
       say(
         `Removed ${report.removed.length} unused file${report.removed.length === 1 ? "" : "s"}; ` +
           `${report.inUse} in use; ${report.keptRecent} unused but younger than ${minAgeHours} hour${minAgeHours === 1 ? "" : "s"} kept.`,
@@ -149,6 +165,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       const report = await migrateImages(from, to, (name, outcome) => {
         if (outcome === "different") warn(`${name}: the target has other bytes under this name; left as it is.`);
       });
+      await auditWorkDone(db, { actor: cliActor("migrate-images"), action: "files-copied", details: { count: report.copied.length } });
       const total = report.copied.length + report.alreadyThere.length;
       say(
         `Copied ${report.copied.length} file${report.copied.length === 1 ? "" : "s"}; ${report.alreadyThere.length} already there; ` +
@@ -162,28 +179,10 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
 
-    if (command === "backup") {
+    if (command === "backup" || command === "restore") {
       const directory = directoryArgument(command, args);
-      const { manifest, absent } = await writeBackup({ database: booted.database, storage }, directory);
-      say(`Backed up ${booted.database.description} (schema ${manifest.schemaVersion}) and ${storage.description} to ${directory}:`);
-      say(`  rows: ${rowsLine(manifest.database.counts)} (admin sessions are not kept: a restore ends them)`);
-      say(`  images: ${manifest.images.count} file${manifest.images.count === 1 ? "" : "s"}, ${megabytes(manifest.images.bytes)}; database file: ${megabytes(manifest.database.bytes)}`);
-      if (absent.length > 0) warn(`Note: ${absent.length} image file${absent.length === 1 ? "" : "s"} the projects show ${absent.length === 1 ? "was" : "were"} not in the bucket before the backup either: ${absent.slice(0, 5).join(", ")}`);
-      say(`Check it any time with: npm run admin -- verify-backup ${directory}`);
-      return 0;
-    }
-    if (command === "restore") {
-      const directory = directoryArgument(command, args);
-      const report = await restoreBackup({ database: booted.database, storage }, directory);
-      const { manifest } = report;
-      say(`Restored the backup made ${manifest.createdAt} (schema ${manifest.schemaVersion}) into ${booted.database.description} and ${storage.description}:`);
-      say(`  rows: ${rowsLine(report.counts)}`);
-      say(`  images: ${report.images.added} copied into the bucket, ${report.images.alreadyThere} already there`);
-      say(`  admin sessions: ended ${report.endedSessions}; every admin signs in again`);
-      say(`  public data version: ${report.dataVersion.before} → ${report.dataVersion.after}, so no cache serves the pages from before`);
-      if (report.migrated.length > 0) say(`  migrated to this code's schema: ${report.migrated.join(", ")}`);
-      say("Start the site again.");
-      return 0;
+      const services = { database: booted.database, storage, key: env.backupKey && sealingKey(env.backupKey) };
+      return await (command === "backup" ? backupCommand(services, directory, say, warn) : restoreCommand(services, directory, say));
     }
 
     if (command === "export-site" || command === "import-site") {
@@ -196,12 +195,15 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       if (command === "export-site") {
         const [live, draft] = await Promise.all([readLive(db, defaults), readDraft(db, defaults)]);
         try {
-          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx" });
+          // The server's user's alone, like a backup: it holds the draft as well as what is live.
+          await writeFile(file, siteFile(live.content, draft.unpublished ? draft.content : undefined, new Date()), { flag: "wx", mode: 0o600 });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new UsageError(`${file} exists already; choose another name.`);
           throw error;
         }
-        say(`Wrote the website's content to ${file}${live.version === undefined ? " (nothing published yet: the standard texts)" : ` (live: version ${live.version})`}${draft.unpublished ? ", with the unpublished draft" : ""}.`);
+        say(
+          `Wrote the website's content to ${file}${live.version === undefined ? " (nothing published yet: the standard texts)" : ` (live: version ${live.version})`}${draft.unpublished ? ", with the unpublished draft" : ""}.`,
+        );
         return 0;
       }
       let text: string;
@@ -216,7 +218,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       const { from, exportedAt } = read;
       const { content, cleared } = await withoutMissingFiles(db, read.content);
       if (cleared.length) say(`Not on this installation, so left out (upload again in the Website tab): ${cleared.join(", ")}.`);
-      const { version } = await importContent(db, { content, defaults, publish, by: "import", now: new Date() });
+      const { version } = await importContent(db, { content, defaults, publish, by: "import", actor: cliActor("import-site"), now: new Date() });
       say(
         `Imported the ${from === "draft" ? "draft" : "live content"} exported ${exportedAt} into the draft.` +
           (publish ? ` Published: version ${version} is live.` : " Preview it in the Website tab, then publish it there (or run again with --publish)."),
@@ -224,46 +226,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
 
-    if (command === "list") {
-      expectArguments(args, 0);
-      const admins = await listAdmins(db);
-      if (admins.length === 0) {
-        say("No admin accounts yet. Create one with: npm run admin -- create <email>");
-        return 0;
-      }
-      const when = (iso: string | null) =>
-        iso === null
-          ? "-"
-          : new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/London" }).format(new Date(iso));
-      const rows = [
-        ["EMAIL", "CREATED", "ACTIVE SESSIONS", "LAST SEEN"],
-        ...admins.map((admin) => [admin.email, when(admin.createdAt), String(admin.activeSessions), when(admin.lastSeenAt)]),
-      ];
-      const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-      for (const row of rows) say(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
-      return 0;
-    }
-
-    const email = emailArgument(args);
-    if (command === "delete") {
-      await deleteAdmin(db, email);
-      say(`Deleted the admin ${email} and ended their sessions.`);
-      return 0;
-    }
-    if (command === "unlock") {
-      await liftLockout(db, email);
-      say(`Lifted any sign-in lockout of ${email}.`);
-      return 0;
-    }
-    const password = await readNewPassword(io, command === "create");
-    if (command === "create") {
-      await createAdmin(db, email, password);
-      say(`Created the admin ${email}. Sign in at /admin.`);
-    } else {
-      const { endedSessions } = await setAdminPassword(db, email, password);
-      say(`Set a new password for ${email}; ended ${endedSessions} session${endedSessions === 1 ? "" : "s"}.`);
-    }
-    return 0;
+    return await runAccountCommand(command, args, { io, db, say });
   } catch (error) {
     if (error instanceof UsageError || error instanceof AdminError || error instanceof SiteFileError) {
       warn(error.message);
@@ -277,7 +240,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
       warn(error.message);
       return 1;
     }
-    if (error instanceof DatabaseBackupError || error instanceof PgToolError) {
+    if (error instanceof DatabaseBackupError) {
       warn(`The backup failed, and nothing of it was kept: ${error.message}`);
       return 1;
     }
@@ -287,44 +250,9 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function verifyBackupCommand(directory: string, say: (text: string) => void, warn: (text: string) => void): Promise<number> {
-  const { manifest, problems } = await verifyBackup(directory);
-  if (!manifest || problems.length > 0) {
-    warn([`${directory} is not a backup this site can restore:`, ...problems.map((problem) => `  - ${problem}`)].join("\n"));
-    return 1;
-  }
-  say(
-    `${directory} is a sound backup made ${manifest.createdAt} of a ${manifest.database.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} site ` +
-      `(schema ${manifest.schemaVersion}): the database file and ${manifest.images.count} image file${manifest.images.count === 1 ? "" : "s"} match their checksums.`,
-  );
-  say(`  rows: ${rowsLine(manifest.database.counts)}`);
-  return 0;
-}
-
 function directoryArgument(command: string, args: string[]): string {
   if (args.length !== 1) throw new UsageError(`Give one folder, the backup's, e.g. npm run admin -- ${command} backups/2026-11-25`);
   return args[0]!;
-}
-
-/** "renovation_projects 3, contact_submissions 12, …" */
-function rowsLine(counts: Record<string, number>): string {
-  return Object.entries(counts)
-    .map(([table, rows]) => `${table} ${rows}`)
-    .join(", ");
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
-}
-
-function expectArguments(args: string[], count: number): void {
-  if (args.length > count) {
-    throw new UsageError(
-      args.length === 2 && count === 1
-        ? "Passwords are not taken from the command line (shells keep it in their history). Type it at the prompt, or pipe it on stdin."
-        : `Unexpected argument${args.length - count > 1 ? "s" : ""}: ${args.slice(count).join(" ")}`,
-    );
-  }
 }
 
 /** `--min-age=<hours>` (a whole number, 0 or more), 24 when absent. */
@@ -334,66 +262,4 @@ function minAgeArgument(args: string[]): number {
   const match = /^--min-age=(\d{1,6})$/.exec(args[0]!);
   if (!match) throw new UsageError(`Expected --min-age=<hours> (a whole number), got "${args[0]}".`);
   return Number(match[1]);
-}
-
-function emailArgument(args: string[]): string {
-  if (args.length === 0) throw new UsageError("Give the admin's e-mail address, e.g. npm run admin -- create you@example.com");
-  expectArguments(args, 1);
-  const email = normalizeEmail(args[0]!);
-  if (!isValidEmail(email)) throw new UsageError(`"${args[0]}" is not an e-mail address.`);
-  return email;
-}
-
-/** From a terminal: asked twice, hidden. From a pipe: the first line of stdin. */
-async function readNewPassword(io: CliIo, isNew: boolean): Promise<string> {
-  const assertUsable = (password: string) => {
-    const problem = passwordProblem(password);
-    if (problem) throw new UsageError(`The password ${problem}.`);
-  };
-  if (!io.stdin.isTTY) {
-    const password = (await readAll(io.stdin)).split(/\r?\n/)[0] ?? "";
-    if (password === "") throw new UsageError("No password on stdin. Pipe one line, e.g. from your password manager's CLI.");
-    assertUsable(password);
-    return password;
-  }
-  const password = await promptHidden(io, isNew ? "Password for the new admin: " : "New password: ");
-  // Said before the repeat, so nobody types a weak password twice.
-  assertUsable(password);
-  if ((await promptHidden(io, "Repeat the password: ")) !== password) throw new UsageError("The passwords do not match.");
-  return password;
-}
-
-async function readAll(stream: NodeJS.ReadStream): Promise<string> {
-  let text = "";
-  stream.setEncoding("utf8");
-  for await (const chunk of stream) text += chunk as string;
-  return text;
-}
-
-/** Reads a line from the terminal without echoing it. */
-function promptHidden(io: CliIo, question: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const { stdin } = io;
-    io.stderr.write(question);
-    let value = "";
-    stdin.setRawMode(true);
-    stdin.setEncoding("utf8");
-    stdin.resume();
-    const done = (result: () => void) => {
-      stdin.setRawMode(false);
-      stdin.pause();
-      stdin.off("data", onData);
-      io.stderr.write("\n");
-      result();
-    };
-    const onData = (chunk: string) => {
-      for (const character of chunk) {
-        if (character === "\r" || character === "\n") return done(() => resolve(value));
-        if (character === "\u0003") return done(() => reject(new UsageError("Cancelled.")));
-        if (character === "\u007f" || character === "\b") value = [...value].slice(0, -1).join("");
-        else if (character >= " ") value += character;
-      }
-    };
-    stdin.on("data", onData);
-  });
 }

@@ -1,12 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
-import { EnvError, loadEnv, type Env } from "~/platform/env.server";
-import { INLINE_STYLE_HASH } from "~/platform/inline-style.server";
-import { createLog, type Log, type ServerLog } from "~/platform/log.server";
-import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/metrics.server";
-import { publicDataVersion } from "~/platform/data-version.server";
+import { EnvError, loadEnv, type Env } from "~/platform/config/env.server";
+import { INLINE_STYLE_HASH } from "~/platform/http/inline-style.server";
+import { createLog, type Log, type ServerLog } from "~/platform/observe/log.server";
+import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/observe/metrics.server";
 import {
   NONCE_PLACEHOLDER,
   cachedPagePaths,
@@ -14,14 +13,19 @@ import {
   documentCaptureContext,
   type DocumentCapture,
   type PageCache,
-} from "~/platform/page-cache.server";
-import { securityHeaders } from "~/platform/security-headers.server";
-import { SiteLockBusy } from "~/platform/site-lock.server";
+} from "~/platform/http/page-cache.server";
+import { securityHeaders } from "~/platform/http/security-headers.server";
+import { SiteLockBusy } from "~/platform/db/site-lock.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
 import { requestLog, routePaths } from "./request-log";
 import { answerUnusualRequest } from "./request-target";
+import { handleStopSignals } from "./shutdown";
+
+// Not `import … from "node:http"`: importing a built-in module builds its ES module view, which
+// reads every export, and node:http's WebSocket loads all of undici (a tenth of a cold start).
+const { createServer } = process.getBuiltinModule("node:http");
 
 export type StartOptions = {
   /** Vite's dev server, when running `npm run dev`. */
@@ -36,7 +40,7 @@ export type RunningServer = {
 /**
  * Starts the site: validated settings → boot (backends, migrations, services,
  * background work) → Express and React Router, with the page cache ahead of
- * them → listening, until SIGTERM.
+ * them → listening, until SIGTERM or SIGINT.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   let env: Env;
@@ -51,7 +55,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   // The one logger and the one set of metrics, passed down from here (decision 031).
   const log = await createLog({ level: env.logLevel, pretty: env.mode === "development" });
-  const metrics = env.metricsToken === undefined ? undefined : createMetrics(env.metricsToken);
+  const metrics = env.metricsToken === undefined ? undefined : await createMetrics(env.metricsToken);
   let booted: Booted;
   try {
     booted = await boot(env, { role: "server", log, metrics });
@@ -77,6 +81,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const build = dev ? undefined : ((await import("virtual:react-router/server-build")) as ServerBuild);
   // From SIGTERM on, /readyz answers 503 so load balancers take this instance out, while it keeps answering.
   let draining = false;
+  // A balancer asking /readyz is what makes a stop drain first (server/shutdown.ts).
+  let lastReadinessCheck: number | undefined;
   const { app, loadContext } = createExpressApp({
     services,
     trustProxy: env.trustProxy,
@@ -84,6 +90,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     vite: options.vite,
     build,
     isDraining: () => draining,
+    onReadinessCheck: () => (lastReadinessCheck = Date.now()),
   });
   const trust = app.get("trust proxy fn") as TrustProxy;
   const pages = build && publicPageCache(build, services, env, loadContext, trust, security);
@@ -132,44 +139,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      // Stop accepting connections, let in-flight requests finish, then close the rest.
+      // Stop accepting connections, let in-flight requests finish, then close the rest. A kept-alive
+      // connection whose request was in flight turns idle when it is answered: closed then, rather
+      // than left open for KEEP_ALIVE_TIMEOUT_MS.
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(idle);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await booted.close();
     })());
 
-  // SIGTERM (an orchestrator, a rolling restart): drain first, so that no request is sent to a closed port.
-  // SIGINT (Ctrl-C at a terminal): nobody balances traffic to it, stop at once.
-  const shutDown = async (drainMs: number) => {
-    draining = true;
-    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
-    log.info("Closing: finishing in-flight requests and e-mails being sent");
-    const force = setTimeout(() => {
-      log.error(`Requests still running ${FORCE_CLOSE_AFTER_MS / 1000} s after closing; closing their connections`);
-      server.closeAllConnections();
-    }, FORCE_CLOSE_AFTER_MS);
-    force.unref();
-    await stop();
-  };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      const drainMs = signal === "SIGTERM" ? env.shutdownDrainMs : 0;
-      log.info(
-        drainMs > 0
-          ? `${signal} received: /readyz answers 503; still answering requests for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`
-          : `${signal} received: finishing in-flight requests`,
-      );
-      shutDown(drainMs).then(
-        () => exitAfter(log, 0),
-        (error: unknown) => {
-          log.error({ err: error }, "Error during shutdown");
-          return exitAfter(log, 1);
-        },
-      );
-    });
-  }
+  // SIGTERM and SIGINT, however often they come (server/shutdown.ts): drain while a balancer watches /readyz, then close.
+  handleStopSignals({
+    log,
+    drainMs: env.shutdownDrainMs,
+    lastReadinessCheck: () => lastReadinessCheck,
+    startDraining: () => (draining = true),
+    close: stop,
+    closeAllConnections: () => server.closeAllConnections(),
+    exit: (code) => exitAfter(log, code),
+  });
 
   return { server, stop };
 }
@@ -211,7 +204,7 @@ function answerMetrics(req: IncomingMessage, res: ServerResponse, metrics: Metri
   );
 }
 
-/** Public pages served ahead of Express and React Router (platform/page-cache.server.ts). */
+/** Public pages served ahead of Express and React Router (platform/http/page-cache.server.ts). */
 function publicPageCache(
   build: ServerBuild,
   services: AppServices,
@@ -224,7 +217,7 @@ function publicPageCache(
   const paths = cachedPagePaths(build);
   return createPageCache({
     isCachedPage: (pathname) => paths.has(pathname),
-    dataVersion: () => publicDataVersion(services.db),
+    dataVersion: services.publicVersion,
     originOf: (request) => pageOrigin(request, env.publicUrl, trust),
     async render(url) {
       const capture: DocumentCapture = {};
@@ -240,9 +233,6 @@ function publicPageCache(
     now: () => services.clock.now(),
   });
 }
-
-/** After the drain, how long in-flight requests may take before their connections are closed. */
-const FORCE_CLOSE_AFTER_MS = 10_000;
 
 /**
  * How long a client may take, and how many may be connected at once. A slow

@@ -4,18 +4,20 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-origin";
+import { isRecordedFile } from "~/images/images.server";
 import { serveImage } from "~/images/serve.server";
-import { acceptsGzip, precompress, type Precompressed } from "~/platform/compression.server";
-import { cspNonceContext, requestContext } from "~/platform/context";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { isDatabaseUnavailable, pingDatabase } from "~/platform/db.server";
-import type { TrustProxy } from "~/platform/env.server";
-import { printable } from "~/platform/log-text";
-import type { Log } from "~/platform/log.server";
-import { newNonce, type SecurityHeaders } from "~/platform/security-headers.server";
+import { acceptsGzip, precompress, type Precompressed } from "~/platform/http/compression.server";
+import { cspNonceContext, requestContext } from "~/platform/http/context";
+import { databaseFailureText } from "~/platform/db/database-health.server";
+import { isDatabaseUnavailable, pingDatabase } from "~/platform/db/db.server";
+import type { TrustProxy } from "~/platform/config/settings.server";
+import { printable } from "~/platform/observe/log-text";
+import type { Log } from "~/platform/observe/log.server";
+import { forStaticFile, newNonce, type SecurityHeaders } from "~/platform/http/security-headers.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
 import { requestRecordOf } from "./request-log";
@@ -30,6 +32,8 @@ export type ExpressAppOptions = {
   build: ServerBuild | undefined;
   /** True from SIGTERM on: /readyz answers 503 while the server still answers everything else. */
   isDraining?: () => boolean;
+  /** Told of every GET /readyz: a balancer watching it is why a stop drains first. */
+  onReadinessCheck?: () => void;
 };
 
 /** A React Router load context for one request: the services, the CSP nonce, the client's address. */
@@ -41,7 +45,7 @@ export type LoadContextOf = (nonce: string, request?: { clientIp: string; id: st
  * then React Router. Returns the app and how to make a load context, which the
  * page cache uses too.
  */
-export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false }: ExpressAppOptions) {
+export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false, onReadinessCheck }: ExpressAppOptions) {
   const app = express();
   app.disable("x-powered-by");
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
@@ -104,26 +108,46 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   // Liveness: the process and its database answer (it stays 200 while the server drains).
   app.get("/healthz", async (_req: Request, res: Response) => {
     const ok = await pingDatabase(services.db);
-    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "database unavailable" });
+    res
+      .status(ok ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ status: ok ? "ok" : "database unavailable" });
   });
   // Readiness, for load balancers: send this instance requests. 503 from SIGTERM on (docs/deploy.md).
   app.get("/readyz", async (_req: Request, res: Response) => {
+    onReadinessCheck?.();
     const status = isDraining() ? "shutting down" : (await pingDatabase(services.db)) ? "ok" : "database unavailable";
-    res.status(status === "ok" ? 200 : 503).set("Cache-Control", "no-store").json({ status });
+    res
+      .status(status === "ok" ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({ status });
   });
 
   app.get("/api/projects", projectsJson(services));
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
-  app.get("/images/:name", serveImage(services.storage, services.log));
+  app.get("/images/:name", serveImage({ storage: services.storage, log: services.log, isRecorded: (name) => isRecordedFile(services.db, name) }));
 
   if (vite) {
     app.use(vite.middlewares);
   } else {
     const client = fileURLToPath(new URL("../client", import.meta.url));
     // Vite puts a content hash in every file name under /assets: cache forever.
-    app.use("/assets", express.static(`${client}/assets`, { immutable: true, maxAge: "1y", index: false }));
-    const publicFiles = express.static(client, { maxAge: "1h", index: false, redirect: false });
+    // The files the build compressed (Brotli, gzip) are sent as they are, in the encoding the
+    // browser prefers; each with the headers a file needs rather than a page's (decision 039).
+    const precompressed = { enableBrotli: true, orderPreference: ["br", "gz"], index: false };
+    app.use(
+      "/assets",
+      // Hashed names, cached for good: no revalidation, so no ETag or Last-Modified either.
+      expressStaticGzip(`${client}/assets`, {
+        ...precompressed,
+        serveStatic: { immutable: true, maxAge: "1y", index: false, etag: false, lastModified: false, setHeaders: forStaticFile },
+      }),
+    );
+    const publicFiles = expressStaticGzip(client, {
+      ...precompressed,
+      serveStatic: { maxAge: "1h", index: false, redirect: false, setHeaders: forStaticFile },
+    });
     // Every public file has an extension; pages (/, /admin) do not, and
     // should not cost a filesystem lookup on each request.
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
@@ -167,12 +191,12 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
  * compressed once per version of the public data; Express answers 304 when
  * the ETag matches (docs/decisions/007-performance-of-public-pages.md).
  */
-function projectsJson({ db, log }: AppServices) {
+function projectsJson({ db, log, publicVersion }: AppServices) {
   let kept: (Precompressed & { version: number }) | undefined;
   return async (req: Request, res: Response) => {
     try {
       // Read first: the list queried after it is at least this new.
-      const version = await publicDataVersion(db);
+      const version = await publicVersion();
       if (!kept || kept.version < version) {
         kept = { version, ...precompress(JSON.stringify(await listActiveProjects(db))) };
       }
@@ -187,7 +211,7 @@ function projectsJson({ db, log }: AppServices) {
       }
     } catch (error) {
       const record = requestRecordOf(req);
-      if (isDatabaseUnavailable(error) && record) record.reason = `database unavailable: ${(error as Error).message}`;
+      if (isDatabaseUnavailable(error) && record) record.reason = databaseFailureText(error);
       else log.error({ err: error, reqId: requestRecordOf(req)?.id }, "Could not load renovation projects");
       res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ error: "Could not load renovation projects" });
     }
@@ -199,19 +223,25 @@ function projectsJson({ db, log }: AppServices) {
  * does not decode, say): a client's mistake is a 4xx with its reason on the
  * request's one log line, a fault of ours is logged in full and answered 500.
  */
-const expressErrorHandler = (log: Log) => (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
-  const record = requestRecordOf(req);
-  if (status < 500) {
-    if (record) record.reason = printable((error as Error).message);
-  } else log.error({ err: error, reqId: record?.id }, "Request failed");
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
-};
+const expressErrorHandler =
+  (log: Log) =>
+  (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+    const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+    const record = requestRecordOf(req);
+    if (status < 500) {
+      if (record) record.reason = printable((error as Error).message);
+    } else log.error({ err: error, reqId: record?.id }, "Request failed");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res
+      .status(status)
+      .set("Cache-Control", "no-store")
+      .type("text/plain")
+      .send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+  };
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {

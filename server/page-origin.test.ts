@@ -33,9 +33,7 @@ describe("the origin a cached page is rendered for", () => {
 
   it("is PUBLIC_URL whenever it is set", () => {
     expect(pageOrigin(request("127.0.0.1", proxied), "https://www.acme.example", trusting("loopback"))).toBe("https://www.acme.example");
-    expect(pageOrigin(request("203.0.113.9", { host: "evil.example" }), "https://www.acme.example", trusting(false))).toBe(
-      "https://www.acme.example",
-    );
+    expect(pageOrigin(request("203.0.113.9", { host: "evil.example" }), "https://www.acme.example", trusting(false))).toBe("https://www.acme.example");
   });
 
   it("leaves to the full pipeline a host or scheme that is not plain", () => {

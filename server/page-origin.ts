@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 
 /** A host of a name or IPv4 address and a port: other forms (IPv6, odd characters) go the long way. */
 const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::\d{1,5})?$/;
@@ -7,6 +8,19 @@ const origins = new Map<string, string | null>();
 
 /** Express's compiled TRUST_PROXY: is the peer at this address a proxy we believe? */
 export type TrustProxy = (address: string, hop: number) => boolean;
+
+const PEER_TRUSTED = Symbol("peer trusted");
+
+/**
+ * Whether the request's peer (the socket's, not a forwarded one) is a proxy
+ * TRUST_PROXY names. Asked once per connection: a keep-alive connection has
+ * one peer, and proxy-addr parses the address on every call.
+ */
+export function peerIsTrusted(request: IncomingMessage, trust: TrustProxy): boolean {
+  const socket = request.socket as Socket & { [PEER_TRUSTED]?: boolean };
+  socket[PEER_TRUSTED] ??= trust(socket.remoteAddress ?? "", 0);
+  return socket[PEER_TRUSTED];
+}
 
 /**
  * The origin a cached page is rendered for, as Express and React Router
@@ -24,7 +38,7 @@ export function pageOrigin(request: IncomingMessage, publicUrl: string | undefin
   if (publicUrl) return publicUrl;
   let scheme = "http";
   let host = hostHeader;
-  if (trust(request.socket.remoteAddress ?? "", 0)) {
+  if (peerIsTrusted(request, trust)) {
     scheme = firstValue(request.headers["x-forwarded-proto"])?.toLowerCase() ?? scheme;
     host = firstValue(request.headers["x-forwarded-host"]) ?? host;
   }
@@ -45,6 +59,6 @@ function originOf(scheme: string, host: string): string | undefined {
 /** "a, b" → "a": a forwarded header's first value (the client's), as Express reads it. */
 function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
-  const first = value?.split(",", 1)[0]!.trim();
+  const first = value?.split(",", 1)[0]?.trim();
   return first ? first : undefined;
 }

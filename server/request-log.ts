@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "react-router";
-import type { Log } from "~/platform/log.server";
-import { routeLabel, type Metrics } from "~/platform/metrics.server";
-import type { TrustProxy } from "./page-origin";
+import type { RequestLine, ServerLog } from "~/platform/observe/log.server";
+import { routeLabel, type Metrics } from "~/platform/observe/metrics.server";
+import { peerIsTrusted, type TrustProxy } from "./page-origin";
 
 /**
  * One line per request (docs/decisions/031), written when its response is
@@ -31,7 +31,7 @@ const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 const MAX_PATH = 200;
 
 export type RequestLogOptions = {
-  log: Log;
+  log: Pick<ServerLog, "request">;
   metrics: Metrics;
   /** Express's compiled TRUST_PROXY: whether the socket's peer is a proxy we trust. */
   trust: TrustProxy;
@@ -49,8 +49,7 @@ export function requestLog({ log, metrics, trust, knownPaths }: RequestLogOption
     const started = performance.now();
     const incoming = request.headers["x-request-id"];
     // Only a proxy we trust names the request: anyone else could forge another request's id.
-    const id =
-      typeof incoming === "string" && REQUEST_ID.test(incoming) && trust(request.socket.remoteAddress ?? "", 0) ? incoming : randomUUID();
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) && peerIsTrusted(request, trust) ? incoming : randomUUID();
     const record: RequestRecord = { id };
     (request as Recorded)[RECORD] = record;
     const method = request.method ?? "";
@@ -61,12 +60,11 @@ export function requestLog({ log, metrics, trust, knownPaths }: RequestLogOption
     response.once("close", () => {
       const seconds = (performance.now() - started) / 1000;
       const status = response.headersSent ? response.statusCode : 0;
-      const fields: Record<string, unknown> = { reqId: id, method, path, status, ms: Math.round(seconds * 10_000) / 10 };
-      if (record.reason !== undefined) fields.reason = record.reason;
+      const line: RequestLine = { reqId: id, method, path, status, ms: Math.round(seconds * 10_000) / 10 };
+      if (record.reason !== undefined) line.reason = record.reason;
       // The client went away before the whole response was sent.
-      if (!response.writableFinished) fields.aborted = true;
-      if (status >= 500) log.warn(fields, "request");
-      else log.info(fields, "request");
+      if (!response.writableFinished) line.aborted = true;
+      log.request(status >= 500 ? "warn" : "info", line);
       metrics.request(routeLabel(fullPath, knownPaths), method, status, seconds);
     });
     return record;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { printable } from "~/platform/log-text";
+import { printable } from "~/platform/observe/log-text";
 import type { RequestRecord } from "./request-log";
 
 /** The methods the site's routes answer (React Router takes PUT, PATCH and DELETE as form writes). */
@@ -30,7 +30,13 @@ export function answerUnusualRequest(request: IncomingMessage, response: ServerR
   if (!METHODS.has(request.method ?? "")) {
     record.reason = `method ${printable(request.method ?? "", 16)} not allowed`;
     response
-      .writeHead(405, { "X-Request-Id": record.id, Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" })
+      .writeHead(405, {
+        "X-Request-Id": record.id,
+        Allow: "GET, HEAD, POST",
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        Connection: "close",
+      })
       .end("Method Not Allowed\n");
     return true;
   }

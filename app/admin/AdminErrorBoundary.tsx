@@ -10,13 +10,20 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error) && error.status === 401) return <LoginScreen />;
   let title = "Something went wrong";
   let details = "The dashboard could not be shown. Please try again in a moment.";
-  if (isRouteErrorResponse(error) && error.status === 403) {
+  const refusal = isRouteErrorResponse(error) ? (error.data as { reason?: unknown; message?: unknown } | null) : null;
+  if (isRouteErrorResponse(error) && error.status === 403 && refusal?.reason === "forbidden" && typeof refusal.message === "string") {
+    // A page outside the member's role (auth/require-role.server.ts).
+    title = "Not part of your role";
+    details = refusal.message;
+  } else if (isRouteErrorResponse(error) && error.status === 403) {
     title = "Request refused";
     details = "This request came from another website, so it was not carried out.";
   } else if (isRouteErrorResponse(error) && error.status === 404) {
     title = "Page not found";
     details = "The page you asked for does not exist.";
-  } else {
+  } else if (!isRouteErrorResponse(error) && typeof document !== "undefined") {
+    // On the server, entry.server.tsx's handleError has logged it already, as one JSON line (an aborted request not at all);
+    // a refusal (a 405 for a form posted where none is taken) is the request log's line. In the browser, the unexpected is written out.
     console.error(error);
   }
   return (

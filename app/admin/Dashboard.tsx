@@ -1,14 +1,17 @@
 import type { ReactNode } from "react";
-import { Link, useNavigation } from "react-router";
+import { Link, useLocation, useNavigation } from "react-router";
 import { AdminHeader } from "./AdminHeader";
 import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
-import { ProjectsPanel } from "./ProjectsPanel";
 import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
+import { parseInboxFilter, parseSearch } from "~/enquiries/inbox";
 import { Icon } from "~/components/Icon";
-import { DASHBOARD_TEXT, INBOX_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
-import type { AdminTab, AdminActionData, InboxView, ProjectsView, SiteLimitNotice } from "./types";
-import { useDelayedFlag } from "./use-delayed-flag";
+import { DASHBOARD_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
+import { DatabaseBanner } from "./DatabaseBanner";
+import { LimitsNotices } from "./LimitsNotices";
+import { ADMIN_TABS, tabOfPath, tabPath, type AdminTabId } from "./tabs";
+import type { DatabaseNotice, LimitsNotice } from "./types";
+import { useSlowTab } from "./use-slow-tab";
 
 /** Failed sign-ins on the account between the admin's last sign-in and this session's. */
 export type SignInNotice = { failed: number; previousSignIn: string | undefined };
@@ -17,21 +20,19 @@ export type DashboardProps = {
   email: string;
   signIns?: SignInNotice;
   company: { name: string; logoUrl: string };
-  tab: AdminTab | "website";
-  inbox?: InboxView;
-  projects?: ProjectsView;
+  /** The tabs of the member's role (app/admin/tabs.ts); all of them when not given. */
+  tabs?: readonly AdminTabId[];
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
   unread?: number;
   /** How notification e-mail stands; undefined when it could not be read. */
   mail?: MailHealth;
-  /** Enquiries the site-wide limit turned away lately; undefined when none. */
-  siteLimit?: SiteLimitNotice;
-  /** ENQUIRY_RETENTION_DAYS, when set (Contact Submissions tab). */
-  retentionDays?: number;
-  actionData?: AdminActionData;
+  /** What the limits held or turned away lately; undefined when nothing. */
+  limits?: LimitsNotice;
   /** The client money protection certificate lapses soon, or has. */
   certificate?: { date: string; days: number };
-  /** The panel of a tab that is a route of its own (Website). */
+  /** A full disk or a database that went away, lately. */
+  database?: DatabaseNotice[];
+  /** The open tab's panel (its route, in an Outlet). */
   children?: ReactNode;
 };
 
@@ -40,13 +41,31 @@ const MAIN_TAB = (selected: boolean) =>
     selected ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:border-slate-300 hover:text-slate-900"
   }`;
 
-export function Dashboard({ email, signIns, company, tab, inbox, projects, unread, mail, siteLimit, retentionDays, actionData, certificate, children }: DashboardProps) {
+/**
+ * What a tab shows while its data is slow to come, when the specification
+ * gives it words (Contact Submissions: "Loading contact submissions..."); a
+ * tab without one keeps the open panel until its own arrives.
+ */
+const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, companyName: string) => ReactNode>> = {
+  enquiries: (search, companyName) => (
+    <EnquiriesPanel
+      view={{ status: "error", filter: parseInboxFilter(search.get("filter")), search: parseSearch(search.get("q")) }}
+      loading
+      companyName={companyName}
+      actionData={undefined}
+    />
+  ),
+};
+
+/** The dashboard around the open tab: header, banners, the tab list, and the tab's panel. */
+export function Dashboard({ email, signIns, company, tabs, unread, mail, limits, certificate, database, children }: DashboardProps) {
+  const location = useLocation();
   const navigation = useNavigation();
-  const pending = navigation.state === "loading" && navigation.location.pathname === "/admin" ? navigation.location : undefined;
-  const pendingTab = pending ? (new URLSearchParams(pending.search).get("tab") === "contacts" ? "contacts" : "projects") : undefined;
-  // Quick answers should not flash a loading message; slow ones should say so.
-  const loadingContacts = useDelayedFlag(pendingTab === "contacts", 150);
-  const shownTab = loadingContacts ? "contacts" : tab;
+  const openTab = tabOfPath(location.pathname) ?? ADMIN_TABS[0].id;
+  // Another tab on its way, slowly: it is selected at once and shows its loading panel, if it has one.
+  const slowTab = useSlowTab();
+  const loadingPanel = slowTab !== undefined && slowTab !== openTab ? LOADING_PANELS[slowTab] : undefined;
+  const shownTab = loadingPanel ? slowTab! : openTab;
 
   return (
     <div className="min-h-dvh bg-slate-100">
@@ -64,6 +83,9 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
 
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="sr-only">{DASHBOARD_TEXT.title}</h1>
+        {database?.map((notice) => (
+          <DatabaseBanner key={notice.kind} notice={notice} />
+        ))}
         {signIns && signIns.failed > 0 ? <FailedSignInsNote notice={signIns} /> : null}
         {mail ? <MailBanner mail={mail} /> : null}
         {certificate ? (
@@ -74,43 +96,27 @@ export function Dashboard({ email, signIns, company, tab, inbox, projects, unrea
             <Icon name="exclamation" className={`mt-0.5 size-6 shrink-0 ${certificate.days < 0 ? "text-red-700" : "text-amber-700"}`} />
             <p className="min-w-0">
               {WEBSITE_TEXT_ADMIN.cmpExpiring(certificate.date, certificate.days)}{" "}
-              <Link to="/admin/website?section=legal" className="font-semibold underline underline-offset-2">
+              <Link to={`${tabPath("website")}?section=legal`} className="font-semibold underline underline-offset-2">
                 {WEBSITE_TEXT_ADMIN.tab}
               </Link>
             </p>
           </div>
         ) : null}
-        {siteLimit ? (
-          <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
-            <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />
-            <p className="min-w-0">{INBOX_TEXT.siteLimit(siteLimit.refused, siteLimit.limit, siteLimit.last)}</p>
-          </div>
-        ) : null}
+        {limits ? <LimitsNotices limits={limits} /> : null}
         <TabLinks
           label={DASHBOARD_TEXT.title}
           panelId="dashboard-panel"
           className="flex flex-wrap gap-x-2 border-b border-slate-300"
           tabClassName={MAIN_TAB}
-          items={[
-            { id: "tab-projects", label: DASHBOARD_TEXT.projectsTab, to: "/admin?tab=projects", selected: shownTab === "projects" },
-            { id: "tab-contacts", label: DASHBOARD_TEXT.contactsTab, to: inboxHref("all"), selected: shownTab === "contacts" },
-            { id: "tab-website", label: WEBSITE_TEXT_ADMIN.tab, to: "/admin/website", selected: shownTab === "website" },
-          ]}
+          items={ADMIN_TABS.filter((tab) => tabs === undefined || tabs.includes(tab.id)).map((tab) => ({
+            id: `tab-${tab.id}`,
+            label: tab.label,
+            to: tabPath(tab.id),
+            selected: tab.id === shownTab,
+          }))}
         />
         <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
-          {shownTab === "website" ? (
-            children
-          ) : shownTab === "contacts" ? (
-            <EnquiriesPanel
-              view={inbox ?? { status: "error", filter: "all", search: "" }}
-              loading={loadingContacts}
-              companyName={company.name}
-              retentionDays={retentionDays}
-              actionData={actionData}
-            />
-          ) : projects ? (
-            <ProjectsPanel view={projects} actionData={actionData} />
-          ) : null}
+          {loadingPanel ? loadingPanel(new URLSearchParams(navigation.location?.search), company.name) : children}
         </div>
       </main>
     </div>
@@ -123,8 +129,7 @@ function FailedSignInsNote({ notice }: { notice: SignInNotice }) {
     <div className="mb-6 flex gap-3 rounded-xl border-2 border-amber-600 bg-amber-50 px-4 py-3 text-amber-950 sm:px-5">
       <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
       <p className="min-w-0">
-        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong>{" "}
-        {DASHBOARD_TEXT.failedSignInsHint}
+        <strong className="font-semibold">{DASHBOARD_TEXT.failedSignIns(notice.failed, notice.previousSignIn)}</strong> {DASHBOARD_TEXT.failedSignInsHint}
       </p>
     </div>
   );

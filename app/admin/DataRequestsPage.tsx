@@ -5,6 +5,7 @@ import { INVALID_EMAIL_MESSAGE } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
 import { AdminHeader } from "./AdminHeader";
 import { NoticeRegion } from "./NoticeRegion";
+import { tabPath } from "./tabs";
 import type { Notice } from "./types";
 import { useHydrated } from "./use-hydrated";
 
@@ -95,7 +96,7 @@ export function DataRequestsPage({
 
       <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
         <p>
-          <Link to="/admin?tab=contacts" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
+          <Link to={tabPath("enquiries")} className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
             ← {DATA_REQUESTS_TEXT.back}
           </Link>
         </p>
@@ -148,13 +149,7 @@ export function DataRequestsPage({
                 {DATA_REQUESTS_TEXT.loadFailure}
               </p>
             ) : lookup.status === "found" ? (
-              <HeldData
-                email={lookup.email}
-                held={lookup.held}
-                resultRef={result}
-                confirming={actionData?.confirmErase !== undefined}
-                hydrated={hydrated}
-              />
+              <HeldData email={lookup.email} held={lookup.held} resultRef={result} confirming={actionData?.confirmErase !== undefined} hydrated={hydrated} />
             ) : null}
             {actionData?.confirmErase ? <ConfirmErase {...actionData.confirmErase} /> : null}
           </div>

@@ -6,6 +6,7 @@ import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
+import { tabPath } from "./tabs";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
 import type { AdminActionData, InboxView } from "./types";
@@ -22,14 +23,18 @@ const SECONDARY_BUTTON =
 
 const BULK_FORM_ID = "inbox-bulk";
 
+/** The Contact Submissions tab's own address; its forms post there (without an action, to the page they are on). */
+const INBOX_PATH = tabPath("enquiries");
+
 /** A view of the inbox as a URL: the filter, the search and the page are all in it, so each can be linked and reloaded. */
 export function inboxHref(filter: InboxFilter, page = 1, search = "", extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ tab: "contacts" });
+  const params = new URLSearchParams();
   if (filter !== "all") params.set("filter", filter);
   if (search !== "") params.set("q", search);
   if (page > 1) params.set("page", String(page));
   for (const [name, value] of Object.entries(extra)) params.set(name, value);
-  return `/admin?${params}`;
+  const query = params.toString();
+  return `${INBOX_PATH}${query ? `?${query}` : ""}`;
 }
 
 /** The CSV of the current filter and search (built at /admin/enquiries.csv). */
@@ -122,8 +127,7 @@ export function EnquiriesPanel({
           </h2>
           <p className="mt-1 text-slate-600">{INBOX_TEXT.subtitle}</p>
         </div>
-        <Form method="get" action="/admin" preventScrollReset>
-          <input type="hidden" name="tab" value="contacts" />
+        <Form method="get" action={INBOX_PATH} preventScrollReset>
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
           {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
           <button type="submit" className={SECONDARY_BUTTON}>
@@ -134,8 +138,7 @@ export function EnquiriesPanel({
       </div>
 
       <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
-        <Form method="get" action="/admin" role="search" preventScrollReset className="flex w-full max-w-md flex-wrap items-end gap-2">
-          <input type="hidden" name="tab" value="contacts" />
+        <Form method="get" action={INBOX_PATH} role="search" preventScrollReset className="flex w-full max-w-md flex-wrap items-end gap-2">
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
           <div className="min-w-0 flex-1">
             <label htmlFor="inbox-search" className="block text-sm font-medium text-slate-800">

@@ -1,6 +1,7 @@
 import { useEffect, useId, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
+import { isHeldInFlood } from "~/enquiries/spam";
 import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
 import { mailtoHref, replyHref } from "./format";
@@ -46,6 +47,8 @@ export function EnquiryCard({
   const pending = fetcher.formData?.get("intent");
   const spam = submission.spam_reason !== null;
   const possibleSpam = !spam && submission.possible_spam_label !== undefined;
+  // Arrived in a flood: marked like possible spam, but held apart from the inbox until released (decision 037).
+  const held = possibleSpam && isHeldInFlood(submission.spam_signals);
   // Optimistic: the new read state shows at once; the server's answer settles it.
   const isRead = pending === "mark-read" ? true : pending === "mark-unread" ? false : submission.is_read;
   const deleting = pending === "delete";
@@ -109,7 +112,7 @@ export function EnquiryCard({
                 )}
                 {possibleSpam ? (
                   <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950 ring-1 ring-amber-300 ring-inset">
-                    {INBOX_TEXT.spam.possibleBadge}
+                    {held ? INBOX_TEXT.spam.heldBadge : INBOX_TEXT.spam.possibleBadge}
                   </span>
                 ) : null}
               </div>
@@ -139,7 +142,7 @@ export function EnquiryCard({
 
         {possibleSpam ? (
           <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
-            <span className="font-semibold">{INBOX_TEXT.spam.possibleReason}</span> {submission.possible_spam_label}
+            <span className="font-semibold">{held ? INBOX_TEXT.spam.heldReason : INBOX_TEXT.spam.possibleReason}</span> {submission.possible_spam_label}
           </p>
         ) : null}
         {spam ? (
@@ -180,10 +183,7 @@ export function EnquiryCard({
         ) : null}
 
         <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
-          <a
-            href={replyHref(submission, companyName)}
-            className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}
-          >
+          <a href={replyHref(submission, companyName)} className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}>
             <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>

@@ -44,16 +44,7 @@ const INPUT =
  * Its parts: the state and the upload (use-image-upload), the picker
  * (ImageDropZone), the preview, progress and message (ImageUploadStatus).
  */
-export function ImageUploadField({
-  side,
-  label,
-  initialUrl,
-  initialAlt,
-  defaultAlt,
-  error,
-  onUploadingChange,
-  id,
-}: ImageUploadFieldProps) {
+export function ImageUploadField({ side, label, initialUrl, initialAlt, defaultAlt, error, onUploadingChange, id }: ImageUploadFieldProps) {
   const hydrated = useHydrated();
   const baseId = useId();
   const fileId = id ?? `${baseId}file`;
@@ -83,17 +74,7 @@ export function ImageUploadField({
 
       <input type="hidden" name={`${side}_image_url`} value={url} />
 
-      {url ? (
-        <ImagePreview
-          url={url}
-          alt={alt}
-          defaultAlt={defaultAlt}
-          side={side}
-          hydrated={hydrated}
-          uploading={uploading}
-          onRemove={remove}
-        />
-      ) : null}
+      {url ? <ImagePreview url={url} alt={alt} defaultAlt={defaultAlt} side={side} hydrated={hydrated} uploading={uploading} onRemove={remove} /> : null}
 
       <ImageDropZone
         hydrated={hydrated}

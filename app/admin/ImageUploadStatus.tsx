@@ -64,10 +64,7 @@ export function UploadProgress({ progress, labelId }: { progress: number | null;
         aria-valuetext={`${percent}%`}
         className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200"
       >
-        <div
-          className="h-full rounded-full bg-blue-700 transition-[width] duration-200 motion-reduce:transition-none"
-          style={{ width: `${percent}%` }}
-        />
+        <div className="h-full rounded-full bg-blue-700 transition-[width] duration-200 motion-reduce:transition-none" style={{ width: `${percent}%` }} />
       </div>
     </div>
   );
@@ -76,11 +73,7 @@ export function UploadProgress({ progress, labelId }: { progress: number | null;
 /** A refused file, a failed upload or the server's word about this image. */
 export function UploadMessage({ id, message }: { id: string; message: string }) {
   return (
-    <p
-      id={id}
-      role="alert"
-      className="mt-3 flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
-    >
+    <p id={id} role="alert" className="mt-3 flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
       <Icon name="exclamation" className="mt-px size-4 shrink-0" />
       <span>{message}</span>
     </p>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
+import { DASHBOARD_PATH, RETURN_PATHS } from "./tabs";
 import { LOGIN_TEXT } from "./texts";
 
 /** What the sign-in action answers when it does not sign in. */
@@ -15,8 +16,6 @@ const INPUT =
  * it, a fetcher, so the page stays put and the button says "Signing in...".
  * `result` is the action's answer when the page itself is that answer (no JavaScript).
  */
-/** Admin pages a signed-out admin may be sent back to after signing in (the sign-in action checks it again). */
-const RETURN_PAGES = new Set(["/admin", "/admin/data-requests"]);
 
 export function LoginScreen({ result }: { result?: SignInFailure }) {
   const fetcher = useFetcher<SignInFailure>();
@@ -26,7 +25,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
   const errorId = useId();
   // Signed out mid-task (the session ended): come back to the same view after signing in.
   const location = useLocation();
-  const returnTo = RETURN_PAGES.has(location.pathname) ? `${location.pathname}${location.search}` : "/admin";
+  const returnTo = RETURN_PATHS.has(location.pathname) ? `${location.pathname}${location.search}` : DASHBOARD_PATH;
 
   // After a failure the password is cleared, ready for another try.
   useEffect(() => {

@@ -14,7 +14,11 @@ import { defaultAlt, type RenovationProject } from "~/projects/types";
 import { ImageUploadField } from "./ImageUploadField";
 import { PROJECTS_TEXT } from "./texts";
 import type { ProjectFormState } from "./types";
+import { tabPath } from "./tabs";
 import { FieldNotes } from "./FieldNotes";
+
+/** The Renovation Projects tab: its forms post here, and its links lead here. */
+const PROJECTS_PATH = tabPath("projects");
 
 const INPUT =
   "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-blue-700 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 aria-[invalid=true]:border-red-700";
@@ -60,7 +64,7 @@ export function ProjectForm({
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === (editing ? "update-project" : "create-project");
   const headingId = useId();
   const firstField = useRef<HTMLInputElement>(null);
-  const action = editing ? `/admin?tab=projects&edit=${state.project.id}` : "/admin?tab=projects&form=new";
+  const action = editing ? `${PROJECTS_PATH}?edit=${state.project.id}` : `${PROJECTS_PATH}?form=new`;
 
   // Opening the form (or coming back to it with problems) puts the cursor in it.
   useEffect(() => {
@@ -85,7 +89,10 @@ export function ProjectForm({
     return (
       <div className={extra.multiline ? "sm:col-span-2" : undefined}>
         <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-          {PROJECT_FIELD_LABELS[field]} <span aria-hidden="true" className="text-red-700">*</span>
+          {PROJECT_FIELD_LABELS[field]}{" "}
+          <span aria-hidden="true" className="text-red-700">
+            *
+          </span>
         </label>
         {extra.multiline ? (
           <textarea {...common} rows={4} defaultValue={initial[field]} />
@@ -172,7 +179,7 @@ export function ProjectForm({
             {saving ? PROJECTS_TEXT.saving : editing ? PROJECTS_TEXT.update : PROJECTS_TEXT.create}
           </button>
           <Link
-            to="/admin?tab=projects"
+            to={PROJECTS_PATH}
             preventScrollReset
             className="rounded-lg bg-white px-5 py-2.5 font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50"
           >

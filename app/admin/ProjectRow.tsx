@@ -5,8 +5,12 @@ import { ResponsiveImage } from "~/components/ResponsiveImage";
 import type { RenovationProject } from "~/projects/types";
 import { PROJECTS_TEXT } from "./texts";
 import type { AdminActionData } from "./types";
+import { tabPath } from "./tabs";
 import { isFocusFallback } from "./NoticeRegion";
 import { useHydrated } from "./use-hydrated";
+
+/** The Renovation Projects tab: its forms post here, and its links lead here. */
+const PROJECTS_PATH = tabPath("projects");
 
 const ACTION_BUTTON =
   "inline-flex min-h-9 items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm font-medium ring-1 transition-colors disabled:cursor-not-allowed disabled:opacity-50 aria-busy:cursor-wait";
@@ -106,7 +110,7 @@ export function ProjectRow({
             <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
               <p className="text-sm text-red-900">{PROJECTS_TEXT.deleteConfirm}</p>
               <div className="mt-3 flex flex-wrap gap-2">
-                <form method="post" action="/admin?tab=projects">
+                <form method="post" action={PROJECTS_PATH}>
                   {hidden("intent", "delete-project")}
                   {hidden("id", project.id)}
                   {hidden("confirmed", "yes")}
@@ -114,7 +118,7 @@ export function ProjectRow({
                     {PROJECTS_TEXT.delete}
                   </button>
                 </form>
-                <Link to="/admin?tab=projects" className={`${ACTION_BUTTON} text-slate-800 ring-slate-300 hover:bg-slate-50`}>
+                <Link to={PROJECTS_PATH} className={`${ACTION_BUTTON} text-slate-800 ring-slate-300 hover:bg-slate-50`}>
                   {PROJECTS_TEXT.cancel}
                 </Link>
               </div>
@@ -122,32 +126,31 @@ export function ProjectRow({
           ) : null}
 
           <div className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-3">
-            <fetcher.Form method="post" action="/admin?tab=projects" onSubmit={(event) => busy && event.preventDefault()}>
+            <fetcher.Form method="post" action={PROJECTS_PATH} onSubmit={(event) => busy && event.preventDefault()}>
               {hidden("intent", "move-project")}
               {hidden("id", project.id)}
               {hidden("direction", "up")}
               <ActionButton buttonRef={moveUp} icon="chevronUp" label={PROJECTS_TEXT.moveUp} disabled={isFirst} busy={busy} />
             </fetcher.Form>
-            <fetcher.Form method="post" action="/admin?tab=projects" onSubmit={(event) => busy && event.preventDefault()}>
+            <fetcher.Form method="post" action={PROJECTS_PATH} onSubmit={(event) => busy && event.preventDefault()}>
               {hidden("intent", "move-project")}
               {hidden("id", project.id)}
               {hidden("direction", "down")}
               <ActionButton buttonRef={moveDown} icon="chevronDown" label={PROJECTS_TEXT.moveDown} disabled={isLast} busy={busy} />
             </fetcher.Form>
-            <fetcher.Form method="post" action="/admin?tab=projects">
+            <fetcher.Form method="post" action={PROJECTS_PATH}>
               {hidden("intent", "toggle-project")}
               {hidden("id", project.id)}
               {hidden("active", active ? "false" : "true")}
               <ActionButton icon={active ? "eyeSlash" : "eye"} label={active ? PROJECTS_TEXT.hide : PROJECTS_TEXT.show} disabled={deleting} />
             </fetcher.Form>
-            <Form method="get" action="/admin" preventScrollReset>
-              {hidden("tab", "projects")}
+            <Form method="get" action={PROJECTS_PATH} preventScrollReset>
               {hidden("edit", project.id)}
               <ActionButton icon="pencil" label={PROJECTS_TEXT.edit} disabled={deleting} dataEditFor={project.id} />
             </Form>
             <fetcher.Form
               method="post"
-              action="/admin?tab=projects"
+              action={PROJECTS_PATH}
               onSubmit={(event) => {
                 // Asks with the browser's own dialog; without JavaScript the page asks instead.
                 if (!window.confirm(PROJECTS_TEXT.deleteConfirm)) event.preventDefault();

@@ -6,6 +6,10 @@ import { ProjectForm } from "./ProjectForm";
 import { ProjectRow } from "./ProjectRow";
 import { DASHBOARD_TEXT, PROJECTS_TEXT } from "./texts";
 import type { AdminActionData, ProjectsView } from "./types";
+import { tabPath } from "./tabs";
+
+/** The Renovation Projects tab: its forms post here, and its links lead here. */
+const PROJECTS_PATH = tabPath("projects");
 
 /** The Renovation Projects tab: Add Project, the form when open, and every project in display order. */
 export function ProjectsPanel({ view, actionData }: { view: ProjectsView; actionData: AdminActionData | undefined }) {
@@ -33,7 +37,6 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
     opener?.focus();
   }, [formKey, notice]);
 
-
   return (
     <section aria-labelledby="projects-heading">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -42,8 +45,7 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
         </h2>
         {/* Hidden while a form is open: a second form would throw away what is typed in the first. */}
         {form ? null : (
-          <Form method="get" action="/admin" preventScrollReset>
-            <input type="hidden" name="tab" value="projects" />
+          <Form method="get" action={PROJECTS_PATH} preventScrollReset>
             <input type="hidden" name="form" value="new" />
             <button
               ref={addButton}
@@ -59,22 +61,14 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
 
       <NoticeRegion notice={notice} watch={projects} className="mt-4" />
 
-      {form ? (
-        <ProjectForm
-          key={form.mode === "edit" ? form.project.id : "new"}
-          state={form}
-          refused={actionData?.projectForm}
-        />
-      ) : null}
+      {form ? <ProjectForm key={form.mode === "edit" ? form.project.id : "new"} state={form} refused={actionData?.projectForm} /> : null}
 
       {view.status === "error" ? (
         <p role="alert" className="mt-6 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800">
           {PROJECTS_TEXT.loadFailure}
         </p>
       ) : projects.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-700">
-          {PROJECTS_TEXT.empty}
-        </p>
+        <p className="mt-6 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-700">{PROJECTS_TEXT.empty}</p>
       ) : (
         <ul aria-label={DASHBOARD_TEXT.projectsTab} className="mt-6 space-y-4">
           {projects.map((project, index) => (

@@ -28,7 +28,7 @@ export function TabLinks({
   const location = useLocation();
   const list = useRef<HTMLDivElement>(null);
 
-  // A tab that leads to another route (the Website tab) mounts a new page: focus follows the arrow key there too.
+  // The dashboard's tabs share one layout, so the list normally stays; should a navigation draw it afresh, focus follows the arrow key there.
   const focusTab = (location.state as { focusTab?: unknown } | null)?.focusTab;
   useEffect(() => {
     if (typeof focusTab !== "string") return;
@@ -41,11 +41,15 @@ export function TabLinks({
     const current = tabs.indexOf(document.activeElement as HTMLAnchorElement);
     if (current === -1) return;
     const next =
-      event.key === "ArrowRight" ? (current + 1) % tabs.length
-      : event.key === "ArrowLeft" ? (current - 1 + tabs.length) % tabs.length
-      : event.key === "Home" ? 0
-      : event.key === "End" ? tabs.length - 1
-      : undefined;
+      event.key === "ArrowRight"
+        ? (current + 1) % tabs.length
+        : event.key === "ArrowLeft"
+          ? (current - 1 + tabs.length) % tabs.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? tabs.length - 1
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     const tab = tabs[next]!;

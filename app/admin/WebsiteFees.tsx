@@ -1,4 +1,5 @@
-import { FEE_BASES, FEE_BASIS_LABELS, VAT_STATEMENTS, feeRowFields, tenantFeeWarning, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { FEE_BASES, FEE_BASIS_LABELS, VAT_STATEMENTS, feeRowFields, tenantFeeWarning } from "~/website/sections/fees";
 import { WebsiteField } from "./WebsiteField";
 
 const LISTS = [
@@ -12,15 +13,7 @@ const LISTS = [
  * VAT, its basis, what it covers and how it is calculated. A tenant fee that
  * looks like one the Tenant Fees Act 2019 bans carries a warning.
  */
-export function WebsiteFees({
-  content,
-  values,
-  errors,
-}: {
-  content: SiteContent;
-  values: Record<string, string>;
-  errors: Record<string, string>;
-}) {
+export function WebsiteFees({ content, values, errors }: { content: SiteContent; values: Record<string, string>; errors: Record<string, string> }) {
   const vat = values["fees.vatStatus"] ?? content.fees.vatStatus;
   return (
     <>
@@ -50,10 +43,14 @@ export function WebsiteFees({
             const adding = index === content.fees[list].length;
             const prefix = `fees.${list}.${index}`;
             const fields = feeRowFields(list, index);
-            const warning = list === "tenant" ? tenantFeeWarning({ name: values[`${prefix}.name`] ?? "", covers: values[`${prefix}.covers`] ?? "" }) : undefined;
+            const warning =
+              list === "tenant" ? tenantFeeWarning({ name: values[`${prefix}.name`] ?? "", covers: values[`${prefix}.covers`] ?? "" }) : undefined;
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position (its fields are named fees.<list>.<index>); the form remounts on each saved revision.
               <div key={index} className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2">
-                <p className="text-sm font-semibold text-slate-800 sm:col-span-2">{adding ? `Add a ${list} fee` : `${list === "landlord" ? "Landlord" : "Tenant"} fee ${index + 1}`}</p>
+                <p className="text-sm font-semibold text-slate-800 sm:col-span-2">
+                  {adding ? `Add a ${list} fee` : `${list === "landlord" ? "Landlord" : "Tenant"} fee ${index + 1}`}
+                </p>
                 {fields.map((spec) => (
                   <WebsiteField key={spec.name} spec={spec} value={values[spec.name] ?? ""} error={errors[spec.name]} />
                 ))}

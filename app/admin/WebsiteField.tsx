@@ -20,7 +20,12 @@ export function WebsiteField({ spec, value, error }: { spec: FieldSpec; value: s
   return (
     <div className={spec.multiline ? "sm:col-span-2" : undefined}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {spec.label} {spec.required ? <span aria-hidden="true" className="text-red-700">*</span> : null}
+        {spec.label}{" "}
+        {spec.required ? (
+          <span aria-hidden="true" className="text-red-700">
+            *
+          </span>
+        ) : null}
       </label>
       {spec.multiline ? (
         <textarea {...common} rows={spec.name.startsWith("policies.") ? 16 : spec.name.endsWith(".features") ? 8 : 4} maxLength={spec.max} />
@@ -31,4 +36,3 @@ export function WebsiteField({ spec, value, error }: { spec: FieldSpec; value: s
     </div>
   );
 }
-

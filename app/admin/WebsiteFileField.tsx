@@ -32,7 +32,13 @@ export function WebsiteFileField({ spec, value, error }: { spec: FieldSpec; valu
           <img src={value} alt={`The current ${what}`} className="h-24 w-auto max-w-full rounded-lg bg-slate-50 object-contain ring-1 ring-slate-200" />
         )
       ) : (
-        <p className="text-sm text-slate-700">{spec.name === "company.logo" ? "None uploaded: the standard logo is shown." : spec.name === "hero.image" ? "None uploaded: the illustration of a town house is shown." : "None uploaded."}</p>
+        <p className="text-sm text-slate-700">
+          {spec.name === "company.logo"
+            ? "None uploaded: the standard logo is shown."
+            : spec.name === "hero.image"
+              ? "None uploaded: the illustration of a town house is shown."
+              : "None uploaded."}
+        </p>
       )}
       <label htmlFor={id} className="mt-3 block text-sm font-medium text-slate-800">
         {value ? `Replace the ${what}` : `Upload the ${what}`}

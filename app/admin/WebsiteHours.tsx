@@ -1,4 +1,4 @@
-import { WEEK } from "~/website/hours";
+import { WEEK } from "~/website/sections/hours";
 import { sectionFields, type SiteContent } from "~/website/content";
 import { WebsiteField } from "./WebsiteField";
 

@@ -12,7 +12,8 @@ import { TabLinks } from "./Tabs";
 import { WEBSITE_TEXT_ADMIN as TEXT } from "./texts";
 import type { WebsiteActionData, WebsiteView } from "./website-types";
 
-const BUTTON = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold shadow-sm ring-1 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60";
+const BUTTON =
+  "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold shadow-sm ring-1 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60";
 const PRIMARY = `${BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`;
 const SECONDARY = `${BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
 
@@ -52,7 +53,10 @@ export function WebsitePanel({ view, actionData }: { view: WebsiteView; actionDa
 function DraftBar({ view }: { view: Extract<WebsiteView, { status: "ok" }> }) {
   const live = view.versions.find((version) => version.live);
   return (
-    <section aria-labelledby="website-draft" className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center sm:justify-between">
+    <section
+      aria-labelledby="website-draft"
+      className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:flex-row sm:items-center sm:justify-between"
+    >
       <div>
         <h3 id="website-draft" className="font-semibold text-slate-900">
           {live ? `${TEXT.live}: ${TEXT.version(live.number)}` : TEXT.neverPublished}
@@ -154,7 +158,12 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
         panelId="website-section-panel"
         className="flex flex-wrap gap-2"
         tabClassName={SECTION_TAB}
-        items={SITE_SECTIONS.map((name) => ({ id: `section-${name}`, label: SECTION_LABELS[name], to: `/admin/website?section=${name}`, selected: name === section }))}
+        items={SITE_SECTIONS.map((name) => ({
+          id: `section-${name}`,
+          label: SECTION_LABELS[name],
+          to: `/admin/website?section=${name}`,
+          selected: name === section,
+        }))}
       />
       <div id="website-section-panel" role="tabpanel" aria-labelledby={`section-${section}`} className="mt-6">
         <h3 id="website-section" className="text-xl font-semibold text-slate-900">
@@ -189,7 +198,7 @@ function SectionEditor({ view, actionData }: { view: Extract<WebsiteView, { stat
                 {section === "policies" && !(values[spec.name] ?? "").trim() ? (
                   <div className="-mt-3 sm:col-span-2">
                     <button type="submit" name="template" value={spec.name.slice("policies.".length)} className={SECONDARY}>
-                      {TEXT.useTemplate(spec.label)}
+                      {TEXT.templateButton(spec.label)}
                     </button>
                   </div>
                 ) : null}

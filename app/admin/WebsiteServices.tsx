@@ -14,7 +14,7 @@ import {
   serviceRowFields,
   servicesHeaderFields,
   type ServiceIcon,
-} from "~/website/services";
+} from "~/website/sections/services";
 import { isFocusFallback } from "./NoticeRegion";
 import { WebsiteField } from "./WebsiteField";
 
@@ -41,7 +41,8 @@ export function WebsiteServices({ content, values, errors }: { content: SiteCont
   useEffect(() => {
     const move = parseMove(moved ?? "");
     if (!move || !isFocusFallback(document.activeElement)) return;
-    const button = (direction: "up" | "down") => form.current?.querySelector<HTMLButtonElement>(`button[name="move"][value="${move.group}.${move.index}.${direction}"]`);
+    const button = (direction: "up" | "down") =>
+      form.current?.querySelector<HTMLButtonElement>(`button[name="move"][value="${move.group}.${move.index}.${direction}"]`);
     (move.by < 0 ? (button("up") ?? button("down")) : (button("down") ?? button("up")))?.focus();
   }, [moved]);
 
@@ -59,13 +60,17 @@ export function WebsiteServices({ content, values, errors }: { content: SiteCont
         const rows = count < MAX_SERVICES ? count + 1 : count;
         const titleField = groupTitleField(group);
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the groups are fixed slots, named services.<group>.
           <fieldset key={group} className="space-y-4 sm:col-span-2">
             <legend className="text-lg font-semibold text-slate-900">Group {group + 1}</legend>
             <WebsiteField spec={titleField} value={values[titleField.name] ?? ""} error={errors[titleField.name]} />
             {Array.from({ length: rows }, (_, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position (its fields are named by index); the form remounts on each saved revision.
               <ServiceRow key={index} group={group} index={index} count={count} content={content} values={values} errors={errors} />
             ))}
-            {count >= MAX_SERVICES ? <p className="text-sm text-slate-700">This group has {MAX_SERVICES} services, the most it can have. Remove one to add another.</p> : null}
+            {count >= MAX_SERVICES ? (
+              <p className="text-sm text-slate-700">This group has {MAX_SERVICES} services, the most it can have. Remove one to add another.</p>
+            ) : null}
           </fieldset>
         );
       })}

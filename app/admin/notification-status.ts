@@ -24,9 +24,11 @@ export function describeNotification(state: NotificationState, now: Date): Notif
     case "failed": {
       const status = state.lastError ? TEXT.failedWith(state.lastError) : TEXT.failed;
       const next =
-        state.nextAttemptAt === null ? TEXT.gaveUp(state.attempts)
-        : new Date(state.nextAttemptAt) <= now ? TEXT.retryingNow
-        : TEXT.retrying(formatUpcomingTime(state.nextAttemptAt, now));
+        state.nextAttemptAt === null
+          ? TEXT.gaveUp(state.attempts)
+          : new Date(state.nextAttemptAt) <= now
+            ? TEXT.retryingNow
+            : TEXT.retrying(formatUpcomingTime(state.nextAttemptAt, now));
       return { status, next, failed: true };
     }
   }

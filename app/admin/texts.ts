@@ -13,8 +13,7 @@ export const LOGIN_TEXT = {
   missing: "Please enter your email and password.",
   limited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
   busy: "The server is busy checking other sign-ins. Please try again in a few seconds.",
-  insecure:
-    "Signing in needs a secure connection. Open this page over HTTPS (behind a proxy that handles HTTPS, set TRUST_PROXY).",
+  insecure: "Signing in needs a secure connection. Open this page over HTTPS (behind a proxy that handles HTTPS, set TRUST_PROXY).",
   checking: "Checking sign-in...",
 } as const;
 
@@ -34,6 +33,21 @@ export const DASHBOARD_TEXT = {
   failedSignInsHint: "If they were not you, nobody got in with them; a long password used nowhere else keeps it that way.",
 } as const;
 
+/** The database went away or its disk filled up (platform/db/database-health.server.ts): this server's view, kept for a day. */
+export const DATABASE_TEXT = {
+  diskFullTitle: "The disk is full",
+  diskFull: (since: string, failures: number, detail: string) =>
+    `Since ${since} the database cannot save anything (${failures} ${failures === 1 ? "attempt" : "attempts"} refused; the database said “${detail}”). Visitors who send an enquiry are asked to try again later, and nothing they send is stored. Free space on the server's disk where the database is kept; the site recovers by itself.`,
+  diskWasFullTitle: "The disk was full",
+  diskWasFull: (since: string, until: string, failures: number, detail: string) =>
+    `From ${since} to ${until} the database could not save anything (${failures} ${failures === 1 ? "attempt" : "attempts"} refused; the database said “${detail}”). Visitors who sent an enquiry then were asked to try again later.`,
+  unreachableTitle: "The database cannot be reached",
+  unreachable: (since: string, detail: string) => `Since ${since} (${detail}). Pages and enquiries that need it are answered “try again in a moment”.`,
+  wasUnreachableTitle: "The database could not be reached",
+  wasUnreachable: (since: string, until: string, failures: number, detail: string) =>
+    `From ${since} to ${until} (${detail}); ${failures} ${failures === 1 ? "request or task" : "requests or tasks"} failed, and visitors were asked to try again in a moment.`,
+} as const;
+
 export const INBOX_TEXT = {
   heading: "Contact Submissions",
   subtitle: "Manage and respond to customer inquiries",
@@ -50,11 +64,15 @@ export const INBOX_TEXT = {
   markedUnread: "Submission marked as unread.",
   delete: "Delete submission",
   reply: "Reply via Email",
-  filters: { all: "All", unread: "Unread", read: "Read", spam: "Spam" },
+  filters: { all: "All", unread: "Unread", read: "Read", held: "Held", spam: "Spam" },
   empty: {
     all: { title: "No contact submissions yet", hint: "Contact form submissions will appear here." },
     unread: { title: "No unread submissions", hint: "Switch to All to see every submission." },
     read: { title: "No read submissions", hint: "Switch to All to see every submission." },
+    held: {
+      title: "Nothing held",
+      hint: "When more enquiries arrive within an hour than the site-wide limit (a flood, usually a bot), the rest are kept here, without an e-mail each, so you can check them and release the real ones with Not spam.",
+    },
     spam: {
       title: "No spam caught",
       hint: "Submissions the spam rules catch are kept here, out of your inbox, so you can check that none is real.",
@@ -80,15 +98,16 @@ export const INBOX_TEXT = {
     notSpam: "Not spam",
     moved: "Moved to the inbox as unread.",
     unmarked: "No longer marked as possible spam.",
+    released: "Released from Held: it is in your inbox now.",
     notFound: "This submission is neither under Spam nor marked as possible spam any more. The list has been refreshed.",
     possibleBadge: "Possible spam",
     possibleReason: "Kept in your inbox, but the spam rules noticed:",
+    heldBadge: "Held in a flood",
+    heldReason: "Held apart from your inbox, with no e-mail of its own:",
     moveToSpam: "Move to Spam",
     filed: "Moved to Spam.",
     notInInbox: "This submission is no longer in the inbox. The list has been refreshed.",
   },
-  siteLimit: (refused: number, limit: number, last: string) =>
-    `${refused} ${refused === 1 ? "enquiry was" : "enquiries were"} turned away in the last 24 hours because more than ${limit} arrived within an hour (CONTACT_SITE_LIMIT); the last at ${last}. Senders were asked to try again later or to phone.`,
   notification: {
     label: "Notification e-mail:",
     queued: "queued",
@@ -133,11 +152,23 @@ function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** What the limits held or turned away in the last 24 hours (decision 037), for the dashboard. */
+export const LIMITS_TEXT = {
+  held: (count: number, limit: number, last: string) =>
+    `${count} ${count === 1 ? "enquiry" : "enquiries"} arrived during a flood in the last 24 hours, after more than ${limit} had arrived within an hour (CONTACT_SITE_LIMIT); the last at ${last}. ${count === 1 ? "It is" : "They are"} stored and held apart, with one summary e-mail every 15 minutes instead of one each: review ${count === 1 ? "it" : "them"} under`,
+  heldLink: "Held",
+  refused: (parts: string[], last: string) =>
+    `Enquiries turned away in the last 24 hours: ${parts.join("; ")}; the last at ${last}. Senders were asked to try again later or to phone.`,
+  refusedCeiling: (count: number, limit: number) => `${count} because more than ${limit} arrived within an hour from everyone together (CONTACT_HARD_LIMIT)`,
+  refusedAddress: (count: number, limit: number) => `${count} because one connection had sent ${limit} within an hour (CONTACT_RATE_LIMIT)`,
+  signIns: (busy: number, limited: number, last: string) =>
+    `Sign-in attempts turned away in the last 24 hours: ${busy} because too many were being checked at once, ${limited} over the sign-in limits; the last at ${last}. A browser you have signed in from before still gets in with the right password.`,
+} as const;
+
 /** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */
 export const MAIL_TEXT = {
   failingTitle: "Notification e-mails are failing",
-  failing: (count: number) =>
-    count === 1 ? "1 enquiry has not been e-mailed to you." : `${count} enquiries have not been e-mailed to you.`,
+  failing: (count: number) => (count === 1 ? "1 enquiry has not been e-mailed to you." : `${count} enquiries have not been e-mailed to you.`),
   lastError: (error: string) => `Last error: ${error}`,
   stillHere: (count: number) => (count === 1 ? "It is here in" : "They are all here in"),
   retried: ", and sending is retried automatically.",
@@ -232,7 +263,7 @@ export const WEBSITE_TEXT_ADMIN = {
   unscheduled: "The scheduled publish is cancelled.",
   scheduleInvalid: "Please give a date and a time, such as 1 December 2026, 09:00.",
   schedulePast: "That time has passed. Please choose a time in the future, or publish now.",
-  useTemplate: (policy: string) => `Start the ${policy} from a template`,
+  templateButton: (policy: string) => `Start the ${policy} from a template`,
   cmpExpiring: (date: string, days: number) =>
     days < 0
       ? `Your client money protection certificate expired on ${date}. A letting agent that holds client money must be a member of a scheme: renew it and update the Website tab's Legal details.`

@@ -3,16 +3,19 @@ import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 
-export const ADMIN_TABS = ["projects", "contacts"] as const;
-export type AdminTab = (typeof ADMIN_TABS)[number];
-
-export function parseAdminTab(value: string | null): AdminTab {
-  return value === "contacts" ? "contacts" : "projects";
-}
+/** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
+export type LimitsNotice = {
+  /** Enquiries held in a flood, over CONTACT_SITE_LIMIT. */
+  held?: { count: number; limit: number; last: string };
+  /** Enquiries refused: over CONTACT_HARD_LIMIT (ceiling) and over CONTACT_RATE_LIMIT (address). */
+  refused?: { ceiling: number; hardLimit: number; address: number; rateLimit: number; last: string };
+  /** Sign-ins refused: every hash slot busy, or over the sign-in limits. */
+  signIns?: { busy: number; limited: number; last: string };
+};
 
 /** A submission with its words already made on the server (dates in UK time). */
-/** CONTACT_SITE_LIMIT turned enquiries away in the last 24 hours: how many, the limit, when the last was. */
-export type SiteLimitNotice = { refused: number; limit: number; last: string };
+/** The database could not be reached, or its disk was full, lately (platform/db/database-health.server.ts); times in UK time. */
+export type DatabaseNotice = { kind: "unreachable" | "disk-full"; since: string; until: string | undefined; failures: number; detail: string };
 
 export type InboxSubmission = StoredSubmission & {
   submitted_label: string;
@@ -40,13 +43,9 @@ export type InboxView =
   | { status: "error"; filter: InboxFilter; search: string };
 
 /** The project form the URL asks for (?form=new or ?edit=<id>). */
-export type ProjectFormState =
-  | { mode: "add"; displayOrder: number }
-  | { mode: "edit"; project: RenovationProject };
+export type ProjectFormState = { mode: "add"; displayOrder: number } | { mode: "edit"; project: RenovationProject };
 
-export type ProjectsView =
-  | { status: "ok"; projects: RenovationProject[]; form?: ProjectFormState; notice?: Notice }
-  | { status: "error" };
+export type ProjectsView = { status: "ok"; projects: RenovationProject[]; form?: ProjectFormState; notice?: Notice } | { status: "error" };
 
 export type Notice = { kind: "success" | "error"; text: string };
 

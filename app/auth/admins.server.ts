@@ -1,16 +1,21 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { inTransaction } from "~/platform/in-transaction.server";
-import { clearEvents } from "~/platform/rate-limit.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { clearEvents } from "~/platform/limits/rate-limit.server";
+import { audit } from "~/audit/audit.server";
+import { systemActor, type Actor } from "~/audit/actor";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { hashPassword } from "./password.server";
 import { passwordProblem } from "~/platform/password-rules";
+import type { Role } from "./roles";
+import { removeMember } from "./team.server";
 
 /**
- * Admin accounts. E-mail addresses are stored trimmed and lower-cased, so
+ * Admin accounts (members of the team, each with a role: app/auth/roles.ts).
+ * E-mail addresses are stored trimmed and lower-cased, so
  * "Admin@Example.com" and "admin@example.com" are one account on both backends.
  */
-export type Admin = { id: string; email: string; createdAt: string };
+export type Admin = { id: string; email: string; role: Role; createdAt: string };
 
 export class AdminError extends Error {
   override name = "AdminError";
@@ -26,32 +31,43 @@ function checkPassword(password: string): void {
 }
 
 export async function findAdminByEmail(db: Db, email: string) {
-  return db
-    .selectFrom("admin_users")
-    .select(["id", "email", "password_hash"])
-    .where("email", "=", normalizeEmail(email))
-    .executeTakeFirst();
+  return db.selectFrom("admin_users").select(["id", "email", "password_hash", "role"]).where("email", "=", normalizeEmail(email)).executeTakeFirst();
 }
 
-/** Creates an admin; fails with AdminError if the e-mail is taken or the password too weak. */
-export async function createAdmin(db: Db, email: string, password: string): Promise<Admin> {
-  checkPassword(password);
-  const admin = { id: randomUUID(), email: normalizeEmail(email), createdAt: new Date().toISOString() };
-  const passwordHash = await hashPassword(password);
-  const inserted = await db
+/**
+ * Adds a member with a password already hashed, in the caller's transaction;
+ * false when the e-mail has an account already. The one insert of a member
+ * (createAdmin, an accepted invitation).
+ */
+export async function insertMember(
+  trx: Trx,
+  member: { id: string; email: string; passwordHash: string; role: Role; name: string | null; now: Date },
+): Promise<boolean> {
+  const at = member.now.toISOString();
+  const inserted = await trx
     .insertInto("admin_users")
-    .values({
-      id: admin.id,
-      email: admin.email,
-      password_hash: passwordHash,
-      created_at: admin.createdAt,
-      updated_at: admin.createdAt,
-    })
+    .values({ id: member.id, email: member.email, password_hash: member.passwordHash, role: member.role, name: member.name, created_at: at, updated_at: at })
     .onConflict((oc) => oc.column("email").doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    throw new AdminError(`An admin with the e-mail ${admin.email} already exists.`);
-  }
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Creates an owner (`npm run admin -- create`, ADMIN_EMAIL): the way the first
+ * member comes to exist, and the way back in. Fails with AdminError if the
+ * e-mail is taken or the password too weak.
+ */
+export async function createAdmin(db: Db, email: string, password: string, actor: Actor): Promise<Admin> {
+  checkPassword(password);
+  const now = new Date();
+  const admin: Admin = { id: randomUUID(), email: normalizeEmail(email), role: "owner", createdAt: now.toISOString() };
+  const passwordHash = await hashPassword(password);
+  const created = await inTransaction(db, async (trx) => {
+    if (!(await insertMember(trx, { ...admin, passwordHash, name: null, now }))) return false;
+    await audit(trx, { actor, action: "member-created", target: admin.id, details: { role: "owner" } });
+    return true;
+  });
+  if (!created) throw new AdminError(`An admin with the e-mail ${admin.email} already exists.`);
   return admin;
 }
 
@@ -63,7 +79,7 @@ export async function createAdmin(db: Db, email: string, password: string): Prom
 export async function ensureAdmin(db: Db, email: string, password: string): Promise<boolean> {
   if (await findAdminByEmail(db, email)) return false;
   try {
-    await createAdmin(db, email, password);
+    await createAdmin(db, email, password, systemActor("ADMIN_EMAIL"));
     return true;
   } catch (error) {
     if (error instanceof AdminError && (await findAdminByEmail(db, email))) return false;
@@ -80,28 +96,34 @@ export async function setAdminPassword(
   db: Db,
   email: string,
   password: string,
+  actor: Actor,
   options: { keepSessionId?: string } = {},
 ): Promise<{ endedSessions: number }> {
   checkPassword(password);
   const normalized = normalizeEmail(email);
   const admin = await findAdminByEmail(db, normalized);
   if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
-  const result = await replacePassword(db, admin.id, password, options);
-  await liftLockout(db, normalized);
-  return result;
+  return replacePassword(db, admin.id, password, { ...options, actor });
 }
 
 /**
- * A member's new password, and the end of their sessions (all, or all but
- * `keepSessionId`), in one transaction; `during` runs in it too (a reset
- * link used up), and what it throws undoes it all. A password that breaks
- * the rules throws AdminError before anything is done.
+ * A member's new password, the end of their sessions (all, or all but
+ * `keepSessionId`), their sign-in limits lifted (whoever can set the password
+ * can sign in) and the audit entry (`action`: "password-set" by default), in
+ * one transaction; `during` runs in it too (a reset link used up), and what
+ * it throws undoes it all. A password that breaks the rules throws
+ * AdminError before anything is done.
  */
 export async function replacePassword(
   db: Db,
   adminId: string,
   password: string,
-  { keepSessionId, during }: { keepSessionId?: string; during?: (trx: Db) => Promise<void> } = {},
+  {
+    actor,
+    action = "password-set",
+    keepSessionId,
+    during,
+  }: { actor: Actor; action?: "password-set" | "password-reset"; keepSessionId?: string | undefined; during?: (trx: Trx) => Promise<void> },
 ): Promise<{ endedSessions: number }> {
   checkPassword(password);
   const passwordHash = await hashPassword(password);
@@ -111,40 +133,51 @@ export async function replacePassword(
       .updateTable("admin_users")
       .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
       .where("id", "=", adminId)
-      .returning("id")
+      .returning(["id", "email"])
       .executeTakeFirst();
     if (!updated) throw new AdminError("That admin no longer exists.");
     let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", adminId);
     if (keepSessionId) query = query.where("id", "!=", keepSessionId);
     const deleted = await query.executeTakeFirst();
-    return { endedSessions: Number(deleted.numDeletedRows) };
+    const endedSessions = Number(deleted.numDeletedRows);
+    await clearLimits(trx, updated.email, adminId);
+    await audit(trx, { actor, action, target: adminId, details: { count: endedSessions } });
+    return { endedSessions };
   });
 }
 
 /**
  * Lifts every sign-in limit on the e-mail: its lockout, the failures counted
  * towards the next one, the failures for it from each address, and those of
- * the browsers its admin signed in from before.
+ * the browsers its admin signed in from before. Recorded against the member,
+ * when the address is one.
  */
-export async function liftLockout(db: Db, email: string): Promise<void> {
+export async function liftLockout(db: Db, email: string, actor: Actor): Promise<void> {
   const normalized = normalizeEmail(email);
-  const admin = await findAdminByEmail(db, normalized);
   await inTransaction(db, async (trx) => {
-    await clearEvents(trx, "login-lockout", normalized);
-    await clearEvents(trx, "login-account-failure", normalized);
-    // Subjects are "<ip> <e-mail>" and "<admin id> <device id>": matched here rather than with LIKE, whose wildcards e-mails may hold.
-    const rows = await trx
-      .selectFrom("rate_limit_events")
-      .select(["id", "bucket", "subject"])
-      .where("bucket", "in", ["login-failure", "login-device-failure"])
-      .execute();
-    const ids = rows
-      .filter((row) =>
-        row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : admin !== undefined && row.subject.startsWith(`${admin.id} `),
-      )
-      .map((row) => row.id);
-    for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom("rate_limit_events").where("id", "in", ids.slice(i, i + 500)).execute();
+    const admin = await findAdminByEmail(trx, normalized);
+    await clearLimits(trx, normalized, admin?.id);
+    if (admin) await audit(trx, { actor, action: "lockout-lifted", target: admin.id });
   });
+}
+
+async function clearLimits(trx: Trx, normalized: string, adminId: string | undefined): Promise<void> {
+  await clearEvents(trx, "login-lockout", normalized);
+  await clearEvents(trx, "login-account-failure", normalized);
+  // Subjects are "<ip> <e-mail>" and "<admin id> <device id>": matched here rather than with LIKE, whose wildcards e-mails may hold.
+  const rows = await trx
+    .selectFrom("rate_limit_events")
+    .select(["id", "bucket", "subject"])
+    .where("bucket", "in", ["login-failure", "login-device-failure"])
+    .execute();
+  const ids = rows
+    .filter((row) => (row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : adminId !== undefined && row.subject.startsWith(`${adminId} `)))
+    .map((row) => row.id);
+  for (let i = 0; i < ids.length; i += 500)
+    await trx
+      .deleteFrom("rate_limit_events")
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
 }
 
 /** One more failed sign-in for the admin, to tell them at their next sign-in. */
@@ -160,12 +193,8 @@ export type SignInHistory = { previousSignInAt: string | null; failedSignIns: nu
 
 /** At a successful sign-in: the admin's last sign-in and the failures since, then a fresh start from now. */
 export async function takeSignInHistory(db: Db, adminId: string, now: Date): Promise<SignInHistory> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("admin_users")
-      .select(["last_sign_in_at", "failed_sign_ins"])
-      .where("id", "=", adminId)
-      .executeTakeFirstOrThrow();
+  return inTransaction(db, async (trx) => {
+    const row = await trx.selectFrom("admin_users").select(["last_sign_in_at", "failed_sign_ins"]).where("id", "=", adminId).executeTakeFirstOrThrow();
     await trx.updateTable("admin_users").set({ last_sign_in_at: now.toISOString(), failed_sign_ins: 0 }).where("id", "=", adminId).execute();
     return { previousSignInAt: row.last_sign_in_at === null ? null : toIsoString(row.last_sign_in_at), failedSignIns: Number(row.failed_sign_ins) };
   });
@@ -185,37 +214,35 @@ export type AdminSummary = Admin & { activeSessions: number; lastSeenAt: string 
 export async function listAdmins(db: Db, now = new Date()): Promise<AdminSummary[]> {
   const rows = await db
     .selectFrom("admin_users as u")
-    .leftJoin("admin_sessions as s", (join) =>
-      join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()),
-    )
+    .leftJoin("admin_sessions as s", (join) => join.onRef("s.admin_id", "=", "u.id").on("s.expires_at", ">", now.toISOString()))
     .select((eb) => [
       "u.id",
       "u.email",
+      "u.role",
       "u.created_at",
       eb.fn.count<number | string>("s.id").as("active_sessions"),
       eb.fn.max("s.last_seen_at").as("last_seen_at"),
     ])
-    .groupBy(["u.id", "u.email", "u.created_at"])
+    .groupBy(["u.id", "u.email", "u.role", "u.created_at"])
     .orderBy("u.email")
     .execute();
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
+    role: row.role,
     createdAt: toIsoString(row.created_at),
     activeSessions: Number(row.active_sessions),
     lastSeenAt: row.last_seen_at === null ? null : toIsoString(row.last_seen_at as Date | string),
   }));
 }
 
-/** Deletes an admin and, with it, every session of theirs. */
-export async function deleteAdmin(db: Db, email: string): Promise<void> {
+/** Deletes an admin and, with it, every session of theirs; refused (AdminError) for the last owner. */
+export async function deleteAdmin(db: Db, email: string, actor: Actor): Promise<void> {
   const normalized = normalizeEmail(email);
-  await db.transaction().execute(async (trx) => {
-    const admin = await trx.selectFrom("admin_users").select("id").where("email", "=", normalized).executeTakeFirst();
-    if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
-    await trx.deleteFrom("admin_sessions").where("admin_id", "=", admin.id).execute();
-    await trx.deleteFrom("admin_users").where("id", "=", admin.id).execute();
-  });
+  const admin = await findAdminByEmail(db, normalized);
+  const removed = admin ? await removeMember(db, admin.id, actor) : undefined;
+  if (!removed || (!removed.ok && removed.reason === "not-found")) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
+  if (!removed.ok) throw new AdminError(removed.message);
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Secrets } from "~/platform/secrets.server";
-import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
+import type { Secrets } from "~/platform/db/secrets.server";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/http/cookies.server";
 
 /**
  * The device cookie (OWASP, "Slow brute force attacks: device cookies"): a

@@ -1,8 +1,8 @@
 import { deleteExpiredEmails } from "~/enquiries/outbox.server";
-import type { Db } from "~/platform/db.server";
-import { startFleetJob } from "~/platform/job-runs.server";
-import type { Log } from "~/platform/log.server";
-import type { Repeating } from "~/platform/schedule.server";
+import type { Db } from "~/platform/db/db.server";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
 
 /** Used and expired reset links are kept this long, so a late click is told "expired" or "used" rather than "unknown". */
 const KEEP_RESETS_MS = 24 * 60 * 60 * 1000;
@@ -21,7 +21,7 @@ export async function pruneExpiredSignInState(db: Db, now: Date): Promise<void> 
   await db.deleteFrom("password_resets").where("expires_at", "<=", new Date(now.getTime() - KEEP_RESETS_MS).toISOString()).execute();
 }
 
-/** Every 10 minutes across the fleet, by one instance (platform/job-runs.server.ts). */
+/** Every 10 minutes across the fleet, by one instance (platform/fleet/job-runs.server.ts). */
 export function startPruningSignInState(db: Db, log: Pick<Log, "error">, now: () => Date): Repeating {
   return startFleetJob(
     { db, name: "sign-in-pruning", everyMs: 10 * 60_000, firstAfterMs: 90_000, now },

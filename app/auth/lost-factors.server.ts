@@ -1,5 +1,5 @@
-import type { Db } from "~/platform/db.server";
-import { inTransaction } from "~/platform/in-transaction.server";
+import type { Db } from "~/platform/db/db.server";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { AdminError, findAdminByEmail, normalizeEmail } from "./admins.server";
 
 /**

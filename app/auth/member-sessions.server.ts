@@ -1,5 +1,5 @@
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
 import { SESSION_IDLE_MS } from "./sessions.server";
 
 /**

@@ -8,11 +8,11 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import type { Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import { inTransaction } from "~/platform/in-transaction.server";
-import type { Log } from "~/platform/log.server";
-import { ipLimitSubject, takeSlot } from "~/platform/rate-limit.server";
+import type { Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import { inTransaction } from "~/platform/db/transactions.server";
+import type { Log } from "~/platform/observe/log.server";
+import { ipLimitSubject, takeSlot } from "~/platform/limits/rate-limit.server";
 import { recordFailedSignIn } from "./admins.server";
 import { endOtherSessions } from "./member-sessions.server";
 import type { RelyingParty } from "./relying-party.server";
@@ -207,7 +207,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
       ? await db
           .selectFrom("passkeys as p")
           .innerJoin("admin_users as u", "u.id", "p.admin_id")
-          .select(["p.id", "p.admin_id", "p.public_key", "p.counter", "p.transports", "u.email"])
+          .select(["p.id", "p.admin_id", "p.public_key", "p.counter", "p.transports", "u.email", "u.role"])
           .where("p.id", "=", credentialId)
           .executeTakeFirst()
       : undefined;
@@ -239,7 +239,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
   }
   await db.updateTable("passkeys").set({ counter: newCounter, last_used_at: now.toISOString() }).where("id", "=", row.id).execute();
   await slot.release();
-  return startSession(db, { id: row.admin_id, email: row.email }, { ...attempt, now, fields, how: " with a passkey" });
+  return startSession(db, { id: row.admin_id, email: row.email, role: row.role }, { ...attempt, now, fields, how: " with a passkey" });
 }
 
 /** The member's passkeys, oldest first. */

@@ -1,13 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { enqueueEmail, type EmailComposer, type OutboxSignal } from "~/enquiries/outbox.server";
 import { escapeHtml, messageIdFor } from "~/enquiries/emails";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { Trx } from "~/platform/db/transactions.server";
+import { memberActor } from "~/audit/actor";
 import { isValidEmail } from "~/platform/email-address";
-import type { Log } from "~/platform/log.server";
-import type { OutgoingEmail } from "~/platform/mailer.server";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/rate-limit.server";
-import { findAdminByEmail, liftLockout, normalizeEmail, replacePassword } from "./admins.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/limits/rate-limit.server";
+import { findAdminByEmail, normalizeEmail, replacePassword } from "./admins.server";
 import { hashToken } from "./sessions.server";
 
 /**
@@ -78,7 +80,7 @@ export async function requestPasswordReset(db: Db, request: ResetRequest): Promi
   const payload: ResetPayload = { email, siteUrl: request.siteUrl, clientIp: request.clientIp };
   await enqueueEmail(
     db,
-    { id: randomUUID(), submissionId: null, kind: "password-reset", message: JSON.stringify(payload), expiresAt: new Date(now.getTime() + RESET_LINK_MS) },
+    { id: randomUUID(), kind: "password-reset", payload: JSON.stringify(payload), expiresAt: new Date(now.getTime() + RESET_LINK_MS) },
     now,
   );
   request.outbox?.signal();
@@ -155,7 +157,7 @@ async function findReset(db: Db, token: string) {
   return db
     .selectFrom("password_resets as r")
     .innerJoin("admin_users as u", "u.id", "r.admin_id")
-    .select(["r.id", "r.admin_id", "r.expires_at", "r.used_at", "u.email"])
+    .select(["r.id", "r.admin_id", "r.expires_at", "r.used_at", "u.email", "u.role"])
     .where("r.token_hash", "=", hashToken(token))
     .executeTakeFirst();
 }
@@ -183,11 +185,16 @@ export type ResetResult = { ok: true; email: string; adminId: string; endedSessi
  * lockout is lifted (whoever can set the password can sign in). A password
  * that breaks the rules throws AdminError and uses nothing up.
  */
-export async function resetPassword(db: Db, token: string, password: string, now = new Date()): Promise<ResetResult> {
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+  { clientIp, now = new Date() }: { clientIp: string; now?: Date },
+): Promise<ResetResult> {
   const row = await findReset(db, token);
   const state = stateOf(row, now);
   if (state !== "ok") return { ok: false, reason: state };
-  const during = async (trx: Db) => {
+  const during = async (trx: Trx) => {
     const used = await trx
       .updateTable("password_resets")
       .set({ used_at: now.toISOString() })
@@ -198,11 +205,13 @@ export async function resetPassword(db: Db, token: string, password: string, now
     if (Number(used.numUpdatedRows) !== 1) throw new LinkUsedMeanwhile();
     await trx.updateTable("password_resets").set({ used_at: now.toISOString() }).where("admin_id", "=", row!.admin_id).where("used_at", "is", null).execute();
   };
-  const outcome = await replacePassword(db, row!.admin_id, password, { during }).catch((error: unknown) => {
+  // Whoever holds the link proved they read the member's e-mail: the entry is the member's own.
+  const actor = memberActor({ adminId: row!.admin_id, email: row!.email, role: row!.role }, clientIp);
+  // The lockout is lifted with the new password, in its transaction (whoever can set it can sign in).
+  const outcome = await replacePassword(db, row!.admin_id, password, { actor, action: "password-reset", during }).catch((error: unknown) => {
     if (error instanceof LinkUsedMeanwhile) return undefined;
     throw error;
   });
   if (!outcome) return { ok: false, reason: "used" };
-  await liftLockout(db, row!.email);
   return { ok: true, email: row!.email, adminId: row!.admin_id, endedSessions: outcome.endedSessions };
 }

@@ -1,6 +1,16 @@
 import { argon2, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ARGON2_PARAMETERS, HASH_CONCURRENCY, hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
+import {
+  ARGON2_PARAMETERS,
+  HASH_CONCURRENCY,
+  KNOWN_DEVICE_HASH_CONCURRENCY,
+  hashPassword,
+  needsRehash,
+  reserveHashSlot,
+  verifyAgainstDecoy,
+  verifyPassword,
+  withHashSlot,
+} from "./password.server";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -8,11 +18,7 @@ const PASSWORD = "correct horse battery staple";
 const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
 /** A PHC string made with other parameters than the app's, as an older version of it might have stored. */
-async function hashWithParameters(
-  password: string,
-  parameters: { memory: number; passes: number; parallelism: number },
-  tagLength = 32,
-): Promise<string> {
+async function hashWithParameters(password: string, parameters: { memory: number; passes: number; parallelism: number }, tagLength = 32): Promise<string> {
   const salt = randomBytes(16);
   const key = await new Promise<Buffer>((resolve, reject) =>
     argon2("argon2id", { message: Buffer.from(password, "utf8"), nonce: salt, tagLength, ...parameters }, (error, derived) =>
@@ -164,5 +170,37 @@ describe("withHashSlot", () => {
     expect(started).toBe(running + waiting);
     // Every slot was given back.
     expect(await withHashSlot(async () => "again")).toEqual({ value: "again" });
+  });
+
+  it("counts a place held before the limits are taken, and takes it back when cancelled", async () => {
+    const { running, waiting } = HASH_CONCURRENCY;
+    const places = Array.from({ length: running + waiting }, () => reserveHashSlot());
+    expect(places.every((place) => place !== undefined)).toBe(true);
+    expect(reserveHashSlot()).toBeUndefined();
+    places[0]!.cancel();
+    expect(() => places[0]!.cancel()).toThrow("used once");
+    const again = reserveHashSlot();
+    expect(again).toBeDefined();
+    for (const place of [...places.slice(1), again]) place!.cancel();
+    expect(await withHashSlot(async () => "free again")).toEqual({ value: "free again" });
+  });
+
+  it("keeps a lane of its own for a browser that signed in before: a full queue does not turn it away", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const flood = Array.from({ length: HASH_CONCURRENCY.running + HASH_CONCURRENCY.waiting }, () => withHashSlot(() => gate));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await withHashSlot(async () => "a guess")).toBeUndefined();
+
+    expect(await withHashSlot(async () => "the owner", "known-device")).toEqual({ value: "the owner" });
+
+    // The lane is small and bounded too.
+    const { running, waiting } = KNOWN_DEVICE_HASH_CONCURRENCY;
+    const known = Array.from({ length: running + waiting }, () => withHashSlot(() => gate, "known-device"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await withHashSlot(async () => "one too many", "known-device")).toBeUndefined();
+    release();
+    await Promise.all([...flood, ...known]);
+    expect(await withHashSlot(async () => "again", "known-device")).toEqual({ value: "again" });
   });
 });

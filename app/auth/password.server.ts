@@ -13,10 +13,8 @@ type Parameters = { memory: number; passes: number; parallelism: number };
 
 function derive(password: string, salt: Buffer, parameters: Parameters, tagLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    argon2(
-      "argon2id",
-      { message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...parameters },
-      (error, key) => (error ? reject(error) : resolve(key)),
+    argon2("argon2id", { message: Buffer.from(password.normalize("NFC"), "utf8"), nonce: salt, tagLength, ...parameters }, (error, key) =>
+      error ? reject(error) : resolve(key),
     );
   });
 }
@@ -91,23 +89,70 @@ export function prepareDecoy(): Promise<unknown> {
  * that a sign-in is turned away at once rather than queued without end.
  */
 export const HASH_CONCURRENCY = { running: 2, waiting: 16 } as const;
-let hashesRunning = 0;
-const hashQueue: Array<() => void> = [];
+/**
+ * A lane of its own for a browser that signed in to the account before (its
+ * device cookie, decision 018): guesses from everywhere else can fill the
+ * queue above, and the owner still signs in (decision 037). One hash at a
+ * time, a few waiting: each device has a small failure limit of its own.
+ */
+export const KNOWN_DEVICE_HASH_CONCURRENCY = { running: 1, waiting: 4 } as const;
 
-/** Runs `work` once a hash slot is free; undefined, at once, when the queue is full too. */
-export async function withHashSlot<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
-  if (hashesRunning >= HASH_CONCURRENCY.running) {
-    if (hashQueue.length >= HASH_CONCURRENCY.waiting) return undefined;
-    await new Promise<void>((resolve) => hashQueue.push(resolve));
-  } else {
-    hashesRunning++;
-  }
-  try {
-    return { value: await work() };
-  } finally {
-    // The slot passes straight to the next in line, or is given back.
-    const next = hashQueue.shift();
-    if (next) next();
-    else hashesRunning--;
-  }
+/** A place in a hash lane, held from before the sign-in's limits are taken: used once (run) or given back (cancel). */
+export type HashPlace = {
+  /** Waits for one of the lane's running slots, runs `work` in it, and gives the place back. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Gives the place back unused (the limits refused the attempt). */
+  cancel(): void;
+};
+
+/** At most `running` at once and `waiting` more in line (places held but not yet running count as in line). */
+function hashLane({ running, waiting }: { running: number; waiting: number }) {
+  let busy = 0;
+  let held = 0;
+  const queue: Array<() => void> = [];
+  return (): HashPlace | undefined => {
+    if (busy + queue.length + held >= running + waiting) return undefined;
+    held++;
+    let used = false;
+    const use = () => {
+      if (used) throw new Error("A hash place is used once");
+      used = true;
+      held--;
+    };
+    return {
+      async run(work) {
+        use();
+        if (busy >= running) await new Promise<void>((resolve) => queue.push(resolve));
+        else busy++;
+        try {
+          return await work();
+        } finally {
+          // The slot passes straight to the next in line, or is given back.
+          const next = queue.shift();
+          if (next) next();
+          else busy--;
+        }
+      },
+      cancel: use,
+    };
+  };
+}
+
+const lanes = { anyone: hashLane(HASH_CONCURRENCY), "known-device": hashLane(KNOWN_DEVICE_HASH_CONCURRENCY) };
+export type HashLane = keyof typeof lanes;
+
+/**
+ * A place in a hash lane, or undefined, at once, when the lane is full: taken
+ * before the sign-in limits, so a sign-in turned away as busy costs no query
+ * (decision 037). "known-device" is for a sign-in whose device cookie names
+ * the account (sign-in.server.ts), "anyone" for every other.
+ */
+export function reserveHashSlot(lane: HashLane = "anyone"): HashPlace | undefined {
+  return lanes[lane]();
+}
+
+/** Runs `work` in a place of the lane; undefined, at once, when the lane is full. */
+export async function withHashSlot<T>(work: () => Promise<T>, lane: HashLane = "anyone"): Promise<{ value: T } | undefined> {
+  const place = reserveHashSlot(lane);
+  return place && { value: await place.run(work) };
 }

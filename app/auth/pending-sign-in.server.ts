@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Role } from "./roles";
 import { hashToken } from "./sessions.server";
 
 /**
@@ -48,18 +49,18 @@ export async function createPendingSignIn(db: Db, adminId: string, now: Date): P
   return { token, expiresAt };
 }
 
-export type PendingSignIn = { id: string; adminId: string; email: string; failedCodes: number };
+export type PendingSignIn = { id: string; adminId: string; email: string; role: Role; failedCodes: number };
 
 /** The live pending state a token names; undefined when there is none (never made, used, ended or expired). */
 export async function findPendingSignIn(db: Db, token: string, now: Date): Promise<PendingSignIn | undefined> {
   const row = await db
     .selectFrom("pending_sign_ins as p")
     .innerJoin("admin_users as u", "u.id", "p.admin_id")
-    .select(["p.id", "p.admin_id", "p.failed_codes", "u.email"])
+    .select(["p.id", "p.admin_id", "p.failed_codes", "u.email", "u.role"])
     .where("p.id", "=", hashToken(token))
     .where("p.expires_at", ">", now.toISOString())
     .executeTakeFirst();
-  return row && { id: row.id, adminId: row.admin_id, email: row.email, failedCodes: Number(row.failed_codes) };
+  return row && { id: row.id, adminId: row.admin_id, email: row.email, role: row.role, failedCodes: Number(row.failed_codes) };
 }
 
 /** One more wrong code; the state ends at the last allowed one. Returns the codes left. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 
 /**
  * Ten single-use recovery codes, for a member whose authenticator app is

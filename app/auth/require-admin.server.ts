@@ -1,7 +1,7 @@
 import { data, isRouteErrorResponse, type RouterContextProvider } from "react-router";
-import { requestContext } from "~/platform/context";
-import type { CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
+import { requestContext } from "~/platform/http/context";
+import type { CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
 import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "./same-origin";
 import { findSession, readSessionToken, type AdminSession } from "./sessions.server";
 
@@ -61,11 +61,6 @@ export function isSignInPage(request: Request, status: number, errors: Record<st
   const refusals = Object.values(errors);
   return (
     refusals.length > 0 &&
-    refusals.every(
-      (error) =>
-        isRouteErrorResponse(error) &&
-        error.status === 401 &&
-        (error.data as { reason?: unknown } | null)?.reason === "signed-out",
-    )
+    refusals.every((error) => isRouteErrorResponse(error) && error.status === 401 && (error.data as { reason?: unknown } | null)?.reason === "signed-out")
   );
 }

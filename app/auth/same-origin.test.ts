@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assertSameOrigin, isSameOriginRequest } from "./require-admin.server";
 
-const post = (headers: Record<string, string>, url = "https://site.example/admin") =>
-  new Request(url, { method: "POST", headers });
+const post = (headers: Record<string, string>, url = "https://site.example/admin") => new Request(url, { method: "POST", headers });
 
 describe("the cross-site check of state-changing requests", () => {
   it.each([

@@ -1,5 +1,5 @@
-import type { Db } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
+import type { Db } from "~/platform/db/db.server";
+import { toBoolean } from "~/platform/db/db-values";
 
 /**
  * An owner may require every member to sign in with more than a password:

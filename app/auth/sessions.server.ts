@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
-import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/cookies.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
+import { cookieName, readCookie, setCookie, type CookieSettings } from "~/platform/http/cookies.server";
+import type { Db } from "~/platform/db/db.server";
+import { isDiskFull } from "~/platform/db/database-health.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { Role } from "./roles";
+import { audit } from "~/audit/audit.server";
+import { memberActor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { describeClient } from "./client-info.server";
 
 /**
@@ -19,6 +24,8 @@ export type AdminSession = {
   sessionId: string;
   adminId: string;
   email: string;
+  /** The member's role as it is now: read at every request, so a change applies at the next one. */
+  role: Role;
   expiresAt: Date;
   /** The admin's sign-in before this session's (ISO), and the failed sign-ins between the two. */
   previousSignInAt: string | null;
@@ -91,7 +98,7 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
   const row = await db
     .selectFrom("admin_sessions as s")
     .innerJoin("admin_users as u", "u.id", "s.admin_id")
-    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "s.previous_sign_in_at", "s.failed_sign_ins_before", "u.email"])
+    .select(["s.id", "s.admin_id", "s.last_seen_at", "s.expires_at", "s.previous_sign_in_at", "s.failed_sign_ins_before", "u.email", "u.role"])
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -102,12 +109,22 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
     return undefined;
   }
   if (now.getTime() - lastSeen >= TOUCH_EVERY_MS) {
-    await db.updateTable("admin_sessions").set({ last_seen_at: now.toISOString() }).where("id", "=", id).execute();
+    // Best effort: on a full disk the admin still gets in, to the dashboard that says so. Missing
+    // a touch costs nothing until SESSION_IDLE_MS, and the next page view tries again.
+    await db
+      .updateTable("admin_sessions")
+      .set({ last_seen_at: now.toISOString() })
+      .where("id", "=", id)
+      .execute()
+      .catch((error: unknown) => {
+        if (!isDiskFull(error)) throw error;
+      });
   }
   return {
     sessionId: id,
     adminId: row.admin_id,
     email: row.email,
+    role: row.role,
     expiresAt,
     previousSignInAt: row.previous_sign_in_at === null ? null : toIsoString(row.previous_sign_in_at),
     failedSignInsBefore: Number(row.failed_sign_ins_before),
@@ -116,6 +133,14 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.deleteFrom("admin_sessions").where("id", "=", sessionId).execute();
+}
+
+/** Sign Out: ends this session, with its entry in the audit log. */
+export async function signOut(db: Db, session: AdminSession, ip: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await deleteSession(trx, session.sessionId);
+    await audit(trx, { actor: memberActor(session, ip), action: "sign-out", target: session.adminId });
+  });
 }
 
 /** Ends the session a token stands for, if it exists. */

@@ -1,16 +1,20 @@
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { isValidEmail } from "~/platform/email-address";
-import type { Log } from "~/platform/log.server";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/rate-limit.server";
+import type { Log } from "~/platform/observe/log.server";
+import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlot, type Slot } from "~/platform/limits/rate-limit.server";
 
 /** A place a limit gave: given back when the attempt does not count after all. */
 type Taken = Extract<Slot, { ok: true }>;
 import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, takeSignInHistory } from "./admins.server";
 import { deviceLimitSubject, type Device } from "./device-cookie.server";
-import { needsRehash, verifyAgainstDecoy, verifyPassword, withHashSlot } from "./password.server";
+import { needsRehash, reserveHashSlot, verifyAgainstDecoy, verifyPassword } from "./password.server";
 import { createPendingSignIn } from "./pending-sign-in.server";
+import type { Role } from "./roles";
 import { createSession, deleteSessionByToken, pruneSessions, type SessionClient } from "./sessions.server";
 import { hasTwoStepSignIn } from "./totp.server";
+import { audit } from "~/audit/audit.server";
+import type { SignInFailure } from "~/audit/kinds";
+import { inTransaction } from "~/platform/db/transactions.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -57,38 +61,54 @@ export type SignInResult =
  *
  * Every limit takes its place before the password is hashed and gives it
  * back when the password was right, so a burst of parallel guesses gets no
- * more hashes than the limits allow (docs/decisions/018). A browser whose
- * device cookie names this account is held to its own small limit instead of
- * the account's lockout and the per-address limits.
+ * more hashes than the limits allow (docs/decisions/018). A place to hash is
+ * held before them, so a sign-in the server is too busy for costs no query.
+ * A browser whose device cookie names this account is held to its own small
+ * limit instead of the account's lockout and the per-address limits, and
+ * hashes in a lane of its own (decision 037).
  */
 export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResult> {
   const now = attempt.now ?? new Date();
+  // A place to hash first: when every one is taken the attempt is turned away before it costs a query (without
+  // a device cookie, before even the account is looked up). A browser the account signed in from before has a
+  // lane of its own, so a flood of guesses cannot keep the owner out.
+  const early = attempt.device === undefined ? reserveHashSlot("anyone") : undefined;
+  if (attempt.device === undefined && !early) return busy(attempt.log, { ip: attempt.clientIp }, "a sign-in");
   const account = normalizeEmail(attempt.email);
-  const admin = await findAdminByEmail(db, account);
+  let admin: Awaited<ReturnType<typeof findAdminByEmail>>;
+  try {
+    admin = await findAdminByEmail(db, account);
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
   const trustedDevice = attempt.device !== undefined && admin !== undefined && attempt.device.adminId === admin.id;
   // An admin's own address names the account; what else was typed may be anyone's, so it is a (hashed) field.
   const who = admin ? admin.email : isValidEmail(account) ? "an address with no account" : "(not an e-mail address)";
   const fields: Record<string, string> = admin || !isValidEmail(account) ? { ip: attempt.clientIp } : { ip: attempt.clientIp, email: account };
 
-  const taken = trustedDevice
-    ? await takeDeviceSlot(db, attempt.device!, attempt, now)
-    : await takeAttackerSlots(db, account, who, fields, attempt, now);
-  if (!Array.isArray(taken)) return taken;
+  const place = early ?? reserveHashSlot(trustedDevice ? "known-device" : "anyone");
+  if (!place) return busy(attempt.log, fields, `a sign-in for ${who}`);
+  let taken: Taken[] | Limited;
+  try {
+    taken = trustedDevice ? await takeDeviceSlot(db, attempt.device!, attempt, now) : await takeAttackerSlots(db, account, who, fields, attempt, now);
+  } catch (error) {
+    place.cancel();
+    throw error;
+  }
+  if (!Array.isArray(taken)) {
+    place.cancel();
+    return taken;
+  }
   const giveBack = () => Promise.all(taken.map((slot) => slot.release()));
 
-  const hashed = await withHashSlot(() =>
-    admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password),
-  );
-  if (!hashed) {
-    await giveBack();
-    attempt.log.warn(fields, `Sign-in for ${who} turned away: every password-hash slot is busy`);
-    return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
-  }
-  if (!admin || !hashed.value) {
+  const correct = await place.run(() => (admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password)));
+  if (!admin || !correct) {
     // The places taken stay taken: they are the failure's record.
-    if (admin) await recordFailedSignIn(db, admin.id);
+    // The address typed is not kept unless it is a member's: it may be anyone's, or a password typed in the wrong field.
+    await recordSignInFailure(db, { adminId: admin?.id, clientIp: attempt.clientIp, failure: admin ? "wrong-password" : "no-such-member", now });
     attempt.log.warn(fields, `Sign-in failed for ${who}`);
-    if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now);
+    if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now, admin?.id);
     return { ok: false, reason: "invalid" };
   }
 
@@ -106,24 +126,52 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
 /**
  * The last step of every way in (password, password and code, passkey): a new
  * session, whose id is new at every sign-in, so a token planted before it
- * (fixation) is worth nothing after.
+ * (fixation) is worth nothing after. The session and the sign-in's audit
+ * entry are written in one transaction.
  */
 export async function startSession(
   db: Db,
-  admin: { id: string; email: string },
+  admin: { id: string; email: string; role: Role },
   options: { previousToken?: string; clientIp: string; userAgent?: string | null; now: Date; log: Pick<Log, "info">; fields: Record<string, string>; how: string },
 ): Promise<Extract<SignInResult, { ok: true }>> {
+  const { now } = options;
   if (options.previousToken) await deleteSessionByToken(db, options.previousToken);
-  await pruneSessions(db, options.now);
+  await pruneSessions(db, now);
   const client: SessionClient = { ip: options.clientIp, userAgent: options.userAgent };
-  const session = await createSession(db, admin.id, options.now, await takeSignInHistory(db, admin.id, options.now), client);
+  const session = await inTransaction(db, async (trx) => {
+    const started = await createSession(trx, admin.id, now, await takeSignInHistory(trx, admin.id, now), client);
+    const actor = { kind: "member", id: admin.id, email: admin.email, role: admin.role, ip: options.clientIp } as const;
+    await audit(trx, { actor, action: "sign-in", target: admin.id, at: now });
+    return started;
+  });
   options.log.info(options.fields, `Admin ${admin.email} signed in${options.how}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
+}
+
+/**
+ * A checked failure of any way in (a wrong password, code or passkey): one
+ * more failed sign-in to tell the member about, and the audit entry, in one
+ * transaction. Refusals by a limit are not recorded (decision 042).
+ */
+export async function recordSignInFailure(
+  db: Db,
+  { adminId, clientIp, failure, now }: { adminId: string | undefined; clientIp: string; failure: SignInFailure; now: Date },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (adminId) await recordFailedSignIn(trx, adminId);
+    await audit(trx, { actor: { kind: "visitor", ip: clientIp }, action: "sign-in-failed", target: adminId, details: { failure }, at: now });
+  });
 }
 
 type Limited = Extract<SignInResult, { reason: "limited" }>;
 /** What the limits need of an attempt: a wrong two-step code is held to them as a wrong password is. */
 export type LimitedAttempt = Pick<SignInAttempt, "clientIp" | "limit" | "log">;
+
+/** Every place to hash is taken: 503 with Retry-After, at once. */
+function busy(log: SignInAttempt["log"], fields: Record<string, string>, what: string): SignInResult {
+  log.warn(fields, `${what.charAt(0).toUpperCase()}${what.slice(1)} turned away: every password-hash slot is busy`);
+  return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+}
 
 function limited(retryAfterSeconds: number): Limited {
   return { ok: false, reason: "limited", retryAfterSeconds };
@@ -182,11 +230,22 @@ export async function takeAttackerSlots(
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-export async function lockWhenDue(db: Db, account: string, who: string, fields: Record<string, string>, attempt: LimitedAttempt, now: Date): Promise<void> {
+export async function lockWhenDue(
+  db: Db,
+  account: string,
+  who: string,
+  fields: Record<string, string>,
+  attempt: LimitedAttempt,
+  now: Date,
+  adminId?: string,
+): Promise<void> {
   if ((await countEvents(db, "login-account-failure", account, LOCKOUT.windowMs, now)) < LOCKOUT.failures) return;
   // The failures stay counted: cleared, they would give attempts still in flight new places. They
   // are older than the window by the time the lockout ends.
-  await recordEvent(db, "login-lockout", account, now);
+  await inTransaction(db, async (trx) => {
+    await recordEvent(trx, "login-lockout", account, now);
+    await audit(trx, { actor: { kind: "visitor", ip: attempt.clientIp }, action: "sign-in-locked", target: adminId, at: now });
+  });
   attempt.log.warn(
     fields,
     `Sign-in locked for ${who} for ${LOCKOUT.durationMs / 60_000} minutes after ${LOCKOUT.failures} failures (the last from this address); ` +

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { inTransaction } from "~/platform/in-transaction.server";
-import { loadKey } from "~/platform/secrets.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { inTransaction } from "~/platform/db/transactions.server";
+import { loadKey } from "~/platform/db/secrets.server";
 import { endOtherSessions } from "./member-sessions.server";
 import { recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes.server";
 import { mayRemoveFactor } from "./second-factor-policy.server";

@@ -1,5 +1,5 @@
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
 import { recordFailedSignIn } from "./admins.server";
 import type { Device } from "./device-cookie.server";
 import { countWrongCode, findPendingSignIn, takePendingSignIn } from "./pending-sign-in.server";
@@ -63,5 +63,5 @@ export async function completeSignInWithCode(db: Db, attempt: CodeAttempt): Prom
   }
   await Promise.all(taken.map((slot) => slot.release()));
   const how = `${recovery ? " with a recovery code" : " with a two-step code"}${trustedDevice ? " (a browser used before)" : ""}`;
-  return startSession(db, { id: pending.adminId, email: pending.email }, { ...attempt, now, fields, how });
+  return startSession(db, { id: pending.adminId, email: pending.email, role: pending.role }, { ...attempt, now, fields, how });
 }

@@ -1,11 +1,25 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { imageNameFromUrl } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
-import { snapshotDatabase, type SnapshotQuery } from "~/platform/database-backup.server";
-import type { Database } from "~/platform/db.server";
-import type { ImageStorage } from "~/platform/storage.server";
-import { DATABASE_FILES, IMAGES_FOLDER, MANIFEST_FILE, BACKUP_FORMAT, digestOf, fileDigest, type Manifest } from "./manifest.server";
+import { snapshotDatabase, type SnapshotQuery } from "~/platform/backup/database-backup.server";
+import type { Database } from "~/platform/db/db.server";
+import { createBackupFile, sealText, writeBackupFile, type Digest, type SealingKey } from "~/platform/backup/sealed-files.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import {
+  BACKUP_FORMAT,
+  CIPHER,
+  DATABASE_FILE,
+  FORMAT_VERSION,
+  IMAGES_FOLDER,
+  MANIFEST_FILE,
+  fileSeal,
+  manifestSeal,
+  manifestText,
+  type Envelope,
+  type Manifest,
+} from "./manifest.server";
 
 /**
  * `npm run admin -- backup DIR` while the site runs: the database's snapshot
@@ -14,7 +28,8 @@ import { DATABASE_FILES, IMAGES_FOLDER, MANIFEST_FILE, BACKUP_FORMAT, digestOf, 
  * goes first), but a project deleted during the backup may take its images
  * with it: the bucket is read twice around the snapshot, and the backup
  * fails, asking to run again, if an image the snapshot's projects show is
- * still missing (decision 033).
+ * still missing (decision 033). With BACKUP_KEY (`key`), every file is
+ * sealed as it is written (decision 040).
  */
 export class BackupError extends Error {
   override name = "BackupError";
@@ -23,7 +38,7 @@ export class BackupError extends Error {
 /** Sessions are not kept: a restore ends them all, and a token's hash has no other use. */
 const WITHOUT_DATA_OF = ["admin_sessions"] as const;
 
-export type BackupServices = { database: Database; storage: ImageStorage };
+export type BackupServices = { database: Database; storage: ImageStorage; key: SealingKey | undefined };
 
 export type BackupReport = {
   manifest: Manifest;
@@ -35,19 +50,27 @@ export type BackupReport = {
 export async function writeBackup(services: BackupServices, directory: string, now = new Date()): Promise<BackupReport> {
   const created = await prepareDirectory(directory);
   try {
-    const images = path.join(directory, IMAGES_FOLDER);
-    await fs.mkdir(images, { mode: 0o700 });
-    const copied = new Map<string, { bytes: number; sha256: string }>();
+    const { key } = services;
+    const backupId = randomBytes(16).toString("hex");
+    const sealFor = (file: string) => (key ? fileSeal(key, backupId, file) : undefined);
+    await fs.mkdir(path.join(directory, IMAGES_FOLDER), { mode: 0o700 });
+    const copied = new Map<string, Digest>();
     const vanished = new Set<string>();
-    await copyBucket(services.storage, images, copied, vanished);
+    const copy = () => copyBucket(services.storage, directory, sealFor, copied, vanished);
+    await copy();
 
-    const databaseFile = DATABASE_FILES[services.database.dialect];
-    const { facts, read: shown } = await snapshotDatabase(services.database, path.join(directory, databaseFile), {
-      withoutDataOf: WITHOUT_DATA_OF,
-      read: filesShownByProjects,
-    });
+    const rows = await createBackupFile(path.join(directory, DATABASE_FILE), sealFor(DATABASE_FILE));
+    let snapshot;
+    try {
+      snapshot = await snapshotDatabase(services.database, { withoutDataOf: WITHOUT_DATA_OF, read: filesShownByProjects, write: rows.write });
+    } catch (error) {
+      await rows.abort();
+      throw error;
+    }
+    const { facts, read: shown } = snapshot;
+    const rowsDigest = await rows.finish();
     // Uploaded while the first pass ran, or after it and before the snapshot.
-    await copyBucket(services.storage, images, copied, vanished);
+    await copy();
     const missing = shown.filter((name) => !copied.has(name));
     const removedMeanwhile = missing.filter((name) => vanished.has(name));
     if (removedMeanwhile.length > 0) {
@@ -59,22 +82,34 @@ export async function writeBackup(services: BackupServices, directory: string, n
     const files = [...copied].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, digest]) => ({ name, ...digest }));
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
-      formatVersion: 1,
+      formatVersion: FORMAT_VERSION,
+      backupId,
       createdAt: now.toISOString(),
+      sealed: key !== undefined,
       schemaVersion: facts.migrations.at(-1)!,
       database: {
         dialect: services.database.dialect,
-        file: databaseFile,
-        ...(await fileDigest(path.join(directory, databaseFile))),
+        file: DATABASE_FILE,
+        ...rowsDigest,
         migrations: facts.migrations,
         counts: facts.counts,
         publicDataVersion: facts.publicDataVersion ?? null,
         withoutDataOf: [...WITHOUT_DATA_OF],
+        sequences: facts.sequences,
       },
       images: { count: files.length, bytes: files.reduce((sum, file) => sum + file.bytes, 0), files },
     };
+    const text = manifestText(manifest);
+    const written: Manifest | Envelope = key
+      ? {
+          format: BACKUP_FORMAT,
+          formatVersion: FORMAT_VERSION,
+          sealed: { with: "BACKUP_KEY", cipher: CIPHER, keyId: key.id },
+          manifest: Buffer.from(await sealText(text, manifestSeal(key))).toString("base64"),
+        }
+      : manifest;
     // Written last, whole or not at all: a folder without it is not a backup.
-    await writePrivateFile(path.join(directory, `${MANIFEST_FILE}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeBackupFile(path.join(directory, `${MANIFEST_FILE}.partial`), new TextEncoder().encode(manifestText(written)), undefined);
     await fs.rename(path.join(directory, `${MANIFEST_FILE}.partial`), path.join(directory, MANIFEST_FILE));
     await syncDirectory(directory);
     return { manifest, directory, absent: missing };
@@ -115,8 +150,9 @@ async function emptyDirectory(directory: string): Promise<void> {
 /** Copies every object of the bucket not copied yet, through the bucket's own interface (disk or S3 alike). */
 async function copyBucket(
   storage: ImageStorage,
-  into: string,
-  copied: Map<string, { bytes: number; sha256: string }>,
+  directory: string,
+  sealFor: (file: string) => ReturnType<typeof fileSeal> | undefined,
+  copied: Map<string, Digest>,
   vanished: Set<string>,
 ): Promise<void> {
   const names: string[] = [];
@@ -132,8 +168,8 @@ async function copyBucket(
       vanished.add(name); // removed since it was listed: the check after the snapshot says whether it mattered
       continue;
     }
-    await writePrivateFile(path.join(into, name), data);
-    copied.set(name, { bytes: data.byteLength, sha256: digestOf(data) });
+    const file = `${IMAGES_FOLDER}/${name}`;
+    copied.set(name, await writeBackupFile(path.join(directory, file), data, sealFor(file)));
   }
 }
 
@@ -141,7 +177,10 @@ async function copyBucket(
 async function filesShownByProjects(query: SnapshotQuery): Promise<string[]> {
   const projects = await query("select before_image_url, after_image_url from renovation_projects");
   const shown = new Set(
-    projects.flatMap((row) => [String(row.before_image_url), String(row.after_image_url)]).map(imageNameFromUrl).filter((name) => name !== undefined),
+    projects
+      .flatMap((row) => [String(row.before_image_url), String(row.after_image_url)])
+      .map(imageNameFromUrl)
+      .filter((name) => name !== undefined),
   );
   const files: string[] = [];
   for (const row of await query("select name, variants from images")) {
@@ -149,16 +188,6 @@ async function filesShownByProjects(query: SnapshotQuery): Promise<string[]> {
     files.push(String(row.name), ...(JSON.parse(String(row.variants)) as ImageVariant[]).map((variant) => variant.name));
   }
   return files;
-}
-
-async function writePrivateFile(file: string, data: Uint8Array | string): Promise<void> {
-  const handle = await fs.open(file, "wx", 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 async function syncDirectory(directory: string): Promise<void> {

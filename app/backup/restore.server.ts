@@ -1,30 +1,33 @@
-import fs from "node:fs/promises";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "kysely";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { DatabaseBackupError, restoreDatabase } from "~/platform/database-backup.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { PgToolError } from "~/platform/pg-tools.server";
-import { SiteLockBusy } from "~/platform/site-lock.server";
-import type { ImageStorage } from "~/platform/storage.server";
-import { IMAGES_FOLDER, digestOf, type Manifest } from "./manifest.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { DatabaseBackupError, restoreDatabase } from "~/platform/backup/database-backup.server";
+import type { Database } from "~/platform/db/db.server";
+import { readBackupFile, readWholeBackupFile, SealedFileError, type SealingKey } from "~/platform/backup/sealed-files.server";
+import { SiteLockBusy } from "~/platform/db/site-lock.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import { DATABASE_FILE, IMAGES_FOLDER, fileSeal, type Manifest } from "./manifest.server";
 import { verifyBackup } from "./verify.server";
 
 /**
  * `npm run admin -- restore DIR`, into a stopped site:
- * 1. the whole backup is verified (verify.server.ts) and must be of this
- *    site's kind of database and not newer than the code;
+ * 1. the whole backup is verified (verify.server.ts): sealed with BACKUP_KEY
+ *    when the key is set, only this code's tables and columns, not newer
+ *    than the code;
  * 2. the site lock is taken alone, so no server runs meanwhile, nor starts;
  * 3. images the bucket lacks are copied in (an image already there must be
  *    byte for byte the backup's) — only ever added, so a failure later
  *    leaves unused files that gc-images removes, and nothing else;
- * 4. the database is replaced in one transaction, which also ends every
- *    admin session and moves the public data version past both the site's
- *    and the backup's, so no cached page or ETag of either is served again;
- * 5. a backup older than the code is migrated.
+ * 4. the database is replaced in one transaction: this code's migrations
+ *    build the backup's schema, its rows are copied in, the newer
+ *    migrations run, every admin session ends and the public data version
+ *    moves past both the site's and the backup's, so no cached page or ETag
+ *    of either is served again. Nothing of the backup is ever executed.
  * Any refusal or failure before step 4 commits leaves the database as it was
- * (decision 033).
+ * (decisions 033 and 040). A backup of SQLite restores into PostgreSQL, and
+ * the other way round: the rows are the same.
  */
 export class RestoreError extends Error {
   override name = "RestoreError";
@@ -36,7 +39,7 @@ export class RestoreError extends Error {
   }
 }
 
-export type RestoreServices = { database: Database; storage: ImageStorage };
+export type RestoreServices = { database: Database; storage: ImageStorage; key: SealingKey | undefined };
 
 export type RestoreReport = {
   manifest: Manifest;
@@ -50,14 +53,10 @@ export type RestoreReport = {
 };
 
 export async function restoreBackup(services: RestoreServices, directory: string): Promise<RestoreReport> {
-  const { database, storage } = services;
-  const { manifest, problems } = await verifyBackup(directory);
+  const { database, storage, key } = services;
+  const { manifest, problems } = await verifyBackup(directory, key);
   if (!manifest || problems.length > 0) throw new RestoreError("The backup cannot be restored; nothing was changed:", problems);
-  if (manifest.database.dialect !== database.dialect) {
-    throw new RestoreError(
-      `This backup is of a site on ${dialectName(manifest.database.dialect)}, and this site uses ${dialectName(database.dialect)}: nothing was changed. (export-site and import-site move the website's content between the two.)`,
-    );
-  }
+  const sealFor = (file: string) => (manifest.sealed && key ? fileSeal(key, manifest.backupId, file) : undefined);
 
   let lock;
   try {
@@ -76,61 +75,62 @@ export async function restoreBackup(services: RestoreServices, directory: string
     for (const image of manifest.images.files) {
       const existing = await storage.read(image.name);
       if (!existing) missing.push(image);
-      else if (digestOf(existing) !== image.sha256) different.push(image.name);
+      else if (createHash("sha256").update(existing).digest("hex") !== image.sha256) different.push(image.name);
     }
     if (different.length > 0) {
-      throw new RestoreError(`The bucket already holds ${different.length} image${different.length === 1 ? "" : "s"} of the same name with other bytes; nothing was changed:`, different.slice(0, 10));
+      throw new RestoreError(
+        `The bucket already holds ${different.length} image${different.length === 1 ? "" : "s"} of the same name with other bytes; nothing was changed:`,
+        different.slice(0, 10),
+      );
     }
     let added = 0;
     try {
       for (const image of missing) {
-        const data = await fs.readFile(path.join(directory, IMAGES_FOLDER, image.name));
-        if (digestOf(data) !== image.sha256) throw new RestoreError(`${IMAGES_FOLDER}/${image.name} changed since the backup was checked.`);
+        // Checked again as it is read: what is copied is what was verified.
+        const file = `${IMAGES_FOLDER}/${image.name}`;
+        const data = await readWholeBackupFile(path.join(directory, file), file, image, sealFor(file));
         await storage.put(image.name, data, { contentType: IMAGE_NAMING.contentTypeOf(image.name) });
         added++;
       }
     } catch (error) {
-      throw new RestoreError(
-        `Copying the images failed (${(error as Error).message}); the database was not changed.` +
-          (added > 0 ? ` ${added} image${added === 1 ? " was" : "s were"} copied into the bucket; no project uses them, and gc-images removes them.` : ""),
-      );
+      const reason = error instanceof SealedFileError ? error.message : (error as Error).message;
+      throw new RestoreError(`Copying the images failed (${reason}); the database was not changed.${imagesAdded(added)}`);
     }
 
     const after = Math.max(before, manifest.database.publicDataVersion ?? 0) + 1;
-    const present = new Set(Object.keys(manifest.database.counts));
-    const finish = [
-      ...(present.has("admin_sessions") ? ["delete from admin_sessions"] : []),
-      ...(present.has("public_data_version") ? [`update public_data_version set version = ${after} where id = 1`] : []),
-    ];
+    let migrated: string[];
     try {
-      await restoreDatabase(database, path.join(directory, manifest.database.file), { sha256: manifest.database.sha256, finish });
+      migrated = await restoreDatabase(database, {
+        migrations: manifest.database.migrations,
+        rows: () => readBackupFile(path.join(directory, DATABASE_FILE), DATABASE_FILE, manifest.database, sealFor(DATABASE_FILE)),
+        sequences: manifest.database.sequences,
+        finish: async (trx) => {
+          await trx.deleteFrom("admin_sessions").execute();
+          await trx.updateTable("public_data_version").set({ version: after }).where("id", "=", 1).execute();
+        },
+      });
     } catch (error) {
-      if (error instanceof DatabaseBackupError || error instanceof PgToolError) {
-        throw new RestoreError(
-          `${error.message}${error.message.includes("nothing was restored") ? "" : " The database was not changed."}` +
-            (added > 0 ? ` ${added} image${added === 1 ? " was" : "s were"} copied into the bucket; no project uses them, and gc-images removes them.` : ""),
-        );
-      }
+      if (error instanceof DatabaseBackupError) throw new RestoreError(error.message + imagesAdded(added));
       throw error;
-    }
-    // A backup older than the code: its tables are brought up to date, then
-    // the two finishing steps are made again for tables the migrations made.
-    const migrated = await migrateToLatest(database);
-    if (migrated.length > 0) {
-      await db.deleteFrom("admin_sessions").execute();
-      await db.updateTable("public_data_version").set({ version: after }).where("id", "=", 1).execute();
     }
 
     const counts: Record<string, number> = {};
     for (const table of Object.keys(manifest.database.counts)) {
       counts[table] = Number((await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
     }
-    return { manifest, counts, images: { added, alreadyThere: manifest.images.files.length - missing.length }, dataVersion: { before, after }, endedSessions, migrated };
+    return {
+      manifest,
+      counts,
+      images: { added, alreadyThere: manifest.images.files.length - missing.length },
+      dataVersion: { before, after },
+      endedSessions,
+      migrated,
+    };
   } finally {
     await lock.release();
   }
 }
 
-function dialectName(dialect: Database["dialect"]): string {
-  return dialect === "sqlite" ? "SQLite" : "PostgreSQL";
+function imagesAdded(added: number): string {
+  return added > 0 ? ` ${added} image${added === 1 ? " was" : "s were"} copied into the bucket; no project uses them, and gc-images removes them.` : "";
 }

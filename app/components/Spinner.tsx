@@ -1,13 +1,7 @@
 /** A spinning ring for busy states; it holds still for people who ask for reduced motion. */
 export function Spinner({ className = "size-5" }: { className?: string }) {
   return (
-    <svg
-      aria-hidden="true"
-      focusable="false"
-      viewBox="0 0 24 24"
-      fill="none"
-      className={`animate-spin motion-reduce:animate-none ${className}`}
-    >
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" fill="none" className={`animate-spin motion-reduce:animate-none ${className}`}>
       <circle cx="12" cy="12" r="10" stroke="currentColor" strokeWidth="3" className="opacity-25" />
       <path d="M22 12a10 10 0 0 0-10-10" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
     </svg>

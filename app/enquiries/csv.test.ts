@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  CSV_BATCH_SIZE,
-  CSV_BOM,
-  csvField,
-  csvRecord,
-  downloadDate,
-  enquiriesCsv,
-  enquiriesCsvStream,
-} from "./csv";
+import { CSV_BATCH_SIZE, CSV_BOM, csvField, csvRecord, downloadDate, enquiriesCsv, enquiriesCsvStream } from "./csv";
 import type { StoredSubmission } from "./inbox";
 import { parseCsv } from "../../tests/support/csv";
 
@@ -99,7 +91,10 @@ describe("the enquiries CSV", () => {
       async (batch) => {
         batches.push(batch.length);
         // Answered in another order than asked: the stream keeps the order of `ids`.
-        return batch.filter((id) => !gone.has(id)).reverse().map((id) => submission({ id, name: id }));
+        return batch
+          .filter((id) => !gone.has(id))
+          .reverse()
+          .map((id) => submission({ id, name: id }));
       },
       () => {},
     );
@@ -113,7 +108,12 @@ describe("the enquiries CSV", () => {
   it("stops the stream with the error, and reports it, when a batch cannot be loaded", async () => {
     const reported: unknown[] = [];
     const failure = new Error("database gone");
-    const stream = enquiriesCsvStream(["a"], "all", () => Promise.reject(failure), (error) => reported.push(error));
+    const stream = enquiriesCsvStream(
+      ["a"],
+      "all",
+      () => Promise.reject(failure),
+      (error) => reported.push(error),
+    );
     await expect(new Response(stream).text()).rejects.toThrow("database gone");
     expect(reported).toEqual([failure]);
   });

@@ -1,7 +1,10 @@
 import { sql, type SqlBool } from "kysely";
-import { purgeErasedData, type Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutboxKind, OutboxStatus } from "~/platform/schema";
+import { purgeErasedData, type Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutboxKind, OutboxStatus } from "~/platform/db/schema";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";
@@ -101,15 +104,21 @@ function emailContent(stored: string): ExportedEmailJob["content"] {
   }
 }
 
-/** Everything held about the address, newest enquiry first, for the person it belongs to. */
-export async function exportDataHeld(db: Db, email: string, now: Date): Promise<DataExport> {
-  const rows = await db
-    .selectFrom("contact_submissions")
-    .selectAll()
-    .where(ofAddress(email))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+/**
+ * Everything held about the address, newest enquiry first, for the person it
+ * belongs to. Read in one transaction with its audit entry (who exported how
+ * many enquiries; not whose: the address is not kept).
+ */
+export async function exportDataHeld(db: Db, email: string, now: Date, actor: Actor): Promise<DataExport> {
+  return inTransaction(db, async (trx) => {
+    const exported = await readDataHeld(trx, email, now);
+    await audit(trx, { actor, action: "data-exported", details: { count: exported.submissions.length }, at: now });
+    return exported;
+  });
+}
+
+async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExport> {
+  const rows = await db.selectFrom("contact_submissions").selectAll().where(ofAddress(email)).orderBy("created_at", "desc").orderBy("id", "desc").execute();
   const jobs = await db
     .selectFrom("email_outbox")
     .select(["id", "submission_id", "kind", "status", "attempts", "created_at", "updated_at", "next_attempt_at", "sent_at", "message"])
@@ -147,7 +156,11 @@ export async function exportDataHeld(db: Db, email: string, now: Date): Promise<
  * transaction, leaving no copy in the file (`purged` false: a reader kept
  * SQLite's write-ahead log open, and the copy there goes at its next checkpoint).
  */
-export async function eraseDataHeld(db: Db, email: string): Promise<{ submissions: number; emailJobs: number; purged: boolean }> {
-  const erased = await deleteEnquiries(db, () => ofAddress(email));
+export async function eraseDataHeld(db: Db, email: string, actor: Actor): Promise<{ submissions: number; emailJobs: number; purged: boolean }> {
+  const erased = await deleteEnquiries(
+    db,
+    () => ofAddress(email),
+    (trx, ids) => audit(trx, { actor, action: "data-erased", details: { count: ids.length } }),
+  );
   return { ...erased, purged: await purgeErasedData(db) };
 }

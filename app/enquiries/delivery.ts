@@ -1,4 +1,4 @@
-import type { OutboxStatus } from "~/platform/schema";
+import type { OutboxStatus } from "~/platform/db/schema";
 
 /**
  * Where the e-mail telling the company about an enquiry has got to, as the

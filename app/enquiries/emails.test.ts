@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
-import { acknowledgementEmail, escapeHtml, messageIdFor, notificationEmail } from "./emails";
+import type { NotificationAddresses } from "~/platform/http/context";
+import { acknowledgementEmail, escapeHtml, floodSummaryEmail, messageIdFor, notificationEmail } from "./emails";
 import type { Enquiry } from "./schema";
 
 const mail: NotificationAddresses = {
@@ -145,5 +145,38 @@ describe("message ids and escaping", () => {
   it("escapes the five characters that matter in HTML", () => {
     expect(escapeHtml(`&<>"'`)).toBe("&amp;&lt;&gt;&quot;&#39;");
     expect(escapeHtml("plain text")).toBe("plain text");
+  });
+});
+
+describe("the flood summary e-mail", () => {
+  const summary = (count: number, reviewUrl?: string) =>
+    floodSummaryEmail({
+      count,
+      from: "2026-11-22T14:00:00.000Z",
+      until: "2026-11-22T14:15:00.000Z",
+      siteLimit: 100,
+      mail,
+      messageId: "<job-3@mail.example.com>",
+      reviewUrl,
+    });
+
+  it("says how many arrived in the window and where to review them, to the company only", () => {
+    const email = summary(37, "https://lettings.example.com/admin?tab=contacts&filter=held");
+    expect(email.subject).toBe("37 enquiries arrived during a flood; review them");
+    expect(email.to).toEqual(mail.notifyTo);
+    expect(email.replyTo).toBeUndefined();
+    expect(email.messageId).toBe("<job-3@mail.example.com>");
+    expect(email.text).toContain("Between 22 Nov 2026, 14:00 and 14:15 (UK time), 37 enquiries arrived after more than 100 had arrived within the hour");
+    expect(email.text).toContain(
+      "Review them under Contact Submissions, Held, in the admin dashboard: https://lettings.example.com/admin?tab=contacts&filter=held.",
+    );
+    expect(email.html).toContain('<a href="https://lettings.example.com/admin?tab=contacts&amp;filter=held">');
+  });
+
+  it("reads right for one, and without PUBLIC_URL names the place without a link", () => {
+    const email = summary(1);
+    expect(email.subject).toBe("1 enquiry arrived during a flood; review it");
+    expect(email.text).toContain("Review it under Contact Submissions, Held, in the admin dashboard. If it is real, Not spam moves it to your inbox.");
+    expect(email.html).not.toContain("<a ");
   });
 });

@@ -1,7 +1,7 @@
-import { formatSubmittedAt } from "~/platform/dates";
+import { formatSubmittedAt, formatUpcomingTime } from "~/platform/dates";
 import type { Company } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
-import type { OutgoingEmail } from "~/platform/mailer.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { USER_TYPE_LABELS, type Enquiry } from "./schema";
 
 /**
@@ -51,18 +51,7 @@ export function notificationEmail({ enquiry, receivedAt, mail, messageId, possib
   const subject = `${possibleSpam ? "[Possible spam] " : ""}New enquiry from ${enquiry.name} (${userType})`;
   const footer = `${possibleSpam ? "The spam rules noticed something about this enquiry but kept it in your inbox, marked as possible spam: it may well be real. " : ""}Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
 
-  const text = [
-    subject,
-    "",
-    ...fields.map(([label, value]) => `${label}: ${value}`),
-    "",
-    "Message:",
-    enquiry.message,
-    "",
-    "--",
-    footer,
-    "",
-  ].join("\n");
+  const text = [subject, "", ...fields.map(([label, value]) => `${label}: ${value}`), "", "Message:", enquiry.message, "", "--", footer, ""].join("\n");
 
   const cell = "padding:4px 12px 4px 0;vertical-align:top;";
   const html = `<!doctype html>
@@ -131,4 +120,55 @@ ${paragraphs.map((paragraph) => `<p style="margin:0 0 12px;white-space:pre-line;
     html,
     messageId,
   };
+}
+
+export type FloodSummaryInput = {
+  /** Enquiries held in the window so far. */
+  count: number;
+  /** ISO start and end of the window. */
+  from: string;
+  until: string;
+  /** CONTACT_SITE_LIMIT. */
+  siteLimit: number;
+  mail: NotificationAddresses;
+  messageId: string;
+  /** Where the held enquiries are listed (PUBLIC_URL's admin), when the site knows its address. */
+  reviewUrl: string | undefined;
+};
+
+/**
+ * To the company, instead of one notification per enquiry held in a flood
+ * (decision 037): how many arrived in the window, and where to review them.
+ * Nothing a visitor typed is in it.
+ */
+const notSpam = (one: boolean) => (one ? "If it is real, Not spam moves it to your inbox." : "Use Not spam on any that are real, to move them to your inbox.");
+
+export function floodSummaryEmail({ count, from, until, siteLimit, mail, messageId, reviewUrl }: FloodSummaryInput): OutgoingEmail {
+  const one = count === 1;
+  const enquiries = `${count} ${one ? "enquiry" : "enquiries"}`;
+  const subject = `${enquiries} arrived during a flood; review ${one ? "it" : "them"}`;
+  const review = `Review ${one ? "it" : "them"} under Contact Submissions, Held, in the admin dashboard`;
+  const paragraphs = [
+    `Between ${formatSubmittedAt(from)} and ${formatUpcomingTime(until, new Date(from))} (UK time), ${enquiries} arrived after more than ${siteLimit} had arrived within the hour (CONTACT_SITE_LIMIT). So many at once is usually a bot.`,
+    one
+      ? "It is stored, held apart from your inbox, and was not e-mailed to you on its own."
+      : "They are all stored, held apart from your inbox, and were not e-mailed to you one by one.",
+    `${review}${reviewUrl ? `: ${reviewUrl}` : ""}. ${notSpam(one)}`,
+    "While a flood lasts, this summary is sent at most once every 15 minutes.",
+  ];
+  const text = `${subject}\n\n${paragraphs.join("\n\n")}\n`;
+  const paragraph = (content: string) => `<p style="margin:0 0 12px;">${content}</p>`;
+  const reviewLink = reviewUrl ? `: <a href="${escapeHtml(reviewUrl)}">${escapeHtml(reviewUrl)}</a>` : "";
+  const html = `<!doctype html>
+<html lang="en-GB">
+<body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1f2937;background:#ffffff;">
+<h1 style="margin:0 0 16px;font-size:18px;">${escapeHtml(subject)}</h1>
+${paragraph(escapeHtml(paragraphs[0]!))}
+${paragraph(escapeHtml(paragraphs[1]!))}
+${paragraph(`${escapeHtml(review)}${reviewLink}. ${escapeHtml(notSpam(one))}`)}
+${paragraph(escapeHtml(paragraphs[3]!))}
+</body>
+</html>
+`;
+  return { from: mail.from, to: mail.notifyTo, subject, text, html, messageId };
 }

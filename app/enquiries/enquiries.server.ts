@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { Company } from "~/company/company";
-import type { NotificationAddresses } from "~/platform/context";
-import type { Db } from "~/platform/db.server";
+import type { NotificationAddresses } from "~/platform/http/context";
+import type { Db } from "~/platform/db/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
-import type { DatabaseSchema } from "~/platform/schema";
+import type { DatabaseSchema } from "~/platform/db/schema";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
+import { holdInFlood, type FloodMail } from "./flood.server";
 import { enqueueEmail, type NewOutboxJob, type OutboxSignal } from "./outbox.server";
 import type { Enquiry } from "./schema";
-import { joinSignals } from "./spam";
+import { FLOOD_SIGNAL, joinSignals, type SpamSignal } from "./spam";
 import type { SpamVerdict } from "./spam.server";
 
 export type StoredEnquiry = { id: string; createdAt: string };
@@ -22,6 +24,12 @@ export type SaveEnquiryOptions = {
   /** Wakes this process's outbox worker once the e-mails are committed. */
   outbox?: OutboxSignal;
   now?: Date;
+  /**
+   * It arrived over CONTACT_SITE_LIMIT, in a flood (decision 037): unless it is
+   * spam, it is held apart from the inbox, marked, and told of only in its
+   * window's summary e-mail (the summary's settings; the mail of `mail`).
+   */
+  flood?: Omit<FloodMail, "mail">;
 };
 
 /**
@@ -29,44 +37,59 @@ export type SaveEnquiryOptions = {
  * the outbox, in one transaction: an enquiry is never stored without its
  * notification, nor a notification queued for an enquiry that failed to
  * store. Resolves only after the commit (and, on SQLite, the fsync): callers
- * acknowledge the visitor after this, never before.
+ * acknowledge the visitor after this, never before. Given a transaction
+ * (`db` is one: a grouped commit's piece), it writes in it, and committing,
+ * and then waking the outbox (`emailsQueued`), is the caller's.
  */
 export async function saveEnquiry(db: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<StoredEnquiry> {
+  const saved = await db.transaction().execute((trx) => insertEnquiry(trx, enquiry, options));
+  if (saved.emails > 0) options.outbox?.signal();
+  return { id: saved.id, createdAt: saved.createdAt };
+}
+
+export type InsertedEnquiry = StoredEnquiry & {
+  /** E-mails queued that are due now (the caller wakes the outbox worker after the commit). */
+  emails: number;
+  /** Held in a flood, and how many the window has held, this one included. */
+  held?: { inWindow: number };
+};
+
+/**
+ * saveEnquiry's writes, inside a transaction the caller holds (`trx`): the
+ * contact form's, with the enquiry's limit places taken in the same one
+ * (submit.server.ts).
+ */
+export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnquiryOptions): Promise<InsertedEnquiry> {
   const now = options.now ?? new Date();
   const verdict = options.verdict ?? { kind: "clean" };
   const stored = { id: randomUUID(), createdAt: now.toISOString() };
+  const held = options.flood !== undefined && verdict.kind !== "spam";
   const possibleSpam = verdict.kind === "possible-spam";
-  const jobs = options.mail && verdict.kind !== "spam" ? enquiryEmails(stored, enquiry, options.mail, options.company, possibleSpam) : [];
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("contact_submissions")
-      .values({
-        id: stored.id,
-        name: enquiry.name,
-        email: enquiry.email,
-        email_folded: foldEmail(enquiry.email),
-        phone: enquiry.phone ?? null,
-        user_type: enquiry.userType,
-        message: enquiry.message,
-        is_read: false,
-        created_at: stored.createdAt,
-        spam_reason: verdict.kind === "spam" ? joinSignals(verdict.signals) : null,
-        spam_signals: verdict.kind === "possible-spam" ? joinSignals(verdict.signals) : null,
-      })
-      .execute();
-    for (const job of jobs) await enqueueEmail(trx, job, now);
-  });
-  if (jobs.length > 0) options.outbox?.signal();
-  return stored;
+  const jobs = options.mail && verdict.kind !== "spam" && !held ? enquiryEmails(stored, enquiry, options.mail, options.company, possibleSpam) : [];
+  const marks: SpamSignal[] = [...(held ? [FLOOD_SIGNAL] : []), ...(possibleSpam ? verdict.signals : [])];
+  await trx
+    .insertInto("contact_submissions")
+    .values({
+      id: stored.id,
+      name: enquiry.name,
+      email: enquiry.email,
+      email_folded: foldEmail(enquiry.email),
+      phone: enquiry.phone ?? null,
+      user_type: enquiry.userType,
+      message: enquiry.message,
+      is_read: false,
+      created_at: stored.createdAt,
+      spam_reason: verdict.kind === "spam" ? joinSignals(verdict.signals) : null,
+      spam_signals: marks.length > 0 ? joinSignals(marks) : null,
+    })
+    .execute();
+  for (const job of jobs) await enqueueEmail(trx, job, now);
+  if (!held) return { ...stored, emails: jobs.length };
+  const inWindow = await holdInFlood(trx, now, options.mail && options.flood && { ...options.flood, mail: options.mail });
+  return { ...stored, emails: 0, held: { inWindow } };
 }
 
-function enquiryEmails(
-  stored: StoredEnquiry,
-  enquiry: Enquiry,
-  mail: NotificationAddresses,
-  company: Company,
-  possibleSpam: boolean,
-): NewOutboxJob[] {
+function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: NotificationAddresses, company: Company, possibleSpam: boolean): NewOutboxJob[] {
   const notificationId = randomUUID();
   const jobs: NewOutboxJob[] = [
     {
@@ -102,15 +125,18 @@ const ID_BATCH = 500;
  * transaction: a job must not outlive its enquiry (it holds the visitor's
  * words). The enquiries go first and the jobs of exactly those after, so an
  * enquiry arriving meanwhile keeps its own job. The one way enquiries are
- * deleted: by the admin, by a UK GDPR erasure, by the retention job.
+ * deleted: by the admin, by a UK GDPR erasure, by the retention job; each
+ * writes its audit entries through `audited`, in the same transaction.
  */
 export async function deleteEnquiries(
   db: Db,
   where: (eb: ExpressionBuilder<DatabaseSchema, "contact_submissions">) => Expression<SqlBool>,
+  audited: (trx: Trx, deletedIds: string[]) => Promise<void>,
 ): Promise<{ submissions: number; emailJobs: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const deleted = await trx.deleteFrom("contact_submissions").where(where).returning("id").execute();
     const ids = deleted.map((row) => row.id);
+    await audited(trx, ids);
     let emailJobs = 0;
     for (let start = 0; start < ids.length; start += ID_BATCH) {
       const result = await trx
@@ -122,4 +148,3 @@ export async function deleteEnquiries(
     return { submissions: ids.length, emailJobs };
   });
 }
-

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../../tests/support/backends";
-import { createSecrets } from "~/platform/secrets.server";
+import { createSecrets } from "~/platform/db/secrets.server";
 import { formTokensOf } from "../../tests/support/form-tokens";
 import { MIN_FORM_AGE_MS, checkFormToken, issuedAtSeconds, signFormToken } from "./form-token.server";
 

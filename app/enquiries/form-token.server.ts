@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Secrets } from "~/platform/secrets.server";
-import type { Log } from "~/platform/log.server";
+import type { Secrets } from "~/platform/db/secrets.server";
+import type { Log } from "~/platform/observe/log.server";
 
 /**
  * The contact form's time trap. The page carries a token saying when it was
@@ -42,7 +42,7 @@ export function signFormToken(key: Buffer, now = new Date()): string {
 
 /**
  * Never throws: whatever arrives in the field is checked as a token. Tokens
- * are stamped and judged on the database's clock (platform/clock.server.ts);
+ * are stamped and judged on the database's clock (platform/fleet/clock.server.ts);
  * `toleranceMs`, how far that clock's reading may be off, is given to the
  * sender.
  */

@@ -1,11 +1,15 @@
-import { sql, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
-import type { Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/schema";
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
+import type { Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/db/schema";
+import { audit, auditEach } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
+import { FLOOD_SIGNAL } from "./spam";
 
-/** The admin's inbox of contact submissions: newest first, filtered by read state or spam, searched. */
+/** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
 export const INBOX_PAGE_SIZE = 50;
 
 type Where = ExpressionBuilder<DatabaseSchema, "contact_submissions">;
@@ -25,10 +29,14 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
   };
 }
 
-/** Spam only under Spam; everywhere else real enquiries, then by read state. */
+/** Held in a flood: its signals ("flood+too-fast") hold the flood mark. */
+const HELD = sql<SqlBool>`('+' || coalesce(spam_signals, '') || '+') like ${`%+${FLOOD_SIGNAL}+%`}`;
+
+/** Spam only under Spam, what a flood brought only under Held; everywhere else real enquiries, then by read state. */
 function inFilter(eb: Where, filter: InboxFilter) {
   if (filter === "spam") return eb("spam_reason", "is not", null);
-  const real = eb("spam_reason", "is", null);
+  if (filter === "held") return eb.and([eb("spam_reason", "is", null), HELD]);
+  const real = eb.and([eb("spam_reason", "is", null), eb.not(HELD)]);
   return filter === "all" ? real : eb.and([real, eb("is_read", "=", filter === "read")]);
 }
 
@@ -40,11 +48,7 @@ function inFilter(eb: Where, filter: InboxFilter) {
  */
 function matchesSearch(eb: Where, search: string) {
   const pattern = `%${search.replace(/[\\%_]/g, "\\$&")}%`;
-  return eb.or(
-    (["name", "email", "message"] as const).map(
-      (column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`,
-    ),
-  );
+  return eb.or((["name", "email", "message"] as const).map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`));
 }
 
 /**
@@ -62,18 +66,41 @@ export function submissionsQuery(db: Db, { filter, search = "" }: InboxQuery) {
     .orderBy("id", "desc");
 }
 
+/**
+ * The ids a CSV export of this view holds, newest first, fixed now, with the
+ * export's audit entry (the view, whether it was searched, how many rows;
+ * never the search's words) in the same transaction.
+ */
+export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Promise<string[]> {
+  return inTransaction(db, async (trx) => {
+    const ids = (await submissionsQuery(trx, query).clearSelect().select("id").execute()).map((row) => row.id);
+    await audit(trx, { actor, action: "enquiries-exported", target: query.filter, details: { searched: (query.search ?? "") !== "", count: ids.length } });
+    return ids;
+  });
+}
+
 /** How many submissions each filter tab holds, of those the search matches (all of them without one). */
 export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
-  let query = db.selectFrom("contact_submissions").select([
-    sql<number | string | null>`sum(case when spam_reason is null then 1 else 0 end)`.as("all"),
-    sql<number | string | null>`sum(case when spam_reason is null and not is_read then 1 else 0 end)`.as("unread"),
-    sql<number | string | null>`sum(case when spam_reason is null and is_read then 1 else 0 end)`.as("read"),
-    sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
-  ]);
+  const real = sql`spam_reason is null and not (${HELD})`;
+  let query = db
+    .selectFrom("contact_submissions")
+    .select([
+      sql<number | string | null>`sum(case when ${real} then 1 else 0 end)`.as("all"),
+      sql<number | string | null>`sum(case when ${real} and not is_read then 1 else 0 end)`.as("unread"),
+      sql<number | string | null>`sum(case when ${real} and is_read then 1 else 0 end)`.as("read"),
+      sql<number | string | null>`sum(case when spam_reason is null and ${HELD} then 1 else 0 end)`.as("held"),
+      sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
+    ]);
   if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
   const row = await query.executeTakeFirstOrThrow();
-  return { all: Number(row.all ?? 0), unread: Number(row.unread ?? 0), read: Number(row.read ?? 0), spam: Number(row.spam ?? 0) };
+  return {
+    all: Number(row.all ?? 0),
+    unread: Number(row.unread ?? 0),
+    read: Number(row.read ?? 0),
+    held: Number(row.held ?? 0),
+    spam: Number(row.spam ?? 0),
+  };
 }
 
 /** One page of a view (1-based), with the counts for the filter tabs. */
@@ -94,56 +121,75 @@ export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Prom
 }
 
 /** Marks a submission read or unread; false when there is no such submission. */
-export async function setSubmissionRead(db: Db, id: string, isRead: boolean): Promise<boolean> {
-  return (await setSubmissionsRead(db, [id], isRead)) > 0;
+export async function setSubmissionRead(db: Db, id: string, isRead: boolean, actor: Actor): Promise<boolean> {
+  return (await setSubmissionsRead(db, [id], isRead, actor)) > 0;
 }
 
-/** Marks these submissions read or unread; answers how many exist (and so were marked). */
-export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean): Promise<number> {
+/** Marks these submissions read or unread, each with its audit entry; answers how many exist (and so were marked). */
+export async function setSubmissionsRead(db: Db, ids: string[], isRead: boolean, actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return inTransaction(db, async (trx) => {
+    const marked = await trx.updateTable("contact_submissions").set({ is_read: isRead }).where("id", "in", ids).returning("id").execute();
+    await auditEach(
+      trx,
+      { actor, action: isRead ? "enquiry-marked-read" : "enquiry-marked-unread" },
+      marked.map((row) => row.id),
+    );
+    return marked.length;
+  });
 }
 
 /** Deletes a submission and its e-mail jobs; false when there was no such submission. */
-export async function deleteSubmission(db: Db, id: string): Promise<boolean> {
-  return (await deleteSubmissions(db, [id])) > 0;
+export async function deleteSubmission(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return (await deleteSubmissions(db, [id], actor)) > 0;
 }
 
-/** Deletes these submissions and their e-mail jobs; answers how many submissions there were. */
-export async function deleteSubmissions(db: Db, ids: string[]): Promise<number> {
+/** Deletes these submissions and their e-mail jobs, each with its audit entry; answers how many submissions there were. */
+export async function deleteSubmissions(db: Db, ids: string[], actor: Actor): Promise<number> {
   if (ids.length === 0) return 0;
-  return (await deleteEnquiries(db, (eb) => eb("id", "in", ids))).submissions;
+  const deleted = await deleteEnquiries(
+    db,
+    (eb) => eb("id", "in", ids),
+    (trx, deletedIds) => auditEach(trx, { actor, action: "enquiry-deleted" }, deletedIds),
+  );
+  return deleted.submissions;
 }
 
 /**
- * Not spam: a submission under Spam moves to the inbox, unread; one marked
- * as possible spam loses its mark. False when it is neither.
+ * Not spam: a submission under Spam moves to the inbox, unread; one held in a
+ * flood is released to the inbox; one marked as possible spam loses its mark.
+ * False when it is none of these.
  */
-export async function markNotSpam(db: Db, id: string): Promise<"moved" | "unmarked" | false> {
-  const filed = await db
-    .updateTable("contact_submissions")
-    .set({ spam_reason: null, spam_signals: null, is_read: false })
-    .where("id", "=", id)
-    .where("spam_reason", "is not", null)
-    .executeTakeFirst();
+export async function markNotSpam(db: Db, id: string, actor: Actor): Promise<"moved" | "released" | "unmarked" | false> {
+  return inTransaction(db, async (trx) => {
+    const done = await unmarkSpam(trx, id);
+    if (done) await audit(trx, { actor, action: done === "released" ? "enquiry-released" : "enquiry-marked-not-spam", target: id });
+    return done;
+  });
+}
+
+async function unmarkSpam(db: Db, id: string): Promise<"moved" | "released" | "unmarked" | false> {
+  const unmark = (which: (eb: Where) => Expression<SqlBool>, set: { spam_signals: null; spam_reason?: null; is_read?: false }) =>
+    db.updateTable("contact_submissions").set(set).where("id", "=", id).where(which).executeTakeFirst();
+  const filed = await unmark((eb) => eb("spam_reason", "is not", null), { spam_reason: null, spam_signals: null, is_read: false });
   if (Number(filed.numUpdatedRows) > 0) return "moved";
-  const marked = await db
-    .updateTable("contact_submissions")
-    .set({ spam_signals: null })
-    .where("id", "=", id)
-    .where("spam_signals", "is not", null)
-    .executeTakeFirst();
+  const held = await unmark(() => HELD, { spam_signals: null });
+  if (Number(held.numUpdatedRows) > 0) return "released";
+  const marked = await unmark((eb) => eb("spam_signals", "is not", null), { spam_signals: null });
   return Number(marked.numUpdatedRows) > 0 ? "unmarked" : false;
 }
 
 /** Move to Spam: the admin files an enquiry of the inbox away, with what marked it (if anything did). False when it is under Spam already, or gone. */
-export async function markSpam(db: Db, id: string): Promise<boolean> {
-  const result = await db
-    .updateTable("contact_submissions")
-    .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
-    .where("id", "=", id)
-    .where("spam_reason", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function markSpam(db: Db, id: string, actor: Actor): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("contact_submissions")
+      .set((eb) => ({ spam_reason: eb.fn.coalesce("spam_signals", sql.lit("by-admin")), spam_signals: null }))
+      .where("id", "=", id)
+      .where("spam_reason", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "enquiry-marked-spam", target: id });
+    return true;
+  });
 }

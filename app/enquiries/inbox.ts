@@ -13,12 +13,16 @@ export type StoredSubmission = {
   created_at: string;
   /** Null unless filed under Spam; then what the spam rules noticed ("honeypot", "link-in-name+too-fast": codes of spam.ts). */
   spam_reason: string | null;
-  /** Null unless marked as possible spam while kept in the inbox; then what the rules noticed. */
+  /** Null unless marked as possible spam, or held in a flood ("flood" first); then what the rules noticed. */
   spam_signals: string | null;
 };
 
-/** All, Unread and Read hold real enquiries only; Spam holds what the spam rules caught. */
-export const INBOX_FILTERS = ["all", "unread", "read", "spam"] as const;
+/**
+ * All, Unread and Read hold real enquiries only; Held what arrived during a
+ * flood (over CONTACT_SITE_LIMIT) until the admin releases it; Spam what the
+ * spam rules caught.
+ */
+export const INBOX_FILTERS = ["all", "unread", "read", "held", "spam"] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 export type InboxCounts = Record<InboxFilter, number>;
@@ -66,3 +70,6 @@ export const isSubmissionId = isUuid;
 
 /** The most submissions one bulk action may name: four pages' worth. */
 export const MAX_BULK_IDS = 200;
+
+/** The admin's view of the enquiries held in a flood (the summary e-mail links to it). */
+export const HELD_VIEW_PATH = "/admin/enquiries?filter=held";

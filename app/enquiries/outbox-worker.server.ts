@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
-import type { DatabaseSchema } from "~/platform/schema";
-import type { OutboxKind } from "~/platform/schema";
-import type { EmailComposers, OutboxSignal } from "./outbox.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { DatabaseSchema, OutboxKind } from "~/platform/db/schema";
+import { COMPOSED_KINDS, LINK_PLACEHOLDER, type EmailComposers, type OutboxSignal } from "./outbox.server";
+import { escapeHtml } from "./emails";
 
 /**
  * Sends what the outbox holds, one job at a time. Several instances may run
@@ -14,7 +14,7 @@ import type { EmailComposers, OutboxSignal } from "./outbox.server";
  * that dies mid-send leaves a lease that expires, and another takes the job
  * over (the e-mail keeps its Message-ID, so a receiver can tell a duplicate).
  * Leases are stamped and compared on the database's clock (the `now` the
- * server gives, platform/clock.server.ts), so an instance whose own clock is
+ * server gives, platform/fleet/clock.server.ts), so an instance whose own clock is
  * ahead does not see another's lease as run out.
  */
 
@@ -83,8 +83,8 @@ function isDue(eb: Eb, at: string) {
   ]);
 }
 
-/** A job a worker holds the lease of. */
-export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; kind: OutboxKind };
+/** A job a worker holds the lease of; `link` is the single-use link its message takes, if it has one. */
+export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; link: string | null; kind: OutboxKind };
 
 /** Claims a due job with a conditional UPDATE only one worker can win; undefined when another did, or it is not due. */
 export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob | undefined> {
@@ -104,33 +104,63 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   const row = await db
     .selectFrom("email_outbox")
-    .select(["message", "attempts", "kind"])
+    .select(["message", "attempts", "link", "kind"])
     .where("id", "=", id)
     .where("lease_token", "=", leaseToken)
     .executeTakeFirst();
-  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, kind: row.kind };
+  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, link: row.link, kind: row.kind };
 }
 
 /**
  * Is the claimed job still wanted, right before its e-mail goes? Its
  * enquiry may have been erased (UK GDPR), deleted or filed under Spam since
- * the claim: then nothing is sent, and a job whose enquiry is gone or spam is
- * deleted with it.
+ * the claim, or its invitation revoked, accepted or past its time: then
+ * nothing is sent, and the job is deleted.
  */
-async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"]): Promise<boolean> {
+async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"], at: Date): Promise<boolean> {
   const row = await db
     .selectFrom("email_outbox as o")
     .leftJoin("contact_submissions as s", "s.id", "o.submission_id")
-    .select(["o.submission_id", "s.id as submission", "s.spam_reason"])
+    .leftJoin("admin_invitations as i", "i.id", "o.invitation_id")
+    .select([
+      "o.submission_id",
+      "s.id as submission",
+      "s.spam_reason",
+      "o.invitation_id",
+      "i.id as invitation",
+      "i.accepted_at",
+      "i.revoked_at",
+      "i.expires_at",
+    ])
     .where("o.id", "=", job.id)
     .where("o.lease_token", "=", job.leaseToken)
     .executeTakeFirst();
   // Gone, or another worker took it over after the lease ran out.
   if (!row) return false;
-  if (row.submission_id === null || (row.submission !== null && row.spam_reason === null)) return true;
+  let unwanted: string | undefined;
+  if (row.submission_id !== null && (row.submission === null || row.spam_reason !== null)) {
+    unwanted = `its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`;
+  } else if (row.invitation_id !== null) {
+    if (row.invitation === null || row.revoked_at !== null) unwanted = "its invitation was revoked";
+    else if (row.accepted_at !== null) unwanted = "its invitation was accepted already";
+    else if (row.expires_at !== null && new Date(row.expires_at).getTime() <= at.getTime()) unwanted = "its invitation ran out";
+  }
+  // A message that takes a link it no longer has (forgotten) must not go out without it.
+  // (A composed job's message is what it is composed from, not an e-mail.)
+  if (unwanted === undefined && !COMPOSED_KINDS.has(job.kind) && job.link === null && job.message.includes(LINK_PLACEHOLDER)) {
+    unwanted = "its link was forgotten";
+  }
+  if (unwanted === undefined) return true;
   await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
-  log.info(`E-mail ${job.id}: not sent, its enquiry was ${row.submission === null ? "deleted" : "moved to Spam"} after it was queued`);
+  log.info(`E-mail ${job.id}: not sent, ${unwanted}`);
   return false;
+}
+
+/** The message as it is sent: with its link in place, if it takes one. */
+function messageToSend(job: ClaimedJob): OutgoingEmail {
+  const message = JSON.parse(job.message) as OutgoingEmail;
+  if (job.link === null) return message;
+  return { ...message, text: message.text.replaceAll(LINK_PLACEHOLDER, job.link), html: message.html.replaceAll(LINK_PLACEHOLDER, escapeHtml(job.link)) };
 }
 
 /** Sends a claimed job's e-mail, if it is still wanted, and records the outcome (only the lease holder can). */
@@ -141,12 +171,14 @@ export async function deliverClaimed(
   { log, onFailedSend, composers }: DeliveryReport,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  if (!(await stillWanted(db, job, log))) return;
+  if (!(await stillWanted(db, job, log, now()))) return;
   let failure: unknown;
   let email: OutgoingEmail | undefined;
   const compose = composers?.[job.kind];
   try {
-    email = compose ? await compose({ id: job.id, attempts: job.attempts, payload: job.message }, now()) : (JSON.parse(job.message) as OutgoingEmail);
+    if (compose) email = await compose({ id: job.id, attempts: job.attempts, payload: job.message }, now());
+    else if (COMPOSED_KINDS.has(job.kind)) throw new Error(`this worker cannot compose ${job.kind} e-mails`);
+    else email = messageToSend(job);
   } catch (error) {
     failure = error ?? new Error("unknown error");
   }
@@ -179,6 +211,8 @@ export async function deliverClaimed(
         sent_at: at.toISOString(),
         next_attempt_at: null,
         last_error: null,
+        // Sent: the single-use link is the recipient's alone now.
+        link: null,
         lease_token: null,
         lease_until: null,
         updated_at: at.toISOString(),

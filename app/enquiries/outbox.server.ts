@@ -1,8 +1,11 @@
 import { EventEmitter } from "node:events";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { OutgoingEmail } from "~/platform/mailer.server";
-import type { OutboxKind } from "~/platform/schema";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { OutboxKind } from "~/platform/db/schema";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import type { MailHealth, NotificationState } from "./delivery";
 
 /**
@@ -32,16 +35,23 @@ export function createOutboxSignal(): OutboxSignal {
   };
 }
 
-export type NewOutboxJob = {
-  id: string;
-  /** The enquiry the e-mail is about; null for e-mails about no enquiry (a password reset). */
-  submissionId: string | null;
-  kind: OutboxKind;
-  /** The e-mail; or, for a kind whose e-mail is composed when it is sent (EmailComposer), what it is composed from. */
-  message: OutgoingEmail | string;
-  /** Not sent after this (the job is then deleted); default: no such limit. */
-  expiresAt?: Date;
-};
+/**
+ * A job: an e-mail about an enquiry, one that carries an invitation's
+ * single-use link, or one composed as it is sent. An invitation's link is
+ * kept apart from the message, which holds LINK_PLACEHOLDER where it goes:
+ * the worker puts it in as it sends, and the job forgets it once sent, so the
+ * stored message never holds a usable link for longer than the e-mail takes
+ * to leave (docs/decisions/042). A password reset's e-mail is composed by the
+ * worker from `payload` (EmailComposer): its link is made then, so the outbox
+ * never holds it (docs/decisions/043), and it is not sent after `expiresAt`.
+ */
+export type NewOutboxJob =
+  | { id: string; kind: "notification" | "acknowledgement"; submissionId: string; message: OutgoingEmail }
+  | { id: string; kind: "invitation"; invitationId: string; link: string; message: OutgoingEmail }
+  | { id: string; kind: "password-reset"; payload: string; expiresAt: Date };
+
+/** Where a job's message takes its link (in the text, and HTML-escaped in the HTML). */
+export const LINK_PLACEHOLDER = "{{link}}";
 
 /**
  * Composes a job's e-mail as it is sent, from what was queued (a password
@@ -51,18 +61,22 @@ export type NewOutboxJob = {
  */
 export type EmailComposer = (job: { id: string; attempts: number; payload: string }, now: Date) => Promise<OutgoingEmail | undefined>;
 export type EmailComposers = Partial<Record<OutboxKind, EmailComposer>>;
+/** The kinds whose stored message is a composer's payload, not an e-mail: never sent as stored. */
+export const COMPOSED_KINDS: ReadonlySet<OutboxKind> = new Set<OutboxKind>(["password-reset"]);
 
-/** Queues a job, due at `now`. `db` is the enquiry's transaction, so both are stored or neither. */
+/** Queues a job, due at `now`. `db` is the change's transaction (an enquiry, an invitation), so both are stored or neither. */
 export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promise<void> {
   const at = now.toISOString();
   await db
     .insertInto("email_outbox")
     .values({
       id: job.id,
-      submission_id: job.submissionId,
+      submission_id: "submissionId" in job ? job.submissionId : null,
+      invitation_id: job.kind === "invitation" ? job.invitationId : null,
+      link: job.kind === "invitation" ? job.link : null,
       kind: job.kind,
-      message: typeof job.message === "string" ? job.message : JSON.stringify(job.message),
-      expires_at: job.expiresAt?.toISOString() ?? null,
+      message: "payload" in job ? job.payload : JSON.stringify(job.message),
+      expires_at: "expiresAt" in job ? job.expiresAt.toISOString() : null,
       status: "queued",
       attempts: 0,
       next_attempt_at: at,
@@ -101,9 +115,13 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
   return states;
 }
 
-/** enabled is passed in (mail on/off is a start-up setting); failing = notification jobs whose status is "failed". */
+/**
+ * enabled is passed in (mail on/off is a start-up setting); failing = an
+ * enquiry's notification jobs whose status is "failed" (a flood's summary is
+ * about no one enquiry: the dashboard counts what it held on its own).
+ */
 export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> {
-  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("status", "=", "failed");
+  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("submission_id", "is not", null).where("status", "=", "failed");
   const [count, latest] = await Promise.all([
     failed.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow(),
     failed.select("last_error").orderBy("updated_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
@@ -136,16 +154,20 @@ export async function deleteExpiredEmails(db: Db, now: Date): Promise<number> {
  * up); false when there is none to retry. The attempt count stays: it is the
  * record of tries, and a job that had given up gets one more try per retry.
  */
-export async function retryNotification(db: Db, submissionId: string, outbox?: OutboxSignal, now: Date = new Date()): Promise<boolean> {
+export async function retryNotification(db: Db, submissionId: string, actor: Actor, outbox?: OutboxSignal, now: Date = new Date()): Promise<boolean> {
   const at = now.toISOString();
-  const result = await db
-    .updateTable("email_outbox")
-    .set({ next_attempt_at: at, updated_at: at })
-    .where("submission_id", "=", submissionId)
-    .where("kind", "=", "notification")
-    .where("status", "=", "failed")
-    .executeTakeFirst();
-  const retried = Number(result.numUpdatedRows) > 0;
+  const retried = await inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("email_outbox")
+      .set({ next_attempt_at: at, updated_at: at })
+      .where("submission_id", "=", submissionId)
+      .where("kind", "=", "notification")
+      .where("status", "=", "failed")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "notification-retried", target: submissionId, at: now });
+    return true;
+  });
   if (retried) outbox?.signal();
   return retried;
 }

@@ -1,7 +1,9 @@
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import { startFleetJob } from "~/platform/job-runs.server";
-import type { Repeating } from "~/platform/schedule.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { startFleetJob } from "~/platform/fleet/job-runs.server";
+import type { Repeating } from "~/platform/fleet/schedule.server";
+import { audit } from "~/audit/audit.server";
+import { systemActor } from "~/audit/actor";
 import { deleteEnquiries } from "./enquiries.server";
 
 /**
@@ -20,7 +22,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
-  return (await deleteEnquiries(db, (eb) => eb("created_at", "<", cutoff))).submissions;
+  const deleted = await deleteEnquiries(
+    db,
+    (eb) => eb("created_at", "<", cutoff),
+    async (trx, ids) => {
+      if (ids.length > 0) await audit(trx, { actor: systemActor("enquiry retention"), action: "enquiries-expired", details: { count: ids.length }, at: now });
+    },
+  );
+  return deleted.submissions;
 }
 
 export type RetentionLog = Pick<Log, "info" | "error">;
@@ -54,7 +63,7 @@ export function startRetentionSchedule({
   if (retentionDays === undefined) return { stop() {} };
   const days = retentionDays;
   log.info(`Retention: enquiries older than ${days} days are deleted daily (ENQUIRY_RETENTION_DAYS)`);
-  // Once a day across the fleet, not once per instance: each checks, one runs it (platform/job-runs.server.ts).
+  // Once a day across the fleet, not once per instance: each checks, one runs it (platform/fleet/job-runs.server.ts).
   return startFleetJob(
     { db, name: "enquiry-retention", everyMs, firstAfterMs: firstRunAfterMs, now },
     async () => {

@@ -31,8 +31,10 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
 
 export const LIMITS = { name: 200, email: 254, phone: 40, message: 20_000 } as const;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
 const MESSAGE_FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export type Enquiry = {
@@ -44,9 +46,7 @@ export type Enquiry = {
 };
 export type EnquiryField = keyof Enquiry;
 
-export type EnquiryValidation =
-  | { success: true; data: Enquiry }
-  | { success: false; error: string; fields: EnquiryField[] };
+export type EnquiryValidation = { success: true; data: Enquiry } | { success: false; error: string; fields: EnquiryField[] };
 
 /** A field's value, trimmed; or the message that says why there is none. */
 type Checked<T> = { value: T } | { problem: string };
@@ -92,12 +92,7 @@ const CHECKS: { [F in EnquiryField]: (input: unknown) => Checked<Enquiry[F]> } =
     return { value: input as UserType };
   },
   message(input) {
-    const checked = requiredText(
-      input,
-      "Message",
-      LIMITS.message,
-      `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`,
-    );
+    const checked = requiredText(input, "Message", LIMITS.message, `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`);
     if ("value" in checked && MESSAGE_FORBIDDEN_CHARACTERS.test(checked.value)) {
       return { problem: "Please remove unsupported characters from your message" };
     }
@@ -132,6 +127,4 @@ export function validateEnquiry(input: unknown): EnquiryValidation {
 }
 
 /** What the contact form's action answers, for the form to show. */
-export type ContactActionData =
-  | { status: "success"; message: string }
-  | { status: "error"; error: string; fields: string[]; values: Record<string, string> };
+export type ContactActionData = { status: "success"; message: string } | { status: "error"; error: string; fields: string[]; values: Record<string, string> };

@@ -48,10 +48,7 @@ const STRONG: ReadonlySet<SpamSignal> = new Set(["honeypot", "bad-token", "link-
 /** Signals that say something on their own; "repeat-sender" only adds weight to others. */
 const MARKING: ReadonlySet<SpamSignal> = new Set(["too-fast", "no-token", "links", "link-in-name"]);
 
-export type SpamVerdict =
-  | { kind: "clean" }
-  | { kind: "possible-spam"; signals: SpamSignal[] }
-  | { kind: "spam"; signals: SpamSignal[] };
+export type SpamVerdict = { kind: "clean" } | { kind: "possible-spam"; signals: SpamSignal[] } | { kind: "spam"; signals: SpamSignal[] };
 
 /** The verdict, with the signals that made it (a repeat sender is named only where it decided). */
 export function spamVerdict(signals: readonly SpamSignal[]): SpamVerdict {

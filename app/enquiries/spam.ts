@@ -1,8 +1,8 @@
 /**
  * What the spam rules noticed about a submission (spam.server.ts), stored as
  * codes: in contact_submissions.spam_reason when it was filed under Spam, in
- * spam_signals when it stayed in the inbox marked as possible spam. Shown to
- * the admin as these labels.
+ * spam_signals when it stayed in the inbox marked as possible spam (or was
+ * held in a flood: "flood", decision 037). Shown to the admin as these labels.
  */
 export const SPAM_SIGNAL_LABELS = {
   honeypot: "Filled in the hidden field that only bots see",
@@ -14,6 +14,7 @@ export const SPAM_SIGNAL_LABELS = {
   "link-in-name": "A link in the name",
   "repeat-sender": "Several messages from one connection within the hour",
   "by-admin": "Moved to Spam by an admin",
+  flood: "Arrived during a flood: more enquiries within the hour than the site-wide limit",
 } as const;
 
 export type SpamSignal = keyof typeof SPAM_SIGNAL_LABELS;
@@ -32,4 +33,12 @@ export function spamSignalsLabel(stored: string): string {
     .split("+")
     .map((code) => (Object.hasOwn(SPAM_SIGNAL_LABELS, code) ? SPAM_SIGNAL_LABELS[code as SpamSignal] : code))
     .join("; ");
+}
+
+/** The mark of an enquiry held in a flood (over CONTACT_SITE_LIMIT): first among its signals. */
+export const FLOOD_SIGNAL: SpamSignal = "flood";
+
+/** Whether stored signals ("flood+too-fast") hold the flood mark. */
+export function isHeldInFlood(stored: string | null): boolean {
+  return stored?.split("+").includes(FLOOD_SIGNAL) ?? false;
 }

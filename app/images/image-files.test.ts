@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  IMAGE_ACCEPT,
-  MAX_IMAGE_BYTES,
-  UPLOAD_TEXT,
-  checkSelectedFiles,
-  imageNameFromUrl,
-  imageUrl,
-  isImageName,
-  parseImageName,
-} from "./image-files";
+import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, UPLOAD_TEXT, checkSelectedFiles, imageNameFromUrl, imageUrl, isImageName, parseImageName } from "./image-files";
 
 const file = (type: string, size = 1000, name = "photo.jpg") => ({ name, type, size });
 
@@ -22,9 +13,7 @@ describe("checkSelectedFiles", () => {
   });
 
   it("refuses a file that is not an image, in the drop zone's words", () => {
-    expect(checkSelectedFiles([file("text/plain", 1000, "notes.txt")])).toBe(
-      "File type must be image/*, .jpeg, .jpg, .png, .gif, .webp",
-    );
+    expect(checkSelectedFiles([file("text/plain", 1000, "notes.txt")])).toBe("File type must be image/*, .jpeg, .jpg, .png, .gif, .webp");
     expect(checkSelectedFiles([file("application/pdf", 1000, "photo.jpg")])).toBe(UPLOAD_TEXT.fileType("image/*, .jpeg, .jpg, .png, .gif, .webp"));
     expect(checkSelectedFiles([file("", 1000, "notes.txt")])).toMatch(/^File type must be /);
     expect(checkSelectedFiles([file("", 1000, "photo")])).toMatch(/^File type must be /);

@@ -1,4 +1,4 @@
-import type { ObjectNaming } from "~/platform/storage.server";
+import type { ObjectNaming } from "~/platform/storage/storage.server";
 
 /**
  * Uploaded images as both sides of the site see them: what may be uploaded,
@@ -100,7 +100,7 @@ export function linkImageUrl(url: string, publicImagesUrl: string | undefined): 
   return isImageName(name) ? `${publicImagesUrl}${name}` : url;
 }
 
-/** How the bucket (platform/storage.server.ts) knows our names: the images module owns them. */
+/** How the bucket (platform/storage/storage.server.ts) knows our names: the images module owns them. */
 export const IMAGE_NAMING: ObjectNaming = {
   isValidName: isImageName,
   contentTypeOf: (name) => STORED_CONTENT_TYPES[parseImageName(name)!.extension],
@@ -166,4 +166,6 @@ export const DOCUMENT_TEXT = {
   invalidType: "Please upload the certificate as a PDF or an image (JPEG, PNG, GIF or WebP).",
   damaged: "The file could not be read as a PDF. It may be damaged or incomplete: please save it as a PDF again and upload that.",
   active: "The PDF contains scripts, attached files or actions, which a certificate does not need. Please print it to a new PDF and upload that.",
+  encrypted:
+    "The PDF is protected with a password or encryption, so its contents cannot be checked. Please save or print it to a new PDF without protection and upload that.",
 } as const;

@@ -1,10 +1,13 @@
 import { randomInt } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { ImageTable } from "~/platform/schema";
-import type { ImageStorage } from "~/platform/storage.server";
-import type { Log } from "~/platform/log.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import type { ImageTable } from "~/platform/db/schema";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import type { Log } from "~/platform/observe/log.server";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import {
   IMAGE_CONTENT_TYPES,
   STORED_CONTENT_TYPES,
@@ -69,8 +72,16 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
+/** Records an upload's row with its audit entry (the files are stored already). */
+async function recordUpload(db: Db, row: Selectable<ImageTable>, actor: Actor): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await trx.insertInto("images").values(row).execute();
+    await audit(trx, { actor, action: "file-uploaded", target: row.name });
+  });
+}
+
 /** Processes and stores an upload. Refusals are ImageErrors (4xx); nothing is left behind on failure. */
-export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uint8Array): Promise<StoredImage> {
+export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
   const processed = await oneAtATime(() => processImage(bytes));
   const stem = newImageStem();
   const name = `${stem}.${processed.main.extension}`;
@@ -99,7 +110,7 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
       variants: JSON.stringify(variants),
       created_at: new Date().toISOString(),
     };
-    await services.db.insertInto("images").values(row).execute();
+    await recordUpload(services.db, row, actor);
     return toStoredImage(row);
   } catch (error) {
     await Promise.allSettled(stored.map((file) => services.storage.delete(file)));
@@ -112,13 +123,21 @@ export async function saveImage(services: Omit<ImageServices, "log">, bytes: Uin
  * 030) after checking it by content (pdf.server.ts), and records it beside
  * the images (no size, no copies) so gc-images and the site know it.
  */
-export async function saveDocument(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
-  checkPdf(bytes);
+export async function saveDocument(services: ImageServices, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
+  await checkPdf(bytes);
   const name = `${newImageStem()}.pdf`;
   await services.storage.put(name, bytes, { contentType: STORED_CONTENT_TYPES.pdf });
   try {
-    const row = { name, content_type: STORED_CONTENT_TYPES.pdf, width: 0, height: 0, bytes: bytes.byteLength, variants: "[]", created_at: new Date().toISOString() };
-    await services.db.insertInto("images").values(row).execute();
+    const row = {
+      name,
+      content_type: STORED_CONTENT_TYPES.pdf,
+      width: 0,
+      height: 0,
+      bytes: bytes.byteLength,
+      variants: "[]",
+      created_at: new Date().toISOString(),
+    };
+    await recordUpload(services.db, row, actor);
     return toStoredImage(row);
   } catch (error) {
     await services.storage.delete(name).catch(() => undefined);
@@ -127,8 +146,8 @@ export async function saveDocument(services: ImageServices, bytes: Uint8Array): 
 }
 
 /** A certificate: a PDF (checked, stored as it came) or an image (through the image pipeline), told apart by content. */
-export async function saveCertificate(services: ImageServices, bytes: Uint8Array): Promise<StoredImage> {
-  return isPdf(bytes) ? saveDocument(services, bytes) : saveImage(services, bytes);
+export async function saveCertificate(services: ImageServices, bytes: Uint8Array, actor: Actor): Promise<StoredImage> {
+  return isPdf(bytes) ? saveDocument(services, bytes, actor) : saveImage(services, bytes, actor);
 }
 
 /** The recorded upload (image or document) a URL of ours points at, or undefined. */
@@ -137,6 +156,31 @@ export async function findStoredFile(db: Db, url: string): Promise<StoredImage |
   if (!name) return undefined;
   const row = await db.selectFrom("images").selectAll().where("name", "=", name).executeTakeFirst();
   return row && toStoredImage(row);
+}
+
+/** What an upload's own file may be called, for a stem: the image pipeline's outputs and a document. */
+const MAIN_EXTENSIONS = ["jpg", "png", "webp", "avif", "pdf"] as const;
+
+/**
+ * Whether `name` is a file the site recorded: an upload (its row in `images`)
+ * or one of its copies (in that row's variants). A lookup by primary key, so
+ * /images/<name> answers a name never handed out without asking the bucket
+ * (on S3 a paid request of tens of milliseconds, for any name anyone sends).
+ */
+export async function isRecordedFile(db: Db, name: string): Promise<boolean> {
+  const parsed = parseImageName(name);
+  if (!parsed) return false;
+  if (parsed.width === undefined) return (await db.selectFrom("images").select("name").where("name", "=", name).executeTakeFirst()) !== undefined;
+  const rows = await db
+    .selectFrom("images")
+    .select("variants")
+    .where(
+      "name",
+      "in",
+      MAIN_EXTENSIONS.map((extension) => `${parsed.stem}.${extension}`),
+    )
+    .execute();
+  return rows.some((row) => (JSON.parse(row.variants) as ImageVariant[]).some((variant) => variant.name === name));
 }
 
 function toStoredImage(row: Selectable<ImageTable>): StoredImage {
@@ -175,13 +219,18 @@ export function responsiveImage(image: StoredImage, publicImagesUrl?: string): R
 
 /**
  * The uploads the site's content refers to (logo, hero image, certificate):
- * in the draft or in any kept version (decision 030), so a restore never
- * brings back a missing file. Read from the stored JSON as text, whatever
- * section holds them.
+ * in the draft, in any kept version (decision 030), so a restore never
+ * brings back a missing file, and in a pending scheduled publish, which holds
+ * the draft as it was when scheduled and publishes it later. Read from the
+ * stored JSON as text, whatever section holds them.
  */
 async function siteReferences(db: Db): Promise<Set<string>> {
-  const [draft, versions] = await Promise.all([db.selectFrom("site_draft").select("content").execute(), db.selectFrom("site_versions").select("content").execute()]);
-  return new Set([...draft, ...versions].flatMap((row) => storedUrlsIn(row.content)));
+  const [draft, versions, scheduled] = await Promise.all([
+    db.selectFrom("site_draft").select("content").execute(),
+    db.selectFrom("site_versions").select("content").execute(),
+    db.selectFrom("site_schedule").select("content").where("done_at", "is", null).execute(),
+  ]);
+  return new Set([...draft, ...versions, ...scheduled].flatMap((row) => storedUrlsIn(row.content)));
 }
 
 async function isReferenced(db: Db, url: string): Promise<boolean> {
@@ -223,6 +272,7 @@ export type GcReport = { removed: string[]; keptRecent: number; inUse: number };
 export async function collectUnusedImages(
   services: Omit<ImageServices, "log">,
   { minAgeMs, now = Date.now() }: { minAgeMs: number; now?: number },
+  actor: Actor,
 ): Promise<GcReport> {
   const projects = await services.db.selectFrom("renovation_projects").select(["before_image_url", "after_image_url"]).execute();
   const siteUrls = await siteReferences(services.db);
@@ -255,9 +305,15 @@ export async function collectUnusedImages(
   // row's files carry its timestamp, so an old unused row has only old unused
   // files (or none left).
   const unusedRows = rows.filter((row) => !usedNames.has(row.name) && isOld(row.name)).map((row) => row.name);
-  for (let index = 0; index < unusedRows.length; index += 500) {
-    await services.db.deleteFrom("images").where("name", "in", unusedRows.slice(index, index + 500)).execute();
-  }
+  await inTransaction(services.db, async (trx) => {
+    for (let index = 0; index < unusedRows.length; index += 500) {
+      await trx
+        .deleteFrom("images")
+        .where("name", "in", unusedRows.slice(index, index + 500))
+        .execute();
+    }
+    if (report.removed.length > 0 || unusedRows.length > 0) await audit(trx, { actor, action: "files-removed", details: { count: report.removed.length } });
+  });
   for (const name of report.removed) await services.storage.delete(name);
   return report;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { StorageError, type ImageStorage } from "~/platform/storage.server";
+import { StorageError, type ImageStorage } from "~/platform/storage/storage.server";
 
 /**
  * `npm run admin -- migrate-images --to s3|disk` (decision 034): copies every

@@ -8,11 +8,12 @@ let sharpModule: Promise<typeof import("sharp")> | undefined;
  * never need it, and loading it takes about 0.1 s and some memory.
  */
 export function loadSharp(): Promise<typeof import("sharp")> {
-  return (sharpModule ??= import("sharp").then((module) => {
+  sharpModule ??= import("sharp").then((module) => {
     // Uploads are one-off: libvips' operation cache would only hold memory.
     module.default.cache(false);
     return module;
-  }));
+  });
+  return sharpModule;
 }
 
 /** A refusal the uploader sees, with the HTTP status that carries it. */
@@ -58,7 +59,10 @@ export function sniffImage(bytes: Uint8Array): { format: Accepted } | { unsuppor
   }
   if (ascii(0, 4) === "II*\0" || ascii(0, 4) === "MM\0*") return { unsupported: "TIFF" };
   if (ascii(0, 2) === "BM") return { unsupported: "BMP" };
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder("utf-8", { fatal: false })
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return { unsupported: "SVG" };
   return undefined;
 }

@@ -1,18 +1,31 @@
 import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
-import type { ImageStorage } from "~/platform/storage.server";
-import type { Log } from "~/platform/log.server";
+import type { ImageStorage } from "~/platform/storage/storage.server";
+import type { Log } from "~/platform/observe/log.server";
 
 /**
  * GET/HEAD /images/<name>: images, their copies, and documents. The name must be one the bucket hands out (no
  * slashes, no dots but the extension's, no encoded tricks: Express decodes
- * the parameter before we check it), and the file is opened without
- * following symlinks. Names are never reused, so responses are immutable.
+ * the parameter before we check it), and one the site recorded (`images`):
+ * anything else is a 404 before the bucket is asked. The file is opened
+ * without following symlinks. Names are never reused, so responses are immutable.
  */
-export function serveImage(storage: ImageStorage, log: Pick<Log, "error">) {
+export function serveImage({ storage, log, isRecorded }: { storage: ImageStorage; log: Pick<Log, "error">; isRecorded: (name: string) => Promise<boolean> }) {
   return async (req: Request, res: Response) => {
     const name = String(req.params.name ?? "");
     const notFound = () => res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Image not found");
+    let recorded: boolean;
+    try {
+      recorded = await isRecorded(name);
+    } catch (error) {
+      // The database is down: the bucket still knows its files, so it answers as before the lookup existed.
+      log.error({ err: error }, `Could not look up the image ${name}; asking the bucket`);
+      recorded = true;
+    }
+    if (!recorded) {
+      notFound();
+      return;
+    }
     let object;
     try {
       object = await storage.open(name);

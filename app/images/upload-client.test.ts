@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RESIZE_ABOVE_BYTES, RESIZE_BOX, RESIZE_QUALITY, UPLOAD_TEXT } from "./image-files";
-import {
-  UploadError,
-  fitWithin,
-  needsResize,
-  readUploadAnswer,
-  readUploadError,
-  renameFor,
-  resizeOutputFor,
-  uploadFailureText,
-} from "./upload-client";
+import { UploadError, fitWithin, needsResize, readUploadAnswer, readUploadError, renameFor, resizeOutputFor, uploadFailureText } from "./upload-client";
 
 describe("fitWithin", () => {
   it("scales a landscape image down to the box's width", () => {

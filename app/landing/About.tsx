@@ -5,7 +5,10 @@ import { Icon } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 
 export function About({ company, about }: { company: Company; about: SiteContent["about"] }) {
-  const paragraphs = about.text.replaceAll("{company}", company.name).split(/\n\s*\n/).filter(Boolean);
+  const paragraphs = about.text
+    .replaceAll("{company}", company.name)
+    .split(/\n\s*\n/)
+    .filter(Boolean);
   return (
     <section id="about" tabIndex={-1} aria-labelledby="about-title" className="bg-slate-50 py-20 sm:py-28">
       <div className={`${CONTAINER} grid items-center gap-16 lg:grid-cols-2`}>
@@ -32,9 +35,7 @@ export function About({ company, about }: { company: Company; about: SiteContent
           <div aria-hidden="true" className="absolute -top-20 -right-20 size-64 rounded-full bg-white/10" />
           <div aria-hidden="true" className="absolute -bottom-24 -left-16 size-72 rounded-full bg-white/5" />
           <Icon name="home" className="relative size-12 text-blue-200" />
-          <p className="relative mt-6 text-2xl leading-snug font-semibold text-balance sm:text-3xl">
-            {about.quote}
-          </p>
+          <p className="relative mt-6 text-2xl leading-snug font-semibold text-balance sm:text-3xl">{about.quote}</p>
           <ul className="relative mt-10 grid gap-4 sm:grid-cols-2">
             {about.captions.map((caption, index) => (
               <li key={index} className="rounded-2xl bg-white p-5 text-slate-900 shadow-lg">

@@ -69,10 +69,10 @@ export function ProjectCarousel({ projects }: { projects: RenovationProject[] })
   }
 
   return (
-    <div
-      role="region"
+    <section
       aria-roledescription="carousel"
       aria-label="Renovation projects, before and after"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the carousel takes ← and → when focused (WAI-ARIA APG carousel), so Tab must reach it.
       tabIndex={0}
       onKeyDown={handleKeyDown}
       className="rounded-3xl focus-visible:outline-offset-4"
@@ -96,12 +96,7 @@ export function ProjectCarousel({ projects }: { projects: RenovationProject[] })
 
       <div className="touch-pan-y" onTouchStart={handleTouchStart} onTouchEnd={handleTouchEnd}>
         {projects.map((project, position) => (
-          <Slide
-            key={project.id}
-            project={project}
-            label={`${position + 1} of ${count}`}
-            active={position === index}
-          />
+          <Slide key={project.id} project={project} label={`${position + 1} of ${count}`} active={position === index} />
         ))}
       </div>
 
@@ -126,23 +121,16 @@ export function ProjectCarousel({ projects }: { projects: RenovationProject[] })
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }
 
 const ARROW_BUTTON =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-white text-slate-800 shadow-md ring-1 ring-slate-200 transition-colors hover:bg-blue-700 hover:text-white";
 
-function Slide({
-  project,
-  label,
-  active,
-}: {
-  project: RenovationProject;
-  label: string;
-  active: boolean;
-}) {
+function Slide({ project, label, active }: { project: RenovationProject; label: string; active: boolean }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a slide is a group (WAI-ARIA APG carousel), not a <fieldset> of form controls.
     <div
       role="group"
       aria-roledescription="slide"
@@ -168,9 +156,7 @@ function Slide({
       </div>
       <div className="flex flex-col gap-6 p-6 sm:p-8 lg:flex-row lg:items-start lg:justify-between lg:gap-12">
         <div className="max-w-3xl">
-          <p className="inline-flex rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-800 ring-1 ring-blue-200">
-            {project.category}
-          </p>
+          <p className="inline-flex rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-800 ring-1 ring-blue-200">{project.category}</p>
           <h3 className="mt-3 text-2xl font-bold tracking-tight text-slate-900">{project.title}</h3>
           <p className="mt-3 leading-7 text-slate-600">{project.description}</p>
         </div>
@@ -209,11 +195,7 @@ function ProjectImage({
         loading="lazy"
         className="aspect-[4/3] h-auto w-full object-cover"
       />
-      <figcaption
-        className={`absolute top-4 left-4 rounded-full px-3 py-1 text-xs font-bold tracking-widest shadow ${labelClassName}`}
-      >
-        {label}
-      </figcaption>
+      <figcaption className={`absolute top-4 left-4 rounded-full px-3 py-1 text-xs font-bold tracking-widest shadow ${labelClassName}`}>{label}</figcaption>
     </figure>
   );
 }

@@ -5,7 +5,7 @@ import { Island } from "./Island";
 import { Icon, type IconName } from "~/components/Icon";
 import { CONTAINER, SectionHeader } from "./ui";
 import type { SiteContent } from "~/website/content";
-import { hoursRows, type SiteHours } from "~/website/hours";
+import { hoursRows, type SiteHours } from "~/website/sections/hours";
 
 export function Contact({
   company,
@@ -42,10 +42,7 @@ export function Contact({
                   </a>
                 </Detail>
                 <Detail icon="envelope" title="Email" note={texts.emailNote}>
-                  <a
-                    href={`mailto:${company.email}`}
-                    className="font-semibold break-all hover:underline focus-visible:outline-blue-300"
-                  >
+                  <a href={`mailto:${company.email}`} className="font-semibold break-all hover:underline focus-visible:outline-blue-300">
                     {company.email}
                   </a>
                 </Detail>
@@ -80,17 +77,7 @@ export function Contact({
   );
 }
 
-function Detail({
-  icon,
-  title,
-  note,
-  children,
-}: {
-  icon: IconName;
-  title: string;
-  note?: string;
-  children: ReactNode;
-}) {
+function Detail({ icon, title, note, children }: { icon: IconName; title: string; note?: string; children: ReactNode }) {
   return (
     <div className="flex gap-4">
       <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-white/10 text-blue-300">

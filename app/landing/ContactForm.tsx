@@ -1,13 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
-import {
-  FAILURE_MESSAGE,
-  LIMITS,
-  SUCCESS_MESSAGE,
-  USER_TYPES,
-  USER_TYPE_LABELS,
-  validateEnquiry,
-  type ContactActionData,
-} from "~/enquiries/schema";
+import { FAILURE_MESSAGE, LIMITS, SUCCESS_MESSAGE, USER_TYPES, USER_TYPE_LABELS, validateEnquiry, type ContactActionData } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
 import { Icon } from "~/components/Icon";
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
@@ -125,27 +117,13 @@ export function ContactForm({
         {/* The honeypot: off-screen rather than display:none (some bots skip those), out of the accessibility tree and the tab order. */}
         <div aria-hidden="true" className="absolute -left-[10000px] size-px overflow-hidden">
           <label htmlFor={`contact-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-          <input
-            id={`contact-${HONEYPOT_FIELD}`}
-            name={HONEYPOT_FIELD}
-            type="text"
-            tabIndex={-1}
-            autoComplete="off"
-            defaultValue=""
-          />
+          <input id={`contact-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         <Field label="Full Name" htmlFor="contact-name" required>
           <input {...fieldProps("name")} type="text" autoComplete="name" maxLength={LIMITS.name} aria-required="true" className={INPUT} />
         </Field>
         <Field label="Email Address" htmlFor="contact-email" required>
-          <input
-            {...fieldProps("email")}
-            type="email"
-            autoComplete="email"
-            maxLength={LIMITS.email}
-            aria-required="true"
-            className={INPUT}
-          />
+          <input {...fieldProps("email")} type="email" autoComplete="email" maxLength={LIMITS.email} aria-required="true" className={INPUT} />
         </Field>
         <Field label="Phone Number" htmlFor="contact-phone">
           <input {...fieldProps("phone")} type="tel" autoComplete="tel" maxLength={LIMITS.phone} className={INPUT} />
@@ -161,13 +139,7 @@ export function ContactForm({
           </select>
         </Field>
         <Field label="Message" htmlFor="contact-message" required wide>
-          <textarea
-            {...fieldProps("message")}
-            rows={5}
-            aria-required="true"
-            placeholder="Tell us about your property and how we can help"
-            className={INPUT}
-          />
+          <textarea {...fieldProps("message")} rows={5} aria-required="true" placeholder="Tell us about your property and how we can help" className={INPUT} />
         </Field>
         <div className="sm:col-span-2">
           <button type="submit" disabled={submitting} className={`w-full sm:w-auto ${BUTTON_STYLES.primary}`}>
@@ -222,14 +194,14 @@ function PrivacyNotice({ retentionDays, privacyHref }: { retentionDays: number |
       : `They are deleted after ${retentionDays} ${retentionDays === 1 ? "day" : "days"}.`;
   return (
     <p className="mt-8 border-t border-slate-200 pt-6 text-sm leading-6 text-slate-600">
-      We store your name, e-mail address, phone number (if you give one) and message only to answer your enquiry; we
-      never sell them or share them with third parties for marketing. {kept} See our{" "}
-      {/* A placeholder until the company has written it, like the footer's policy links. */}
+      We store your name, e-mail address, phone number (if you give one) and message only to answer your enquiry; we never sell them or share them with third
+      parties for marketing. {kept} See our {/* A placeholder until the company has written it, like the footer's policy links. */}
       {privacyHref ? (
         <a href={privacyHref} className="font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900">
           Privacy Policy
         </a>
       ) : (
+        // biome-ignore lint/a11y/useValidAnchor: an <a> without href is HTML's placeholder link, which the specification asks for until the policy is written.
         <a className="font-semibold text-slate-700">Privacy Policy</a>
       )}
       .
@@ -268,17 +240,7 @@ function Field({
   );
 }
 
-function NoticeBox({
-  ref,
-  id,
-  kind,
-  children,
-}: {
-  ref: Ref<HTMLDivElement>;
-  id?: string;
-  kind: Notice["kind"];
-  children: ReactNode;
-}) {
+function NoticeBox({ ref, id, kind, children }: { ref: Ref<HTMLDivElement>; id?: string; kind: Notice["kind"]; children: ReactNode }) {
   return (
     <div
       ref={ref}

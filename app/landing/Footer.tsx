@@ -1,6 +1,9 @@
 import { Link } from "react-router";
 import type { Company } from "~/company/company";
-import { POLICIES, certificateLinkText, hasFees, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { hasFees } from "~/website/sections/fees";
+import { certificateLinkText } from "~/website/sections/legal";
+import { POLICIES } from "~/website/sections/policies";
 import type { SectionId } from "./scroll";
 import { CONTAINER } from "./ui";
 
@@ -10,7 +13,6 @@ const QUICK_LINKS: { id: SectionId; label: string }[] = [
   { id: "renovations", label: "Renovations" },
   { id: "about", label: "About" },
 ];
-
 
 const FOOTER_LINK = "text-slate-300 transition-colors hover:text-white focus-visible:outline-blue-300";
 
@@ -43,7 +45,15 @@ function legalLines(company: Company, site: SiteContent): string[] {
   return lines;
 }
 
-export function Footer({ company, site, onLanding = true }: { company: Company; site: SiteContent; /** False on /fees and the policies: the quick links go back to the landing page. */ onLanding?: boolean }) {
+export function Footer({
+  company,
+  site,
+  onLanding = true,
+}: {
+  company: Company;
+  site: SiteContent /** False on /fees and the policies: the quick links go back to the landing page. */;
+  onLanding?: boolean;
+}) {
   const legal = legalLines(company, site);
   const feesListed = hasFees(site.fees);
   return (
@@ -56,8 +66,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
               <p className="text-lg font-bold text-white">{company.name}</p>
             </div>
             <p className="mt-4 max-w-md leading-7">
-              Professional property management for landlords, property investors and tenants. Rent, repairs,
-              compliance and renovations, handled.
+              Professional property management for landlords, property investors and tenants. Rent, repairs, compliance and renovations, handled.
             </p>
           </div>
 
@@ -68,11 +77,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
             <ul className="mt-4 space-y-3">
               {QUICK_LINKS.map((link) => (
                 <li key={link.id}>
-                  <a
-                    href={onLanding ? `#${link.id}` : `/#${link.id}`}
-                    data-scroll-to={onLanding ? link.id : undefined}
-                    className={FOOTER_LINK}
-                  >
+                  <a href={onLanding ? `#${link.id}` : `/#${link.id}`} data-scroll-to={onLanding ? link.id : undefined} className={FOOTER_LINK}>
                     {link.label}
                   </a>
                 </li>
@@ -103,6 +108,7 @@ export function Footer({ company, site, onLanding = true }: { company: Company; 
                       {title}
                     </a>
                   ) : (
+                    // biome-ignore lint/a11y/useValidAnchor: an <a> without href is HTML's placeholder link, which the specification asks for.
                     <a className="text-slate-300">{title}</a>
                   )}
                 </li>

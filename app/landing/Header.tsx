@@ -4,10 +4,8 @@ import { NAV_ITEMS } from "./content";
 import { Icon } from "~/components/Icon";
 import { CONTAINER } from "./ui";
 
-const NAV_BUTTON =
-  "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-blue-800";
-const NAV_BUTTON_HIGHLIGHTED =
-  "ml-2 rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-blue-800";
+const NAV_BUTTON = "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-blue-800";
+const NAV_BUTTON_HIGHLIGHTED = "ml-2 rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-blue-800";
 
 /** The header is an island (islands.ts): it gets only the company fields it shows, as its props travel in the page. */
 export function Header({ company }: { company: Pick<Company, "name" | "shortName" | "logoUrl"> }) {
@@ -26,31 +24,27 @@ export function Header({ company }: { company: Pick<Company, "name" | "shortName
   }, [menuOpen]);
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: not an interaction but a watch on focus leaving the banner, which stays a landmark.
     <header
       // Focus leaving the header closes the menu: open, it would cover what Tab or Shift+Tab moves to (WCAG 2.4.11).
       onBlur={(event) => {
         if (menuOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setMenuOpen(false);
       }}
-      className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm">
+      className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm"
+    >
       <div className={`${CONTAINER} flex h-16 items-center justify-between gap-4`}>
         <div className="flex min-w-0 items-center gap-3">
           <img src={company.logoUrl} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0 object-contain" />
           {/* The full name needs the room the desktop navigation leaves from lg up. */}
           <span className="truncate text-lg font-bold tracking-tight text-slate-900 lg:hidden">{company.shortName}</span>
-          <span className="hidden truncate text-lg font-bold tracking-tight text-slate-900 lg:inline">
-            {company.name}
-          </span>
+          <span className="hidden truncate text-lg font-bold tracking-tight text-slate-900 lg:inline">{company.name}</span>
         </div>
 
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1">
             {NAV_ITEMS.map((item) => (
               <li key={item.id}>
-                <button
-                  type="button"
-                  data-scroll-to={item.id}
-                  className={item.id === "contact" ? NAV_BUTTON_HIGHLIGHTED : NAV_BUTTON}
-                >
+                <button type="button" data-scroll-to={item.id} className={item.id === "contact" ? NAV_BUTTON_HIGHLIGHTED : NAV_BUTTON}>
                   {item.label}
                 </button>
               </li>

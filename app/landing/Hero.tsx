@@ -1,4 +1,5 @@
-import { DEFAULT_HERO_IMAGE, type HeroPicture, type SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { DEFAULT_HERO_IMAGE, type HeroPicture } from "~/website/sections/hero";
 import { Icon } from "~/components/Icon";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { CONTAINER, ScrollButton } from "./ui";
@@ -14,25 +15,17 @@ export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPi
       className="relative isolate overflow-hidden bg-gradient-to-b from-blue-50 via-slate-50 to-white pt-16"
     >
       {/* A soft glow as a gradient: a blur filter this size costs a phone a long first paint. */}
-      <div
-        aria-hidden="true"
-        className="absolute -top-40 -right-40 -z-10 size-[36rem] rounded-full bg-radial from-blue-200/50 to-transparent to-70%"
-      />
+      <div aria-hidden="true" className="absolute -top-40 -right-40 -z-10 size-[36rem] rounded-full bg-radial from-blue-200/50 to-transparent to-70%" />
       <div className={`${CONTAINER} grid items-center gap-12 py-14 sm:py-20 lg:grid-cols-2 lg:gap-16 lg:py-24`}>
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-white px-4 py-1.5 text-sm font-medium text-blue-800 shadow-sm ring-1 ring-blue-200">
             <Icon name="home" className="size-4" />
             {hero.eyebrow}
           </p>
-          <h1
-            id="home-title"
-            className="mt-6 text-4xl font-extrabold tracking-tight text-balance text-slate-900 sm:text-5xl xl:text-6xl"
-          >
+          <h1 id="home-title" className="mt-6 text-4xl font-extrabold tracking-tight text-balance text-slate-900 sm:text-5xl xl:text-6xl">
             {hero.headline}
           </h1>
-          <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-slate-600">
-            {hero.blurb}
-          </p>
+          <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-slate-600">{hero.blurb}</p>
           <div className="mt-10 flex flex-col gap-4 sm:flex-row">
             <ScrollButton to="services">
               Our Services
@@ -85,10 +78,7 @@ export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPi
           </div>
           <ul className="flex flex-wrap gap-3">
             {hero.promises.map((promise, index) => (
-              <li
-                key={index}
-                className="inline-flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold ring-1 ring-white/20"
-              >
+              <li key={index} className="inline-flex items-center gap-2 rounded-full bg-white/10 px-4 py-2 text-sm font-semibold ring-1 ring-white/20">
                 <Icon name="checkCircle" className="size-5 text-emerald-400" />
                 {promise}
               </li>

@@ -1,6 +1,6 @@
 import { useContext, type ComponentType } from "react";
 import { UNSAFE_FrameworkContext } from "react-router";
-import { jsonForScript } from "~/platform/json-script";
+import { jsonForScript } from "~/platform/http/json-script";
 import { ISLANDS, ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE, type IslandName, type IslandProps } from "./islands";
 
 /**
@@ -27,6 +27,7 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
         {...propsAttributes}
         nonce={nonce}
         suppressHydrationWarning
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON for a script element, escaped for it by jsonForScript (no "<", no line separators).
         dangerouslySetInnerHTML={{ __html: json }}
       />
     </>

@@ -1,7 +1,8 @@
 import type { Company } from "~/company/company";
 import type { ContactActionData } from "~/enquiries/schema";
 import type { RenovationProject } from "~/projects/types";
-import type { HeroPicture, SiteContent } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import type { HeroPicture } from "~/website/sections/hero";
 import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";
@@ -36,10 +37,7 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
       >
         Skip to main content
       </a>
-      <Island
-        name="header"
-        props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }}
-      />
+      <Island name="header" props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }} />
       <main id="main" tabIndex={-1}>
         <Hero hero={site.hero} image={heroImage} />
         <Services services={site.services} />

@@ -1,4 +1,7 @@
-import { VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SitePlan } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { VAT_STATEMENTS, hasFees } from "~/website/sections/fees";
+import type { SitePlan } from "~/website/sections/pricing";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
@@ -19,11 +22,7 @@ export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fe
 
         <p className="mt-12 text-center text-lg text-slate-700">
           {pricing.enterpriseQuestion}{" "}
-          <a
-            href="#contact"
-            data-scroll-to="contact"
-            className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900"
-          >
+          <a href="#contact" data-scroll-to="contact" className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900">
             {pricing.enterpriseLink}
           </a>{" "}
           {pricing.enterpriseRest}
@@ -85,11 +84,7 @@ function PlanCard({ plan, vatStatus }: { plan: SitePlan; vatStatus: SiteContent[
           </li>
         ))}
       </ul>
-      <button
-        type="button"
-        data-scroll-to="contact"
-        className={`mt-10 w-full ${popular ? BUTTON_STYLES.inverted : BUTTON_STYLES.primary}`}
-      >
+      <button type="button" data-scroll-to="contact" className={`mt-10 w-full ${popular ? BUTTON_STYLES.inverted : BUTTON_STYLES.primary}`}>
         {plan.buttonText}
       </button>
     </li>

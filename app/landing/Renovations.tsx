@@ -69,8 +69,8 @@ function GalleryEmpty() {
       </span>
       <h3 className="mt-6 text-2xl font-bold text-slate-900">Property Renovation Services</h3>
       <p className="mt-3 max-w-xl leading-7 text-slate-600">
-        Our project gallery is being updated. Check back soon to see our latest before-and-after transformations, or
-        get in touch to talk about your own property.
+        Our project gallery is being updated. Check back soon to see our latest before-and-after transformations, or get in touch to talk about your own
+        property.
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
 import { Icon } from "~/components/Icon";
 import type { SiteContent } from "~/website/content";
-import type { SiteService } from "~/website/services";
+import type { SiteService } from "~/website/sections/services";
 import { CONTAINER, SectionHeader } from "./ui";
 
 export function Services({ services }: { services: SiteContent["services"] }) {

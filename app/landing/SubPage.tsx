@@ -9,7 +9,19 @@ import { CONTAINER } from "./ui";
  * name back to /, the page's own heading and text, the same footer. No
  * JavaScript: nothing on these pages needs it.
  */
-export function SubPage({ company, site, title, intro, children }: { company: Company; site: SiteContent; title: string; intro?: ReactNode; children: ReactNode }) {
+export function SubPage({
+  company,
+  site,
+  title,
+  intro,
+  children,
+}: {
+  company: Company;
+  site: SiteContent;
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <>
       <a

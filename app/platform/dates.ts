@@ -31,3 +31,66 @@ export function formatUpcomingTime(iso: string, now: Date): string {
   const time = TIME_OF_DAY.format(at);
   return LONDON_DATE.format(at) === LONDON_DATE.format(now) ? time : `${time} on ${DAY.format(at)}`;
 }
+
+/*
+ * London wall-clock time (GMT or BST) to and from instants, for scheduled
+ * publishing (the admin types "2026-12-01T09:00" meaning nine in London) and
+ * the audit log's days. Browser-safe; uses the runtime's time zone data
+ * (Intl), no library.
+ */
+const LONDON = "Europe/London";
+
+function londonParts(instant: Date): Record<string, number> {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: LONDON,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(instant);
+  const value: Record<string, number> = {};
+  for (const part of parts) if (part.type !== "literal") value[part.type] = Number(part.value);
+  return value;
+}
+
+/** Minutes London is ahead of UTC at `instant` (0 in winter, 60 in summer). */
+function londonOffsetMinutes(instant: Date): number {
+  const p = londonParts(instant);
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/**
+ * "2026-12-01T09:00" (an <input type="datetime-local">) as London time → the
+ * instant; undefined when it is not such a value. In the hour that does not
+ * exist when the clocks go forward, the time after the change is taken.
+ */
+export function fromLondonTime(local: string): Date | undefined {
+  const match = LOCAL.exec(local);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const check = new Date(wall);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return undefined;
+  // The offset at the guess, then at the corrected guess (they differ only around a change).
+  let instant = wall - londonOffsetMinutes(new Date(wall)) * 60_000;
+  instant = wall - londonOffsetMinutes(new Date(instant)) * 60_000;
+  return new Date(instant);
+}
+
+/** An instant as London wall-clock time for a datetime-local field: "2026-12-01T09:00". */
+export function toLondonTime(instant: Date): string {
+  const p = londonParts(instant);
+  const two = (n: number | undefined) => String(n ?? 0).padStart(2, "0");
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
+}
+
+/** "1 Dec 2026, 09:00" in London. */
+export function londonLabel(instant: Date): string {
+  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON }).format(instant);
+}

@@ -1,4 +1,5 @@
 import { removeImageIfUnused, saveImage, type ImageServices } from "~/images/images.server";
+import type { Actor } from "~/audit/actor";
 import { loadSharp } from "~/images/process.server";
 import { demoArt, type DemoRoom } from "./demo-art.server";
 import { createProject, type NewProject } from "./projects.server";
@@ -62,7 +63,7 @@ export async function renderDemoJpeg(room: DemoRoom, side: "before" | "after"): 
  * nothing. When a project cannot be saved, the images stored for it are
  * removed and the error is thrown; projects added before it stay.
  */
-export async function seedDemoProjects(services: ImageServices): Promise<{ created: string[]; skipped: string[] }> {
+export async function seedDemoProjects(services: ImageServices, actor: Actor): Promise<{ created: string[]; skipped: string[] }> {
   const titles = DEMO_PROJECTS.map((project) => project.title);
   const existing = await services.db.selectFrom("renovation_projects").select("title").where("title", "in", titles).execute();
   const taken = new Set(existing.map((row) => row.title));
@@ -77,10 +78,10 @@ export async function seedDemoProjects(services: ImageServices): Promise<{ creat
     const stored: string[] = [];
     try {
       for (const side of ["before", "after"] as const) {
-        const image = await saveImage(services, await renderDemoJpeg(room, side));
+        const image = await saveImage(services, await renderDemoJpeg(room, side), actor);
         stored.push(image.url);
       }
-      await createProject(services.db, { ...project, before_image_url: stored[0]!, after_image_url: stored[1]!, is_active: true });
+      await createProject(services.db, { ...project, before_image_url: stored[0]!, after_image_url: stored[1]!, is_active: true }, actor);
     } catch (error) {
       for (const url of stored) await removeImageIfUnused(services, url);
       throw error;

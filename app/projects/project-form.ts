@@ -43,7 +43,9 @@ export type ProjectFormValues = Record<ProjectTextField, string> & {
   after_image_alt: string;
 };
 
-export type ProjectFormErrors = Partial<Record<ProjectTextField | "display_order" | "before_image" | "after_image" | "before_image_alt" | "after_image_alt", string>>;
+export type ProjectFormErrors = Partial<
+  Record<ProjectTextField | "display_order" | "before_image" | "after_image" | "before_image_alt" | "after_image_alt", string>
+>;
 
 export type ParsedProject = Record<ProjectTextField, string> & {
   display_order: number | undefined;
@@ -66,11 +68,13 @@ export function emptyProjectForm(displayOrder: number): ProjectFormValues {
   };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters to strip (line breaks and tabs stay).
+const STRIPPED_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 /** Trims, and strips what a browser never sends in a text field (control characters other than line breaks and tabs). */
 function clean(value: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
   // Browsers send line breaks as CRLF: store them as the newline everyone else uses.
-  return (value ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
+  return (value ?? "").replace(/\r\n?/g, "\n").replace(STRIPPED_CONTROL_CHARACTERS, "").trim();
 }
 
 /**

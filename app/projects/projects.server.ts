@@ -2,9 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { SelectQueryBuilder, Selectable } from "kysely";
 import { linkImageUrl } from "~/images/image-files";
 import { findImagesByUrl, responsiveImage, type StoredImage } from "~/images/images.server";
-import { dialectOf, type Db } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import type { DatabaseSchema, RenovationProjectTable } from "~/platform/schema";
+import { dialectOf, type Db } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import type { DatabaseSchema, RenovationProjectTable } from "~/platform/db/schema";
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
 import { defaultAlt, type RenovationProject } from "./types";
 
 type Row = Selectable<RenovationProjectTable>;
@@ -70,10 +73,7 @@ export async function getProject(db: Db, id: string): Promise<RenovationProject 
 }
 
 /** What the project form saves (alt text: null for the default). */
-export type ProjectFields = Pick<
-  RenovationProject,
-  "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"
-> & {
+export type ProjectFields = Pick<RenovationProject, "title" | "category" | "description" | "duration" | "budget" | "before_image_url" | "after_image_url"> & {
   before_image_alt?: string | null;
   after_image_alt?: string | null;
   display_order?: number;
@@ -97,9 +97,9 @@ function formColumns(fields: ProjectFields) {
 export type NewProject = ProjectFields & { is_active?: boolean };
 
 /** Adds a project: active unless told otherwise; without a display order it goes last (SPEC: order = current count). */
-export async function createProject(db: Db, project: NewProject): Promise<RenovationProject> {
+export async function createProject(db: Db, project: NewProject, actor: Actor): Promise<RenovationProject> {
   const now = new Date().toISOString();
-  const row = await db.transaction().execute(async (trx) => {
+  const row = await inTransaction(db, async (trx) => {
     const row: Row = {
       id: randomUUID(),
       ...formColumns(project),
@@ -109,6 +109,7 @@ export async function createProject(db: Db, project: NewProject): Promise<Renova
       updated_at: now,
     };
     await trx.insertInto("renovation_projects").values(row).execute();
+    await audit(trx, { actor, action: "project-created", target: row.id });
     return row;
   });
   return (await withImages(db, [row]))[0]!;
@@ -119,8 +120,9 @@ export async function updateProject(
   db: Db,
   id: string,
   fields: ProjectFields,
+  actor: Actor,
 ): Promise<{ previous: RenovationProject; project: RenovationProject } | undefined> {
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await inTransaction(db, async (trx) => {
     const previous = await trx.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
     if (!previous) return undefined;
     const changes = {
@@ -129,6 +131,7 @@ export async function updateProject(
       updated_at: new Date().toISOString(),
     };
     await trx.updateTable("renovation_projects").set(changes).where("id", "=", id).execute();
+    await audit(trx, { actor, action: "project-updated", target: id });
     return { previous, current: { ...previous, ...changes } };
   });
   if (!result) return undefined;
@@ -137,13 +140,17 @@ export async function updateProject(
 }
 
 /** Shows or hides a project on the homepage. False when it does not exist. */
-export async function setProjectActive(db: Db, id: string, active: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable("renovation_projects")
-    .set({ is_active: active, updated_at: new Date().toISOString() })
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function setProjectActive(db: Db, id: string, active: boolean, actor: Actor): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("renovation_projects")
+      .set({ is_active: active, updated_at: new Date().toISOString() })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: active ? "project-shown" : "project-hidden", target: id });
+    return true;
+  });
 }
 
 export type MoveResult = "moved" | "not-found" | "at-edge";
@@ -157,8 +164,8 @@ export type MoveResult = "moved" | "not-found" | "at-edge";
  * swap of equal values would change nothing. The first project cannot move
  * up, the last cannot move down.
  */
-export async function moveProject(db: Db, id: string, direction: "up" | "down"): Promise<MoveResult> {
-  return db.transaction().execute(async (trx) => {
+export async function moveProject(db: Db, id: string, direction: "up" | "down", actor: Actor): Promise<MoveResult> {
+  return inTransaction(db, async (trx) => {
     // PostgreSQL: one reorder at a time, so two admins' moves cannot interleave
     // (rows locked in one fixed order, so two moves cannot deadlock).
     // (SQLite runs one write transaction at a time anyway.)
@@ -185,22 +192,20 @@ export async function moveProject(db: Db, id: string, direction: "up" | "down"):
     }
     for (const entry of wanted) {
       if (entry.to === entry.from) continue;
-      await trx
-        .updateTable("renovation_projects")
-        .set({ display_order: entry.to, updated_at: now })
-        .where("id", "=", entry.id)
-        .execute();
+      await trx.updateTable("renovation_projects").set({ display_order: entry.to, updated_at: now }).where("id", "=", entry.id).execute();
     }
+    await audit(trx, { actor, action: "project-moved", target: id });
     return "moved";
   });
 }
 
 /** Deletes a project; returns it (its image URLs are for the clean-up), or undefined when there was none. */
-export async function deleteProject(db: Db, id: string): Promise<RenovationProject | undefined> {
-  const row = await db.transaction().execute(async (trx) => {
+export async function deleteProject(db: Db, id: string, actor: Actor): Promise<RenovationProject | undefined> {
+  const row = await inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom("renovation_projects").selectAll().where("id", "=", id).executeTakeFirst();
     if (!existing) return undefined;
     await trx.deleteFrom("renovation_projects").where("id", "=", id).execute();
+    await audit(trx, { actor, action: "project-deleted", target: id });
     return existing;
   });
   return row ? (await withImages(db, [row]))[0] : undefined;

@@ -1,17 +1,12 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { FORM_TEXT } from "~/admin/texts";
-import {
-  DATA_REQUESTS_TEXT,
-  DataRequestsPage,
-  type DataRequestActionData,
-  type DataRequestLookup,
-} from "~/admin/DataRequestsPage";
+import { DATA_REQUESTS_TEXT, DataRequestsPage, type DataRequestActionData, type DataRequestLookup } from "~/admin/DataRequestsPage";
 import { downloadDate } from "~/enquiries/csv";
 import { eraseDataHeld, exportDataHeld, parseRequestEmail, summariseDataHeld } from "~/enquiries/data-requests.server";
 import { LIMITS } from "~/enquiries/schema";
-import { adminContext, servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { requireMember, servicesContext } from "~/services";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/admin.data-requests";
 
 export function meta({ error }: Route.MetaArgs) {
@@ -26,7 +21,9 @@ export function meta({ error }: Route.MetaArgs) {
  * an address that is not valid, goes on to the page, which says what is wrong.
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context }, next) => {
+  async (args, next) => {
+    const { request, context } = args;
+    const { actor } = requireMember(args, "data-requests");
     const params = new URL(request.url).searchParams;
     if (params.get("format") !== "json" || (request.method !== "GET" && request.method !== "HEAD")) return next();
     const email = parseRequestEmail(params.get("email"));
@@ -34,7 +31,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const { db, log } = context.get(servicesContext);
     const now = new Date();
     try {
-      const body = JSON.stringify(await exportDataHeld(db, email, now), null, 2);
+      const body = JSON.stringify(await exportDataHeld(db, email, now, actor), null, 2);
       // Express marks every admin response no-store.
       return new Response(body, {
         headers: {
@@ -50,8 +47,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 /** The page: the address asked about (?email=) and what is held for it. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = context.get(adminContext);
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  const { admin } = requireMember(args, "data-requests");
   const { db, company, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const base = { adminEmail: admin.email, company: { name: company.name, logoUrl: company.logoUrl } };
@@ -89,14 +87,20 @@ const answer = (result: DataRequestActionData, status = 200, init: ResponseInit 
  * e-mails about them. Without confirmed=yes (no JavaScript, so no confirm()
  * has asked) it only asks, on the page. The log says how many, never whose.
  */
-export const action = withBody(
+export async function action(args: Route.ActionArgs) {
+  requireMember(args, "data-requests");
+  return eraseWithBody(args);
+}
+
+const eraseWithBody = withBody(
   (request) => readFormFields(request, ADMIN_FORM_LIMIT, FORM_TEXT.notUnderstood),
   (refusal) => answer({ notice: { kind: "error", text: refusal.message } }, refusal.status, { headers: refusal.headers }),
   eraseAction,
 );
 
-async function eraseAction({ context }: Route.ActionArgs, fields: Record<string, string>) {
-  const { db, log } = context.get(servicesContext);
+async function eraseAction(args: Route.ActionArgs, fields: Record<string, string>) {
+  const { actor } = requireMember(args, "data-requests");
+  const { db, log } = args.context.get(servicesContext);
   if (fields.intent !== "erase") return answer({ notice: { kind: "error", text: "Unknown action." } }, 400);
   const email = parseRequestEmail(fields.email);
   if (email === undefined) return answer({ notice: { kind: "error", text: DATA_REQUESTS_TEXT.invalid } }, 400);
@@ -108,7 +112,7 @@ async function eraseAction({ context }: Route.ActionArgs, fields: Record<string,
       if (held.submissions === 0) return answer({ notice: { kind: "success", text: DATA_REQUESTS_TEXT.held(email, held) } });
       return answer({ confirmErase: { email, submissions: held.submissions } });
     }
-    const erased = await eraseDataHeld(db, email);
+    const erased = await eraseDataHeld(db, email, actor);
     log.info(`Data request: erased ${erased.submissions} submissions and ${erased.emailJobs} e-mail jobs for one address`);
     if (!erased.purged) log.warn("Erased data stays in the SQLite write-ahead log until its next checkpoint: a reader was busy");
     return answer({ notice: { kind: "success", text: DATA_REQUESTS_TEXT.erased(email, erased.submissions) } });

@@ -1,8 +1,8 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { downloadDate, enquiriesCsvStream } from "~/enquiries/csv";
 import { parseInboxFilter, parseSearch } from "~/enquiries/inbox";
-import { submissionsQuery, toSubmission } from "~/enquiries/inbox.server";
-import { servicesContext } from "~/services";
+import { idsToExport, toSubmission } from "~/enquiries/inbox.server";
+import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/admin.enquiries-csv";
 
 /**
@@ -10,7 +10,9 @@ import type { Route } from "./+types/admin.enquiries-csv";
  * admin is looking at (not one page), newest first, as a CSV download.
  * Unknown filters and odd searches fall back as the inbox's do.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  const { actor } = requireMember(args, "enquiries-export");
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   const filter = parseInboxFilter(params.get("filter"));
@@ -19,13 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let ids: string[];
   try {
     // Which rows, in which order, fixed now; their fields are read in batches as the file streams out.
-    ids = (await submissionsQuery(db, { filter, search }).clearSelect().select("id").execute()).map((row) => row.id);
+    ids = await idsToExport(db, { filter, search }, actor);
   } catch (error) {
     log.error({ err: error }, "Could not export contact submissions");
     return new Response(INBOX_TEXT.loadFailure, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  const load = async (batch: string[]) =>
-    (await db.selectFrom("contact_submissions").selectAll().where("id", "in", batch).execute()).map(toSubmission);
+  const load = async (batch: string[]) => (await db.selectFrom("contact_submissions").selectAll().where("id", "in", batch).execute()).map(toSubmission);
   const body = enquiriesCsvStream(ids, filter, load, (error) => log.error({ err: error }, "Could not export contact submissions"));
   // Express marks every admin response no-store.
   return new Response(body, {

@@ -2,12 +2,13 @@ import { data, redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { LoginScreen, type SignInFailure } from "~/admin/LoginScreen";
 import { LOGIN_TEXT } from "~/admin/texts";
+import { DASHBOARD_PATH, returnPath } from "~/admin/tabs";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server";
 import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
 import { servicesContext } from "~/services";
-import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/admin.sign-in";
 
 export function meta() {
@@ -39,7 +40,7 @@ const signInWithForm = withBody(
 );
 
 async function signInAction({ request, context }: Route.ActionArgs, fields: Record<string, string>) {
-  const { db, auth, secrets, log } = context.get(servicesContext);
+  const { db, auth, secrets, log, tally, clock } = context.get(servicesContext);
   const email = (fields.email ?? "").trim().slice(0, 254);
   const password = fields.password ?? "";
   if (email === "" || password === "") return data<SignInFailure>({ error: LOGIN_TEXT.missing, email }, { status: 400 });
@@ -68,6 +69,8 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
     // The code's form (completeSignInWithCode, with the pending cookie) comes with the account screens.
     if (result.reason === "second-step") return data<SignInFailure>({ error: SECOND_STEP_NOT_YET, email }, { status: 401 });
     const busy = result.reason === "busy";
+    // A flood of sign-ins shows on the dashboard, counted without a row each.
+    tally.count(busy ? "sign-in-refused-busy" : "sign-in-refused-limit", clock.now());
     return data<SignInFailure>(
       { error: busy ? LOGIN_TEXT.busy : LOGIN_TEXT.limited, email },
       { status: busy ? 503 : 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
@@ -80,9 +83,9 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
   return redirect(returnTo(fields.returnTo), { headers });
 }
 
-/** Back to the admin view the form was shown on; only ever /admin or /admin/data-requests (no open redirect). */
+/** Back to the admin view the form was shown on; only ever one of our pages (no open redirect). */
 function returnTo(value: string | undefined): string {
-  return value !== undefined && /^\/admin(?:\/data-requests)?(?:\?[\w=&%.@+-]*)?$/.test(value) ? value : "/admin";
+  return returnPath(value) ?? DASHBOARD_PATH;
 }
 
 /**

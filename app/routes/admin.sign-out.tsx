@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { clearedSessionCookie, deleteSession } from "~/auth/sessions.server";
+import { clientIp } from "~/auth/require-admin.server";
+import { clearedSessionCookie, signOut } from "~/auth/sessions.server";
 import { adminContext, servicesContext } from "~/services";
 import type { Route } from "./+types/admin.sign-out";
 
@@ -10,10 +11,10 @@ export function loader() {
 }
 
 /** Ends the session on the server (not just in this browser) and returns to the sign-in form. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = context.get(adminContext);
   const { db, auth } = context.get(servicesContext);
-  await deleteSession(db, admin.sessionId);
+  await signOut(db, admin, clientIp(context));
   return redirect("/admin", { headers: { "Set-Cookie": clearedSessionCookie(auth.cookie) } });
 }
 

@@ -3,8 +3,9 @@ import { WEBSITE_TEXT_ADMIN } from "~/admin/texts";
 import { formTokenFor } from "~/enquiries/form-token.server";
 import { LandingPage } from "~/landing/LandingPage";
 import { listActiveProjects } from "~/projects/projects.server";
-import { servicesContext } from "~/services";
-import { siteCompany, siteDefaults } from "~/website/content";
+import { requireMember, servicesContext } from "~/services";
+import { siteDefaults } from "~/website/content";
+import { siteCompany } from "~/website/sections/company";
 import { heroPicture, readDraft, readVersion } from "~/website/website.server";
 import type { Route } from "./+types/admin.website-preview";
 
@@ -18,7 +19,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
 /** The landing page as it would look with the draft, or with an earlier version (?version=N). */
 export const handle = { hydrate: "islands" } as const;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "website");
   const services = context.get(servicesContext);
   const defaults = siteDefaults(services.company);
   const asked = new URL(request.url).searchParams.get("version");
@@ -51,7 +54,10 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export default function WebsitePreview({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <div role="note" className="sticky top-0 z-[70] flex flex-wrap items-center justify-center gap-x-4 gap-y-1 bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950">
+      <div
+        role="note"
+        className="sticky top-0 z-[70] flex flex-wrap items-center justify-center gap-x-4 gap-y-1 bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-amber-950"
+      >
         <span>{loaderData.version === undefined ? WEBSITE_TEXT_ADMIN.previewBanner : WEBSITE_TEXT_ADMIN.previewVersionBanner(loaderData.version)}</span>
         <a href="/admin/website" className="underline underline-offset-2">
           {WEBSITE_TEXT_ADMIN.backToEditor}

@@ -1,15 +1,18 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
-import { servicesContext } from "~/services";
+import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
- * The inbox as JSON (?filter=all|unread|read|spam&q=<search>&page=n): for
+ * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&page=n): for
  * scripts and integrations of the admin's own. As on the page, all, unread
- * and read hold real enquiries only; spam is under filter=spam.
+ * and read hold real enquiries only; what a flood brought is under
+ * filter=held, spam under filter=spam.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context } = args;
+  requireMember(args, "enquiries");
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {

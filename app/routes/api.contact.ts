@@ -1,12 +1,11 @@
 import { SUCCESS_MESSAGE } from "~/enquiries/schema";
 import { submitEnquiry } from "~/enquiries/submit.server";
-import { requestContext } from "~/platform/context";
+import { requestContext } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { CONTACT_BODY_LIMIT, jsonRefusal, readJsonObject, withBody } from "~/platform/request-body.server";
+import { CONTACT_BODY_LIMIT, jsonRefusal, readJsonObject, withBody } from "~/platform/http/request-body.server";
 import type { Route } from "./+types/api.contact";
 
-const methodNotAllowed = () =>
-  Response.json({ error: "Use POST with a JSON body" }, { status: 405, headers: { Allow: "POST" } });
+const methodNotAllowed = () => Response.json({ error: "Use POST with a JSON body" }, { status: 405, headers: { Allow: "POST" } });
 
 export function loader() {
   return methodNotAllowed();
@@ -29,10 +28,7 @@ async function submitJson({ context }: Route.ActionArgs, body: Record<string, un
     tokenRequired: false,
   });
   if (!result.ok && result.status === 429) {
-    return Response.json(
-      { error: result.error },
-      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-    );
+    return Response.json({ error: result.error }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }
   if (!result.ok) {
     // 503: the database could not take it now; the client may try again after Retry-After.

@@ -1,7 +1,10 @@
 import { SubPage } from "~/landing/SubPage";
-import { siteUrl } from "~/platform/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { FEE_BASIS_LABELS, certificateLinkText, VAT_STATEMENTS, formatPrice, hasFees, type SiteContent, type SiteFee } from "~/website/content";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { FEE_BASIS_LABELS, VAT_STATEMENTS, hasFees, type SiteFee } from "~/website/sections/fees";
+import { certificateLinkText } from "~/website/sections/legal";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/fees";
 
@@ -32,22 +35,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
   return (
     // On a phone the table scrolls sideways within this region, which the keyboard can reach and scroll.
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700" tabIndex={0} role="region" aria-label={caption}>
+    <section
+      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard to be scrolled (WCAG 2.1.1).
+      tabIndex={0}
+      aria-label={caption}
+    >
       <table className="w-full min-w-[36rem] border-collapse text-left text-slate-800">
         <caption className="mb-3 text-left text-xl font-bold text-slate-900">{caption}</caption>
         <thead>
           <tr className="border-b-2 border-slate-300 text-sm text-slate-700">
-            <th scope="col" className="py-2 pr-4 font-semibold">Fee</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Amount (inc. VAT)</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Charged</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">What it covers</th>
-            <th scope="col" className="py-2 font-semibold">How it is calculated</th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Fee
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Amount (inc. VAT)
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Charged
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              What it covers
+            </th>
+            <th scope="col" className="py-2 font-semibold">
+              How it is calculated
+            </th>
           </tr>
         </thead>
         <tbody>
           {fees.map((fee, index) => (
             <tr key={index} className="border-b border-slate-200 align-top">
-              <th scope="row" className="py-3 pr-4 font-semibold">{fee.name}</th>
+              <th scope="row" className="py-3 pr-4 font-semibold">
+                {fee.name}
+              </th>
               <td className="py-3 pr-4 whitespace-nowrap">{formatPrice(fee.amountPence)}</td>
               <td className="py-3 pr-4 whitespace-nowrap">{FEE_BASIS_LABELS[fee.basis]}</td>
               <td className="py-3 pr-4">{fee.covers}</td>
@@ -56,7 +76,7 @@ function FeeTable({ caption, fees }: { caption: string; fees: SiteFee[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -78,7 +98,9 @@ function Schemes({ site }: { site: SiteContent }) {
         {legal.cmpScheme || legal.cmpCertificate ? (
           <div>
             <dt className="font-semibold text-slate-900">Client money protection</dt>
-            {legal.cmpScheme ? <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd> : null}
+            {legal.cmpScheme ? (
+              <dd className="text-slate-700">{`${legal.cmpScheme}${legal.cmpNumber ? `, membership number ${legal.cmpNumber}` : ""}`}</dd>
+            ) : null}
             {legal.cmpCertificate ? (
               <dd className="mt-1">
                 {/* The certificate itself (SI 2019/386 reg. 4): a scheme's logo alone is not enough. */}
@@ -103,16 +125,15 @@ export default function Fees({ loaderData }: Route.ComponentProps) {
       company={company}
       site={site}
       title="Our fees"
-      intro={
-        <p>
-          Every fee we charge landlords and tenants, with its amount including VAT.{fees.vatStatus ? ` ${VAT_STATEMENTS[fees.vatStatus]}` : ""}
-        </p>
-      }
+      intro={<p>Every fee we charge landlords and tenants, with its amount including VAT.{fees.vatStatus ? ` ${VAT_STATEMENTS[fees.vatStatus]}` : ""}</p>}
     >
       {none ? (
         <p className="text-slate-700">
-          Our full list of fees is being prepared. Please <a href="/#contact" className="font-semibold text-blue-700 underline underline-offset-4">contact us</a> and we will
-          send it to you.
+          Our full list of fees is being prepared. Please{" "}
+          <a href="/#contact" className="font-semibold text-blue-700 underline underline-offset-4">
+            contact us
+          </a>{" "}
+          and we will send it to you.
         </p>
       ) : (
         <div className="space-y-12">

@@ -6,13 +6,14 @@ import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enqu
 import { HONEYPOT_FIELD } from "~/enquiries/spam";
 import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { requestContext, siteUrl } from "~/platform/context";
+import { requestContext, siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { jsonForScript } from "~/platform/json-script";
-import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/request-body.server";
+import { jsonForScript } from "~/platform/http/json-script";
+import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
-import { formatPrice, type SiteContent } from "~/website/content";
-import { openingHours } from "~/website/hours";
+import type { SiteContent } from "~/website/content";
+import { formatPrice } from "~/website/price";
+import { openingHours } from "~/website/sections/hours";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
 
@@ -70,6 +71,7 @@ function StructuredData({ value }: { value: object }) {
       type="application/ld+json"
       nonce={nonce}
       suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD, escaped for a script element by jsonForScript (no "<", no line separators).
       dangerouslySetInnerHTML={{ __html: jsonForScript(value) }}
     />
   );
@@ -117,14 +119,12 @@ function postalAddress(address: string) {
   const parts = /^(.+?),\s*([^,]+?)(?:,\s*|\s+)([A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})$/i.exec(address.trim());
   return {
     "@type": "PostalAddress",
-    ...(parts
-      ? { streetAddress: parts[1], addressLocality: parts[2], postalCode: parts[3]!.toUpperCase() }
-      : { streetAddress: address }),
+    ...(parts ? { streetAddress: parts[1], addressLocality: parts[2], postalCode: parts[3]!.toUpperCase() } : { streetAddress: address }),
     addressCountry: "GB",
   };
 }
 
-/** The page is the same for every visitor: rendered once per version of the public data (platform/page-cache.server.ts). */
+/** The page is the same for every visitor: rendered once per version of the public data (platform/http/page-cache.server.ts). */
 export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -151,7 +151,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     retentionDays: contact.retentionDays,
   };
 }
-
 
 /** Headers an action sets (Retry-After on a 429, Connection: close on a 413) reach the response. */
 export function headers({ actionHeaders }: Route.HeadersArgs) {

@@ -1,17 +1,17 @@
-import Markdown from "react-markdown";
 import { data } from "react-router";
 import { SubPage } from "~/landing/SubPage";
-import { siteUrl } from "~/platform/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { POLICIES } from "~/website/content";
+import { POLICIES } from "~/website/sections/policies";
+import { policyHtml } from "~/website/policy-html.server";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/policy";
 
 /**
  * /privacy, /terms, /cookies (one module, three routes in app/routes.ts): the
- * company's policy in Markdown, rendered on the server by react-markdown,
- * which never passes raw HTML through (markup typed into a policy is shown as
- * text). 404 while the policy is not written.
+ * company's policy in Markdown, as HTML rendered once per text on the server
+ * (policy-html.server.ts: no raw HTML, no images, safe links only). 404 while
+ * the policy is not written.
  */
 export const handle = { cacheDocument: true, hydrate: "islands" } as const;
 
@@ -34,7 +34,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const published = await publishedSite(services);
   const text = policy ? published.content.policies[policy.key] : "";
   if (!policy || !text) throw data(null, { status: 404 });
-  return { company: published.company, site: published.content, degraded: published.degraded, siteUrl: siteUrl(services, request), title: policy.title, path: policy.path, text };
+  return {
+    company: published.company,
+    site: published.content,
+    degraded: published.degraded,
+    siteUrl: siteUrl(services, request),
+    title: policy.title,
+    path: policy.path,
+    html: await policyHtml(text),
+  };
 }
 
 /** Headings, lists and links of the Markdown, in the site's type. */
@@ -44,12 +52,9 @@ const PROSE =
 export default function Policy({ loaderData }: Route.ComponentProps) {
   return (
     <SubPage company={loaderData.company} site={loaderData.site} title={loaderData.title}>
-      <div className={PROSE}>
-        {/* A "# Heading" in the text would be a second h1: the page's title is the h1, so the text's headings start at h2. */}
-        <Markdown skipHtml components={{ h1: "h2", h2: "h2", h3: "h3", h4: "h3", img: () => null }}>
-          {loaderData.text}
-        </Markdown>
-      </div>
+      {/* Our own renderer's output: every text escaped, raw HTML dropped (policy-html.server.ts). */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: policy-html.server.ts escapes every text and drops raw HTML. */}
+      <div className={PROSE} dangerouslySetInnerHTML={{ __html: loaderData.html }} />
     </SubPage>
   );
 }

@@ -1,4 +1,4 @@
-import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import type { Route } from "./+types/robots";
 
@@ -6,14 +6,7 @@ import type { Route } from "./+types/robots";
 export function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const site = siteUrl(services, request);
-  const body = [
-    "User-agent: *",
-    "Disallow: /admin",
-    "Disallow: /api/",
-    "",
-    `Sitemap: ${site}/sitemap.xml`,
-    "",
-  ].join("\n");
+  const body = ["User-agent: *", "Disallow: /admin", "Disallow: /api/", "", `Sitemap: ${site}/sitemap.xml`, ""].join("\n");
   return new Response(body, {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": siteUrlCacheControl(services, 3600) },
   });

@@ -1,6 +1,7 @@
-import { siteUrl, siteUrlCacheControl } from "~/platform/context";
+import { siteUrl, siteUrlCacheControl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
-import { POLICIES, hasFees } from "~/website/content";
+import { hasFees } from "~/website/sections/fees";
+import { POLICIES } from "~/website/sections/policies";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/sitemap";
 

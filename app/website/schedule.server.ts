@@ -1,10 +1,14 @@
-import type { Db } from "~/platform/db.server";
-import type { Log } from "~/platform/log.server";
-import { toIsoString } from "~/platform/db-values";
-import { startRepeating, type Repeating } from "~/platform/schedule.server";
-import type { Clock } from "~/platform/clock.server";
-import type { SiteContent } from "./content";
-import { publishContent, readDraft } from "./website.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Log } from "~/platform/observe/log.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { startRepeating, type Repeating } from "~/platform/fleet/schedule.server";
+import type { Clock } from "~/platform/fleet/clock.server";
+import { overDefaults, type SiteContent } from "./content";
+import { publishContent, readDraft, readLive } from "./website.server";
+import { audit } from "~/audit/audit.server";
+import { systemActor, type Actor } from "~/audit/actor";
+import { inTransaction } from "~/platform/db/transactions.server";
+import { changesLegalDetails, mayChangeLegalDetails } from "./legal-sections";
 
 /**
  * A publish set for a date and time (decision 027): the draft as it was when
@@ -32,11 +36,14 @@ export async function readSchedule(db: Db): Promise<ScheduledPublish | undefined
  */
 export async function schedulePublish(
   db: Db,
-  change: { defaults: SiteContent; baseRevision: number; publishAt: Date; by: string; now: Date },
-): Promise<{ ok: true } | { ok: false; reason: "stale" }> {
-  return db.transaction().execute(async (trx) => {
+  change: { defaults: SiteContent; baseRevision: number; publishAt: Date; by: string; actor: Actor; now: Date },
+): Promise<{ ok: true } | { ok: false; reason: "stale" | "legal-details" }> {
+  return inTransaction(db, async (trx) => {
     const draft = await readDraft(trx, change.defaults);
     if (draft.revision !== change.baseRevision) return { ok: false, reason: "stale" } as const;
+    if (!mayChangeLegalDetails(change.actor) && changesLegalDetails((await readLive(trx, change.defaults)).content, draft.content)) {
+      return { ok: false, reason: "legal-details" } as const;
+    }
     await trx.deleteFrom("site_schedule").where("done_at", "is", null).execute();
     await trx
       .insertInto("site_schedule")
@@ -49,13 +56,29 @@ export async function schedulePublish(
         done_at: null,
       })
       .execute();
+    await audit(trx, { actor: change.actor, action: "website-scheduled", details: { at: change.publishAt.toISOString() }, at: change.now });
     return { ok: true } as const;
   });
 }
 
-export async function cancelSchedule(db: Db): Promise<boolean> {
-  const deleted = await db.deleteFrom("site_schedule").where("done_at", "is", null).executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+/**
+ * Cancels the pending publish; false when there was none. An Editor may not
+ * cancel one that would change the legal sections: that is an owner's
+ * decision, as publishing it is.
+ */
+export async function cancelSchedule(db: Db, change: { defaults: SiteContent; actor: Actor }): Promise<boolean | "legal-details"> {
+  return inTransaction(db, async (trx) => {
+    if (!mayChangeLegalDetails(change.actor)) {
+      const pending = await trx.selectFrom("site_schedule").select("content").where("done_at", "is", null).execute();
+      const live = (await readLive(trx, change.defaults)).content;
+      const touchesLegal = pending.some((row) => changesLegalDetails(live, overDefaults(JSON.parse(row.content) as Record<string, unknown>, change.defaults)));
+      if (touchesLegal) return "legal-details";
+    }
+    const deleted = await trx.deleteFrom("site_schedule").where("done_at", "is", null).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    await audit(trx, { actor: change.actor, action: "website-schedule-cancelled" });
+    return true;
+  });
 }
 
 /**
@@ -64,7 +87,7 @@ export async function cancelSchedule(db: Db): Promise<boolean> {
  * publishes it in one transaction. Returns the new version's number.
  */
 export async function publishDue(db: Db, now: Date): Promise<number | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     // The write comes first: of two instances, the second waits for the first's transaction and then finds it done.
     const [due] = await trx
       .updateTable("site_schedule")
@@ -74,7 +97,7 @@ export async function publishDue(db: Db, now: Date): Promise<number | undefined>
       .returning(["content", "scheduled_by"])
       .execute();
     if (!due) return undefined;
-    return publishContent(trx, { content: due.content, by: `${due.scheduled_by} (scheduled)`, now });
+    return publishContent(trx, { content: due.content, by: `${due.scheduled_by} (scheduled)`, actor: systemActor("scheduled publish"), now });
   });
 }
 

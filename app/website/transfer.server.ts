@@ -1,3 +1,4 @@
+import { differencesFromSaved } from "./as-saved";
 import { SITE_SECTIONS, contentProblems, overDefaults, type SiteContent } from "./content";
 
 /**
@@ -25,17 +26,31 @@ export function siteFile(live: SiteContent, draft: SiteContent | undefined, now:
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** A content from a file, read over the defaults (a file from an older release lacks newer fields), and checked. */
+/** The first few of a list of problems, and how many more there are. */
+function firstFew(problems: string[], separator: string): string {
+  return `${problems.slice(0, 5).join(separator)}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}`;
+}
+
+/**
+ * A content from a file, read over the defaults (a file from an older
+ * release lacks newer fields), and checked as strictly as the Website tab
+ * checks a form: every field within its limits, and nothing a save would not
+ * store (as-saved.ts), or the whole file is refused.
+ */
 function contentFrom(value: unknown, defaults: SiteContent, what: string): SiteContent {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SiteFileError(`The file's ${what} content is missing or not an object.`);
   const stored = value as Record<string, unknown>;
   for (const section of SITE_SECTIONS) {
     const part = stored[section];
-    if (part !== undefined && (typeof part !== "object" || part === null || Array.isArray(part))) throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
+    if (part !== undefined && (typeof part !== "object" || part === null || Array.isArray(part)))
+      throw new SiteFileError(`The file's ${what} "${section}" section is not an object.`);
   }
   const content = overDefaults(stored, defaults);
   const problems = contentProblems(content);
-  if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${problems.slice(0, 5).join(" ")}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}`);
+  if (problems.length) throw new SiteFileError(`The file's ${what} content is not valid: ${firstFew(problems, " ")}`);
+  const differences = differencesFromSaved(stored, content);
+  if (differences.length)
+    throw new SiteFileError(`The file's ${what} content holds what the Website tab would not save: ${firstFew(differences, "; ")}. Nothing was imported.`);
   return content;
 }
 
@@ -48,8 +63,10 @@ export function readSiteFile(text: string, defaults: SiteContent): { content: Si
     throw new SiteFileError("The file is not JSON: was it made by export-site?");
   }
   const file = value as Partial<SiteFile> | null;
-  if (typeof file !== "object" || file === null || file.format !== SITE_FILE_FORMAT) throw new SiteFileError("The file is not a site export (its format is not property-management-site).");
-  if (file.version !== SITE_FILE_VERSION) throw new SiteFileError(`The file is version ${String(file.version)} of the export format; this release reads version ${SITE_FILE_VERSION}.`);
+  if (typeof file !== "object" || file === null || file.format !== SITE_FILE_FORMAT)
+    throw new SiteFileError("The file is not a site export (its format is not property-management-site).");
+  if (file.version !== SITE_FILE_VERSION)
+    throw new SiteFileError(`The file is version ${String(file.version)} of the export format; this release reads version ${SITE_FILE_VERSION}.`);
   const exportedAt = typeof file.exportedAt === "string" ? file.exportedAt : "an unknown time";
   // Both are checked: a file whose live part is broken is refused even when it has a draft.
   const live = contentFrom(file.live, defaults, "live");

@@ -1,9 +1,15 @@
+import { audit } from "~/audit/audit.server";
+import type { Actor } from "~/audit/actor";
 import type { Company } from "~/company/company";
 import { findImagesByUrl, findStoredFile, responsiveImage } from "~/images/images.server";
-import type { Db } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import { contentProblems, overDefaults, siteCompany, siteDefaults, type HeroPicture, type SiteContent, type VersionSummary } from "./content";
-import type { Log } from "~/platform/log.server";
+import type { Db } from "~/platform/db/db.server";
+import { toIsoString } from "~/platform/db/db-values";
+import { contentProblems, overDefaults, siteDefaults, type SiteContent, type SiteSection, type VersionSummary } from "./content";
+import { siteCompany } from "./sections/company";
+import type { HeroPicture } from "./sections/hero";
+import type { Log } from "~/platform/observe/log.server";
+import { inTransaction } from "~/platform/db/transactions.server";
+import { changesLegalDetails, mayChangeLegalDetails } from "./legal-sections";
 
 /**
  * The company's site content in the database (migration 009, decision 027):
@@ -30,7 +36,10 @@ export type DraftSite = {
   updatedBy: string | undefined;
 };
 
-export type Change = { ok: true; revision: number } | { ok: false; reason: "stale" | "not-found" | "nothing-to-publish" };
+/** "legal-details": an Editor's change would touch the Fees, Legal details or Policies (legal-sections.ts). */
+export type Change = { ok: true; revision: number } | { ok: false; reason: "stale" | "not-found" | "nothing-to-publish" | "legal-details" };
+
+const LEGAL_REFUSAL = { ok: false, reason: "legal-details" } as const;
 
 /** Kept for restore; older versions are deleted by the publish that pushes them out. */
 export const KEPT_VERSIONS = 50;
@@ -85,16 +94,34 @@ async function writeDraft(db: Db, content: SiteContent, baseRevision: number, by
   return Number(updated.numUpdatedRows) === 1 ? { ok: true, revision: baseRevision + 1 } : { ok: false, reason: "stale" };
 }
 
-/** Saves an edited draft; refused as stale when someone else saved since `baseRevision` was read. */
-export async function saveDraft(db: Db, change: { content: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change> {
-  return writeDraft(db, change.content, change.baseRevision, change.by, change.now);
+/**
+ * Saves an edited draft (the section named, for the audit log); refused as
+ * stale when someone else saved since `baseRevision` was read, and for an
+ * Editor whose content would change the legal sections.
+ */
+export async function saveDraft(
+  db: Db,
+  change: { content: SiteContent; defaults: SiteContent; section?: SiteSection; baseRevision: number; by: string; actor: Actor; now: Date },
+): Promise<Change> {
+  return inTransaction(db, async (trx) => {
+    if (!mayChangeLegalDetails(change.actor) && changesLegalDetails((await readDraft(trx, change.defaults)).content, change.content)) return LEGAL_REFUSAL;
+    const saved = await writeDraft(trx, change.content, change.baseRevision, change.by, change.now);
+    if (saved.ok) await audit(trx, { actor: change.actor, action: "website-saved", target: change.section, at: change.now });
+    return saved;
+  });
 }
 
 async function insertVersion(db: Db, content: string, by: string, now: Date, restoredFrom: number | null): Promise<number> {
-  const newest = await db.selectFrom("site_versions").select((eb) => eb.fn.max("number").as("n")).executeTakeFirst();
+  const newest = await db
+    .selectFrom("site_versions")
+    .select((eb) => eb.fn.max("number").as("n"))
+    .executeTakeFirst();
   const number = Number(newest?.n ?? 0) + 1;
   await db.insertInto("site_versions").values({ number, content, published_at: now.toISOString(), published_by: by, restored_from: restoredFrom }).execute();
-  await db.deleteFrom("site_versions").where("number", "<=", number - KEPT_VERSIONS).execute();
+  await db
+    .deleteFrom("site_versions")
+    .where("number", "<=", number - KEPT_VERSIONS)
+    .execute();
   return number;
 }
 
@@ -104,8 +131,12 @@ async function insertVersion(db: Db, content: string, by: string, now: Date, res
  * was scheduled, it now equals the live site; edited since, those edits stay
  * unpublished.
  */
-export async function publishContent(db: Db, change: { content: string; by: string; now: Date }): Promise<number> {
-  return insertVersion(db, change.content, change.by, change.now, null);
+export async function publishContent(db: Db, change: { content: string; by: string; actor: Actor; now: Date }): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const version = await insertVersion(trx, change.content, change.by, change.now, null);
+    await audit(trx, { actor: change.actor, action: "website-published", target: String(version), details: { version }, at: change.now });
+    return version;
+  });
 }
 
 /**
@@ -115,16 +146,26 @@ export async function publishContent(db: Db, change: { content: string; by: stri
  */
 export async function importContent(
   db: Db,
-  change: { content: SiteContent; defaults: SiteContent; publish: boolean; by: string; now: Date },
+  change: { content: SiteContent; defaults: SiteContent; publish: boolean; by: string; actor: Actor; now: Date },
 ): Promise<{ version: number | undefined }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const draft = await readDraft(trx, change.defaults);
     const saved = await writeDraft(trx, change.content, draft.revision, change.by, change.now);
     if (!saved.ok) throw new Error("The draft changed during the import; nothing was imported. Run it again.");
-    if (!change.publish) return { version: undefined };
-    const live = await readLive(trx, change.defaults);
-    if (live.version !== undefined && JSON.stringify(live.content) === JSON.stringify(change.content)) return { version: live.version };
-    return { version: await insertVersion(trx, JSON.stringify(change.content), change.by, change.now, null) };
+    let version: number | undefined;
+    if (change.publish) {
+      const live = await readLive(trx, change.defaults);
+      const unchanged = live.version !== undefined && JSON.stringify(live.content) === JSON.stringify(change.content);
+      version = unchanged ? live.version : await insertVersion(trx, JSON.stringify(change.content), change.by, change.now, null);
+    }
+    await audit(trx, {
+      actor: change.actor,
+      action: "website-imported",
+      target: version === undefined ? undefined : String(version),
+      details: { version },
+      at: change.now,
+    });
+    return { version };
   });
 }
 
@@ -162,38 +203,57 @@ export async function withoutMissingFiles(db: Db, content: SiteContent): Promise
  * The draft row is written in the same transaction (its revision moves), which
  * also makes two publishes at once take turns.
  */
-export async function publishDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change & { version?: number }> {
-  return db.transaction().execute(async (trx) => {
+export async function publishDraft(
+  db: Db,
+  change: { defaults: SiteContent; baseRevision: number; by: string; actor: Actor; now: Date },
+): Promise<Change & { version?: number }> {
+  return inTransaction(db, async (trx) => {
     const draft = await readDraft(trx, change.defaults);
     if (draft.revision !== change.baseRevision) return { ok: false, reason: "stale" } as const;
     if (!draft.unpublished) return { ok: false, reason: "nothing-to-publish" } as const;
+    if (!mayChangeLegalDetails(change.actor) && changesLegalDetails((await readLive(trx, change.defaults)).content, draft.content)) return LEGAL_REFUSAL;
     const moved = await writeDraft(trx, draft.content, draft.revision, change.by, change.now);
     if (!moved.ok) return moved;
     const version = await insertVersion(trx, JSON.stringify(draft.content), change.by, change.now, null);
+    await audit(trx, { actor: change.actor, action: "website-published", target: String(version), details: { version }, at: change.now });
     return { ok: true, revision: moved.revision, version } as const;
   });
 }
 
 /** Puts the draft back to what is live. */
-export async function discardDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; now: Date }): Promise<Change> {
-  return db.transaction().execute(async (trx) => {
+export async function discardDraft(db: Db, change: { defaults: SiteContent; baseRevision: number; by: string; actor: Actor; now: Date }): Promise<Change> {
+  return inTransaction(db, async (trx) => {
     const live = await readLive(trx, change.defaults);
-    return writeDraft(trx, live.content, change.baseRevision, change.by, change.now);
+    if (!mayChangeLegalDetails(change.actor) && changesLegalDetails((await readDraft(trx, change.defaults)).content, live.content)) return LEGAL_REFUSAL;
+    const discarded = await writeDraft(trx, live.content, change.baseRevision, change.by, change.now);
+    if (discarded.ok) await audit(trx, { actor: change.actor, action: "website-discarded", at: change.now });
+    return discarded;
   });
 }
 
 /** Publishes an earlier version again, as a new version; the draft becomes that content too. */
 export async function restoreVersion(
   db: Db,
-  change: { defaults: SiteContent; number: number; baseRevision: number; by: string; now: Date },
+  change: { defaults: SiteContent; number: number; baseRevision: number; by: string; actor: Actor; now: Date },
 ): Promise<Change & { version?: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx.selectFrom("site_versions").select("content").where("number", "=", change.number).executeTakeFirst();
     if (!row) return { ok: false, reason: "not-found" } as const;
     const content = parseStored(row.content, change.defaults);
+    if (!mayChangeLegalDetails(change.actor)) {
+      const [draft, live] = [await readDraft(trx, change.defaults), await readLive(trx, change.defaults)];
+      if (changesLegalDetails(draft.content, content) || changesLegalDetails(live.content, content)) return LEGAL_REFUSAL;
+    }
     const moved = await writeDraft(trx, content, change.baseRevision, change.by, change.now);
     if (!moved.ok) return moved;
     const version = await insertVersion(trx, JSON.stringify(content), change.by, change.now, change.number);
+    await audit(trx, {
+      actor: change.actor,
+      action: "website-restored",
+      target: String(version),
+      details: { version, fromVersion: change.number },
+      at: change.now,
+    });
     return { ok: true, revision: moved.revision, version } as const;
   });
 }

@@ -78,6 +78,15 @@ export function loadSpecs(acceptEncoding: string): Record<LoadCaseName, CaseSpec
       p99TargetMs: TARGETS.homeP99Ms,
       requests: () => [{ method: "GET", path: "/", headers: home }],
     },
+    quiet: {
+      name: "quiet",
+      label: "GET / no log/metrics",
+      connections: 50,
+      targetRps: 0,
+      targetLabel: "reference",
+      p99TargetMs: Infinity,
+      requests: () => [{ method: "GET", path: "/", headers: home }],
+    },
     proxied: {
       name: "proxied",
       label: "GET / via proxy",
@@ -90,6 +99,15 @@ export function loadSpecs(acceptEncoding: string): Record<LoadCaseName, CaseSpec
     static: {
       name: "static",
       label: "static / (node:http)",
+      connections: 50,
+      targetRps: 0,
+      targetLabel: "reference",
+      p99TargetMs: Infinity,
+      requests: () => [{ method: "GET", path: "/", headers: home }],
+    },
+    nginx: {
+      name: "nginx",
+      label: "nginx / (same bytes)",
       connections: 50,
       targetRps: 0,
       targetLabel: "reference",
@@ -173,6 +191,8 @@ export type LoadRun = {
   pid: number;
   /** True when `pid` is a case's own process: its peak is its VmHWM, not the app's samples. */
   ownProcess: boolean;
+  /** More processes whose CPU counts with `pid`'s (nginx's workers beside its master). */
+  morePids?: () => number[];
   sampler: RssSampler;
   db: DatabaseSync;
   warmupS: number;
@@ -182,6 +202,8 @@ export type LoadRun = {
 /** Warm-up, then the measured run; undefined when interrupted. */
 export async function measureLoadCase(run: LoadRun, interrupted: () => boolean): Promise<CaseResult | undefined> {
   const { spec, url, pid, sampler, db } = run;
+  const pids = () => [pid, ...(run.morePids?.() ?? [])];
+  const cpuSeconds = () => pids().reduce((sum, one) => sum + readCpuSeconds(one), 0);
   if (run.warmupS > 0) {
     process.stdout.write(`${spec.label}: warm-up ${run.warmupS} s… `);
     await load(url, spec, run.warmupS);
@@ -193,12 +215,12 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
   const acknowledgedBefore = acknowledged.ids.size;
   process.stdout.write(`measuring ${run.durationS} s at ${spec.connections} connections… `);
   sampler.resetCase();
-  const serverCpuBefore = readCpuSeconds(pid);
+  const serverCpuBefore = cpuSeconds();
   const benchCpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
   const result = await load(url, spec, run.durationS);
   const wall = (performance.now() - wallBefore) / 1000;
-  const serverCpu = readCpuSeconds(pid) - serverCpuBefore;
+  const serverCpu = cpuSeconds() - serverCpuBefore;
   const benchCpuUsage = process.cpuUsage(benchCpuBefore);
   const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6;
   sampler.sample();
@@ -232,7 +254,7 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
     // Less sensitive to other load on the machine than requests/s.
     serverCpuMsPerRequest: round((serverCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
     benchCpuPercent: round((benchCpu / wall) * 100),
-    peakRssMb: run.ownProcess ? mb(readProcStatus(pid)?.hwmKb ?? NaN) : mb(sampler.casePeakKb),
+    peakRssMb: run.ownProcess ? mb(Math.max(...pids().map((one) => readProcStatus(one)?.hwmKb ?? NaN))) : mb(sampler.casePeakKb),
     target: spec.targetLabel,
     rateOk: ok2xx / duration >= spec.targetRps,
     p99Ok: result.latency.p99 <= spec.p99TargetMs,
@@ -247,7 +269,14 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
 }
 
 /** Every acknowledged enquiry must be a row; rows never acknowledged only for requests in flight at the stop. */
-function durability(db: DatabaseSync, spec: CaseSpec, ok2xx: number, duration: number, rowsBefore: number, acknowledgedBefore: number): NonNullable<CaseResult["durable"]> {
+function durability(
+  db: DatabaseSync,
+  spec: CaseSpec,
+  ok2xx: number,
+  duration: number,
+  rowsBefore: number,
+  acknowledgedBefore: number,
+): NonNullable<CaseResult["durable"]> {
   const rowsAfter = countRows(db);
   const storedIds = new Set((db.prepare("select id from contact_submissions").all() as { id: string }[]).map((r) => r.id));
   let missing = 0;
@@ -260,7 +289,8 @@ function durability(db: DatabaseSync, spec: CaseSpec, ok2xx: number, duration: n
   if (acknowledgedDuringRun !== ok2xx) problems.push(`${ok2xx} 2xx responses but ${acknowledgedDuringRun} distinct ids acknowledged`);
   if (acknowledged.badBodies > 0) problems.push(`${acknowledged.badBodies} 2xx responses without an id`);
   // Only requests in flight at the stop (≤ 1 per connection) may be stored without an acknowledgement.
-  if (storedNotAcknowledged < 0 || storedNotAcknowledged > spec.connections) problems.push(`${storedDuringRun} rows stored for ${acknowledgedDuringRun} acknowledged enquiries`);
+  if (storedNotAcknowledged < 0 || storedNotAcknowledged > spec.connections)
+    problems.push(`${storedDuringRun} rows stored for ${acknowledgedDuringRun} acknowledged enquiries`);
   return {
     rowsBefore,
     rowsAfter,

@@ -87,11 +87,13 @@ class SharpAlone {
 
   constructor(nodeArgs: readonly string[], env: Record<string, string>, image: string, runs: number) {
     const script = path.join(ROOT, "bench", "sharp-alone.ts");
-    this.proc = adopt(spawn(process.execPath, [...nodeArgs, script, `--image=${image}`, `--runs=${runs}`, "--warmup=1", "--paced"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, NODE_ENV: "production" },
-      stdio: ["pipe", "pipe", "pipe"],
-    }));
+    this.proc = adopt(
+      spawn(process.execPath, [...nodeArgs, script, `--image=${image}`, `--runs=${runs}`, "--warmup=1", "--paced"], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, NODE_ENV: "production" },
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
     this.proc.stderr?.on("data", (chunk: Buffer) => (this.errors = (this.errors + chunk.toString()).slice(-5000)));
     this.closed = new Promise((resolve) => this.proc.once("close", (code) => resolve(code)));
     this.lines = createInterface({ input: this.proc.stdout! })[Symbol.asyncIterator]();
@@ -224,7 +226,8 @@ export async function uploadCase(context: UploadContext): Promise<UploadResult |
     }
     lastUrl = url;
     if (!(height > width)) problems.push(`${which} came back ${width}×${height}: not upright (EXIF orientation ${image.orientation} ignored?)`);
-    else if (width !== expected.width || height !== expected.height) problems.push(`${which} came back ${width}×${height}, expected ${expected.width}×${expected.height}`);
+    else if (width !== expected.width || height !== expected.height)
+      problems.push(`${which} came back ${width}×${height}, expected ${expected.width}×${expected.height}`);
     return true;
   };
 
@@ -280,7 +283,10 @@ export async function uploadCase(context: UploadContext): Promise<UploadResult |
     const stored = await fetch(new URL(lastUrl, baseUrl));
     const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
     if (!stored.ok) problems.push(`GET ${lastUrl} answered ${stored.status}`);
-    else if (meta.exif || meta.orientation || meta.icc || meta.xmp) problems.push(`the stored image still has metadata (${["exif", "orientation", "icc", "xmp"].filter((key) => meta[key as keyof typeof meta]).join(", ")})`);
+    else if (meta.exif || meta.orientation || meta.icc || meta.xmp)
+      problems.push(
+        `the stored image still has metadata (${["exif", "orientation", "icc", "xmp"].filter((key) => meta[key as keyof typeof meta]).join(", ")})`,
+      );
   }
 
   const sampledPeakRssMb = mb(Math.max(sampler.casePeakKb, after?.rssKb ?? 0));

@@ -69,6 +69,7 @@ export function git(...args: string[]): string | undefined {
 export function filesystemOf(dir: string): string {
   try {
     const type = statfsSync(dir).type;
+    // biome-ignore lint/complexity/useSimpleNumberKeys: the magic numbers of statfs(2), written in hex as it lists them.
     const known: Record<number, string> = { 0x01021994: "tmpfs", 0xef53: "ext4", 0x58465342: "xfs", 0x9123683e: "btrfs", 0x794c7630: "overlayfs" };
     return known[type] ?? `0x${type.toString(16)}`;
   } catch {
@@ -114,7 +115,7 @@ export class RssSampler {
   }
 }
 
-export type Settled = { fromMb: number; toMb: number; seconds: number; /** VmRSS every 5 s of the wait, MB. */ trace: number[] };
+export type Settled = { fromMb: number; toMb: number; seconds: number /** VmRSS every 5 s of the wait, MB. */; trace: number[] };
 /**
  * Waits until a process's RSS has not fallen by more than 2 MB for 10 s, and at
  * least `minMs` (at most `limitMs`).

@@ -96,7 +96,8 @@ export async function sanityWarnings(baseUrl: string): Promise<string[]> {
   const warnings: string[] = [];
   try {
     const projects = (await (await fetch(`${baseUrl}/api/projects`)).json()) as unknown[];
-    if (!Array.isArray(projects) || projects.length !== 3) warnings.push(`/api/projects returned ${Array.isArray(projects) ? projects.length : "no"} projects, expected 3`);
+    if (!Array.isArray(projects) || projects.length !== 3)
+      warnings.push(`/api/projects returned ${Array.isArray(projects) ? projects.length : "no"} projects, expected 3`);
     const home = await fetch(`${baseUrl}/`);
     const html = await home.text();
     if (!home.ok) warnings.push(`GET / answered ${home.status}`);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/server";
-import { FLOORS, importsOf, roomCycles, sourceFiles, upwardImports } from "./layers";
+import { FLOORS, importsOf, resolveSpecifier, roomCycles, sourceFiles, upwardImports } from "./layers";
 
 describe("the layers of the code", () => {
   const files = sourceFiles(repoRoot);
@@ -28,15 +28,35 @@ describe("the layers of the code", () => {
 
   it("catches an upward import and a loop when one is added", () => {
     const planted = new Map([
-      ["app/platform/planted.ts", 'import { submitEnquiry } from "~/enquiries/submit.server";\n'],
+      ["app/platform/db/planted.ts", 'import { submitEnquiry } from "~/enquiries/submit.server";\n'],
       ["app/enquiries/planted.ts", 'import { x } from "../projects/planted";\n'],
       ["app/projects/planted.ts", 'import type { y } from "~/enquiries/planted";\n'],
     ]);
     const read = (file: string) => planted.get(file) ?? "";
     expect(upwardImports(repoRoot, [...planted.keys()], read)).toEqual([
-      { from: "app/platform/planted.ts", to: "app/enquiries/submit.server", fromFloor: "platform", toFloor: "domains" },
+      { from: "app/platform/db/planted.ts", to: "app/enquiries/submit.server.ts", fromFloor: "platform", toFloor: "domains" },
     ]);
     expect(roomCycles(repoRoot, [...planted.keys()], read)).toEqual([["app/enquiries", "app/projects", "app/enquiries"]]);
+  });
+
+  it("resolves a specifier to the file it names, so an import of a single top-level file is judged too", () => {
+    const planted = new Map([
+      ["app/admin/planted.tsx", 'import type { AppServices } from "~/services";\nimport { boot } from "~/boot.server";\n'],
+      ["app/platform/db/planted.ts", 'import { migrations } from "./migrations";\n'],
+    ]);
+    const read = (file: string) => planted.get(file) ?? "";
+    expect(upwardImports(repoRoot, [...planted.keys()], read)).toEqual([
+      { from: "app/admin/planted.tsx", to: "app/services.ts", fromFloor: "screens", toFloor: "edge" },
+      { from: "app/admin/planted.tsx", to: "app/boot.server.ts", fromFloor: "screens", toFloor: "edge" },
+    ]);
+    expect(resolveSpecifier("app/platform/db/planted.ts", "./migrations")).toBe("app/platform/db/migrations/index.ts");
+  });
+
+  it("knows the platform's rooms: a new platform file must choose one", () => {
+    const unplaced = ["app/platform/planted.server.ts", "app/platform/db/planted.ts", "app/platform/observe/planted.ts", "app/platform/dates.ts"].filter(
+      (file) => !FLOORS.some((floor) => floor.paths.test(file)),
+    );
+    expect(unplaced).toEqual(["app/platform/planted.server.ts"]);
   });
 
   it("reads every form of import", () => {

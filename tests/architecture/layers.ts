@@ -1,5 +1,9 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository's root, which specifiers are resolved against. */
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * The house's floors, top to bottom (README, "Map of the code"). A request
@@ -9,12 +13,17 @@ import path from "node:path";
 export const FLOORS: ReadonlyArray<{ name: string; paths: RegExp }> = [
   {
     name: "edge",
-    paths: /^(server\/|server\.js$|app\/(routes\/|routes\.ts$|root\.tsx$|entry\.(server|client)\.tsx$|hydrate-router\.client\.tsx$|boot\.server\.ts$|services\.ts$))/,
+    paths:
+      /^(server\/|server\.js$|app\/(routes\/|routes\.ts$|root\.tsx$|entry\.(server|client)\.tsx$|hydrate-router\.client\.tsx$|boot\.server\.ts$|services\.ts$))/,
   },
   { name: "screens", paths: /^app\/(admin|landing)\// },
   { name: "components", paths: /^app\/components\// },
-  { name: "domains", paths: /^app\/(auth|enquiries|projects|images|company|website|backup)\// },
-  { name: "platform", paths: /^app\/platform\// },
+  { name: "domains", paths: /^app\/(auth|audit|enquiries|projects|images|company|website|backup)\// },
+  // The platform's rooms, each named for what it holds; a new file chooses one (or is a small text rule at the top).
+  {
+    name: "platform",
+    paths: /^app\/platform\/((db|backup|http|storage|fleet|observe|limits|mail|config)\/|(dates|email-address|email-fold\.server|ids|password-rules)\.ts$)/,
+  },
 ];
 
 const SOURCE = /\.(ts|tsx|js|mjs)$/;
@@ -28,11 +37,27 @@ export function importsOf(source: string): string[] {
   return specifiers;
 }
 
-/** A specifier as a path from the repository's root, or undefined for a package. */
-export function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
-  if (specifier.startsWith("~/")) return path.posix.join("app", specifier.slice(2));
-  if (specifier.startsWith(".")) return path.posix.join(path.posix.dirname(fromFile), specifier);
-  return undefined;
+/** How a specifier without its extension may name a file: as written, with an extension, or a folder's index. */
+const CANDIDATES = ["", ".ts", ".tsx", ".js", "/index.ts", "/index.tsx"];
+
+/**
+ * A specifier as the path of the file it names, from the repository's root
+ * (`~/services` is `app/services.ts`, `./migrations` its `index.ts`), or
+ * undefined for a package. `exists` is asked about each candidate in turn;
+ * where none exists the specifier is returned as written, so a planted import
+ * of a file that is not there is still judged by its folder.
+ */
+export function resolveSpecifier(
+  fromFile: string,
+  specifier: string,
+  exists: (file: string) => boolean = (file) => existsSync(path.join(ROOT, file)) && statSync(path.join(ROOT, file)).isFile(),
+): string | undefined {
+  let base: string;
+  if (specifier.startsWith("~/")) base = path.posix.join("app", specifier.slice(2));
+  else if (specifier.startsWith(".")) base = path.posix.join(path.posix.dirname(fromFile), specifier);
+  else return undefined;
+  base = base.replace(/\?.*$/, "");
+  return CANDIDATES.map((suffix) => base + suffix).find(exists) ?? base;
 }
 
 export function floorOf(file: string): number | undefined {
@@ -73,9 +98,10 @@ export function upwardImports(root: string, files: readonly string[], read = (fi
   return violations;
 }
 
-/** Folder of a file inside `app/` ("enquiries"), or the file itself at the top. */
+/** Folder of a file inside `app/` ("app/enquiries"; in the platform, its room: "app/platform/db"), or the file itself at the top. */
 function roomOf(file: string): string {
-  const [top, second] = file.split("/");
+  const [top, second, third] = file.split("/");
+  if (top === "app" && second === "platform" && third !== undefined && !SOURCE.test(third)) return `app/platform/${third}`;
   return top === "app" && second !== undefined && !SOURCE.test(second) ? `app/${second}` : file;
 }
 

@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ensureAdmin } from "~/auth/admins.server";
-import { addEnquiries, addNotification, loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
+import { addToTally } from "~/platform/limits/tally.server";
+import { addNotification } from "../support/enquiries";
+import { addEnquiries, loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
 import {
   ACTIVE_IN_ORDER,
   MESSAGES,
@@ -143,21 +145,31 @@ test.describe("admin pages", () => {
     await withSiteDb(async (db) => {
       await ensureAdmin(db, ADMIN.email, ADMIN.password);
       const [failed, sent] = await addEnquiries(db, [
-        { name: `Una Unread ${run}`, email: uniqueEmail("axe-landlord"), phone: "020 7946 0001", userType: "landlord", message: `Unread, with a failed e-mail. ${run}` },
+        {
+          name: `Una Unread ${run}`,
+          email: uniqueEmail("axe-landlord"),
+          phone: "020 7946 0001",
+          userType: "landlord",
+          message: `Unread, with a failed e-mail. ${run}`,
+        },
         { name: `Rhys Read ${run}`, email: uniqueEmail("axe-tenant"), userType: "tenant", message: `Read, e-mail sent. ${run}`, read: true },
         { name: `Ivy Investor ${run}`, email: uniqueEmail("axe-investor"), userType: "investor", message: `Unread investor. ${run}` },
         { name: `Otto Other ${run}`, email: uniqueEmail("axe-other"), userType: "other", message: `Read, other. ${run}`, read: true },
         { name: `Sam Spam ${run}`, email: uniqueEmail("axe-spam"), userType: "other", message: `Cheap pills ${run}`, spam: "links" },
+        { name: `Hal Held ${run}`, email: uniqueEmail("axe-held"), userType: "landlord", message: `Sent in a flood ${run}`, held: true },
       ]);
+      // What the limits held and turned away, so the dashboard's banners are checked too.
+      const now = new Date();
+      for (const bucket of ["contact-held", "contact-refused-ceiling", "contact-refused-address", "sign-in-refused-busy", "sign-in-refused-limit"] as const) {
+        await addToTally(db, bucket, now, 3);
+      }
       await addNotification(db, failed!, { status: "failed", attempts: 8, lastError: "550 mailbox unavailable" });
       await addNotification(db, sent!, { status: "sent", attempts: 1, sentAt: new Date().toISOString() });
     });
   });
 
   for (const viewport of WIDTHS) {
-    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests; every control shows its focus`, async ({
-      page,
-    }) => {
+    test(`at ${viewport.width} px: sign-in, its error, both tabs, the project form, data requests; every control shows its focus`, async ({ page }) => {
       await page.setViewportSize(viewport);
       await page.goto("/admin");
       await expect(loginHeading(page)).toBeVisible();
@@ -176,7 +188,7 @@ test.describe("admin pages", () => {
       await fields.password.fill(ADMIN.password);
       await fields.submit.click();
       await expect(page.getByText(`Welcome, ${ADMIN.email}`, { exact: true })).toBeVisible();
-      await page.goto("/admin?tab=projects");
+      await page.goto("/admin/projects");
       await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the Renovation Projects tab");
@@ -192,7 +204,7 @@ test.describe("admin pages", () => {
       await expect(page.getByRole("heading", { name: "Edit Project", level: 3 })).toBeVisible();
       await expectAccessible(page, "the Edit Project form", "#dashboard-panel");
 
-      await page.goto(`/admin?tab=contacts&q=${run}`);
+      await page.goto(`/admin/enquiries?q=${run}`);
       await expect(page.getByRole("heading", { name: `Una Unread ${run}` })).toBeVisible();
       await waitForHydration(page);
       expect((await tabThroughPage(page, "Tab")).length).toBeGreaterThan(20);
@@ -200,9 +212,14 @@ test.describe("admin pages", () => {
       expect(await edgeContrastProblem(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { selected: true }))).toBe("");
       await page.getByRole("checkbox", { name: `Select Rhys Read ${run}` }).check();
       await expectAccessible(page, "the Contact Submissions tab (read and unread, one ticked)");
-      await page.goto(`/admin?tab=contacts&filter=spam&q=${run}`);
+      await page.goto(`/admin/enquiries?filter=spam&q=${run}`);
       await expect(page.getByRole("heading", { name: `Sam Spam ${run}` })).toBeVisible();
       await expectAccessible(page, "the Spam filter", "#dashboard-panel");
+      await page.goto(`/admin/enquiries?filter=held&q=${run}`);
+      await expect(page.getByRole("heading", { name: `Hal Held ${run}` })).toBeVisible();
+      await expect(page.getByText(/arrived during a flood in the last 24 hours/)).toBeVisible();
+      await expect(page.getByText(/Sign-in attempts turned away in the last 24 hours/)).toBeVisible();
+      await expectAccessible(page, "the Held filter, with the limits' banners");
 
       await page.goto("/admin/data-requests");
       await expect(page.getByRole("heading", { name: "Data requests (UK GDPR)", level: 1 })).toBeVisible();
@@ -226,7 +243,10 @@ function longestMotion(page: Page): Promise<{ seconds: number; where: string }> 
         const animation = style.animationName === "none" ? 0 : longest(style.animationDuration) * repeats;
         const seconds = Math.max(animation, longest(style.transitionDuration));
         if (seconds > found.seconds) {
-          found = { seconds, where: `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}">${pseudo ?? ""}: animation ${style.animationName} ${style.animationDuration} × ${style.animationIterationCount}, transition ${style.transitionDuration}` };
+          found = {
+            seconds,
+            where: `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}">${pseudo ?? ""}: animation ${style.animationName} ${style.animationDuration} × ${style.animationIterationCount}, transition ${style.transitionDuration}`,
+          };
         }
       }
     }

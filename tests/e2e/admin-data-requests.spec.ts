@@ -1,24 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { ensureAdmin } from "~/auth/admins.server";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
-import { loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
+import { withSiteDb } from "./admin-fixtures";
 import { expectFocusIndicator, tabUntilFocused, uniqueEmail, waitForHydration } from "./fixtures";
+import { signedInState } from "./signed-in";
 
 /**
  * Data requests (UK GDPR) at /admin/data-requests. These run on the "site"
- * server of playwright.config.ts, with an admin of their own made here, not
- * on the "admin" server: the inbox tests there empty and count its enquiries,
+ * server of playwright.config.ts, signed in as an admin of their own
+ * (SITE_ADMIN, whose session the global setup saved: signed-in.ts), not on
+ * the "admin" server: the inbox tests there empty and count its enquiries,
  * and the enquiries seeded here would upset their counts (and vanish under
  * them). Every test uses addresses no other test uses.
  */
-const ADMIN = { email: "gdpr.admin@example.com", password: "e2e-gdpr-correct-horse" };
-
-test.beforeAll(async () => {
-  await withSiteDb((db) => ensureAdmin(db, ADMIN.email, ADMIN.password));
-});
+test.use({ storageState: signedInState("site") });
 
 /** Two enquiries from the person (one caught as spam) and one from somebody else. */
 async function seedPerson(label: string): Promise<{ email: string; other: string }> {
@@ -26,7 +23,11 @@ async function seedPerson(label: string): Promise<{ email: string; other: string
   const other = uniqueEmail(`${label}-other`);
   await withSiteDb(async (db) => {
     await saveEnquiry(db, { name: "Petra Request", email, phone: "020 7946 0555", userType: "landlord", message: "Two flats in Hackney." }, NO_MAIL);
-    await saveEnquiry(db, { name: "Petra R", email: email.toUpperCase(), phone: undefined, userType: "other", message: "A second note." }, { ...NO_MAIL, verdict: { kind: "spam", signals: ["links"] } });
+    await saveEnquiry(
+      db,
+      { name: "Petra R", email: email.toUpperCase(), phone: undefined, userType: "other", message: "A second note." },
+      { ...NO_MAIL, verdict: { kind: "spam", signals: ["links"] } },
+    );
     await saveEnquiry(db, { name: "Oscar Other", email: other, phone: undefined, userType: "tenant", message: "Not Petra's business." }, NO_MAIL);
   });
   return { email, other };
@@ -39,15 +40,8 @@ async function storedFor(email: string): Promise<number> {
   });
 }
 
-async function signInTo(page: Page, path = "/admin/data-requests"): Promise<void> {
+async function openDataRequests(page: Page, path = "/admin/data-requests"): Promise<void> {
   await page.goto(path);
-  await expect(loginHeading(page)).toBeVisible();
-  const fields = loginFields(page);
-  await fields.email.fill(ADMIN.email);
-  await fields.password.fill(ADMIN.password);
-  await fields.submit.click();
-  await expect(page.getByText(`Welcome, ${ADMIN.email}`, { exact: true })).toBeVisible();
-  if (!new URL(page.url()).pathname.startsWith(path)) await page.goto(path);
   await expect(page.getByRole("heading", { name: "Data requests (UK GDPR)", level: 1 })).toBeVisible();
 }
 
@@ -57,7 +51,7 @@ const confirmText = (email: string) => `Erase 2 submissions for ${email}, and th
 
 test("finds what is held for an address, downloads it as JSON, and erases it after confirm()", async ({ page }) => {
   const { email, other } = await seedPerson("gdpr");
-  await signInTo(page);
+  await openDataRequests(page);
   await waitForHydration(page);
 
   const typed = `  ${email.toUpperCase()} `;
@@ -100,7 +94,7 @@ test("finds what is held for an address, downloads it as JSON, and erases it aft
 
 test("works from the keyboard alone, with a visible focus ring on each control", async ({ page }) => {
   const { email } = await seedPerson("gdpr-keys");
-  await signInTo(page);
+  await openDataRequests(page);
   await waitForHydration(page);
 
   await tabUntilFocused(page, emailField(page));
@@ -123,7 +117,7 @@ test("works from the keyboard alone, with a visible focus ring on each control",
 
 test("says clearly when the address is not valid, and changes nothing", async ({ page }) => {
   const { email } = await seedPerson("gdpr-invalid");
-  await signInTo(page);
+  await openDataRequests(page);
   await waitForHydration(page);
   await emailField(page).fill(`${email}, someone@example.com`);
   await page.getByRole("button", { name: "Find", exact: true }).click();
@@ -139,7 +133,7 @@ test.describe("on a 375 px wide phone", () => {
 
   test("a long address and the result fit without sideways scrolling", async ({ page }) => {
     const { email } = await seedPerson("gdpr-a-very-long-label-for-an-address-that-keeps-going-without-spaces");
-    await signInTo(page, `/admin/data-requests?email=${encodeURIComponent(email)}`);
+    await openDataRequests(page, `/admin/data-requests?email=${encodeURIComponent(email)}`);
     await expect(page.getByText(heldText(email), { exact: true })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, "sideways overflow in px").toBeLessThanOrEqual(0);
@@ -151,7 +145,7 @@ test.describe("without JavaScript", () => {
 
   test("finds, then erases only after the on-page confirmation (Cancel keeps everything)", async ({ page }) => {
     const { email, other } = await seedPerson("gdpr-nojs");
-    await signInTo(page);
+    await openDataRequests(page);
     await emailField(page).fill(email);
     await page.getByRole("button", { name: "Find", exact: true }).click();
     await expect(page.getByText(heldText(email), { exact: true })).toBeVisible();

@@ -1,13 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import type { SpamSignal } from "~/enquiries/spam";
-import { NO_MAIL } from "../support/enquiries";
+import { FLOOD_SIGNAL, type SpamSignal } from "~/enquiries/spam";
+import { NO_MAIL, addNotification, type NotificationJob } from "../support/enquiries";
 import { setSubmissionRead } from "~/enquiries/inbox.server";
 import type { UserType } from "~/enquiries/schema";
-import { openDatabase, type Db } from "~/platform/db.server";
-import type { OutboxStatus } from "~/platform/schema";
+import { openDatabase, type Db } from "~/platform/db/db.server";
 import { waitForHydration } from "./fixtures";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * The admin tests run against the "admin" server of playwright.config.ts: a
@@ -46,6 +45,8 @@ export const INBOX = {
   emptyRead: "No read submissions",
   emptySpam: "No spam caught",
   notSpamDone: "Moved to the inbox as unread.",
+  released: "Released from Held: it is in your inbox now.",
+  emptyHeld: "Nothing held",
   retried: "The notification e-mail will be sent again now.",
   bulkConfirm: (count: number) => `Are you sure you want to delete ${count} submissions?`,
   bulkMarkedRead: (count: number) => `${count} submissions marked as read.`,
@@ -88,6 +89,8 @@ export type SeedEnquiry = {
   read?: boolean;
   /** Caught as spam, for this reason (a code of app/enquiries/spam.ts). */
   spam?: SpamSignal;
+  /** Arrived during a flood: held apart, under Held (without counting it for the dashboard's banner). */
+  held?: boolean;
 };
 
 /** Empties the inbox and stores these enquiries, as the contact form would. Returns their ids in order. */
@@ -104,42 +107,24 @@ export async function addEnquiries(db: Db, enquiries: SeedEnquiry[]): Promise<st
   const ids: string[] = [];
   for (const enquiry of enquiries) {
     const { name, email, phone, userType, message } = enquiry;
-    const { id } = await saveEnquiry(db, { name, email, phone, userType, message }, { ...NO_MAIL, verdict: enquiry.spam ? { kind: "spam", signals: [enquiry.spam] } : undefined });
+    const { id } = await saveEnquiry(
+      db,
+      { name, email, phone, userType, message },
+      { ...NO_MAIL, verdict: enquiry.spam ? { kind: "spam", signals: [enquiry.spam] } : undefined },
+    );
     if (enquiry.createdAt) {
       await db.updateTable("contact_submissions").set({ created_at: enquiry.createdAt }).where("id", "=", id).execute();
     }
-    if (enquiry.read) await setSubmissionRead(db, id, true);
+    if (enquiry.read) await setSubmissionRead(db, id, true, TEST_ACTOR);
+    if (enquiry.held) await db.updateTable("contact_submissions").set({ spam_signals: FLOOD_SIGNAL }).where("id", "=", id).execute();
     ids.push(id);
   }
   return ids;
 }
 
-export type NotificationJob = { status: OutboxStatus; attempts: number; lastError?: string; nextAttemptAt?: string; sentAt?: string };
-
 /** Writes the notification e-mail job of an enquiry as the outbox would hold it (the admin server has e-mail off). */
 export async function seedNotification(submissionId: string, job: NotificationJob): Promise<void> {
   await withAdminDb((db) => addNotification(db, submissionId, job));
-}
-
-/** Writes the notification e-mail job of an enquiry into this database's outbox. */
-export async function addNotification(db: Db, submissionId: string, job: NotificationJob): Promise<void> {
-  const now = new Date().toISOString();
-  await db
-    .insertInto("email_outbox")
-    .values({
-      id: randomUUID(),
-      submission_id: submissionId,
-      kind: "notification",
-      message: "{}",
-      status: job.status,
-      attempts: job.attempts,
-      last_error: job.lastError ?? null,
-      next_attempt_at: job.nextAttemptAt ?? null,
-      sent_at: job.sentAt ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
 }
 
 /** The notification job of an enquiry, as stored. */
@@ -154,11 +139,7 @@ export type StoredInboxRow = { id: string; name: string; read: boolean; spam: st
 /** What the admin server has stored, newest first. */
 export async function storedInbox(): Promise<StoredInboxRow[]> {
   return withAdminDb(async (db) => {
-    const rows = await db
-      .selectFrom("contact_submissions")
-      .select(["id", "name", "is_read", "spam_reason"])
-      .orderBy("created_at", "desc")
-      .execute();
+    const rows = await db.selectFrom("contact_submissions").select(["id", "name", "is_read", "spam_reason"]).orderBy("created_at", "desc").execute();
     return rows.map((row) => ({ id: row.id, name: row.name, read: row.is_read === true || row.is_read === 1, spam: row.spam_reason }));
   });
 }
@@ -201,10 +182,9 @@ export async function signIn(page: Page): Promise<void> {
   await expect(welcome(page)).toBeVisible();
 }
 
-/** Signs in, then opens the Contact Submissions tab (filter: all) by its URL, hydrated. */
+/** Opens the Contact Submissions tab (filter: all) by its URL, hydrated; the page's context is signed in (signed-in.ts). */
 export async function openInbox(page: Page, filter: "all" | "unread" | "read" | "spam" = "all"): Promise<void> {
-  await signIn(page);
-  await page.goto(filter === "all" ? "/admin?tab=contacts" : `/admin?tab=contacts&filter=${filter}`);
+  await page.goto(filter === "all" ? "/admin/enquiries" : `/admin/enquiries?filter=${filter}`);
   await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
   await waitForHydration(page);
 }
@@ -215,16 +195,17 @@ export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submi
 }
 
 /** A filter tab of the inbox, whatever its count: "All (3)" is filterTab(page, "All"). */
-export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Spam"): Locator {
+export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Held" | "Spam"): Locator {
   return page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { name: new RegExp(`^${label} \\(`) });
 }
 
 /** Asserts the four filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 } (spam 0 unless given). */
-export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; spam?: number }): Promise<void> {
+export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; held?: number; spam?: number }): Promise<void> {
   await expect(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab")).toHaveText([
     `All (${counts.all})`,
     `Unread (${counts.unread})`,
     `Read (${counts.read})`,
+    `Held (${counts.held ?? 0})`,
     `Spam (${counts.spam ?? 0})`,
   ]);
 }

@@ -21,15 +21,18 @@ import {
   type SeedEnquiry,
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
+import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**
  * The Contact Submissions tab (SPEC §5, §8, §9) on the "admin" server. Every
  * test empties that server's inbox and seeds its own enquiries, then counts
  * them, so the tests of this file run one after the other, in one worker
- * (mode "default": in order, and a failure does not skip the rest).
+ * (mode "default": in order, and a failure does not skip the rest). They
+ * start signed in (the admin server's saved session: signed-in.ts), but for
+ * the one that signs in without JavaScript.
  */
 test.describe.configure({ mode: "default" });
-test.use({ baseURL: ADMIN_URL });
+test.use({ baseURL: ADMIN_URL, storageState: signedInState("admin") });
 
 const button = (scope: Locator, name: string) => scope.getByRole("button", { name, exact: true });
 /** The "Unread" badge of a card (next to, or in, the sender's name). */
@@ -78,9 +81,7 @@ function hueAndChroma([r = 0, g = 0, b = 0]: number[]): { hue: number; chroma: n
   return { hue: (hue + 360) % 360, chroma: delta / 255 };
 }
 
-test("filter tabs All, Unread and Read show live counts; mark as read and mark as unread move a card between them", async ({
-  page,
-}) => {
+test("filter tabs All, Unread and Read show live counts; mark as read and mark as unread move a card between them", async ({ page }) => {
   const [first, second, third] = ["Uma Newest", "Una Middle", "Rita Oldest"];
   await resetInbox([
     { name: third!, email: "rita@example.com", userType: "tenant", message: "Read already.", createdAt: "2026-11-01T10:00:00.000Z", read: true },
@@ -92,13 +93,10 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(button(page.locator("main"), "Refresh")).toBeVisible();
   await expectCounts(page, { all: 3, unread: 2, read: 1 });
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
-  await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin?tab=contacts");
+  await expect(filterTab(page, "All")).toHaveAttribute("href", "/admin/enquiries");
   await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("aria-selected", "true");
   // The header says how many are unread, whichever tab is open, and leads to them.
-  await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute(
-    "href",
-    "/admin?tab=contacts&filter=unread",
-  );
+  await expect(page.getByRole("banner").getByRole("link", { name: "2 unread enquiries" })).toHaveAttribute("href", "/admin/enquiries?filter=unread");
   // Newest first.
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
   await expect(page.getByRole("article", { name: first })).toBeVisible();
@@ -108,15 +106,15 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(button(card(page, third!), "Mark as unread")).toBeVisible();
 
   await filterTab(page, "Unread").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
   await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
   await expect.poll(() => cardNames(page)).toEqual([first, second]);
   await filterTab(page, "Read").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect.poll(() => cardNames(page)).toEqual([third]);
   await filterTab(page, "All").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
 
   // Mark as read: the card, the counts and the database change without a reload.
@@ -133,7 +131,7 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
   // Seen from the other tab as well.
   await mainTab(page, "Renovation Projects").click();
-  await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+  await expect(page).toHaveURL(/\/admin\/projects$/);
   await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
   await mainTab(page, "Contact Submissions").click();
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
@@ -181,7 +179,7 @@ test("empty states: 'No contact submissions yet', 'No unread submissions', 'No r
 
   // One unread enquiry: Read is empty; marked read in the Unread view, Unread becomes empty at once.
   await resetInbox([{ name: "Solo Sender", email: "solo@example.com", userType: "other", message: "Just me." }]);
-  await page.goto("/admin?tab=contacts&filter=read");
+  await page.goto("/admin/enquiries?filter=read");
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   await filterTab(page, "Unread").click();
@@ -241,9 +239,7 @@ test("Delete asks with confirm(): dismissed, nothing is deleted; accepted, the c
 });
 
 test("Refresh picks up an enquiry sent after the page loaded, and keeps the filter", async ({ page, request }) => {
-  await resetInbox([
-    { name: "Olive Older", email: "olive@example.com", userType: "tenant", message: "Earlier.", createdAt: "2026-11-01T08:00:00.000Z" },
-  ]);
+  await resetInbox([{ name: "Olive Older", email: "olive@example.com", userType: "tenant", message: "Earlier.", createdAt: "2026-11-01T08:00:00.000Z" }]);
   await openInbox(page);
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
 
@@ -258,7 +254,7 @@ test("Refresh picks up an enquiry sent after the page loaded, and keeps the filt
   await button(page.locator("main"), "Refresh").click();
   await expect.poll(() => cardNames(page)).toEqual(["Nora Newcomer", "Olive Older"]);
   await expectCounts(page, { all: 2, unread: 2, read: 0 });
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
 
   // In the Read view, Refresh stays there.
   await filterTab(page, "Read").click();
@@ -268,7 +264,7 @@ test("Refresh picks up an enquiry sent after the page loaded, and keeps the filt
   });
   await button(page.locator("main"), "Refresh").click();
   await expectCounts(page, { all: 3, unread: 3, read: 0 });
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
 });
@@ -437,11 +433,17 @@ const bulkBar = (page: Page) => page.getByRole("form", { name: "Bulk actions" })
 /** A card's checkbox, labelled with the sender's name. */
 const tick = (page: Page, name: string) => page.getByRole("checkbox", { name: `Select ${name}`, exact: true });
 
-
 test("search by name, e-mail or message: keeps the filter, the counts follow, an empty result offers 'Clear search'", async ({ page }) => {
   await resetInbox([
     { name: "Agatha Boiler", email: "agatha@example.com", userType: "landlord", message: "Hello.", createdAt: "2026-11-01T09:00:00.000Z" },
-    { name: "Bertie Wooster", email: "bertie@example.com", userType: "tenant", message: "My BOILER is noisy.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
+    {
+      name: "Bertie Wooster",
+      email: "bertie@example.com",
+      userType: "tenant",
+      message: "My BOILER is noisy.",
+      createdAt: "2026-11-02T09:00:00.000Z",
+      read: true,
+    },
     { name: "Cora Crawley", email: "boiler.fan@example.org", userType: "investor", message: "Gutters.", createdAt: "2026-11-03T09:00:00.000Z" },
     { name: "Dan Else", email: "dan@example.com", userType: "other", message: "Windows.", createdAt: "2026-11-04T09:00:00.000Z" },
     { name: "Spam Boiler", email: "spam@example.com", userType: "other", message: "Cheap boilers.", spam: "links" },
@@ -451,7 +453,7 @@ test("search by name, e-mail or message: keeps the filter, the counts follow, an
   const search = page.getByRole("searchbox", { name: "Search submissions" });
   await search.fill("Boiler");
   await search.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Boiler$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?q=Boiler$/);
   await expect.poll(() => cardNames(page)).toEqual(["Cora Crawley", "Bertie Wooster", "Agatha Boiler"]);
   await expectCounts(page, { all: 3, unread: 2, read: 1, spam: 1 });
   // Sent with Enter, the search box keeps focus and its words.
@@ -462,17 +464,17 @@ test("search by name, e-mail or message: keeps the filter, the counts follow, an
 
   // Another filter keeps the search, and the search box keeps the filter.
   await filterTab(page, "Read").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=Boiler$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read&q=Boiler$/);
   await expect.poll(() => cardNames(page)).toEqual(["Bertie Wooster"]);
   await expect(search).toHaveValue("Boiler");
   await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/admin/enquiries.csv?filter=read&q=Boiler");
   await search.fill("zebra_%");
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read&q=zebra_%25$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read&q=zebra_%25$/);
   await expect(page.getByText("No submissions match “zebra_%”", { exact: true })).toBeVisible();
   await expectCounts(page, { all: 0, unread: 0, read: 0, spam: 0 });
   await page.getByRole("link", { name: "Clear search", exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect(search).toHaveValue("");
   await expectCounts(page, { all: 4, unread: 3, read: 1, spam: 1 });
 });
@@ -489,7 +491,7 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect(page.getByRole("banner").getByRole("link", { name: /unread enquir/ })).toHaveCount(0);
 
   await filterTab(page, "Spam").click();
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
   await expect(filterTab(page, "Spam")).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => cardNames(page)).toEqual(["Bot Links", "Bot Honey"]);
   await expect(card(page, "Bot Honey")).toContainText("Caught as spam: Filled in the hidden field that only bots see");
@@ -508,8 +510,39 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect(unreadBadge(card(page, "Bot Honey"))).toBeVisible();
 
   await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
-  await page.goto("/admin?tab=contacts&filter=spam");
+  await page.goto("/admin/enquiries?filter=spam");
   await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
+});
+
+test("Held (n) lists what arrived during a flood, out of All; Not spam releases one to the inbox", async ({ page }) => {
+  const [, genuine] = await resetInbox([
+    { name: "Real Rachel", email: "rachel@example.com", userType: "landlord", message: "Two flats.", createdAt: "2026-11-01T09:00:00.000Z", read: true },
+    { name: "Flood Genuine", email: "genuine@example.com", userType: "landlord", message: "Three houses.", createdAt: "2026-11-02T09:00:00.000Z", held: true },
+    { name: "Flood Bot", email: "bot@example.com", userType: "other", message: "Buy now.", createdAt: "2026-11-03T09:00:00.000Z", held: true },
+  ]);
+  await openInbox(page);
+  await expectCounts(page, { all: 1, unread: 0, read: 1, held: 2 });
+  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+
+  await filterTab(page, "Held").click();
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=held$/);
+  await expect(filterTab(page, "Held")).toHaveAttribute("aria-selected", "true");
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot", "Flood Genuine"]);
+  await expect(card(page, "Flood Genuine").getByText("Held in a flood", { exact: true })).toBeVisible();
+  await expect(card(page, "Flood Genuine")).toContainText("Held apart from your inbox, with no e-mail of its own: Arrived during a flood");
+
+  await button(card(page, "Flood Genuine"), "Not spam").click();
+  await expect(notice(page, INBOX.released)).toBeVisible();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Bot"]);
+  await expectCounts(page, { all: 2, unread: 1, read: 1, held: 1 });
+  expect((await storedInbox()).find((row) => row.id === genuine)).toMatchObject({ spam: null, read: false });
+
+  await filterTab(page, "All").click();
+  await expect.poll(() => cardNames(page)).toEqual(["Flood Genuine", "Real Rachel"]);
+
+  await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
+  await page.goto("/admin/enquiries?filter=held");
+  await expect(page.getByText(INBOX.emptyHeld, { exact: true })).toBeVisible();
 });
 
 test("an enquiry sent within 3 seconds of opening the page, with or without JavaScript, is in All and Unread marked Possible spam", async ({
@@ -518,8 +551,11 @@ test("an enquiry sent within 3 seconds of opening the page, with or without Java
 }) => {
   await resetInbox([]);
   // As a person with autofill who pastes a prepared message: filled in and sent at once.
-  for (const [name, javaScriptEnabled] of [["Quick With Script", true], ["Quick Without Script", false]] as const) {
-    const visitor = await browser.newContext({ baseURL: ADMIN_URL, javaScriptEnabled });
+  for (const [name, javaScriptEnabled] of [
+    ["Quick With Script", true],
+    ["Quick Without Script", false],
+  ] as const) {
+    const visitor = await browser.newContext({ baseURL: ADMIN_URL, javaScriptEnabled, storageState: SIGNED_OUT });
     const landing = await visitor.newPage();
     await landing.goto("/");
     if (javaScriptEnabled) await waitForHydration(landing);
@@ -659,7 +695,14 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
 }) => {
   test.slow();
   const [kim] = await resetInbox([
-    { name: "Key Kim", email: "kim@example.com", phone: "020 7946 0123", userType: "landlord", message: "Boiler again.", createdAt: "2026-11-03T09:00:00.000Z" },
+    {
+      name: "Key Kim",
+      email: "kim@example.com",
+      phone: "020 7946 0123",
+      userType: "landlord",
+      message: "Boiler again.",
+      createdAt: "2026-11-03T09:00:00.000Z",
+    },
     { name: "Key Lee", email: "lee@example.com", userType: "tenant", message: "Damp.", createdAt: "2026-11-02T09:00:00.000Z", read: true },
     { name: "Key Spam", email: "spam@example.com", userType: "other", message: "Cheap.", createdAt: "2026-11-01T09:00:00.000Z", spam: "links" },
   ]);
@@ -678,14 +721,14 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
   await expectFocusIndicator(search, "the search box");
   await page.keyboard.type("Kim");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&q=Kim$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?q=Kim$/);
   await expect.poll(() => cardNames(page)).toEqual(["Key Kim"]);
   await expectFocusIndicator(search, "the search box, after searching");
   const clear = page.getByRole("link", { name: "Clear search", exact: true });
   await tabUntilFocused(page, clear);
   await expectFocusIndicator(clear, "Clear search");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries$/);
   await expect.poll(() => cardNames(page)).toEqual(["Key Kim", "Key Lee"]);
   // The link went with the search: the search box, now empty, has focus.
   await expectFocusIndicator(search, "the search box, after Clear search");
@@ -726,7 +769,7 @@ test("keyboard only, focus always visible: Refresh, search and Clear search, mar
   await tabUntilFocused(page, filterTab(page, "All"), "Shift+Tab");
   await expectFocusIndicator(filterTab(page, "All"), "the All filter");
   await page.keyboard.press("End");
-  await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+  await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
   await expectFocusIndicator(filterTab(page, "Spam"), "the Spam filter");
   const notSpam = button(card(page, "Key Spam"), "Not spam");
   await tabUntilFocused(page, notSpam);
@@ -766,9 +809,7 @@ test("each real card says where its notification e-mail is; a failed one has 'Re
   await seedNotification(queued!, { status: "queued", attempts: 0, nextAttemptAt: new Date().toISOString() });
   await seedNotification(spam!, { status: "failed", attempts: 1, lastError: "not shown" });
   await openInbox(page);
-  await expect(card(page, "Failed Fay")).toContainText(
-    "Notification e-mail: failed — Connection refused by smtp.example.com; gave up after 8 attempts",
-  );
+  await expect(card(page, "Failed Fay")).toContainText("Notification e-mail: failed — Connection refused by smtp.example.com; gave up after 8 attempts");
   await expect(card(page, "Sent Sid")).toContainText("Notification e-mail: sent 1 Jul 2026, 09:30");
   await expect(card(page, "Queued Quin")).toContainText("Notification e-mail: queued");
   await expect(button(card(page, "Sent Sid"), "Retry now")).toHaveCount(0);
@@ -794,9 +835,14 @@ test.describe("on a 375 px wide phone", () => {
       { name: `${long} Landlord`, email: `${long}@example-lettings-company.co.uk`, phone: "020 7946 0999", userType: "landlord", message: `${long} ${long}` },
       { name: "Spam Sam", email: "sam@example.com", userType: "other", message: `${long}${long}`, spam: "link-in-name" },
     ]);
-    await seedNotification(first!, { status: "failed", attempts: 3, lastError: `${long}: ${long}`, nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await seedNotification(first!, {
+      status: "failed",
+      attempts: 3,
+      lastError: `${long}: ${long}`,
+      nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     for (const filter of ["all", "spam"] as const) {
-      await (filter === "all" ? openInbox(page) : page.goto("/admin?tab=contacts&filter=spam"));
+      await (filter === "all" ? openInbox(page) : page.goto("/admin/enquiries?filter=spam"));
       await waitForHydration(page);
       await expect(bulkBar(page)).toBeVisible();
       await expect(page.getByRole("searchbox", { name: "Search submissions" })).toBeVisible();
@@ -822,15 +868,24 @@ test.describe("without JavaScript", () => {
   test("sign in, open Contact Submissions, mark as read, delete after the on-page confirmation", async ({ page }) => {
     await resetInbox([
       { name: "Ned Plain", email: "ned@example.com", userType: "tenant", message: "Older, stays.", createdAt: "2026-11-01T12:00:00.000Z" },
-      { name: "Nina Plain", email: "nina@example.com", phone: "07700 900789", userType: "landlord", message: "Newer, goes.", createdAt: "2026-11-02T12:00:00.000Z" },
+      {
+        name: "Nina Plain",
+        email: "nina@example.com",
+        phone: "07700 900789",
+        userType: "landlord",
+        message: "Newer, goes.",
+        createdAt: "2026-11-02T12:00:00.000Z",
+      },
     ]);
+    // Signed out, to sign in through the plain form.
+    await page.context().clearCookies();
     await page.goto("/admin");
     await expect(loginHeading(page)).toBeVisible();
     await submitSignIn(page);
     await expect(welcome(page)).toBeVisible();
 
     await mainTab(page, "Contact Submissions").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expectCounts(page, { all: 2, unread: 2, read: 0 });
     expect(await cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
     const nina = card(page, "Nina Plain");
@@ -869,7 +924,7 @@ test.describe("without JavaScript", () => {
 
     // The filter tabs are links too.
     await filterTab(page, "Read").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
     await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   });
 
@@ -880,22 +935,19 @@ test.describe("without JavaScript", () => {
       { name: "Plain Cy", email: "cy@example.com", userType: "tenant", message: "Boiler again.", createdAt: "2026-11-03T12:00:00.000Z" },
       { name: "Plain Bot", email: "bot@example.com", userType: "other", message: "Spam.", createdAt: "2026-11-04T12:00:00.000Z", spam: "no-token" },
     ]);
-    await page.goto("/admin");
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=contacts");
+    await page.goto("/admin/enquiries");
     await expectCounts(page, { all: 3, unread: 3, read: 0, spam: 1 });
 
     // Search: a GET form.
     await page.getByRole("searchbox", { name: "Search submissions" }).fill("boiler");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&q=boiler$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?q=boiler$/);
     expect(await cardNames(page)).toEqual(["Plain Cy", "Plain Ada"]);
     await page.getByRole("link", { name: "Clear search", exact: true }).click();
 
     // Spam and Not spam.
     await filterTab(page, "Spam").click();
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
     await expect(card(page, "Plain Bot")).toContainText("Caught as spam: Sent without the form's timing token");
     await button(card(page, "Plain Bot"), "Not spam").click();
     await expect(notice(page, INBOX.notSpamDone)).toBeVisible();

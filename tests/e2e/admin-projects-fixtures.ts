@@ -4,11 +4,12 @@ import sharp from "sharp";
 import { removeImageIfUnused, saveImage } from "~/images/images.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
 import type { RenovationProject } from "~/projects/types";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { plainLog } from "~/platform/log.server";
-import { signIn, withAdminDb } from "./admin-fixtures";
+import { plainLog } from "~/platform/observe/log.server";
+import { withAdminDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
+import { TEST_ACTOR } from "../support/actors";
 
 /**
  * The Renovation Projects tab (issue 4, gallery management) on the "admin"
@@ -147,20 +148,24 @@ export async function resetProjects(seeds: ProjectSeed[] = []): Promise<Renovati
     }
     const created: RenovationProject[] = [];
     for (const [index, seed] of seeds.entries()) {
-      const before = await saveImage(services, await jpeg(640, 480, seed.colour));
-      const after = await saveImage(services, await png(640, 480, seed.colour));
+      const before = await saveImage(services, await jpeg(640, 480, seed.colour), TEST_ACTOR);
+      const after = await saveImage(services, await png(640, 480, seed.colour), TEST_ACTOR);
       created.push(
-        await createProject(db, {
-          title: seed.title,
-          category: seed.category ?? "Kitchen Renovation",
-          description: seed.description ?? `Seeded project ${seed.title}.`,
-          duration: seed.duration ?? "3 weeks",
-          budget: seed.budget ?? "£12,000",
-          before_image_url: before.url,
-          after_image_url: after.url,
-          is_active: seed.is_active ?? true,
-          display_order: seed.display_order ?? index,
-        }),
+        await createProject(
+          db,
+          {
+            title: seed.title,
+            category: seed.category ?? "Kitchen Renovation",
+            description: seed.description ?? `Seeded project ${seed.title}.`,
+            duration: seed.duration ?? "3 weeks",
+            budget: seed.budget ?? "£12,000",
+            before_image_url: before.url,
+            after_image_url: after.url,
+            is_active: seed.is_active ?? true,
+            display_order: seed.display_order ?? index,
+          },
+          TEST_ACTOR,
+        ),
       );
     }
     return created;
@@ -182,10 +187,7 @@ export function srcsetUrls(srcset: string | null | undefined): string[] {
 
 /** A project's stored image URLs: both main images and every AVIF/WebP copy. */
 export function imageUrlsOf(project: RenovationProject): { main: string[]; copies: string[] } {
-  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [
-    ...srcsetUrls(sources?.avif),
-    ...srcsetUrls(sources?.webp),
-  ]);
+  const copies = [project.before_image_sources, project.after_image_sources].flatMap((sources) => [...srcsetUrls(sources?.avif), ...srcsetUrls(sources?.webp)]);
   return { main: [project.before_image_url, project.after_image_url], copies };
 }
 
@@ -205,10 +207,9 @@ export async function apiProjects(request: APIRequestContext): Promise<Renovatio
 
 // ---- the page ----
 
-/** Signs in and opens the Renovation Projects tab (hydrated when JavaScript runs). */
+/** Opens the Renovation Projects tab (hydrated when JavaScript runs); the page's context is signed in (signed-in.ts). */
 export async function openProjects(page: Page, { hydrate = true } = {}): Promise<void> {
-  await signIn(page);
-  await page.goto("/admin?tab=projects");
+  await page.goto("/admin/projects");
   await expect(page.getByRole("heading", { name: "Renovation Projects", level: 2 })).toBeVisible();
   if (hydrate) await waitForHydration(page);
 }

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type FileChooser, type Locator, type Page, type Request, type Response } from "@playwright/test";
-import { ADMIN_URL, loginHeading, submitSignIn, welcome } from "./admin-fixtures";
+import { ADMIN_URL } from "./admin-fixtures";
 import {
   PROJECTS,
   RESIZE_ABOVE_BYTES,
@@ -33,16 +33,18 @@ import {
   type ProjectText,
 } from "./admin-projects-fixtures";
 import { expectFocusIndicator, expectLoadedFromOurOrigin, gotoLanding, section, tabUntilFocused, waitForHydration } from "./fixtures";
+import { signedInState } from "./signed-in";
 
 /**
  * The Renovation Projects tab (issue 4: gallery management) on the "admin"
  * server, whose homepage and /api/projects show what the tab saves. Every
  * test empties that server's gallery and seeds its own projects, so the tests
  * of this file run one after the other, in one worker (mode "default": in
- * order, and a failure does not skip the rest).
+ * order, and a failure does not skip the rest). They start signed in (the
+ * admin server's saved session: signed-in.ts).
  */
 test.describe.configure({ mode: "default" });
-test.use({ baseURL: ADMIN_URL });
+test.use({ baseURL: ADMIN_URL, storageState: signedInState("admin") });
 
 const NEW_PROJECT: ProjectText = {
   title: "Georgian Townhouse Kitchen",
@@ -54,9 +56,7 @@ const NEW_PROJECT: ProjectText = {
 
 /** The next POST /api/admin/images answer. */
 function nextUpload(page: Page): Promise<Response> {
-  return page.waitForResponse(
-    (response) => new URL(response.url()).pathname === "/api/admin/images" && response.request().method() === "POST",
-  );
+  return page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/images" && response.request().method() === "POST");
 }
 
 /** Records every request to the upload endpoint. */
@@ -118,7 +118,7 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   await openProjects(page);
   await expect(page.getByText(PROJECTS.empty, { exact: true })).toHaveCount(0);
   await addButton(page).click();
-  await expect(page).toHaveURL(/\/admin\?tab=projects&form=new$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?form=new$/);
   await expect(formHeading(page, PROJECTS.addTitle)).toBeVisible();
   // Add Project is the form now; it comes back when the form closes.
   await expect(addButton(page)).toHaveCount(0);
@@ -194,7 +194,7 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
 
   await form.create.click();
   await expectNotice(page, "status", PROJECTS.created);
-  await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-created$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?notice=project-created$/);
   await expect(formHeading(page, PROJECTS.addTitle)).toHaveCount(0);
   await expect(addButton(page)).toBeVisible();
   await expect.poll(() => rowTitles(page)).toEqual([existing!.title, NEW_PROJECT.title]);
@@ -231,7 +231,9 @@ test("Add Project with two uploads: progress while uploading, Save waits, the la
   // The homepage shows it as the second slide.
   await gotoLanding(page, "/");
   await expect(carousel(page).getByText("Project 1 of 2", { exact: false })).toBeVisible();
-  await carousel(page).getByRole("button", { name: `Show project 2 of 2: ${NEW_PROJECT.title}`, exact: true }).click();
+  await carousel(page)
+    .getByRole("button", { name: `Show project 2 of 2: ${NEW_PROJECT.title}`, exact: true })
+    .click();
   const slide = currentSlide(page);
   await expect(slide.getByRole("heading", { name: NEW_PROJECT.title, level: 3 })).toBeVisible();
   await expect(slide.getByText(NEW_PROJECT.category, { exact: true })).toBeVisible();
@@ -271,7 +273,10 @@ test("an image of 10 MB or more, chosen or dropped, is refused in the browser wi
   await expect(form.group("before").getByRole("alert")).toHaveText("File size must be less than 10MB");
 
   // Dropped on the drop zone of the other image.
-  const dropZone = form.group("after").locator("label").filter({ has: page.locator('input[type="file"]') });
+  const dropZone = form
+    .group("after")
+    .locator("label")
+    .filter({ has: page.locator('input[type="file"]') });
   const dataTransfer = await page.evaluateHandle(() => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([new Uint8Array(11 * 1024 * 1024)], "dropped-photo.jpg", { type: "image/jpeg" }));
@@ -341,9 +346,7 @@ test("validation: both images are required; a text file is refused in the browse
   expect(await storedProjects()).toEqual([]);
 });
 
-test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /api/projects; Show on homepage brings it back", async ({
-  page,
-}) => {
+test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /api/projects; Show on homepage brings it back", async ({ page }) => {
   const [kept, toggled] = await resetProjects([
     { title: "Mews House Repaint", colour: "#7c3aed" },
     { title: "Basement Flat Damp Proofing", colour: "#be123c" },
@@ -382,9 +385,7 @@ test("Hide from homepage: badge Inactive, 'Show on homepage', gone from / and /a
   await expect(rowButton(projectRow(page, toggled!.title), PROJECTS.hide)).toBeVisible();
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([kept!.title, toggled!.title]);
   await home.reload();
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${kept!.title}`, `Show project 2 of 2: ${toggled!.title}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${kept!.title}`, `Show project 2 of 2: ${toggled!.title}`]);
 });
 
 test("Edit project: 'Edit Project' with its values; a new title and a replaced after image; 'Project updated successfully!'; the old image answers 404", async ({
@@ -401,7 +402,7 @@ test("Edit project: 'Edit Project' with its values; a new title and a replaced a
 
   await openProjects(page);
   await rowButton(projectRow(page, project!.title), PROJECTS.edit).click();
-  await expect(page).toHaveURL(new RegExp(`/admin\\?tab=projects&edit=${project!.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/admin/projects\\?edit=${project!.id}$`));
   await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();
   await expect(formHeading(page, PROJECTS.addTitle)).toHaveCount(0);
   await waitForHydration(page);
@@ -431,7 +432,7 @@ test("Edit project: 'Edit Project' with its values; a new title and a replaced a
   await form.update.click();
 
   await expectNotice(page, "status", PROJECTS.updated);
-  await expect(page).toHaveURL(/\/admin\?tab=projects&notice=project-updated$/);
+  await expect(page).toHaveURL(/\/admin\/projects\?notice=project-updated$/);
   await expect(formHeading(page, PROJECTS.editTitle)).toHaveCount(0);
   await expect.poll(() => rowTitles(page)).toEqual([newTitle]);
   const stored = await storedProjects();
@@ -487,9 +488,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
 
   const home = await page.context().newPage();
   await gotoLanding(home, "/");
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${b}`, `Show project 2 of 2: ${a}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${b}`, `Show project 2 of 2: ${a}`]);
   await expect(carousel(home).getByText("Project 1 of 2")).toContainText(b);
   await expect(currentSlide(home).getByRole("heading", { level: 3 })).toHaveText(b);
 
@@ -500,9 +499,7 @@ test("Move down / Move up reorder two projects: the admin list, / and /api/proje
   await expect(rowButton(projectRow(page, a), PROJECTS.moveUp)).toBeDisabled();
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([a, b]);
   await home.reload();
-  await expect
-    .poll(() => carouselDots(home))
-    .toEqual([`Show project 1 of 2: ${a}`, `Show project 2 of 2: ${b}`]);
+  await expect.poll(() => carouselDots(home)).toEqual([`Show project 1 of 2: ${a}`, `Show project 2 of 2: ${b}`]);
 
   // A reload shows the stored order.
   await page.reload();
@@ -557,9 +554,7 @@ test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 
   expect((await storedProjects()).map((project) => project.title)).toEqual([kept!.title]);
 
   // Its images, main files and copies, are gone; the other project's stay.
-  expect(await statuses(page.request, [...doomedUrls.main, ...doomedUrls.copies])).toEqual(
-    [...doomedUrls.main, ...doomedUrls.copies].map(() => 404),
-  );
+  expect(await statuses(page.request, [...doomedUrls.main, ...doomedUrls.copies])).toEqual([...doomedUrls.main, ...doomedUrls.copies].map(() => 404));
   expect(await statuses(page.request, [...keptUrls.main, keptUrls.copies[0]!])).toEqual([200, 200, 200]);
   expect((await apiProjects(page.request)).map((project) => project.title)).toEqual([kept!.title]);
 
@@ -571,9 +566,7 @@ test("Delete project asks with confirm(): dismissed, nothing changes; accepted, 
   expect(await apiProjects(page.request)).toEqual([]);
 });
 
-test("the add flow by keyboard: Tab to Add Project, Enter, type, open each upload with Enter or Space, create; Cancel closes the form", async ({
-  page,
-}) => {
+test("the add flow by keyboard: Tab to Add Project, Enter, type, open each upload with Enter or Space, create; Cancel closes the form", async ({ page }) => {
   await resetProjects();
   // Listening from the start: Playwright turns file-chooser interception on asynchronously when
   // the first listener comes, so a listener added just before a key press can miss the picker.
@@ -640,7 +633,7 @@ test("the add flow by keyboard: Tab to Add Project, Enter, type, open each uploa
   await tabUntilFocused(page, form.cancel);
   await page.keyboard.press("Enter");
   await expect(formHeading(page)).toHaveCount(0);
-  await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+  await expect(page).toHaveURL(/\/admin\/projects$/);
   // Focus goes back to the button that opened the form, not to the top of the page.
   await expect(addButton(page)).toBeFocused();
   expect((await storedProjects()).map((project) => project.title)).toEqual(["Keyboard Cottage"]);
@@ -766,14 +759,10 @@ test.describe("without JavaScript", () => {
   test("add with both files in one multipart form, hide and show, move, delete after the on-page confirmation", async ({ page }) => {
     test.slow();
     const [existing] = await resetProjects([{ title: "Plain Old Project", colour: "#475569" }]);
-    await page.goto("/admin");
-    await expect(loginHeading(page)).toBeVisible();
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=projects");
+    await page.goto("/admin/projects");
 
     await addButton(page).click();
-    await expect(page).toHaveURL(/\/admin\?tab=projects&form=new$/);
+    await expect(page).toHaveURL(/\/admin\/projects\?form=new$/);
     await expect(formHeading(page)).toBeVisible();
     const form = projectForm(page);
     await expect(form.form).toHaveAttribute("enctype", "multipart/form-data");
@@ -845,10 +834,7 @@ test.describe("without JavaScript", () => {
 
   test("Edit project without JavaScript: the form comes filled in; a new title saves with the images kept", async ({ page }) => {
     const [project] = await resetProjects([{ title: "Plain Edit Before", colour: "#6d28d9" }]);
-    await page.goto("/admin");
-    await submitSignIn(page);
-    await expect(welcome(page)).toBeVisible();
-    await page.goto("/admin?tab=projects");
+    await page.goto("/admin/projects");
     await rowButton(projectRow(page, project!.title), PROJECTS.edit).click();
     await expect(formHeading(page, PROJECTS.editTitle)).toBeVisible();
     const form = projectForm(page);

@@ -1,34 +1,42 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, loginFields, loginHeading } from "./admin-fixtures";
 import { png } from "./admin-projects-fixtures";
-import { tabUntilFocused } from "./fixtures";
+import { tabUntilFocused, waitForHydration } from "./fixtures";
+import { SIGNED_OUT, signedInState } from "./signed-in";
 import { minimalPdf } from "../support/documents";
 
 /**
  * The Website tab (issue 15) on the "website" server of playwright.config.ts:
  * what these tests publish is live on that server's / only, so no other
  * test's landing page changes under it. They run in order: each starts from
- * what the one before published.
+ * what the one before published. Each starts signed in (that server's saved
+ * session: signed-in.ts); the visitors they open are signed out.
  */
 const WEBSITE_URL = process.env.E2E_WEBSITE_URL!;
 test.describe.configure({ mode: "serial" });
 test.setTimeout(90_000);
+test.use({ storageState: signedInState("website") });
 
-async function signIn(page: Page): Promise<void> {
+async function openWebsiteTab(page: Page): Promise<void> {
   await page.goto(`${WEBSITE_URL}/admin/website`);
-  await expect(loginHeading(page)).toBeVisible();
-  const fields = loginFields(page);
-  await fields.email.fill(ADMIN_EMAIL);
-  await fields.password.fill(ADMIN_PASSWORD);
-  await fields.submit.click();
-  await expect(page.getByText(`Welcome, ${ADMIN_EMAIL}`, { exact: true })).toBeVisible();
-  if (new URL(page.url()).pathname !== "/admin/website") await page.goto(`${WEBSITE_URL}/admin/website`);
   await expect(page.getByRole("heading", { name: "Website", level: 2 })).toBeVisible();
+  await waitForHydration(page);
 }
 
 type Section = "Company" | "Hero" | "Services" | "Renovations" | "Pricing" | "About" | "Contact" | "Business hours" | "Fees" | "Legal details" | "Policies";
-const SECTIONS: Section[] = ["Company", "Hero", "Services", "Renovations", "Pricing", "About", "Contact", "Business hours", "Fees", "Legal details", "Policies"];
+const SECTIONS: Section[] = [
+  "Company",
+  "Hero",
+  "Services",
+  "Renovations",
+  "Pricing",
+  "About",
+  "Contact",
+  "Business hours",
+  "Fees",
+  "Legal details",
+  "Policies",
+];
 
 async function saveSection(page: Page, section: Section, fill: Record<string, string>): Promise<void> {
   await page.getByRole("tab", { name: section, exact: true }).click();
@@ -50,7 +58,7 @@ async function expectNoAxeViolations(page: Page, where: string, only?: string): 
 }
 
 test("edits every section; the preview shows the draft while / stays live; publish makes it live; an old version is restored", async ({ page, browser }) => {
-  await signIn(page);
+  await openWebsiteTab(page);
   await saveSection(page, "Company", { "Company name *": "Thames Valley Lettings", "Phone *": "0118 496 0000" });
   await saveSection(page, "Hero", { "Headline *": "Lettings Done Properly", "Promise 1 *": "Prices Include VAT" });
   await saveSection(page, "Pricing", { "Plan 1 price (£) *": "85", "Section title *": "Clear Fees, Every Month" });
@@ -70,7 +78,7 @@ test("edits every section; the preview shows the draft while / stays live; publi
   await preview.close();
 
   // …while a visitor still sees the live site.
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.getByRole("heading", { name: "Professional Property Management Services", level: 1 })).toBeVisible();
@@ -101,7 +109,7 @@ test("edits every section; the preview shows the draft while / stays live; publi
 });
 
 test("a field left empty is refused with its own message and nothing changes; discard goes back to what is live", async ({ page }) => {
-  await signIn(page);
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Company", exact: true }).click();
   await page.getByLabel("Company name *", { exact: true }).fill("");
   await page.getByLabel("Email *", { exact: true }).fill("not-an-address");
@@ -125,7 +133,7 @@ test("a field left empty is refused with its own message and nothing changes; di
 test("keyboard only: edit a field, save and publish; axe finds nothing on any section", async ({ page }) => {
   // Eleven axe scans, some of long forms: minutes on a busy machine.
   test.setTimeout(300_000);
-  await signIn(page);
+  await openWebsiteTab(page);
   for (const [index, section] of SECTIONS.entries()) {
     await page.getByRole("tab", { name: section, exact: true }).click();
     await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();
@@ -147,8 +155,11 @@ test("keyboard only: edit a field, save and publish; axe finds nothing on any se
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 });
 
-test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({ page, browser }) => {
-  await signIn(page);
+test("fees, legal details and a policy: edited in the tab, published, and on /fees, /privacy and the footer; axe finds nothing there", async ({
+  page,
+  browser,
+}) => {
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Fees", exact: true }).click();
   await page.getByLabel("We are not VAT registered, so no VAT is added to our prices.").check();
   await page.getByLabel("Landlord fee 1: name", { exact: true }).fill("Tenant find");
@@ -171,7 +182,11 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await expect(page.getByRole("status")).toHaveText("Fees saved to the draft. Preview it, or publish to make it live.");
   await expect(page.getByText(/^Check this fee:/)).toHaveCount(0);
 
-  await saveSection(page, "Legal details", { "Redress scheme": "The Property Ombudsman", "Redress scheme membership number": "D01234", "Company number": "01234567" });
+  await saveSection(page, "Legal details", {
+    "Redress scheme": "The Property Ombudsman",
+    "Redress scheme membership number": "D01234",
+    "Company number": "01234567",
+  });
   await page.getByRole("tab", { name: "Policies", exact: true }).click();
   await page.getByRole("button", { name: "Start the Privacy Policy from a template" }).click();
   await expect(page.getByRole("status")).toHaveText("Policies saved to the draft. Preview it, or publish to make it live.");
@@ -179,7 +194,7 @@ test("fees, legal details and a policy: edited in the tab, published, and on /fe
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.getByText("We are not VAT registered, so no VAT is added to our prices.")).toBeVisible();
@@ -210,7 +225,7 @@ async function chooseFileByKeyboard(page: Page, label: string, file: { name: str
 test("keyboard only: upload a logo and a certificate, publish; the header shows the logo and /fees links the certificate", async ({ page, browser }) => {
   // Two uploads through the image pipeline, a refusal, a publish and two axe scans.
   test.slow();
-  await signIn(page);
+  await openWebsiteTab(page);
   await tabUntilFocused(page, page.getByRole("tab", { name: "Company", exact: true }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: "Company", level: 3 })).toBeVisible();
@@ -236,12 +251,18 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByLabel("Upload the client money protection certificate", { exact: true })).toHaveAccessibleDescription(/Please upload a valid image file/);
+  await expect(page.getByLabel("Upload the client money protection certificate", { exact: true })).toHaveAccessibleDescription(
+    /Please upload a valid image file/,
+  );
 
   await tabUntilFocused(page, page.getByLabel("Client money protection scheme", { exact: true }), "Shift+Tab");
   await page.keyboard.press("ControlOrMeta+A");
   await page.keyboard.type("Propertymark Client Money Protection");
-  await chooseFileByKeyboard(page, "Upload the client money protection certificate", { name: "certificate.pdf", mimeType: "application/pdf", buffer: minimalPdf() });
+  await chooseFileByKeyboard(page, "Upload the client money protection certificate", {
+    name: "certificate.pdf",
+    mimeType: "application/pdf",
+    buffer: minimalPdf(),
+  });
   await tabUntilFocused(page, page.getByRole("button", { name: "Save draft" }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText("Legal details saved to the draft. Preview it, or publish to make it live.");
@@ -255,7 +276,7 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText(/^Published\. Version \d+ is live now\.$/);
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/fees`);
   // Beside the company's name in the header, the logo is decoration (alt="").
@@ -268,15 +289,22 @@ test("keyboard only: upload a logo and a certificate, publish; the header shows 
   const served = await visitor.request.get(`${WEBSITE_URL}${await certificate.getAttribute("href")}`);
   expect(served.headers()["content-type"]).toBe("application/pdf");
   expect(served.headers()["x-content-type-options"]).toBe("nosniff");
-  expect(Buffer.from(await served.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  expect(
+    Buffer.from(await served.body())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe("%PDF-");
   await expectNoAxeViolations(visitor, "/fees with the certificate");
   await visitorContext.close();
 });
 
-test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({ page, browser }) => {
+test("services, renovation cards and business hours: edited, added, removed and reordered; the preview shows the draft while / stays live; publish", async ({
+  page,
+  browser,
+}) => {
   // Eight saves, a preview, a publish and a scan: longer than most on a busy machine.
   test.setTimeout(180_000);
-  await signIn(page);
+  await openWebsiteTab(page);
   await page.getByRole("tab", { name: "Services", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Services", level: 3 })).toBeVisible();
   // A half-filled service is refused with its own message; what was typed stays.
@@ -284,7 +312,9 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("");
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveAccessibleDescription("Please give the service a title and a description, or tick Remove.");
+  await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveAccessibleDescription(
+    "Please give the service a title and a description, or tick Remove.",
+  );
   await expect(page.getByLabel("Group 1, service 1: title", { exact: true })).toHaveValue("Rent Collected On Time");
 
   await page.getByLabel("Group 1, service 1: description", { exact: true }).fill("Rent in your account on the day it is due, every month.");
@@ -302,8 +332,13 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText("Services saved to the draft. Preview it, or publish to make it live.");
   await expect(page.getByRole("button", { name: "Move up (Group 1, service 2)" })).toBeFocused();
-  const titles = (group: number, count: number) => Array.from({ length: count }, (_, index) => page.getByLabel(`Group ${group}, service ${index + 1}: title`, { exact: true }));
-  expect(await Promise.all(titles(1, 3).map((field) => field.inputValue()))).toEqual(["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs"]);
+  const titles = (group: number, count: number) =>
+    Array.from({ length: count }, (_, index) => page.getByLabel(`Group ${group}, service ${index + 1}: title`, { exact: true }));
+  expect(await Promise.all(titles(1, 3).map((field) => field.inputValue()))).toEqual([
+    "Rent Collected On Time",
+    "Tenant-Landlord Relations",
+    "Property Maintenance & Repairs",
+  ]);
 
   await saveSection(page, "Renovations", { "Card 2: title *": "Interiors That Let", "Introduction *": "Homes we have turned around." });
 
@@ -313,12 +348,21 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).check();
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please correct the highlighted fields. Nothing was saved.");
-  await expect(page.getByRole("group", { name: "Sunday" }).getByLabel("Opens")).toHaveAccessibleDescription("Please give Sunday's opening and closing times, or untick Open.");
+  await expect(page.getByRole("group", { name: "Sunday" }).getByLabel("Opens")).toHaveAccessibleDescription(
+    "Please give Sunday's opening and closing times, or untick Open.",
+  );
   await page.getByRole("group", { name: "Sunday" }).getByLabel("Open", { exact: true }).uncheck();
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByRole("status")).toHaveText("Business hours saved to the draft. Preview it, or publish to make it live.");
 
-  const newServices = ["Rent Collected On Time", "Tenant-Landlord Relations", "Property Maintenance & Repairs", "Legal Compliance & Documentation", "24/7 Emergency Response", "Energy Performance Advice"];
+  const newServices = [
+    "Rent Collected On Time",
+    "Tenant-Landlord Relations",
+    "Property Maintenance & Repairs",
+    "Legal Compliance & Documentation",
+    "24/7 Emergency Response",
+    "Energy Performance Advice",
+  ];
   const newHours = ["Monday9:00 – 17:30", "Tuesday – Friday9:00 – 18:00", "Saturday – SundayClosed"];
   const [preview] = await Promise.all([page.waitForEvent("popup"), page.getByRole("link", { name: /Preview draft/ }).click()]);
   await expect(preview.locator("#services h4")).toHaveText(newServices);
@@ -327,7 +371,7 @@ test("services, renovation cards and business hours: edited, added, removed and 
   await expect(preview.locator("#contact dl > div")).toHaveText(newHours);
   await preview.close();
 
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ storageState: SIGNED_OUT });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`${WEBSITE_URL}/`);
   await expect(visitor.locator("#services h4")).toHaveText([
@@ -357,7 +401,7 @@ test.describe("on a 375 px wide phone", () => {
 
   test("the Website tab's sections and /fees fit without sideways scrolling, and axe finds nothing on /fees", async ({ page }) => {
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    await signIn(page);
+    await openWebsiteTab(page);
     for (const section of ["Company", "Services", "Pricing", "Business hours", "Fees", "Policies"] as const) {
       await page.getByRole("tab", { name: section, exact: true }).click();
       await expect(page.getByRole("heading", { name: section, level: 3 })).toBeVisible();

@@ -17,12 +17,15 @@ import {
   welcome,
 } from "./admin-fixtures";
 import { expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
+import { restoreSignedInState } from "./signed-in";
 
 /**
  * The admin's sign-in, session and navigation (SPEC §2, §5), on the "admin"
  * server. These tests only read the inbox, so they run in parallel with the
- * inbox tests of admin-inbox.spec.ts; each has its own browser context, so
- * its own session.
+ * inbox tests of admin-inbox.spec.ts. Those that sign in, out or fail to
+ * have their own browser context, so their own session; the few that only
+ * need to be signed in take the run's saved session (signed-in.ts), which
+ * none of them signs out.
  */
 test.use({ baseURL: ADMIN_URL });
 
@@ -134,10 +137,7 @@ test.describe("signed out", () => {
 });
 
 test.describe("signed in", () => {
-  test("signing in shows the dashboard; the session cookie is __Host-, Secure, HttpOnly; a reload and a new tab stay signed in", async ({
-    page,
-    context,
-  }) => {
+  test("signing in shows the dashboard; the session cookie is __Host-, Secure, HttpOnly; a reload and a new tab stay signed in", async ({ page, context }) => {
     await signIn(page);
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(page).toHaveTitle("Admin Dashboard");
@@ -145,8 +145,8 @@ test.describe("signed in", () => {
     // The specification's two tabs, with their names, and issue 15's Website tab after them.
     await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("aria-selected", "true");
-    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin?tab=projects");
-    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin?tab=contacts");
+    await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin/projects");
+    await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin/enquiries");
     await expect(loginHeading(page)).toHaveCount(0);
 
     // Chromium keeps the production cookie on http://127.0.0.1 (a loopback origin counts as secure).
@@ -167,20 +167,17 @@ test.describe("signed in", () => {
     await expect(loginHeading(page)).toHaveCount(0);
 
     const second = await context.newPage();
-    await second.goto("/admin?tab=contacts");
+    await second.goto("/admin/enquiries");
     await expect(welcome(second)).toBeVisible();
     await expect(second.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     await second.close();
   });
 
-  test("Sign Out returns to the login form; back, forward and reload never show the dashboard; the old cookie is dead", async ({
-    page,
-    context,
-  }) => {
+  test("Sign Out returns to the login form; back, forward and reload never show the dashboard; the old cookie is dead", async ({ page, context }) => {
     await page.goto("/");
     await signIn(page);
     await mainTab(page, "Contact Submissions").click();
-    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     const cookie = await sessionCookie(page);
     expect(cookie).toBeDefined();
@@ -219,7 +216,7 @@ test.describe("signed in", () => {
 
     // The server ended the session: the old token, put back, opens nothing.
     await context.addCookies([cookie!]);
-    await page.goto("/admin?tab=contacts");
+    await page.goto("/admin/enquiries");
     await expect(loginHeading(page)).toBeVisible();
     await expect(welcome(page)).toHaveCount(0);
   });
@@ -246,14 +243,14 @@ test.describe("signed in", () => {
 
     await page.keyboard.press("ArrowRight");
     await expectFocusIndicator(contacts, "the Contact Submissions tab");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(contacts).toHaveAttribute("aria-selected", "true");
     await expect(projects).toHaveAttribute("aria-selected", "false");
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
 
     await page.keyboard.press("ArrowLeft");
     await expect(projects).toBeFocused();
-    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+    await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(projects).toHaveAttribute("aria-selected", "true");
 
     // The keys wrap around, Home and End go to the ends (the last tab is issue 15's Website, a page of its own).
@@ -263,7 +260,7 @@ test.describe("signed in", () => {
     await expect(website).toBeFocused();
     await expect(website).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("Home");
-    await expect(page).toHaveURL(/\/admin\?tab=projects$/);
+    await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(projects).toBeFocused();
     await expect(projects).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
@@ -273,13 +270,13 @@ test.describe("signed in", () => {
     await page.keyboard.press("ArrowLeft");
     await expect(contacts).toBeFocused();
     await expect(contacts).toHaveAttribute("aria-selected", "true");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
 
     // The inbox's filter tabs: an arrow key chooses the next filter.
     await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "true");
     await tabUntilFocused(page, filterTab(page, "All"));
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
     await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
   });
@@ -317,28 +314,31 @@ test.describe("signed in", () => {
   });
 
   test("arrow keys, Home and End move between the inbox's filter tabs, and focus stays on the tab chosen", async ({ page }) => {
+    await restoreSignedInState(page.context(), "admin");
     await openInbox(page);
     await tabUntilFocused(page, filterTab(page, "All"));
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=unread$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
     await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "Unread")).toBeFocused({ timeout: 2_000 });
     await page.keyboard.press("ArrowRight");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=read$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
     await expect(filterTab(page, "Read")).toHaveAttribute("aria-selected", "true");
     await expect(filterTab(page, "Read")).toBeFocused();
     await page.keyboard.press("Home");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(filterTab(page, "All")).toBeFocused();
     await page.keyboard.press("ArrowLeft");
-    await expect(page).toHaveURL(/\/admin\?tab=contacts&filter=spam$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
     await expect(filterTab(page, "Spam")).toBeFocused();
   });
 
   test("'Loading contact submissions...' shows while the Contact Submissions tab loads slowly", async ({ page }) => {
-    await signIn(page);
+    await restoreSignedInState(page.context(), "admin");
+    await page.goto("/admin");
+    await expect(welcome(page)).toBeVisible();
     await waitForHydration(page);
-    await page.route("**/admin.data*", async (route) => {
+    await page.route("**/admin/enquiries.data*", async (route) => {
       await delay(1_000);
       await route.continue();
     });
@@ -350,7 +350,7 @@ test.describe("signed in", () => {
     await expect(page.getByRole("heading", { name: "Contact Submissions", level: 2 })).toBeVisible();
     // Then the inbox itself.
     await expect(loading).toHaveCount(0);
-    await expect(page).toHaveURL(/\?tab=contacts$/);
+    await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expect(filterTab(page, "All")).toHaveText(/^All \(\d+\)$/);
     await expect(page.locator("#inbox-list")).toHaveAttribute("aria-busy", "false");
   });
@@ -359,9 +359,7 @@ test.describe("signed in", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the form posts to /admin/sign-in: a failure shows the error there, a success the dashboard; Sign Out works too", async ({
-    page,
-  }) => {
+  test("the form posts to /admin/sign-in: a failure shows the error there, a success the dashboard; Sign Out works too", async ({ page }) => {
     await page.goto("/admin");
     await expect(loginHeading(page)).toBeVisible();
     const fields = loginFields(page);
@@ -395,10 +393,8 @@ test.describe("without JavaScript", () => {
 
 test.describe("the footer's Admin link", () => {
   for (const signedIn of [false, true]) {
-    test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({
-      page,
-    }) => {
-      if (signedIn) await signIn(page);
+    test(`shows a 'Checking sign-in...' overlay while /admin loads, then ${signedIn ? "the dashboard" : "the login form"}`, async ({ page }) => {
+      if (signedIn) await restoreSignedInState(page.context(), "admin");
       await page.goto("/");
       await waitForHydration(page);
       // The landing page loads /admin as a new document (decision 015): hold it back to see the overlay.
@@ -419,9 +415,7 @@ test.describe("the footer's Admin link", () => {
         }).observe(overlay, { attributes: true });
       });
       await link.click();
-      expect(await page.evaluate(() => sessionStorage.getItem("overlay-shown")), "the status shown while /admin loaded").toBe(
-        LOGIN.checking,
-      );
+      expect(await page.evaluate(() => sessionStorage.getItem("overlay-shown")), "the status shown while /admin loaded").toBe(LOGIN.checking);
       if (signedIn) {
         await expect(welcome(page)).toBeVisible();
         await expect(loginHeading(page)).toHaveCount(0);

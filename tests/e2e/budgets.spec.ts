@@ -101,9 +101,7 @@ test.describe("budgets of /", () => {
     // A page that loaded nothing would pass the budget: these prove the measure saw the app.
     const manifest = readRouterManifest();
     expect(scripts, "the browser entry").toContain(manifest.entry.module.slice(1));
-    const reactDom = [...scripts].filter((url) =>
-      readFileSync(path.join(clientDir, url), "utf8").includes("__REACT_DEVTOOLS_GLOBAL_HOOK__"),
-    );
+    const reactDom = [...scripts].filter((url) => readFileSync(path.join(clientDir, url), "utf8").includes("__REACT_DEVTOOLS_GLOBAL_HOOK__"));
     expect(reactDom, "a chunk with React DOM").not.toHaveLength(0);
     expect(stylesheets.size + inlineCss.length, "a stylesheet, linked or inline").toBeGreaterThan(0);
 
@@ -113,16 +111,12 @@ test.describe("budgets of /", () => {
     // Chunks only the back office reaches: its route modules and what they alone import.
     const routes = Object.values(manifest.routes);
     const publicChunks = closure(
-      [manifest.entry.module, ...routes.filter((route) => !isAdminRoute(route.id)).map((route) => route.module)].map((url) =>
-        url.slice(1),
-      ),
+      [manifest.entry.module, ...routes.filter((route) => !isAdminRoute(route.id)).map((route) => route.module)].map((url) => url.slice(1)),
     );
     const adminOnly = [...closure(routes.filter((route) => isAdminRoute(route.id)).map((route) => route.module.slice(1)))].filter(
       (url) => !publicChunks.has(url),
     );
-    expect(adminOnly, "the back office's own chunk is recognised as admin code").toContain(
-      manifest.routes["routes/admin"]?.module.slice(1),
-    );
+    expect(adminOnly, "the back office's own chunk is recognised as admin code").toContain(manifest.routes["routes/admin"]?.module.slice(1));
     for (const url of scripts) {
       expect(adminOnly, `${url} is back-office code`).not.toContain(url);
       expect(adminModuleNames.has(chunkName(url)), `${url} is named after a module of app/admin`).toBe(false);

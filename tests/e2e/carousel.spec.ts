@@ -185,8 +185,7 @@ test.describe("renovation carousel", () => {
   test("the gallery is below the fold: every image is lazy, and the shown slide's load once scrolled to", async ({ page }) => {
     const [first, ...rest] = ACTIVE_IN_ORDER;
     const image = (url: string) => renovations(page).locator(`img[src="${url}"]`);
-    const loadingOf = (url: string) =>
-      image(url).evaluateAll((images) => images.map((element) => (element as HTMLImageElement).getAttribute("loading")));
+    const loadingOf = (url: string) => image(url).evaluateAll((images) => images.map((element) => (element as HTMLImageElement).getAttribute("loading")));
     for (const project of ACTIVE_IN_ORDER) {
       for (const url of [project.before_image_url, project.after_image_url]) {
         const loadings = await loadingOf(url);
@@ -204,7 +203,6 @@ test.describe("renovation carousel", () => {
       for (const loading of loadings) expect(loading, url).toBe("lazy");
     }
   });
-
 });
 
 test.describe("gallery API", () => {

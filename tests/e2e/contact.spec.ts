@@ -109,9 +109,9 @@ test.describe("contact form (JavaScript on)", () => {
   });
 
   test("offers the user types Landlord, Tenant, Property Investor and Other; the message has 5 rows", async ({ page }) => {
-    const options = await fields(page).userType.locator("option").evaluateAll((elements) =>
-      elements.map((option) => ({ value: (option as HTMLOptionElement).value, label: option.textContent?.trim() })),
-    );
+    const options = await fields(page)
+      .userType.locator("option")
+      .evaluateAll((elements) => elements.map((option) => ({ value: (option as HTMLOptionElement).value, label: option.textContent?.trim() })));
     expect(options.filter((option) => option.value !== "")).toEqual([
       { value: "landlord", label: "Landlord" },
       { value: "tenant", label: "Tenant" },
@@ -280,9 +280,7 @@ test.describe("contact form (JavaScript on)", () => {
     // It comes just before the name in the page; Shift+Tab from the name skips it.
     await fields(page).name.focus();
     await page.keyboard.press("Shift+Tab");
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.tagName)).not.toBe(
-      "website",
-    );
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? document.activeElement?.tagName)).not.toBe("website");
   });
 
   test("the privacy notice under the form says what is kept, why and for how long, and names the Privacy Policy", async ({ page }) => {

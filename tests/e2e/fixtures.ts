@@ -191,9 +191,7 @@ export function enquiriesFrom(email: string): StoredEnquiryRow[] {
   const db = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    return db
-      .prepare("select * from contact_submissions where email = ? order by created_at")
-      .all(email) as unknown as StoredEnquiryRow[];
+    return db.prepare("select * from contact_submissions where email = ? order by created_at").all(email) as unknown as StoredEnquiryRow[];
   } finally {
     db.close();
   }
@@ -263,9 +261,7 @@ export async function tabThroughPage(page: Page, key: "Tab" | "Shift+Tab", stops
  */
 export async function expectFocusIndicator(target: Locator, what = "the focused element"): Promise<void> {
   await expect(target, `${what} has focus`).toBeFocused();
-  await expect
-    .poll(() => target.evaluate(seenInPage, "focus"), { message: `${what} shows a visible focus indicator`, intervals: [50, 100, 250] })
-    .toBe("");
+  await expect.poll(() => target.evaluate(seenInPage, "focus"), { message: `${what} shows a visible focus indicator`, intervals: [50, 100, 250] }).toBe("");
 }
 
 /**
@@ -325,7 +321,7 @@ function seenInPage(element: Element, check: string): string {
     return (high + 0.05) / (low + 0.05);
   };
   const rgb = (colour: Rgba) => `rgb(${colour.slice(0, 3).map(Math.round).join(", ")})`;
-  const describe = (node: Element) => {
+  const tagOf = (node: Element) => {
     const classes = node.getAttribute("class");
     return `<${node.tagName.toLowerCase()}${node.id ? ` id="${node.id}"` : ""}${classes ? ` class="${classes}"` : ""}>`;
   };
@@ -370,7 +366,7 @@ function seenInPage(element: Element, check: string): string {
     const text = toRgba(getComputedStyle(element).color);
     for (const backdrop of backdropsAt(rect.left + rect.width / 2, rect.top + rect.height / 2, element)) {
       const ratio = contrast(over(text, backdrop), backdrop);
-      if (ratio < minimum) return `${describe(element)}: text ${rgb(text)} on ${rgb(backdrop)} has contrast ${ratio.toFixed(2)}:1, under ${minimum}:1`;
+      if (ratio < minimum) return `${tagOf(element)}: text ${rgb(text)} on ${rgb(backdrop)} has contrast ${ratio.toFixed(2)}:1, under ${minimum}:1`;
     }
     return "";
   }
@@ -397,14 +393,15 @@ function seenInPage(element: Element, check: string): string {
     if (fill[3] > 0) edges.push(fill);
     const seen = edges.some((edge) => around.every((backdrop) => contrast(over(edge, backdrop), backdrop) >= 3));
     if (!seen) {
-      return `${describe(element)}: no edge (${edges.map(rgb).join(", ") || "none"}) has 3:1 contrast against ${around.map(rgb).join(", ")}`;
+      return `${tagOf(element)}: no edge (${edges.map(rgb).join(", ") || "none"}) has 3:1 contrast against ${around.map(rgb).join(", ")}`;
     }
     if (element.getAttribute("placeholder")) {
       const placeholder = toRgba(getComputedStyle(element, "::placeholder").color);
       for (const backdrop of around) {
         const behind = over(fill, backdrop);
         const ratio = contrast(over(placeholder, behind), behind);
-        if (ratio < 4.5) return `${describe(element)}: its placeholder ${rgb(over(placeholder, behind))} on ${rgb(behind)} has contrast ${ratio.toFixed(2)}:1, under 4.5:1`;
+        if (ratio < 4.5)
+          return `${tagOf(element)}: its placeholder ${rgb(over(placeholder, behind))} on ${rgb(behind)} has contrast ${ratio.toFixed(2)}:1, under 4.5:1`;
       }
     }
     return "";
@@ -426,14 +423,14 @@ function seenInPage(element: Element, check: string): string {
   if (box.width <= 1 || box.height <= 1) {
     holder = element.parentElement;
     for (let level = 0; holder && level < 3 && !indicatorOf(holder); level += 1) holder = holder.parentElement;
-    if (!holder || !indicatorOf(holder)) return `${describe(element)} is visually hidden and no ancestor shows its focus`;
+    if (!holder || !indicatorOf(holder)) return `${tagOf(element)} is visually hidden and no ancestor shows its focus`;
   }
   const indicator = indicatorOf(holder);
   if (!indicator) {
     const style = getComputedStyle(holder);
-    return `${describe(holder)} has no focus outline or ring (outline: ${style.outlineStyle} ${style.outlineWidth}; box-shadow: ${style.boxShadow})`;
+    return `${tagOf(holder)} has no focus outline or ring (outline: ${style.outlineStyle} ${style.outlineWidth}; box-shadow: ${style.boxShadow})`;
   }
-  if (indicator.width < 2) return `${describe(holder)}: its ${indicator.kind} is only ${indicator.width}px wide`;
+  if (indicator.width < 2) return `${tagOf(holder)}: its ${indicator.kind} is only ${indicator.width}px wide`;
 
   // Not hidden under something else (the fixed header): some point of it is on top. A link that wraps has a box per line.
   const rect = holder.getBoundingClientRect();
@@ -444,10 +441,10 @@ function seenInPage(element: Element, check: string): string {
       [line.right - 2, line.bottom - 2],
     ])
     .filter(([x = -1, y = -1]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
-  if (inside.length === 0) return `${describe(holder)} is outside the viewport`;
+  if (inside.length === 0) return `${tagOf(holder)} is outside the viewport`;
   const onTop = inside.map(([x = 0, y = 0]) => document.elementFromPoint(x, y));
   if (!onTop.some((node) => node && holder.contains(node))) {
-    return `${describe(holder)} is covered by ${onTop[0] ? describe(onTop[0]) : "nothing visible"}`;
+    return `${tagOf(holder)} is covered by ${onTop[0] ? tagOf(onTop[0]) : "nothing visible"}`;
   }
 
   // The indicator against what is painted beneath its middle, on whichever side is on screen.
@@ -457,7 +454,7 @@ function seenInPage(element: Element, check: string): string {
   for (const backdrop of backdropsAt(x, y)) {
     const ratio = contrast(over(indicator.colour, backdrop), backdrop);
     if (ratio < 3) {
-      return `${describe(holder)}: its ${indicator.kind} ${rgb(indicator.colour)} has contrast ${ratio.toFixed(2)}:1 against ${rgb(backdrop)}`;
+      return `${tagOf(holder)}: its ${indicator.kind} ${rgb(indicator.colour)} has contrast ${ratio.toFixed(2)}:1 against ${rgb(backdrop)}`;
     }
   }
   return "";

@@ -31,10 +31,7 @@ async function openGallery(page: Page): Promise<void> {
   await waitForHydration(page);
 }
 
-test("with no active projects: the heading Property Renovation Services and a note that the gallery is being updated", async ({
-  page,
-  request,
-}) => {
+test("with no active projects: the heading Property Renovation Services and a note that the gallery is being updated", async ({ page, request }) => {
   const projects = await request.get(`${EMPTY_GALLERY_URL}/api/projects`);
   expect(await projects.json()).toEqual([]);
 

@@ -53,9 +53,7 @@ for (const viewport of [
   { width: 1280, height: 800 },
   { width: 375, height: 812 },
 ]) {
-  test(`at ${viewport.width} px Tab visits every control, Shift+Tab the same ones back, each showing its focus, none hidden`, async ({
-    page,
-  }) => {
+  test(`at ${viewport.width} px Tab visits every control, Shift+Tab the same ones back, each showing its focus, none hidden`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await gotoLanding(page);
     const forwards = await tabThroughPage(page, "Tab");

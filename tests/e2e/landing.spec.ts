@@ -163,6 +163,7 @@ test.describe("landing page content (SPEC §2, §9)", () => {
     await expect(contact.locator('a[href^="mailto:"]').first()).toBeVisible();
 
     // SPEC §9: Mon-Fri 9:00-18:00, Sat 10:00-16:00, Sun closed; phone line 9am-6pm Mon-Fri; replies within 24 hours.
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as laid out (a line break between blocks), is the point.
     const text = (await contact.innerText()).replace(/\s+/g, " ");
     expect(text).toMatch(/Mon(day)?\s*[-–]\s*Fri(day)?:?\s*0?9:00\s*(am)?\s*[-–]\s*(18:00|6:00\s*pm)/i);
     expect(text).toMatch(/Sat(urday)?:?\s*10:00\s*(am)?\s*[-–]\s*(16:00|4:00\s*pm)/i);
@@ -219,9 +220,7 @@ test.describe("server rendering", () => {
     expect(html).not.toContain(HIDDEN_PROJECT.title);
   });
 
-  test("images: only the hero and the logo are preloaded, the hero at high priority; each has its size; the gallery's are lazy", async ({
-    request,
-  }) => {
+  test("images: only the hero and the logo are preloaded, the hero at high priority; each has its size; the gallery's are lazy", async ({ request }) => {
     const html = await (await request.get("/")).text();
     const tags = (name: string, within = html) => [...within.matchAll(new RegExp(`<${name}\\b[^>]*>`, "g"))].map(([tag]) => tag);
     const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`, "i").exec(tag)?.[1];
@@ -281,8 +280,7 @@ test.describe("scrolling to sections", () => {
 
   test("Contact Us is highlighted differently from the other nav buttons", async ({ page }) => {
     const header = page.getByRole("banner");
-    const background = (name: string) =>
-      header.getByRole("button", { name, exact: true }).evaluate((element) => getComputedStyle(element).backgroundColor);
+    const background = (name: string) => header.getByRole("button", { name, exact: true }).evaluate((element) => getComputedStyle(element).backgroundColor);
     expect(await background("Contact Us")).not.toBe(await background("Home"));
   });
 
@@ -380,9 +378,7 @@ test.describe("health of the page", () => {
       const w = window as unknown as { cspViolations: string[] };
       w.cspViolations = [];
       document.addEventListener("securitypolicyviolation", (event) =>
-        w.cspViolations.push(
-          `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
-        ),
+        w.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`),
       );
     });
 

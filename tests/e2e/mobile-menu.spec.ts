@@ -26,9 +26,7 @@ test.describe("mobile menu (375 × 812)", () => {
     await gotoLanding(page);
   });
 
-  test("starts closed; Open menu opens it (aria-expanded, named Close menu, every nav button shown); Close menu closes it", async ({
-    page,
-  }) => {
+  test("starts closed; Open menu opens it (aria-expanded, named Close menu, every nav button shown); Close menu closes it", async ({ page }) => {
     await expectClosed(page);
     // The toggle says what it controls.
     const controls = await openToggle(page).getAttribute("aria-controls");

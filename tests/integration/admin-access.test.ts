@@ -19,17 +19,19 @@ import { LOGIN_TEXT } from "~/admin/texts";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { imageNameFromUrl } from "~/images/image-files";
 import { saveImage } from "~/images/images.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
+import type { Database } from "~/platform/db/db.server";
+import { toBoolean } from "~/platform/db/db-values";
 import { createProject, getProject, listAllProjects } from "~/projects/projects.server";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { dataSnapshot } from "../support/data-snapshot";
 import { appRoutes, handlersOf } from "../support/routes";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
+import { waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 // ---------------------------------------------------------------------------
 // The table
@@ -64,7 +66,8 @@ type Effect =
   | "move-project"
   | "delete-project"
   | "save-site"
-  | "preview";
+  | "preview"
+  | "moved";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
@@ -94,10 +97,12 @@ type Call = {
   /** Files: the body is multipart/form-data, as a form with a file input sends it. */
   files?: () => Record<string, FileField>;
   effect: Effect;
+  /** Effect "moved": where the address moved to. */
+  location?: string;
 };
 
 type Entry = {
-  /** The route's path as app/routes.ts spells it. */
+  /** The route's path as app/routes.ts spells it, and " (index)" after an index route's. */
   route: string;
   handler: Handler;
   access: Access;
@@ -105,14 +110,9 @@ type Entry = {
 };
 
 const get = (pathOf: Call["path"], format: Format, effect: Effect = "read"): Call => ({ method: "GET", path: pathOf, format, effect });
-const send = (
-  method: Call["method"],
-  pathOf: Call["path"],
-  format: Format,
-  effect: Effect,
-  form: Call["form"] = () => ({}),
-  files?: Call["files"],
-): Call => ({
+/** An old address that moved for good: 301 to `location` (single fetch encodes it in a 202). */
+const moved = (pathOf: Call["path"], format: Format, location: string): Call => ({ ...get(pathOf, format, "moved"), location });
+const send = (method: Call["method"], pathOf: Call["path"], format: Format, effect: Effect, form: Call["form"] = () => ({}), files?: Call["files"]): Call => ({
   method,
   path: pathOf,
   format,
@@ -136,7 +136,10 @@ const eraseAddress = ({ marker }: Values) => ({
   confirmed: "yes",
 });
 /** What the data-requests page and its JSON file are asked about: the seeded enquiry's address. */
-const dataRequest = (query = "") => () => `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
+const dataRequest =
+  (query = "") =>
+  () =>
+    `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
 const credentials = ({ email, password }: Values) => ({ email, password });
 
 /** A small JPEG, as an admin's upload. */
@@ -193,54 +196,90 @@ const saveSite = ({ marker, siteRevision }: Values) => ({
 
 const TABLE: Entry[] = [
   {
+    // The dashboard around every tab: who is signed in, the banners, the unread count.
     route: "admin",
     handler: "loader",
     access: "admin",
     calls: [
       get(() => "/admin", "document"),
-      get(() => "/admin?tab=contacts", "document"),
-      get(() => "/admin?tab=contacts&filter=unread&page=1", "document"),
-      get(() => "/admin?tab=contacts&filter=spam&q=quarterman&select=all", "document"),
+      get(() => "/admin/enquiries?filter=unread", "document"),
       get(() => "/admin.data", "data"),
-      get(() => "/admin.data?tab=contacts", "data"),
-      get(() => "/admin.data?tab=contacts&_routes=routes%2Fadmin", "data"),
+      get(() => "/admin.data?_routes=routes%2Fadmin", "data"),
     ],
   },
   {
-    route: "admin",
+    // /admin itself: the first tab, and the addresses from before the tabs were routes, moved.
+    route: "admin (index)",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin?form=new", "document"),
+      get(() => "/admin.data?edit=00000000-0000-4000-8000-000000000000", "data"),
+      moved(() => "/admin?tab=contacts&filter=unread&page=1", "document", "/admin/enquiries?filter=unread&page=1"),
+      moved(() => "/admin?tab=projects&form=new", "document", "/admin/projects?form=new"),
+      moved(() => "/admin.data?tab=contacts&filter=spam&q=quarterman&select=all", "data", "/admin/enquiries?filter=spam&q=quarterman&select=all"),
+    ],
+  },
+  {
+    route: "admin/projects",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/projects", "document"), get(() => "/admin/projects?form=new", "document"), get(() => "/admin/projects.data", "data")],
+  },
+  {
+    route: "admin/projects",
     handler: "action",
     access: "admin",
     calls: [
-      send("POST", () => "/admin?tab=contacts", "document", "mark-read", markRead),
-      send("POST", () => "/admin?tab=contacts", "document", "delete", deleteIt),
-      send("POST", () => "/admin.data?tab=contacts", "data", "mark-read", markRead),
-      send("POST", () => "/admin.data", "data", "delete", deleteIt),
+      send("POST", () => "/admin/projects", "document", "create-project", createProjectForm),
+      send("POST", () => "/admin/projects", "document", "create-project", createProjectFields, projectFiles),
+      send("POST", () => "/admin/projects.data", "data", "create-project", createProjectForm),
+      send("POST", () => "/admin/projects.data?form=new", "data", "create-project", createProjectFields, projectFiles),
+      send("POST", () => "/admin/projects", "document", "update-project", updateProjectForm),
+      send("POST", () => "/admin/projects.data", "data", "update-project", updateProjectForm),
+      send("POST", () => "/admin/projects", "document", "toggle-project", toggleProject),
+      send("POST", () => "/admin/projects.data", "data", "toggle-project", toggleProject),
       // React Router runs the action for any mutation method, not only POST.
-      send("DELETE", () => "/admin?tab=contacts", "document", "delete", deleteIt),
-      send("PATCH", () => "/admin.data", "data", "mark-read", markRead),
-      send("POST", () => "/admin?tab=contacts", "document", "mark-read", bulkMarkRead),
-      send("POST", () => "/admin.data?tab=contacts", "data", "mark-unread", bulkMarkUnread),
-      send("POST", () => "/admin?tab=contacts&q=control", "document", "delete", bulkDelete),
-      send("POST", () => "/admin.data?tab=contacts", "data", "delete", bulkDelete),
-      send("POST", () => "/admin?tab=contacts&filter=spam", "document", "not-spam", notSpam),
-      send("POST", () => "/admin.data?tab=contacts&filter=spam", "data", "not-spam", notSpam),
-      send("POST", () => "/admin?tab=contacts", "document", "retry-notification", retryNotification),
-      send("POST", () => "/admin.data", "data", "retry-notification", retryNotification),
-      // The Renovation Projects tab.
-      send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectForm),
-      send("POST", () => "/admin?tab=projects", "document", "create-project", createProjectFields, projectFiles),
-      send("POST", () => "/admin.data?tab=projects", "data", "create-project", createProjectForm),
-      send("POST", () => "/admin.data", "data", "create-project", createProjectFields, projectFiles),
-      send("POST", () => "/admin?tab=projects", "document", "update-project", updateProjectForm),
-      send("POST", () => "/admin.data?tab=projects", "data", "update-project", updateProjectForm),
-      send("POST", () => "/admin?tab=projects", "document", "toggle-project", toggleProject),
-      send("POST", () => "/admin.data?tab=projects", "data", "toggle-project", toggleProject),
-      send("PUT", () => "/admin.data", "data", "toggle-project", toggleProject),
-      send("POST", () => "/admin?tab=projects", "document", "move-project", moveProject),
-      send("POST", () => "/admin.data?tab=projects", "data", "move-project", moveProject),
-      send("POST", () => "/admin?tab=projects", "document", "delete-project", deleteProject),
-      send("POST", () => "/admin.data?tab=projects", "data", "delete-project", deleteProject),
-      send("DELETE", () => "/admin?tab=projects", "document", "delete-project", deleteProject),
+      send("PUT", () => "/admin/projects.data", "data", "toggle-project", toggleProject),
+      send("POST", () => "/admin/projects", "document", "move-project", moveProject),
+      send("POST", () => "/admin/projects.data", "data", "move-project", moveProject),
+      send("POST", () => "/admin/projects", "document", "delete-project", deleteProject),
+      send("POST", () => "/admin/projects.data", "data", "delete-project", deleteProject),
+      send("DELETE", () => "/admin/projects", "document", "delete-project", deleteProject),
+    ],
+  },
+  {
+    route: "admin/enquiries",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin/enquiries", "document"),
+      get(() => "/admin/enquiries?filter=unread&page=1", "document"),
+      get(() => "/admin/enquiries?filter=spam&q=quarterman&select=all", "document"),
+      get(() => "/admin/enquiries.data", "data"),
+      get(() => "/admin/enquiries.data?filter=read", "data"),
+    ],
+  },
+  {
+    route: "admin/enquiries",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", () => "/admin/enquiries", "document", "mark-read", markRead),
+      send("POST", () => "/admin/enquiries", "document", "delete", deleteIt),
+      send("POST", () => "/admin/enquiries.data?filter=unread", "data", "mark-read", markRead),
+      send("POST", () => "/admin/enquiries.data", "data", "delete", deleteIt),
+      // React Router runs the action for any mutation method, not only POST.
+      send("DELETE", () => "/admin/enquiries", "document", "delete", deleteIt),
+      send("PATCH", () => "/admin/enquiries.data", "data", "mark-read", markRead),
+      send("POST", () => "/admin/enquiries", "document", "mark-read", bulkMarkRead),
+      send("POST", () => "/admin/enquiries.data", "data", "mark-unread", bulkMarkUnread),
+      send("POST", () => "/admin/enquiries?q=control", "document", "delete", bulkDelete),
+      send("POST", () => "/admin/enquiries.data", "data", "delete", bulkDelete),
+      send("POST", () => "/admin/enquiries?filter=spam", "document", "not-spam", notSpam),
+      send("POST", () => "/admin/enquiries.data?filter=spam", "data", "not-spam", notSpam),
+      send("POST", () => "/admin/enquiries", "document", "retry-notification", retryNotification),
+      send("POST", () => "/admin/enquiries.data", "data", "retry-notification", retryNotification),
     ],
   },
   {
@@ -262,10 +301,7 @@ const TABLE: Entry[] = [
     route: "admin/sign-out",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", () => "/admin/sign-out", "document", "sign-out"),
-      send("POST", () => "/admin/sign-out.data", "data", "sign-out"),
-    ],
+    calls: [send("POST", () => "/admin/sign-out", "document", "sign-out"), send("POST", () => "/admin/sign-out.data", "data", "sign-out")],
   },
   {
     route: "admin/enquiries.csv",
@@ -294,10 +330,7 @@ const TABLE: Entry[] = [
     route: "admin/data-requests",
     handler: "action",
     access: "admin",
-    calls: [
-      send("POST", dataRequest(), "document", "erase", eraseAddress),
-      send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress),
-    ],
+    calls: [send("POST", dataRequest(), "document", "erase", eraseAddress), send("POST", () => "/admin/data-requests.data", "data", "erase", eraseAddress)],
   },
   {
     route: "api/admin/enquiries",
@@ -340,7 +373,16 @@ const TABLE: Entry[] = [
     route: "api/admin/images",
     handler: "action",
     access: "admin",
-    calls: [send("POST", () => "/api/admin/images", "json", "upload", () => ({}), uploadFile)],
+    calls: [
+      send(
+        "POST",
+        () => "/api/admin/images",
+        "json",
+        "upload",
+        () => ({}),
+        uploadFile,
+      ),
+    ],
   },
 ];
 
@@ -355,7 +397,8 @@ const ADMIN_PATH = /^(?:api\/)?admin/i;
 async function adminHandlersInApp(): Promise<string[]> {
   const found: string[] = [];
   for (const route of await appRoutes()) {
-    if (ADMIN_PATH.test(route.path)) for (const handler of await handlersOf(route)) found.push(`${route.path} ${handler}`);
+    // An index route has its parent's path: "admin (index)" is /admin's own, "admin" the dashboard around every tab.
+    if (ADMIN_PATH.test(route.path)) for (const handler of await handlersOf(route)) found.push(`${route.path}${route.index ? " (index)" : ""} ${handler}`);
   }
   return found.sort();
 }
@@ -515,16 +558,20 @@ describe.each(backends)("admin access on $name", (backend) => {
   /** Control projects are created last in the list, each below the one before. */
   let controlOrder = 50_000;
   function controlProject([before, after]: string[]) {
-    return createProject(reader.db, {
-      title: `Control project ${controlOrder}`,
-      category: "Kitchen Renovation",
-      description: "A project for one request of the table.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: before!,
-      after_image_url: after!,
-      display_order: controlOrder++,
-    });
+    return createProject(
+      reader.db,
+      {
+        title: `Control project ${controlOrder}`,
+        category: "Kitchen Renovation",
+        description: "A project for one request of the table.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: before!,
+        after_image_url: after!,
+        display_order: controlOrder++,
+      },
+      TEST_ACTOR,
+    );
   }
 
   async function enquiriesAs(cookie: string) {
@@ -546,31 +593,37 @@ describe.each(backends)("admin access on $name", (backend) => {
   async function expectUnchanged(before: Awaited<ReturnType<typeof snapshot>>, what: string) {
     const { status, body } = await enquiriesAs(session);
     expect(status, `${what}: the admin's session still works`).toBe(200);
-    expect(body.submissions?.find((submission) => submission.id === enquiryId), `${what}: the enquiry is there, unread`).toMatchObject({
+    expect(
+      body.submissions?.find((submission) => submission.id === enquiryId),
+      `${what}: the enquiry is there, unread`,
+    ).toMatchObject({
       is_read: false,
     });
     expect(await snapshot(), `${what}: the database`).toEqual(before);
   }
 
   beforeAll(async () => {
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     imagesDir = path.join(database.env.DATA_DIR, "images");
     const seeding = database.open();
-    await migrateToLatest(seeding);
-    const hidden = await createProject(seeding.db, {
-      title: HIDDEN_PROJECT,
-      category: "Basement Conversion",
-      description: "Not yet published.",
-      duration: "9 weeks",
-      budget: "£40,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-      is_active: false,
-    });
+    const hidden = await createProject(
+      seeding.db,
+      {
+        title: HIDDEN_PROJECT,
+        category: "Basement Conversion",
+        description: "Not yet published.",
+        duration: "9 weeks",
+        budget: "£40,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+        is_active: false,
+      },
+      TEST_ACTOR,
+    );
     projectId = hidden.id;
     const images = { db: seeding.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-    beforeUrl = (await saveImage(images, JPEG)).url;
-    afterUrl = (await saveImage(images, JPEG)).url;
+    beforeUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
+    afterUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
     await seeding.close();
     server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "1000" });
     reader = database.open();
@@ -586,7 +639,8 @@ describe.each(backends)("admin access on $name", (backend) => {
   describe("every admin route in app/routes.ts, anonymously", () => {
     /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in. */
     async function adminRoutePaths(): Promise<string[]> {
-      return (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && routePath !== "admin/sign-in");
+      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && routePath !== "admin/sign-in");
+      return [...new Set(paths)];
     }
 
     /**
@@ -619,7 +673,7 @@ describe.each(backends)("admin access on $name", (backend) => {
 
     it("is refused, GET and POST alike, before any body is read", async () => {
       const paths = await adminRoutePaths();
-      expect(paths).toEqual(expect.arrayContaining(["admin", "admin/data-requests", "api/admin/images"]));
+      expect(paths).toEqual(expect.arrayContaining(["admin", "admin/enquiries", "admin/data-requests", "api/admin/images"]));
       for (const routePath of paths) {
         for (const method of ["GET", "POST"] as const) {
           const status = await answerWithoutBody(method, routePath);
@@ -734,7 +788,12 @@ describe.each(backends)("admin access on $name", (backend) => {
       const query = new URLSearchParams(call.form?.(values) ?? {}).toString();
       const target = call.path(values);
       const asGet: Call = { ...call, path: () => (query ? `${target}${target.includes("?") ? "&" : "?"}${query}` : target) };
-      const response = await request(asGet, values, { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) }, method);
+      const response = await request(
+        asGet,
+        values,
+        { cookie: session, ...(crossSite ? { origin: "https://evil.example", "sec-fetch-site": "cross-site" } : {}) },
+        method,
+      );
       const what = `${method} ${asGet.path(values)}`;
 
       expect(response.status, what).toBeLessThan(500);
@@ -746,15 +805,45 @@ describe.each(backends)("admin access on $name", (backend) => {
     });
   });
 
+  describe("a form posted to the dashboard's own address, which takes none (each tab's forms post to the tab)", () => {
+    it("is answered 405 (a page from before the tabs were routes), changing nothing, in one log line with no stack trace", async () => {
+      const before = await snapshot();
+      const log = () => server.stdout() + server.stderr();
+      const from = log().length;
+      const paths = ["/admin", "/admin?tab=contacts", "/admin?index", "/admin.data?tab=contacts"];
+      for (const target of paths) {
+        const body = `intent=mark-read&id=${enquiryId}`;
+        const response = await rawRequest(server.port, {
+          method: "POST",
+          path: target,
+          headers: { ...sameOrigin(), cookie: session, "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) },
+          body,
+        });
+        expect(response.status, target).toBe(405);
+        expectNoStore(response, target);
+      }
+      const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
+      await waitFor(`${paths.length} request lines`, () => requestLines().length >= paths.length);
+      const output = log().slice(from);
+      expect(
+        output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{")),
+        "output that is not a log line",
+      ).toEqual([]);
+      expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
+      await expectUnchanged(before, "POST /admin");
+    });
+  });
+
   describe("under other spellings of the same paths", () => {
     // React Router matches paths case-insensitively and percent-decoded, so these reach the same
     // loaders: they must be refused, and kept out of caches, as the canonical paths are.
     const ALIASES = [
       "/Admin",
-      "/ADMIN?tab=contacts",
-      "/%61dmin?tab=contacts",
-      "/admin/?tab=contacts",
-      "/Admin.data?tab=contacts",
+      "/ADMIN/enquiries",
+      "/%61dmin/enquiries?filter=unread",
+      "/admin/enquiries/",
+      "/Admin/Enquiries.data",
+      "/admin/PROJECTS",
       "/API/admin/enquiries",
       "/api/Admin/enquiries",
     ];
@@ -781,15 +870,15 @@ describe.each(backends)("admin access on $name", (backend) => {
       const anotherEnquiry = await seedEnquiry({ name: "Control Enquiry", email: "control@example.com", message: `Control for ${what}` });
       // A project of its own with a neighbour below it (last in the list), and two new uploads for the forms.
       const images = { db: reader.db, storage: new LocalDiskStorage(imagesDir, IMAGE_NAMING) };
-      const controlImages = [(await saveImage(images, JPEG)).url, (await saveImage(images, JPEG)).url];
+      const controlImages = [(await saveImage(images, JPEG, TEST_ACTOR)).url, (await saveImage(images, JPEG, TEST_ACTOR)).url];
       const control = await controlProject(controlImages);
       await controlProject(controlImages);
       const values: Values = {
         id: anotherEnquiry,
         ...ADMIN,
         projectId: control.id,
-        beforeUrl: (await saveImage(images, JPEG)).url,
-        afterUrl: (await saveImage(images, JPEG)).url,
+        beforeUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
+        afterUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
         marker: randomBytes(6).toString("hex"),
         siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
       };
@@ -827,7 +916,11 @@ describe.each(backends)("admin access on $name", (backend) => {
           await reader.db.updateTable("contact_submissions").set({ spam_reason: "links", is_read: true }).where("id", "=", anotherEnquiry).execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);
-          const row = await reader.db.selectFrom("contact_submissions").select(["spam_reason", "is_read"]).where("id", "=", anotherEnquiry).executeTakeFirstOrThrow();
+          const row = await reader.db
+            .selectFrom("contact_submissions")
+            .select(["spam_reason", "is_read"])
+            .where("id", "=", anotherEnquiry)
+            .executeTakeFirstOrThrow();
           expect({ spam: row.spam_reason, read: toBoolean(row.is_read) }, `${what}: in the inbox, unread`).toEqual({ spam: null, read: false });
           break;
         }
@@ -837,7 +930,18 @@ describe.each(backends)("admin access on $name", (backend) => {
           const job = randomUUID();
           await reader.db
             .insertInto("email_outbox")
-            .values({ id: job, submission_id: anotherEnquiry, kind: "notification", message: "{}", status: "failed", attempts: 8, next_attempt_at: null, last_error: "Connection refused", created_at: at, updated_at: at })
+            .values({
+              id: job,
+              submission_id: anotherEnquiry,
+              kind: "notification",
+              message: "{}",
+              status: "failed",
+              attempts: 8,
+              next_attempt_at: null,
+              last_error: "Connection refused",
+              created_at: at,
+              updated_at: at,
+            })
             .execute();
           const response = await request(call, values, { ...sameOrigin(), cookie: session });
           expect(response.status, what).toBe(200);
@@ -950,6 +1054,18 @@ describe.each(backends)("admin access on $name", (backend) => {
           expect(response.status, what).toBe(redirected);
           const draft = await reader.db.selectFrom("site_draft").select("content").executeTakeFirstOrThrow();
           expect(JSON.parse(draft.content).company.name, `${what}: saved to the draft`).toBe(`Company ${values.marker}`);
+          break;
+        }
+        case "moved": {
+          const response = await request(call, values, { cookie: session });
+          expectNoStore(response, what);
+          if (call.format === "document") {
+            expect(response.status, what).toBe(301);
+            expect(header(response, "location"), what).toBe(call.location);
+          } else {
+            expect(response.status, what).toBe(202);
+            expect(response.text, what).toContain(`"redirect","${call.location}"`);
+          }
           break;
         }
         case "preview": {

@@ -2,104 +2,96 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plainLog } from "~/platform/log.server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { plainLog } from "~/platform/observe/log.server";
 import { findAdminByEmail } from "~/auth/admins.server";
 import { verifyPassword } from "~/auth/password.server";
 import { createSession, findSession } from "~/auth/sessions.server";
 import { signIn } from "~/auth/sign-in.server";
 import { saveImage } from "~/images/images.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
 import { createProject } from "~/projects/projects.server";
-import { LocalDiskStorage } from "~/platform/storage.server";
+import { LocalDiskStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { assertBuilt } from "../support/server";
-
-const admin = runAdmin;
+import { TEST_ACTOR } from "../support/actors";
+import { useDatabase } from "../support/sites";
 
 const PASSWORD = "a long admin password";
 
 describe.each(backends)("npm run admin on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-  let env: Record<string, string | undefined>;
-
-  beforeAll(async () => {
-    assertBuilt();
-    testDb = await backend.createDatabase();
-    env = { ...testDb.env };
-    database = testDb.open();
-    await migrateToLatest(database);
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
+  /** `npm run admin -- <args>` on this database. */
+  const admin = (args: string[], input?: string) => runAdmin(data.database.env, args, input);
+  beforeAll(() => assertBuilt());
 
   it("shows its commands, and fails on an unknown one", async () => {
-    const help = await admin(env, ["help"]);
+    const help = await admin(["help"]);
     expect(help.code).toBe(0);
     for (const command of ["create", "set-password", "list", "delete"]) expect(help.stdout).toContain(command);
-    const unknown = await admin(env, ["promote", "x@example.com"]);
+    const unknown = await admin(["promote", "x@example.com"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown command "promote"');
   });
 
   it("creates an admin with the password from stdin, stored as an Argon2id hash", async () => {
-    const run = await admin(env, ["create", "Owner@Example.com"], `${PASSWORD}\n`);
+    const run = await admin(["create", "Owner@Example.com"], `${PASSWORD}\n`);
     expect(run.stderr).not.toContain(PASSWORD);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain("Created the admin owner@example.com");
-    const stored = await findAdminByEmail(database.db, "owner@example.com");
+    expect(run.stdout).toContain("Created the owner owner@example.com");
+    expect((await findAdminByEmail(data.db, "owner@example.com"))?.role).toBe("owner");
+    const stored = await findAdminByEmail(data.db, "owner@example.com");
     expect(stored?.password_hash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(PASSWORD, stored!.password_hash)).toBe(true);
   });
 
   it("refuses a second admin with the same e-mail in another case", async () => {
-    const run = await admin(env, ["create", "OWNER@example.com"], `${PASSWORD}\n`);
+    const run = await admin(["create", "OWNER@example.com"], `${PASSWORD}\n`);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("already exists");
   });
 
   it("never takes a password from the command line", async () => {
-    const run = await admin(env, ["create", "argv@example.com", PASSWORD]);
+    const run = await admin(["create", "argv@example.com", PASSWORD]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Passwords are not taken from the command line");
-    expect(await findAdminByEmail(database.db, "argv@example.com")).toBeUndefined();
+    expect(await findAdminByEmail(data.db, "argv@example.com")).toBeUndefined();
   });
 
   it("refuses a short password, an empty stdin and a malformed e-mail, creating nothing", async () => {
-    const short = await admin(env, ["create", "short@example.com"], "hunter2\n");
+    const short = await admin(["create", "short@example.com"], "hunter2\n");
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("at least 12 characters");
-    const empty = await admin(env, ["create", "empty@example.com"], "");
+    const empty = await admin(["create", "empty@example.com"], "");
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("No password on stdin");
-    const malformed = await admin(env, ["create", "not-an-address"], `${PASSWORD}\n`);
+    const malformed = await admin(["create", "not-an-address"], `${PASSWORD}\n`);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain("is not an e-mail address");
     for (const email of ["short@example.com", "empty@example.com"]) {
-      expect(await findAdminByEmail(database.db, email)).toBeUndefined();
+      expect(await findAdminByEmail(data.db, email)).toBeUndefined();
     }
   });
 
   it("lists the admins with their active sessions", async () => {
-    const owner = await findAdminByEmail(database.db, "owner@example.com");
-    await createSession(database.db, owner!.id);
-    const run = await admin(env, ["list"]);
+    const owner = await findAdminByEmail(data.db, "owner@example.com");
+    await createSession(data.db, owner!.id);
+    const run = await admin(["list"]);
     expect(run.code).toBe(0);
     const line = run.stdout.split("\n").find((text) => text.startsWith("owner@example.com"));
-    expect(line).toMatch(/^owner@example\.com\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
+    expect(line).toMatch(/^owner@example\.com\s+Owner\s+\d{1,2} \w{3} \d{4}, \d{2}:\d{2}\s+1\s+/);
   });
 
   it("set-password changes the password and ends every session of that admin", async () => {
-    const owner = await findAdminByEmail(database.db, "owner@example.com");
-    const { token } = await createSession(database.db, owner!.id);
-    expect(await findSession(database.db, token)).toBeDefined();
-    const run = await admin(env, ["set-password", "owner@example.com"], "a brand new passphrase\n");
+    const owner = await findAdminByEmail(data.db, "owner@example.com");
+    const { token } = await createSession(data.db, owner!.id);
+    expect(await findSession(data.db, token)).toBeDefined();
+    const run = await admin(["set-password", "owner@example.com"], "a brand new passphrase\n");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/ended [1-9]\d* sessions?/);
-    expect(await findSession(database.db, token)).toBeUndefined();
-    const updated = await findAdminByEmail(database.db, "owner@example.com");
+    expect(await findSession(data.db, token)).toBeUndefined();
+    const updated = await findAdminByEmail(data.db, "owner@example.com");
     expect(await verifyPassword("a brand new passphrase", updated!.password_hash)).toBe(true);
     expect(await verifyPassword(PASSWORD, updated!.password_hash)).toBe(false);
   });
@@ -107,24 +99,30 @@ describe.each(backends)("npm run admin on $name", (backend) => {
   it("unlock lifts a lockout without changing the password", async () => {
     const attempt = { email: "owner@example.com", limit: 100, log: plainLog(() => {}) };
     for (let i = 0; i < 10; i++) {
-      await signIn(database.db, { ...attempt, password: "wrong guess", clientIp: `198.51.100.${i}` });
+      await signIn(data.db, { ...attempt, password: "wrong guess", clientIp: `198.51.100.${i}` });
     }
-    const locked = await signIn(database.db, { ...attempt, password: "a brand new passphrase", clientIp: "203.0.113.9" });
+    const locked = await signIn(data.db, { ...attempt, password: "a brand new passphrase", clientIp: "203.0.113.9" });
     expect(locked).toMatchObject({ ok: false, reason: "limited" });
-    const run = await admin(env, ["unlock", "owner@example.com"]);
+    const run = await admin(["unlock", "owner@example.com"]);
     expect(run.code).toBe(0);
-    const unlocked = await signIn(database.db, { ...attempt, password: "a brand new passphrase", clientIp: "203.0.113.9" });
+    const unlocked = await signIn(data.db, { ...attempt, password: "a brand new passphrase", clientIp: "203.0.113.9" });
     expect(unlocked.ok).toBe(true);
   });
 
-  it("delete removes the admin and their sessions; deleting again says there is none", async () => {
-    const owner = await findAdminByEmail(database.db, "owner@example.com");
-    const { token } = await createSession(database.db, owner!.id);
-    const run = await admin(env, ["delete", "owner@example.com"]);
+  it("delete removes the admin and their sessions, never the last owner; deleting again says there is none", async () => {
+    const owner = await findAdminByEmail(data.db, "owner@example.com");
+    const { token } = await createSession(data.db, owner!.id);
+    const last = await admin(["delete", "owner@example.com"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain("There must always be at least one owner.");
+    expect(await findSession(data.db, token), "refused: nothing changed").toBeDefined();
+    expect((await admin(["create", "second.owner@example.com"], `${PASSWORD}\n`)).code).toBe(0);
+
+    const run = await admin(["delete", "owner@example.com"]);
     expect(run.code).toBe(0);
-    expect(await findAdminByEmail(database.db, "owner@example.com")).toBeUndefined();
-    expect(await findSession(database.db, token)).toBeUndefined();
-    const again = await admin(env, ["delete", "owner@example.com"]);
+    expect(await findAdminByEmail(data.db, "owner@example.com")).toBeUndefined();
+    expect(await findSession(data.db, token)).toBeUndefined();
+    const again = await admin(["delete", "owner@example.com"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("There is no admin with the e-mail owner@example.com");
   });
@@ -144,31 +142,43 @@ describe.each(backends)("npm run admin on $name", (backend) => {
         for (const file of files) await writeFile(path.join(imagesDir, file), `bytes of ${file}`);
       }
       if (options.row !== false) {
-        await database.db
+        await data.db
           .insertInto("images")
-          .values({ name, content_type: "image/jpeg", width: 960, height: 480, bytes: 100, variants: JSON.stringify(variants), created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString() })
+          .values({
+            name,
+            content_type: "image/jpeg",
+            width: 960,
+            height: 480,
+            bytes: 100,
+            variants: JSON.stringify(variants),
+            created_at: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+          })
           .execute();
       }
       return { url: `/images/${name}`, name, files };
     }
 
     const project = (title: string, before: string, after: string, isActive = true) =>
-      createProject(database.db, {
-        title,
-        category: "Kitchen Renovation",
-        description: "For the image clean-up.",
-        duration: "1 week",
-        budget: "£1,000",
-        before_image_url: before,
-        after_image_url: after,
-        is_active: isActive,
-      });
+      createProject(
+        data.db,
+        {
+          title,
+          category: "Kitchen Renovation",
+          description: "For the image clean-up.",
+          duration: "1 week",
+          budget: "£1,000",
+          before_image_url: before,
+          after_image_url: after,
+          is_active: isActive,
+        },
+        TEST_ACTOR,
+      );
 
-    const rowNames = async () => (await database.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
+    const rowNames = async () => (await data.db.selectFrom("images").select("name").execute()).map((row) => row.name).sort();
     const filesNow = async () => (await readdir(imagesDir)).sort();
 
     beforeAll(() => {
-      imagesDir = path.join(testDb.env.DATA_DIR, "images");
+      imagesDir = path.join(data.database.env.DATA_DIR, "images");
     });
 
     it("removes old images no project uses, with their copies and rows; keeps used ones, young ones and files not its own", async () => {
@@ -183,7 +193,13 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       const justOverMinAge = await oldImage(25);
       // Young: an upload made a moment ago (through the real pipeline) for a form not saved yet, and a young stray file.
       const storage = new LocalDiskStorage(imagesDir, IMAGE_NAMING);
-      const young = await saveImage({ db: database.db, storage }, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } }).jpeg().toBuffer());
+      const young = await saveImage(
+        { db: data.db, storage },
+        await sharp({ create: { width: 64, height: 48, channels: 3, background: "#808080" } })
+          .jpeg()
+          .toBuffer(),
+        TEST_ACTOR,
+      );
       const youngFiles = [young.name, ...young.variants.map((variant) => variant.name)];
       const youngStray = `${Date.now() - HOUR}-${randomBytes(6).toString("hex")}.png`;
       await writeFile(path.join(imagesDir, youngStray), "young stray");
@@ -196,7 +212,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       const kept = [...used, ...youngFiles, youngStray, ".upload-0123456789abcdef", "README.txt"];
       expect(await filesNow()).toEqual([...kept, ...removed].sort());
 
-      const run = await admin(env, ["gc-images"]);
+      const run = await admin(["gc-images"]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(
         `Removed ${removed.length} unused files; ${used.length} in use; ${youngFiles.length + 1} unused but younger than 24 hours kept.`,
@@ -206,13 +222,13 @@ describe.each(backends)("npm run admin on $name", (backend) => {
       expect(rowWithoutFiles.name).not.toBe(young.name);
 
       // Nothing left to do at the default age.
-      const again = await admin(env, ["gc-images"]);
+      const again = await admin(["gc-images"]);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain(`Removed 0 unused files; ${used.length} in use;`);
       expect(await filesNow()).toEqual([...kept].sort());
 
       // --min-age=0: the young ones go too; what projects use stays.
-      const all = await admin(env, ["gc-images", "--min-age=0"]);
+      const all = await admin(["gc-images", "--min-age=0"]);
       expect(all.code, all.stderr).toBe(0);
       expect(all.stdout).toContain(`Removed ${youngFiles.length + 1} unused files; ${used.length} in use; 0 unused but younger than 0 hours kept.`);
       expect(await filesNow()).toEqual([...used, ".upload-0123456789abcdef", "README.txt"].sort());
@@ -222,7 +238,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     it("--min-age=<hours> keeps what is younger than that many hours", async () => {
       const threeHours = await oldImage(3);
       const tenHours = await oldImage(10);
-      const run = await admin(env, ["gc-images", "--min-age=5"]);
+      const run = await admin(["gc-images", "--min-age=5"]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(`Removed ${tenHours.files.length} unused files;`);
       expect(run.stdout).toContain(`${threeHours.files.length} unused but younger than 5 hours kept.`);
@@ -236,7 +252,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     it("refuses a malformed --min-age, removing nothing", async () => {
       const old = await oldImage(100);
       for (const args of [["--min-age=soon"], ["--min-age=-1"], ["--min-age"], ["--older-than=5"], ["--min-age=1", "extra"]]) {
-        const run = await admin(env, ["gc-images", ...args]);
+        const run = await admin(["gc-images", ...args]);
         expect(run.code, args.join(" ")).toBe(1);
         expect(run.stderr.length, args.join(" ")).toBeGreaterThan(0);
       }

@@ -5,17 +5,18 @@
  * the public sees (/api/projects, the homepage, /images/…).
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS_TEXT } from "~/admin/texts";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT } from "~/images/image-files";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { PROJECT_FORM_TEXT } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
-import { startSignedInServer, uploadImage } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { projectFields, uploadImage } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg, twoTonePng } from "../support/images";
 import { assertBuilt, type SpawnedServer } from "../support/server";
+import { useSite } from "../support/sites";
 
 type Answer = { status: number; location: string | null; text: string };
 type FileField = { data: Buffer; filename: string; type: string };
@@ -26,20 +27,9 @@ const html = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the admin's projects over HTTP on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-  let imagesDir: string;
-
-  beforeAll(async () => {
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(backend);
+  let server: SpawnedServer, reader: Database, cookie: string, imagesDir: string;
+  beforeAll(() => ({ server, reader, cookie, imagesDir } = site));
 
   /** A POST to the dashboard's action: urlencoded, or multipart when files are given (the form without JavaScript). */
   async function postAdmin(fields: Record<string, string>, files: Record<string, FileField> = {}): Promise<Answer> {
@@ -56,25 +46,8 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
       body = new URLSearchParams(fields).toString();
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
-    const response = await fetch(`${server.url}/admin?tab=projects`, { method: "POST", redirect: "manual", headers, body });
+    const response = await fetch(`${server.url}/admin/projects`, { method: "POST", redirect: "manual", headers, body });
     return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-  }
-
-  function projectFields(title: string, overrides: Record<string, string> = {}): Record<string, string> {
-    return {
-      intent: "create-project",
-      title,
-      category: "Kitchen Renovation",
-      description: `${title}: stripped back and refitted.`,
-      duration: "3 weeks",
-      budget: "£15,000",
-      display_order: "",
-      before_image_url: "",
-      after_image_url: "",
-      before_image_alt: "",
-      after_image_alt: "",
-      ...overrides,
-    };
   }
 
   async function uploaded(data?: Buffer): Promise<string> {
@@ -117,9 +90,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
   /** Creates a project through the form from two new uploads; answers it as the public sees it. */
   async function createViaUploads(title: string, overrides: Record<string, string> = {}): Promise<RenovationProject> {
-    const answer = await postAdmin(
-      projectFields(title, { before_image_url: await uploaded(), after_image_url: await uploaded(), ...overrides }),
-    );
+    const answer = await postAdmin(projectFields(title, { before_image_url: await uploaded(), after_image_url: await uploaded(), ...overrides }));
     expect(answer.status, answer.text.slice(0, 300)).toBe(302);
     return projectNamed(title);
   }
@@ -131,7 +102,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         after_image_file: { data: await twoTonePng(640, 480), filename: "after.png", type: "image/png" },
       });
       expect(answer.status, answer.text.slice(0, 300)).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-created");
+      expect(answer.location).toBe("/admin/projects?notice=project-created");
 
       const project = await projectNamed("No Script Kitchen");
       expect(project.before_image_url).toMatch(/^\/images\/\d{13}-[a-z0-9]{12}\.jpg$/);
@@ -164,7 +135,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }),
       );
       expect(answer.status).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-created");
+      expect(answer.location).toBe("/admin/projects?notice=project-created");
       const project = await projectNamed("Uploaded First Bathroom");
       expect(project).toMatchObject({
         before_image_url: before,
@@ -178,7 +149,8 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
     it("refuses an image URL that is not an upload of ours with 400 (Please upload both …), creating nothing", async () => {
       const real = await uploaded();
-      const realVariant = (await reader.db.selectFrom("images").select("variants").where("name", "=", real.slice("/images/".length)).executeTakeFirstOrThrow()).variants;
+      const realVariant = (await reader.db.selectFrom("images").select("variants").where("name", "=", real.slice("/images/".length)).executeTakeFirstOrThrow())
+        .variants;
       const variantUrl = `/images/${(JSON.parse(realVariant) as Array<{ name: string }>)[0]!.name}`;
       const neverStored = `/images/${Date.now()}-${randomBytes(6).toString("hex")}.jpg`;
       const foreign = [
@@ -253,10 +225,15 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
         }),
       );
       expect(answer.status, answer.text.slice(0, 300)).toBe(302);
-      expect(answer.location).toBe("/admin?tab=projects&notice=project-updated");
+      expect(answer.location).toBe("/admin/projects?notice=project-updated");
 
       const edited = await projectNamed("Replace Before Image");
-      expect(edited).toMatchObject({ id: project.id, before_image_url: replacement, after_image_url: project.after_image_url, description: "Edited description." });
+      expect(edited).toMatchObject({
+        id: project.id,
+        before_image_url: replacement,
+        after_image_url: project.after_image_url,
+        description: "Edited description.",
+      });
       expect(edited.created_at).toBe(project.created_at);
       await expectServed(oldBefore, 404);
       await expectServed(imageFiles(edited, "before"), 200);
@@ -330,9 +307,7 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
 
     it("keeps an image another project still uses", async () => {
       const first = await createViaUploads("Shares Its Before Image");
-      const second = await postAdmin(
-        projectFields("Uses The Same Image", { before_image_url: first.before_image_url, after_image_url: await uploaded() }),
-      );
+      const second = await postAdmin(projectFields("Uses The Same Image", { before_image_url: first.before_image_url, after_image_url: await uploaded() }));
       expect(second.status).toBe(302);
       const shared = imageFiles(first, "before");
       const own = imageFiles(first, "after");
@@ -439,13 +414,16 @@ describe.each(backends)("the admin's projects over HTTP on $name", (backend) => 
           { name: "after_image_file", filename: "small.jpg", type: "image/jpeg", data: jpeg },
         ]);
         const response = await rawRequest(server.port, {
-          path: "/admin?tab=projects",
+          path: "/admin/projects",
           headers: { "content-type": contentType, "content-length": body.length, origin: server.url, cookie },
           body: Array.from({ length: Math.ceil(body.length / 262_144) }, (_, i) => body.subarray(i * 262_144, (i + 1) * 262_144)),
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));
         await new Promise((resolve) => setTimeout(resolve, 300));
         const running = server.child.exitCode === null && server.child.signalCode === null;
-        expect(running, `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${(server.stdout() + server.stderr()).slice(-2000)}`).toBe(true);
+        expect(
+          running,
+          `attempt ${attempt}: ${response.status || response.text}; the server exited:\n${(server.stdout() + server.stderr()).slice(-2000)}`,
+        ).toBe(true);
         expect(response.status, `attempt ${attempt}`).toBe(413);
         expect(response.text).toContain(html(UPLOAD_TEXT.failedWith(UPLOAD_TEXT.tooLarge)));
       }

@@ -5,13 +5,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { LOGIN_TEXT } from "~/admin/texts";
 import {
   AdminError,
   countAdmins,
   createAdmin,
   deleteAdmin,
+  findAdminByEmail,
   ensureAdmin,
   liftLockout,
   listAdmins,
@@ -19,11 +20,13 @@ import {
 } from "~/auth/admins.server";
 import { createSession, findSession, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { LOCKOUT, LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
+import type { Database, Db } from "~/platform/db/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { runAdmin } from "../support/admin-cli";
 import { startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { visibleText } from "../support/html";
+import { TEST_ACTOR } from "../support/actors";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -56,16 +59,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** What a person sees of an HTML page: no scripts (hydration data, nonces), no tags, no attribute values. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, " ")
-    .replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 describe.each(backends)("admin authentication on $name", (backend) => {
   describe("domain", () => {
     const created: TestDatabase[] = [];
@@ -74,17 +67,15 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     async function migratedDatabase(): Promise<Database> {
-      const testDatabase = await backend.createDatabase();
+      const testDatabase = await backend.createDatabase({ migrated: true });
       created.push(testDatabase);
-      const database = testDatabase.open();
-      await migrateToLatest(database);
-      return database;
+      return testDatabase.open();
     }
 
     /** A migrated database with the admin EMAIL / PASSWORD. */
     async function withAdmin(): Promise<Db> {
       const { db } = await migratedDatabase();
-      await createAdmin(db, EMAIL, PASSWORD);
+      await createAdmin(db, EMAIL, PASSWORD, TEST_ACTOR);
       return db;
     }
 
@@ -95,7 +86,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     describe("admins", () => {
       it("creates an admin under the trimmed, lower-cased e-mail", async () => {
         const { db } = await migratedDatabase();
-        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD);
+        const admin = await createAdmin(db, "  Owner@Example.COM ", PASSWORD, TEST_ACTOR);
         expect(admin.email).toBe(EMAIL);
         expect(await countAdmins(db)).toBe(1);
         expectSignedIn(await attempt(db, { email: EMAIL }));
@@ -104,7 +95,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a second admin whose e-mail differs only in case", async () => {
         const db = await withAdmin();
-        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD)).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, "OWNER@Example.com", OTHER_PASSWORD, TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(1);
         // The first account's password still stands.
         expectSignedIn(await attempt(db, { password: PASSWORD }));
@@ -113,13 +104,16 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("refuses a password shorter than 12 characters", async () => {
         const { db } = await migratedDatabase();
-        await expect(createAdmin(db, EMAIL, "short pass")).rejects.toThrow(AdminError);
+        await expect(createAdmin(db, EMAIL, "short pass", TEST_ACTOR)).rejects.toThrow(AdminError);
         expect(await countAdmins(db)).toBe(0);
       });
 
-      it("ensureAdmin creates a missing admin, and never overwrites an existing one's password", async () => {
+      it("ensureAdmin creates a missing admin, an owner, and never overwrites an existing one's password", async () => {
         const { db } = await migratedDatabase();
         expect(await ensureAdmin(db, EMAIL, PASSWORD)).toBe(true);
+        expect((await findAdminByEmail(db, EMAIL))?.role).toBe("owner");
+        const created = await db.selectFrom("audit_log").select(["actor_type", "actor_label", "action"]).execute();
+        expect(created).toEqual([{ actor_type: "system", actor_label: "the server (ADMIN_EMAIL)", action: "member-created" }]);
         expect(await ensureAdmin(db, EMAIL, OTHER_PASSWORD)).toBe(false);
         expect(await ensureAdmin(db, "Owner@Example.com", OTHER_PASSWORD)).toBe(false);
         expect(await countAdmins(db)).toBe(1);
@@ -129,7 +123,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("lists the admins by e-mail with their active sessions", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         expectSignedIn(await attempt(db, {}));
         expectSignedIn(await attempt(db, {}));
 
@@ -145,20 +139,20 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("deleteAdmin removes the admin and every session of theirs", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const mine = await attempt(db, {});
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
         expectSignedIn(mine);
         expectSignedIn(theirs);
 
-        await deleteAdmin(db, "Owner@Example.com");
+        await deleteAdmin(db, "Owner@Example.com", TEST_ACTOR);
 
         expect(await findSession(db, mine.token)).toBeUndefined();
         expect((await sessionRows(db)).map((row) => row.admin_id)).toEqual([await adminId(db, "assistant@example.com")]);
         expect(await findSession(db, theirs.token)).toMatchObject({ email: "assistant@example.com" });
         expect((await listAdmins(db)).map((admin) => admin.email)).toEqual(["assistant@example.com"]);
         expect(await attempt(db, {})).toEqual({ ok: false, reason: "invalid" });
-        await expect(deleteAdmin(db, EMAIL)).rejects.toThrow(AdminError);
+        await expect(deleteAdmin(db, EMAIL, TEST_ACTOR)).rejects.toThrow(AdminError);
       });
     });
 
@@ -251,7 +245,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword ends every session of the admin and changes the password", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const one = await attempt(db, {});
         const two = await attempt(db, { clientIp: "198.51.100.7" });
         const theirs = await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD });
@@ -259,7 +253,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(two);
         expectSignedIn(theirs);
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase")).toEqual({ endedSessions: 2 });
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR)).toEqual({ endedSessions: 2 });
 
         expect(await findSession(db, one.token)).toBeUndefined();
         expect(await findSession(db, two.token)).toBeUndefined();
@@ -276,7 +270,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expectSignedIn(elsewhere);
         const { sessionId } = (await findSession(db, current.token))!;
 
-        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", { keepSessionId: sessionId })).toEqual({
+        expect(await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR, { keepSessionId: sessionId })).toEqual({
           endedSessions: 1,
         });
         expect(await findSession(db, current.token)).toMatchObject({ email: EMAIL });
@@ -285,8 +279,8 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("setAdminPassword refuses a short password and an unknown e-mail", async () => {
         const db = await withAdmin();
-        await expect(setAdminPassword(db, EMAIL, "too short")).rejects.toThrow(AdminError);
-        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase")).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, EMAIL, "too short", TEST_ACTOR)).rejects.toThrow(AdminError);
+        await expect(setAdminPassword(db, "nobody@example.com", "a long enough passphrase", TEST_ACTOR)).rejects.toThrow(AdminError);
         expectSignedIn(await attempt(db, {}));
       });
     });
@@ -347,7 +341,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       it("locks the account after 10 failures from 10 IPs: the right password from a new IP is refused", async () => {
         expect(LOCKOUT.failures).toBe(10);
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         await failFromManyIps(db, EMAIL, at);
 
@@ -359,9 +353,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(await sessionRows(db)).toHaveLength(0);
 
         // Another account, from the same new IP, is not affected.
-        expectSignedIn(
-          await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD, clientIp: "203.0.113.50", now: at(21_000) }),
-        );
+        expectSignedIn(await attempt(db, { email: "assistant@example.com", password: OTHER_PASSWORD, clientIp: "203.0.113.50", now: at(21_000) }));
       });
 
       it("lifts the lockout after 15 minutes", async () => {
@@ -378,7 +370,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         await failFromManyIps(db, EMAIL, at);
         expect(await attempt(db, { clientIp: "203.0.113.50", now: at(20_000) })).toMatchObject({ reason: "limited" });
 
-        await setAdminPassword(db, EMAIL, "the brand new passphrase");
+        await setAdminPassword(db, EMAIL, "the brand new passphrase", TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { password: "the brand new passphrase", clientIp: "203.0.113.50", now: at(30_000) }));
       });
@@ -406,9 +398,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("gives 40 parallel wrong passwords from one address no more guesses than LOGIN_RATE_LIMIT", async () => {
         const db = await withAdmin();
-        const results = await Promise.all(
-          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: "192.0.2.40" })),
-        );
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: "192.0.2.40" })));
         const counts = tally(results);
         expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(5);
         expect((counts.invalid ?? 0) + (counts.limited ?? 0) + (counts.busy ?? 0)).toBe(40);
@@ -416,9 +406,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("gives 40 parallel wrong passwords from 40 addresses no more guesses than the lockout's 10", async () => {
         const db = await withAdmin();
-        const results = await Promise.all(
-          Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: `10.1.0.${i + 1}` })),
-        );
+        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(db, { password: `wrong password ${i}`, clientIp: `10.1.0.${i + 1}` })));
         expect(tally(results).invalid ?? 0, JSON.stringify(tally(results))).toBeLessThanOrEqual(LOCKOUT.failures);
       });
 
@@ -437,7 +425,8 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(counts.invalid ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(MIN_ADDRESS_ATTEMPTS);
         expect(counts.limited ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(60 - MIN_ADDRESS_ATTEMPTS);
         // An IPv6 client is counted by its /64: another address in it is the same client.
-        for (let i = 0; i < MIN_ADDRESS_ATTEMPTS; i++) await attempt(db, { email: `v6-${i}@example.com`, password: "a guess", clientIp: `2001:db8:1:2::${i + 1}` });
+        for (let i = 0; i < MIN_ADDRESS_ATTEMPTS; i++)
+          await attempt(db, { email: `v6-${i}@example.com`, password: "a guess", clientIp: `2001:db8:1:2::${i + 1}` });
         expect(await attempt(db, { email: "v6-last@example.com", clientIp: "2001:db8:1:2:ffff::9" })).toMatchObject({ reason: "limited" });
       });
 
@@ -467,7 +456,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       it("does not help with another account, and has a failure limit of its own", async () => {
         const db = await withAdmin();
-        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD);
+        await createAdmin(db, "assistant@example.com", OTHER_PASSWORD, TEST_ACTOR);
         const at = clock();
         const device = { adminId: await adminId(db, "assistant@example.com"), deviceId: "BBBBBBBBBBBBBBBBBBBBBB" };
         await lockedOut(db, at);
@@ -490,7 +479,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         for (let i = 0; i < LOCKOUT.failures; i++) await attempt(db, { password: "wrong password!", clientIp: `10.0.0.${i + 1}`, now: at(1000 + i) });
         expect(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(5000) })).toMatchObject({ reason: "limited" });
 
-        await liftLockout(db, EMAIL);
+        await liftLockout(db, EMAIL, TEST_ACTOR);
 
         expectSignedIn(await attempt(db, { limit: 3, clientIp: "192.0.2.7", now: at(6000) }));
       });
@@ -561,7 +550,7 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     });
 
     beforeAll(async () => {
-      database = await backend.createDatabase();
+      database = await backend.createDatabase({ migrated: true });
       server = await startServer(serverEnv(PASSWORD));
     });
 
@@ -633,7 +622,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       const setCookie = response.headers.getSetCookie();
       // The session, and the device cookie that remembers this browser signed in (decision 018).
       expect(setCookie).toHaveLength(2);
-      const [pair, ...attributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";").map((part) => part.trim());
+      const [pair, ...attributes] = setCookie
+        .find((cookie) => cookie.startsWith("__Host-admin_session="))!
+        .split(";")
+        .map((part) => part.trim());
       expect(pair).toMatch(/^__Host-admin_session=[A-Za-z0-9_-]{43}$/);
       const lower = attributes.map((attribute) => attribute.toLowerCase());
       expect(lower).toContain("httponly");
@@ -647,7 +639,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
 
       await expectDashboard(pair!);
 
-      const [devicePair, ...deviceAttributes] = setCookie.find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";").map((part) => part.trim().toLowerCase());
+      const [devicePair, ...deviceAttributes] = setCookie
+        .find((cookie) => cookie.startsWith("__Host-admin_device="))!
+        .split(";")
+        .map((part) => part.trim().toLowerCase());
       expect(devicePair).toMatch(/^__host-admin_device=[0-9a-f-]{36}\.[a-z0-9_-]{22}\.[a-z0-9_-]{43}$/);
       expect(deviceAttributes).toEqual(expect.arrayContaining(["httponly", "secure", "samesite=strict", "path=/"]));
     });
@@ -663,14 +658,20 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       );
       const unauthorized = statuses.filter((status) => status === 401).length;
       expect(unauthorized, statuses.join(",")).toBeLessThanOrEqual(3);
-      expect(statuses.every((status) => status === 401 || status === 429 || status === 503), statuses.join(",")).toBe(true);
+      expect(
+        statuses.every((status) => status === 401 || status === 429 || status === 503),
+        statuses.join(","),
+      ).toBe(true);
     });
 
     it("lets a browser that signed in before through a lockout with the right password, and tells the admin of the failures", async () => {
       const first = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp() });
       expect(first.status).toBe(302);
       await first.arrayBuffer();
-      const device = first.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_device="))!.split(";")[0]!;
+      const device = first.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("__Host-admin_device="))!
+        .split(";")[0]!;
 
       // Someone who knows the e-mail locks the account from ten addresses.
       for (let i = 0; i < 10; i++) {
@@ -684,7 +685,10 @@ describe.each(backends)("admin authentication on $name", (backend) => {
       const known = await postSignIn({ email: EMAIL, password: PASSWORD }, { ip: nextIp(), cookie: device });
       expect(known.status).toBe(302);
       await known.arrayBuffer();
-      const session = known.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-admin_session="))!.split(";")[0]!;
+      const session = known.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith("__Host-admin_session="))!
+        .split(";")[0]!;
       const dashboard = visibleText(await (await getAdmin(session)).text());
       // Those whose password was checked: up to the lockout (earlier tests' failures count towards it too).
       const failed = /(\d+) failed sign-in attempts on your account since your last sign-in on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\./.exec(dashboard);
@@ -715,6 +719,9 @@ describe.each(backends)("admin authentication on $name", (backend) => {
     it("returns to the dashboard view the form was on, and never to another site", async () => {
       const cases: Array<[returnTo: string, location: string]> = [
         ["/admin?tab=contacts&filter=unread", "/admin?tab=contacts&filter=unread"],
+        ["/admin/enquiries?filter=unread&q=boiler", "/admin/enquiries?filter=unread&q=boiler"],
+        ["/admin/website?section=legal", "/admin/website?section=legal"],
+        ["/admin/enquiriesx", "/admin"],
         ["/admin/data-requests?email=ada%40example.com", "/admin/data-requests?email=ada%40example.com"],
         ["/admin/data-requestsx", "/admin"],
         ["/admin/sign-out", "/admin"],

@@ -4,16 +4,16 @@
  * safely. Through the built server, signed in, on each backend.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CSV_BATCH_SIZE } from "~/enquiries/csv";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import type { UserType } from "~/enquiries/schema";
-import { startSignedInServer, type SignedInServer } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { parseCsv } from "../support/csv";
 import { NO_MAIL, postJson } from "../support/enquiries";
 import type { SpamSignal } from "~/enquiries/spam";
 import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const COLUMNS = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
 /** Every filter but Spam says what marked an enquiry as possible spam, if anything did. */
@@ -31,30 +31,37 @@ const SEEDS: Seed[] = [
     read: true,
     createdAt: "2026-11-01T09:00:00.000Z",
   },
-  { name: "Ben Okri", email: "ben@example.com", phone: "020 7946 0001", userType: "landlord", message: "A house in Leeds.", createdAt: "2026-11-01T09:01:00.000Z" },
+  {
+    name: "Ben Okri",
+    email: "ben@example.com",
+    phone: "020 7946 0001",
+    userType: "landlord",
+    message: "A house in Leeds.",
+    createdAt: "2026-11-01T09:01:00.000Z",
+  },
   { name: "Cara Spam", email: "cara@example.com", userType: "other", message: "Cheap cheap cheap.", spam: "links", createdAt: "2026-11-01T09:02:00.000Z" },
   { name: "Dee Marsh", email: "dee@example.com", userType: "tenant", message: "Looking for an agent on Quince Row.", createdAt: "2026-07-01T08:30:00.000Z" },
 ];
 
-const columns = (seed: Seed) => [seed.createdAt, seed.name, seed.email, seed.phone ?? "", { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType], seed.message, seed.read ? "Yes" : "No"];
+const columns = (seed: Seed) => [
+  seed.createdAt,
+  seed.name,
+  seed.email,
+  seed.phone ?? "",
+  { investor: "Property Investor", landlord: "Landlord", tenant: "Tenant", other: "Other" }[seed.userType],
+  seed.message,
+  seed.read ? "Yes" : "No",
+];
 const row = (seed: Seed) => [...columns(seed), ""];
 const [ada, ben, cara, dee] = SEEDS as [Seed, Seed, Seed, Seed];
 
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the CSV export on $name", (backend) => {
-  let signedIn: SignedInServer;
-
-  beforeAll(async () => {
-    signedIn = await startSignedInServer(backend);
-  });
-  afterAll(async () => {
-    await signedIn?.server.stop();
-    await signedIn?.database.cleanup();
-  });
+  const site = useSite(backend);
 
   beforeEach(async () => {
-    const { db } = signedIn.reader;
+    const { db } = site;
     await db.deleteFrom("email_outbox").execute();
     await db.deleteFrom("contact_submissions").execute();
     // The contact API's per-IP limit: each test starts with its allowance.
@@ -65,13 +72,17 @@ describe.each(backends)("the CSV export on $name", (backend) => {
         { name: seed.name, email: seed.email, phone: seed.phone, userType: seed.userType, message: seed.message },
         { ...NO_MAIL, verdict: seed.spam ? { kind: "spam", signals: [seed.spam] } : undefined },
       );
-      await db.updateTable("contact_submissions").set({ created_at: seed.createdAt, is_read: seed.read ?? false }).where("id", "=", id).execute();
+      await db
+        .updateTable("contact_submissions")
+        .set({ created_at: seed.createdAt, is_read: seed.read ?? false })
+        .where("id", "=", id)
+        .execute();
     }
   });
 
   async function download(query: string, { signedOut = false } = {}) {
-    const headers: Record<string, string> = signedOut ? {} : { cookie: signedIn.cookie };
-    const response = await fetch(`${signedIn.server.url}/admin/enquiries.csv${query}`, { headers });
+    const headers: Record<string, string> = signedOut ? {} : { cookie: site.cookie };
+    const response = await fetch(`${site.server.url}/admin/enquiries.csv${query}`, { headers });
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { response, bytes, records: () => parseCsv(new TextDecoder().decode(bytes)) };
   }
@@ -136,8 +147,11 @@ describe.each(backends)("the CSV export on $name", (backend) => {
       created_at: new Date(start + i * 60_000).toISOString(),
       spam_reason: null,
     }));
-    await signedIn.reader.db.insertInto("contact_submissions").values(many).execute();
-    const names = (await download("?q=example.org")).records().slice(1).map((record) => record[1]);
+    await site.db.insertInto("contact_submissions").values(many).execute();
+    const names = (await download("?q=example.org"))
+      .records()
+      .slice(1)
+      .map((record) => record[1]);
     expect(names).toEqual(many.map((seed) => seed.name).reverse());
   });
 
@@ -147,7 +161,7 @@ describe.each(backends)("the CSV export on $name", (backend) => {
       { name: "+1+1", email: "=1+1@example.com", phone: "-1", userType: "tenant", message: "-2+3 is what I owe" },
     ];
     for (const payload of payloads) {
-      const response = await postJson(signedIn.server.url, payload, { origin: signedIn.server.url });
+      const response = await postJson(site.server.url, payload, { origin: site.server.url });
       expect(response.status, await response.clone().text()).toBe(201);
     }
     const records = (await download("?q=%2B1%2B1")).records().concat((await download("?q=SUM")).records().slice(1));

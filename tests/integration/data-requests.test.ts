@@ -7,16 +7,16 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import type { Enquiry } from "~/enquiries/schema";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import { startSignedInServer, type SignedInServer } from "../support/admin-http";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 /** E-mail on, with the acknowledgement: a real enquiry gets two e-mail jobs, spam none. */
 const MAIL: SaveEnquiryOptions = {
@@ -42,21 +42,13 @@ const OTHERS: Enquiry[] = [
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("UK GDPR data requests on $name", (backend) => {
-  let signedIn: SignedInServer;
+  const site = useSite(backend);
   let hers: string[];
   let herSpam: string;
   let others: string[];
 
-  beforeAll(async () => {
-    signedIn = await startSignedInServer(backend);
-  });
-  afterAll(async () => {
-    await signedIn?.server.stop();
-    await signedIn?.database.cleanup();
-  });
-
   beforeEach(async () => {
-    const { db } = signedIn.reader;
+    const { db } = site;
     await db.deleteFrom("email_outbox").execute();
     await db.deleteFrom("contact_submissions").execute();
     hers = [];
@@ -67,19 +59,19 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
   });
 
   const page = (query: Record<string, string>) =>
-    fetch(`${signedIn.server.url}/admin/data-requests?${new URLSearchParams(query)}`, { headers: { cookie: signedIn.cookie } });
+    fetch(`${site.server.url}/admin/data-requests?${new URLSearchParams(query)}`, { headers: { cookie: site.cookie } });
 
   /** The form's POST, as a browser without JavaScript sends it (to the page's URL). */
   const post = (fields: Record<string, string>, query: Record<string, string> = { email: fields.email ?? "" }) =>
-    fetch(`${signedIn.server.url}/admin/data-requests?${new URLSearchParams(query)}`, {
+    fetch(`${site.server.url}/admin/data-requests?${new URLSearchParams(query)}`, {
       method: "POST",
-      headers: { cookie: signedIn.cookie, origin: signedIn.server.url, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie: site.cookie, origin: site.server.url, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields).toString(),
     });
 
   /** Everything stored, to prove that a refused request changed nothing. */
   async function snapshot() {
-    const { db } = signedIn.reader;
+    const { db } = site;
     return {
       submissions: await db.selectFrom("contact_submissions").select(["id", "email"]).orderBy("id").execute(),
       jobs: await db.selectFrom("email_outbox").select(["id", "submission_id"]).orderBy("id").execute(),
@@ -112,7 +104,11 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
 
     expect(file.email).toBe(TYPED_TRIMMED);
     expect(Date.parse(file.exported_at)).not.toBeNaN();
-    const stored = await signedIn.reader.db.selectFrom("contact_submissions").selectAll().where("id", "in", [...hers, herSpam]).execute();
+    const stored = await site.db
+      .selectFrom("contact_submissions")
+      .selectAll()
+      .where("id", "in", [...hers, herSpam])
+      .execute();
     // Every field of each submission, as stored, newest first (the folded copy of the address is only an index).
     expect(file.submissions.map(({ email_jobs: _, ...submission }) => submission)).toEqual(
       stored
@@ -163,30 +159,38 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     expect(after.submissions.map((row) => row.id).sort()).toEqual([...others].sort());
     // Only the others' jobs are left: two each.
     expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others, ...others].sort());
-    expect(signedIn.server.stdout() + signedIn.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
+    expect(site.server.stdout() + site.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
   });
 
   if (backend.name === "sqlite") {
     it("leaves no trace of an erased enquiry in the database's files", async () => {
-      const { db } = signedIn.reader;
+      const { db } = site;
       const secret = `Erase me please ${Date.now()}: 7 Quince Row, Chigwell`;
       await saveEnquiry(db, { ...HERS[0]!, message: secret }, MAIL);
       const files = () =>
-        readdirSync(signedIn.database.env.DATA_DIR!)
+        readdirSync(site.database.env.DATA_DIR!)
           .filter((name) => name.startsWith("app.sqlite"))
-          .map((name) => readFileSync(path.join(signedIn.database.env.DATA_DIR!, name)));
-      expect(files().some((bytes) => bytes.includes(secret)), "the message is on disk before").toBe(true);
+          .map((name) => readFileSync(path.join(site.database.env.DATA_DIR!, name)));
+      expect(
+        files().some((bytes) => bytes.includes(secret)),
+        "the message is on disk before",
+      ).toBe(true);
 
       const response = await post({ intent: "erase", email: TYPED, confirmed: "yes" });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
-      expect(files().some((bytes) => bytes.includes(secret)), "no copy of the message is left in the file or its log").toBe(false);
+      expect(
+        files().some((bytes) => bytes.includes(secret)),
+        "no copy of the message is left in the file or its log",
+      ).toBe(false);
     });
   }
 
   it("matches an address with full Unicode case folding on every backend: STRASSE and Straße are one address", async () => {
-    const { db } = signedIn.reader;
-    const folded = (await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)).id;
+    const { db } = site;
+    const folded = (
+      await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)
+    ).id;
     const html = await (await page({ email: "jürgen@straße.example" })).text();
     expect(html).toContain("1 submission and 2 e-mail jobs are held for jürgen@straße.example.");
 

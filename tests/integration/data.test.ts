@@ -2,19 +2,12 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, pingDatabase, type Database } from "~/platform/db.server";
-import { toBoolean, toIsoString } from "~/platform/db-values";
-import {
-  createProject,
-  deleteProject,
-  listActiveProjects,
-  moveProject,
-  setProjectActive,
-  updateProject,
-  type NewProject,
-} from "~/projects/projects.server";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.server";
+import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import { createProject, deleteProject, listActiveProjects, moveProject, setProjectActive, updateProject, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
+import { TEST_ACTOR } from "../support/actors";
 
 const ALL_MIGRATIONS = [
   "001-initial",
@@ -27,7 +20,9 @@ const ALL_MIGRATIONS = [
   "008-folded-emails",
   "009-site-content",
   "010-job-runs",
-  "015-sign-in-factors",
+  "011-limit-counts",
+  "012-team-and-audit",
+  "013-sign-in-factors",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -138,7 +133,7 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("are idempotent: a second run applies nothing and keeps the data", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("Kept Project"));
+      await createProject(database.db, project("Kept Project"), TEST_ACTOR);
       expect(await migrateToLatest(database)).toEqual([]);
       expect(await appliedMigrations(database)).toEqual(ALL_MIGRATIONS);
       expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Kept Project"]);
@@ -200,27 +195,28 @@ describe.each(backends)("data layer on $name", (backend) => {
       };
 
       let id = "";
-      expect(await changes(async () => (id = (await createProject(writer.db, project("Versioned Villa"))).id))).toBe(true);
+      expect(await changes(async () => (id = (await createProject(writer.db, project("Versioned Villa"), TEST_ACTOR)).id))).toBe(true);
       const fields = { ...project("Versioned Villa, Renamed") };
-      expect(await changes(() => updateProject(writer.db, id, fields))).toBe(true);
-      expect(await changes(() => setProjectActive(writer.db, id, false))).toBe(true);
-      await createProject(writer.db, project("Second Versioned Villa"));
+      expect(await changes(() => updateProject(writer.db, id, fields, TEST_ACTOR))).toBe(true);
+      expect(await changes(() => setProjectActive(writer.db, id, false, TEST_ACTOR))).toBe(true);
+      await createProject(writer.db, project("Second Versioned Villa"), TEST_ACTOR);
       last = await publicDataVersion(reader.db);
-      expect(await changes(() => moveProject(writer.db, id, "down"))).toBe(true);
-      expect(await changes(() => deleteProject(writer.db, id))).toBe(true);
+      expect(await changes(() => moveProject(writer.db, id, "down", TEST_ACTOR))).toBe(true);
+      expect(await changes(() => deleteProject(writer.db, id, TEST_ACTOR))).toBe(true);
       const image = { name: "1700000000000-versioned0001.jpg", content_type: "image/jpeg", width: 10, height: 10, bytes: 10, variants: "[]" };
       expect(await changes(() => writer.db.insertInto("images").values(image).execute())).toBe(true);
       expect(await changes(() => writer.db.deleteFrom("images").where("name", "=", image.name).execute())).toBe(true);
 
       // Enquiries are not public: they leave the version alone.
       expect(
-        await changes(() =>
-          saveEnquiry(writer.db, { name: "Ada", email: "ada@example.com", phone: undefined, userType: "tenant", message: "Hello" }, NO_MAIL),
-        ),
+        await changes(() => saveEnquiry(writer.db, { name: "Ada", email: "ada@example.com", phone: undefined, userType: "tenant", message: "Hello" }, NO_MAIL)),
       ).toBe(false);
       // Nor does a write that is rolled back.
       const rolledBack = writer.db.transaction().execute(async (trx) => {
-        await trx.insertInto("images").values({ ...image, name: "1700000000000-versioned0002.jpg" }).execute();
+        await trx
+          .insertInto("images")
+          .values({ ...image, name: "1700000000000-versioned0002.jpg" })
+          .execute();
         throw new Error("changed my mind");
       });
       expect(await changes(() => rolledBack.catch(() => undefined))).toBe(false);
@@ -231,22 +227,22 @@ describe.each(backends)("data layer on $name", (backend) => {
     it("stores every field, unread, with an ISO 8601 creation time", async () => {
       const database = await migratedDatabase();
       const before = Date.now();
-      const stored = await saveEnquiry(database.db, {
-        name: "Ada Lovelace",
-        email: "ada@example.com",
-        phone: "020 7946 0001",
-        userType: "investor",
-        message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
-      }, NO_MAIL);
+      const stored = await saveEnquiry(
+        database.db,
+        {
+          name: "Ada Lovelace",
+          email: "ada@example.com",
+          phone: "020 7946 0001",
+          userType: "investor",
+          message: "Two flats in Camden.\nPlease call after 5pm — thanks! £ € ✓",
+        },
+        NO_MAIL,
+      );
       expect(stored.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(stored.createdAt).toMatch(ISO_8601_UTC);
       expect(Date.parse(stored.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
-      const row = await database.db
-        .selectFrom("contact_submissions")
-        .selectAll()
-        .where("id", "=", stored.id)
-        .executeTakeFirstOrThrow();
+      const row = await database.db.selectFrom("contact_submissions").selectAll().where("id", "=", stored.id).executeTakeFirstOrThrow();
       expect({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }).toEqual({
         id: stored.id,
         name: "Ada Lovelace",
@@ -277,11 +273,11 @@ describe.each(backends)("data layer on $name", (backend) => {
   describe("projects", () => {
     it("listActiveProjects returns only active projects, in display order", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("Third", { display_order: 2 }));
-      await createProject(database.db, project("Hidden", { display_order: 0, is_active: false }));
-      await createProject(database.db, project("First", { display_order: 0 }));
-      await createProject(database.db, project("Second", { display_order: 1 }));
-      await createProject(database.db, project("Hidden Last", { display_order: 9, is_active: false }));
+      await createProject(database.db, project("Third", { display_order: 2 }), TEST_ACTOR);
+      await createProject(database.db, project("Hidden", { display_order: 0, is_active: false }), TEST_ACTOR);
+      await createProject(database.db, project("First", { display_order: 0 }), TEST_ACTOR);
+      await createProject(database.db, project("Second", { display_order: 1 }), TEST_ACTOR);
+      await createProject(database.db, project("Hidden Last", { display_order: 9, is_active: false }), TEST_ACTOR);
 
       const projects = await listActiveProjects(database.db);
       expect(projects.map((p) => p.title)).toEqual(["First", "Second", "Third"]);
@@ -291,7 +287,7 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("listActiveProjects returns the fields of a project as they were created", async () => {
       const database = await migratedDatabase();
-      const created = await createProject(database.db, project("Loft Conversion", { budget: "£42,500", duration: "8 weeks" }));
+      const created = await createProject(database.db, project("Loft Conversion", { budget: "£42,500", duration: "8 weeks" }), TEST_ACTOR);
       const [listed] = await listActiveProjects(database.db);
       expect(listed).toEqual(created);
       expect(listed).toMatchObject({
@@ -314,10 +310,10 @@ describe.each(backends)("data layer on $name", (backend) => {
       const titles = ["Tie One", "Tie Two", "Tie Three", "Tie Four", "Tie Five"];
       for (const [index, title] of titles.entries()) {
         vi.setSystemTime(new Date(Date.UTC(2025, 0, 1, 12, 0, index)));
-        await createProject(database.db, project(title, { display_order: 1 }));
+        await createProject(database.db, project(title, { display_order: 1 }), TEST_ACTOR);
       }
       vi.setSystemTime(new Date(Date.UTC(2025, 0, 2)));
-      await createProject(database.db, project("Before The Ties", { display_order: 0 }));
+      await createProject(database.db, project("Before The Ties", { display_order: 0 }), TEST_ACTOR);
       vi.useRealTimers();
 
       const expected = ["Before The Ties", ...titles];
@@ -330,7 +326,7 @@ describe.each(backends)("data layer on $name", (backend) => {
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(new Date(Date.UTC(2025, 0, 1)));
       for (const title of ["Same A", "Same B", "Same C", "Same D"]) {
-        await createProject(database.db, project(title, { display_order: 3 }));
+        await createProject(database.db, project(title, { display_order: 3 }), TEST_ACTOR);
       }
       vi.useRealTimers();
       const first = (await listActiveProjects(database.db)).map((p) => p.id);
@@ -347,13 +343,13 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("createProject puts a new project last: its display order is the current number of projects", async () => {
       const database = await migratedDatabase();
-      const first = await createProject(database.db, project("Alpha"));
+      const first = await createProject(database.db, project("Alpha"), TEST_ACTOR);
       expect(first.display_order).toBe(0);
       expect(first.is_active).toBe(true);
-      await createProject(database.db, project("Bravo"));
+      await createProject(database.db, project("Bravo"), TEST_ACTOR);
       // Hidden projects count too: the admin list orders every project.
-      await createProject(database.db, project("Charlie", { is_active: false }));
-      const fourth = await createProject(database.db, project("Delta"));
+      await createProject(database.db, project("Charlie", { is_active: false }), TEST_ACTOR);
+      const fourth = await createProject(database.db, project("Delta"), TEST_ACTOR);
       expect(fourth.display_order).toBe(3);
       expect((await listActiveProjects(database.db)).map((p) => [p.title, p.display_order])).toEqual([
         ["Alpha", 0],
@@ -364,8 +360,8 @@ describe.each(backends)("data layer on $name", (backend) => {
 
     it("createProject keeps an explicit display order and visibility", async () => {
       const database = await migratedDatabase();
-      await createProject(database.db, project("One"));
-      const explicit = await createProject(database.db, project("Explicit", { display_order: 7, is_active: false }));
+      await createProject(database.db, project("One"), TEST_ACTOR);
+      const explicit = await createProject(database.db, project("Explicit", { display_order: 7, is_active: false }), TEST_ACTOR);
       expect(explicit).toMatchObject({ display_order: 7, is_active: false });
       const row = await database.db
         .selectFrom("renovation_projects")

@@ -1,14 +1,15 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageNameFromUrl, parseImageName } from "~/images/image-files";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { plainLog } from "~/platform/log.server";
+import { plainLog } from "~/platform/observe/log.server";
 import { DEMO_PROJECTS, seedDemoProjects } from "~/projects/demo.server";
 import { createProject, listAllProjects } from "~/projects/projects.server";
-import { LocalDiskStorage, type ImageStorage } from "~/platform/storage.server";
+import { LocalDiskStorage, type ImageStorage } from "~/platform/storage/storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { makeTempDir, removeTempDir } from "../support/temp";
+import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const TITLES = DEMO_PROJECTS.map((project) => project.title);
 // Six pictures rasterised and processed (AVIF included) per run, on a shared machine.
@@ -27,31 +28,28 @@ async function exists(storage: ImageStorage, name: string): Promise<boolean> {
 }
 
 describe.each(backends)("seed-demo on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
+  const data = useDatabase(backend);
   let dir: string;
   let storage: LocalDiskStorage;
 
   beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
     dir = await makeTempDir("demo-images");
     storage = new LocalDiskStorage(dir, IMAGE_NAMING);
-    await createProject(database.db, {
-      title: "Existing Project",
-      category: "Kitchen Renovation",
-      description: "Already in the gallery.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    });
+    await createProject(
+      data.db,
+      {
+        title: "Existing Project",
+        category: "Kitchen Renovation",
+        description: "Already in the gallery.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
   });
-  afterAll(async () => {
-    await testDb.cleanup();
-    await removeTempDir(dir);
-  });
+  afterAll(() => removeTempDir(dir));
 
   it(
     "removes what it stored for a project when the project cannot be saved, and rethrows",
@@ -75,11 +73,11 @@ describe.each(backends)("seed-demo on $name", (backend) => {
           open: (name) => disk.open(name),
           read: (name) => disk.read(name),
         };
-        await expect(seedDemoProjects({ db: database.db, storage: failing, log: plainLog(() => {}) })).rejects.toThrow("disk full");
+        await expect(seedDemoProjects({ db: data.db, storage: failing, log: plainLog(() => {}) }, TEST_ACTOR)).rejects.toThrow("disk full");
         expect(firstStem).toBeDefined();
         expect(await disk.list()).toEqual([]);
-        expect(await database.db.selectFrom("images").select("name").execute()).toEqual([]);
-        expect((await listAllProjects(database.db)).map((project) => project.title)).toEqual(["Existing Project"]);
+        expect(await data.db.selectFrom("images").select("name").execute()).toEqual([]);
+        expect((await listAllProjects(data.db)).map((project) => project.title)).toEqual(["Existing Project"]);
       } finally {
         await removeTempDir(failingDir);
       }
@@ -90,10 +88,10 @@ describe.each(backends)("seed-demo on $name", (backend) => {
   it(
     "adds three active projects after the existing ones, with stored JPEGs and responsive copies; a second run adds nothing",
     async () => {
-      const first = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
+      const first = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(first).toEqual({ created: TITLES, skipped: [] });
 
-      const projects = await listAllProjects(database.db);
+      const projects = await listAllProjects(data.db);
       expect(projects.map((project) => project.title)).toEqual(["Existing Project", ...TITLES]);
       expect(projects.map((project) => project.display_order)).toEqual([0, 1, 2, 3]);
       for (const [index, project] of projects.slice(1).entries()) {
@@ -124,13 +122,13 @@ describe.each(backends)("seed-demo on $name", (backend) => {
         }
       }
       const files = await storage.list({ limit: 1000 });
-      const imageRows = await database.db.selectFrom("images").select("name").execute();
+      const imageRows = await data.db.selectFrom("images").select("name").execute();
       expect(imageRows).toHaveLength(6);
 
-      const second = await seedDemoProjects({ db: database.db, storage, log: plainLog(() => {}) });
+      const second = await seedDemoProjects({ db: data.db, storage, log: plainLog(() => {}) }, TEST_ACTOR);
       expect(second).toEqual({ created: [], skipped: TITLES });
-      expect(await listAllProjects(database.db)).toHaveLength(4);
-      expect(await database.db.selectFrom("images").select("name").execute()).toHaveLength(6);
+      expect(await listAllProjects(data.db)).toHaveLength(4);
+      expect(await data.db.selectFrom("images").select("name").execute()).toHaveLength(6);
       expect(await storage.list({ limit: 1000 })).toHaveLength(files.length);
     },
     SLOW,

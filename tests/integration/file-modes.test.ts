@@ -1,11 +1,13 @@
 /**
  * What the server writes in DATA_DIR is its user's alone: the folder, the
  * SQLite database and its log, the images folder and every image, whatever
- * the umask it was started with (a typical 022 here).
+ * the umask it was started with (a typical 022 here). So is what
+ * `npm run admin -- export-site` writes, wherever it is told to.
  */
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdmin } from "../support/admin-cli";
 import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
 import { twoToneJpeg } from "../support/images";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
@@ -53,5 +55,13 @@ describe("file modes in DATA_DIR", () => {
     expect(server.stdout()).toContain(`DATA_DIR ${dataDir} can be read by other users of this machine (mode 755)`);
     expect(modeOf(dataDir)).toBe("755");
     expect(modeOf(path.join(dataDir, "app.sqlite"))).toBe("600");
+  });
+
+  it("export-site writes its file readable by the server's user only, like a backup", async () => {
+    const dataDir = path.join(root, "export-data");
+    const file = path.join(root, "site.json");
+    const exported = await runAdmin({ DATA_DIR: dataDir }, ["export-site", file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(modeOf(file)).toBe("600");
   });
 });

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject } from "~/projects/projects.server";
-import { migrations } from "~/platform/migrations";
-import type { Database } from "~/platform/db.server";
+import { migrations } from "~/platform/db/migrations";
+import type { Database } from "~/platform/db/db.server";
 import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
@@ -17,6 +17,7 @@ import { skewedClockEnv, startFleet, type Fleet } from "../support/fleet";
 import { assertBuilt, type SpawnedServer } from "../support/server";
 import { parseMessage, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
+import { TEST_ACTOR } from "../support/actors";
 
 beforeAll(() => assertBuilt());
 
@@ -72,7 +73,10 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   it("applies each migration once when both start at once", async () => {
     const applied = fleet.instances.filter((instance) => instance.stdout().includes("(applied "));
     expect(applied).toHaveLength(1);
-    const rows = await reader.db.selectFrom("kysely_migration" as never).select("name" as never).execute();
+    const rows = await reader.db
+      .selectFrom("kysely_migration" as never)
+      .select("name" as never)
+      .execute();
     expect(rows.map((row) => (row as { name: string }).name).sort()).toEqual(Object.keys(migrations).sort());
     // And the admin both were told to create exists once.
     expect(await reader.db.selectFrom("admin_users").select("email").execute()).toHaveLength(1);
@@ -88,24 +92,28 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a flee
   });
 
   it("shows a project change made on one on the other's / at once", async () => {
-    const project = await createProject(reader.db, {
-      title: "Fleet Terrace refit",
-      category: "Kitchen Renovation",
-      description: "Seen by every instance.",
-      duration: "1 week",
-      budget: "£1,000",
-      before_image_url: "/samples/kitchen-before.svg",
-      after_image_url: "/samples/kitchen-after.svg",
-    });
+    const project = await createProject(
+      reader.db,
+      {
+        title: "Fleet Terrace refit",
+        category: "Kitchen Renovation",
+        description: "Seen by every instance.",
+        duration: "1 week",
+        budget: "£1,000",
+        before_image_url: "/samples/kitchen-before.svg",
+        after_image_url: "/samples/kitchen-after.svg",
+      },
+      TEST_ACTOR,
+    );
     // Both render / now, so each has the page in its cache.
     for (const instance of [a, b]) expect(await (await fetch(`${instance.url}/`)).text()).toContain("Fleet Terrace refit");
 
     const cookie = await signInOverHttp(a);
-    const hidden = await postAdminForm(a, cookie, "/admin?tab=projects", { intent: "toggle-project", id: project.id, active: "false" });
+    const hidden = await postAdminForm(a, cookie, "/admin/projects", { intent: "toggle-project", id: project.id, active: "false" });
     expect(hidden.status).toBeLessThan(400);
     expect(await (await fetch(`${b.url}/`)).text()).not.toContain("Fleet Terrace refit");
 
-    const shown = await postAdminForm(b, cookie, "/admin?tab=projects", { intent: "toggle-project", id: project.id, active: "true" });
+    const shown = await postAdminForm(b, cookie, "/admin/projects", { intent: "toggle-project", id: project.id, active: "true" });
     expect(shown.status).toBeLessThan(400);
     expect(await (await fetch(`${a.url}/`)).text()).toContain("Fleet Terrace refit");
   });
@@ -159,7 +167,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("an ins
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    fleet = await startFleet({ size: 1, env: { ...MAIL_ENV, SMTP_URL: smtp.url } });
+    fleet = await startFleet({ size: 1, env: { ...MAIL_ENV, SMTP_URL: smtp.url }, migrated: true });
     onTime = fleet.instances[0]!;
     ahead = await fleet.start(skewedClockEnv(600));
     reader = fleet.reader();

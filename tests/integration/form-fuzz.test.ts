@@ -17,16 +17,18 @@
  * Seeded: FORM_FUZZ_SEED=<n> replays a run; each failure names its case.
  */
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
 import { FAILURE_MESSAGE } from "~/enquiries/schema";
 import { UPLOAD_TEXT } from "~/images/image-files";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
+import { createProject } from "~/projects/projects.server";
 import { readDraft } from "~/website/website.server";
 import { siteDefaults } from "~/website/content";
-import { TEST_ADMIN, signInOverHttp, startSignedInServer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { dataSnapshot } from "../support/data-snapshot";
+import { TEST_ADMIN, signInOverHttp } from "../support/admin-http";
+import { backends } from "../support/backends";
+import { dataSnapshot, type DataSnapshot } from "../support/data-snapshot";
+import { TEST_ACTOR } from "../support/actors";
 import { validEnquiry } from "../support/enquiries";
 import { formTokensOf } from "../support/form-tokens";
 import { rawExchange, rawRequest, type RawResponse } from "../support/http";
@@ -35,6 +37,8 @@ import { twoToneJpeg } from "../support/images";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
+import { visibleHtml } from "../support/html";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 
@@ -42,8 +46,8 @@ const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 // The routes
 // ---------------------------------------------------------------------------
 
-/** What a route's form needs: the seeded enquiry, the page's time-trap token, a picture, the Website draft's revision. */
-type Context = { enquiryId: string; enquiryEmail: string; formToken: string; jpeg: Buffer; siteRevision: string };
+/** What a route's form needs: the seeded enquiry and project, the page's time-trap token, a picture, the Website draft's revision. */
+type Context = { enquiryId: string; enquiryEmail: string; projectId: string; formToken: string; jpeg: Buffer; siteRevision: string };
 
 type FormRoute = {
   /** The route's path as app/routes.ts spells it ("" is the landing page). */
@@ -68,6 +72,13 @@ type FormRoute = {
   multipart?: (context: Context) => Form;
   /** Seeded random damage may also send a wrong password, which a sign-in rightly records: not for those. */
   randomDamage: boolean;
+  /**
+   * A form it refuses for what was typed may keep the good files it brought,
+   * offered again on the page so they are not sent twice (the project form
+   * without JavaScript: tests/e2e/admin-projects.spec.ts). Such a refusal may
+   * add uploads, and nothing else.
+   */
+  keepsUploads?: true;
 };
 
 const text = (fields: Record<string, string>): Form => ({ fields: Object.entries(fields), files: [] });
@@ -115,15 +126,28 @@ const ROUTES: FormRoute[] = [
     randomDamage: false,
   },
   {
-    route: "admin",
-    document: "/admin?tab=contacts",
-    data: "/admin.data?tab=contacts",
+    route: "admin/enquiries",
+    document: "/admin/enquiries",
+    data: "/admin/enquiries.data",
     answer: "page",
     reads: "form",
     unreadable: FORM_TEXT.notUnderstood,
     session: true,
-    // A card's "Mark as read"; without JavaScript, Add New Project carries its two pictures.
+    // A card's "Mark as read".
     urlencoded: ({ enquiryId }) => text({ intent: "mark-read", id: enquiryId }),
+    randomDamage: true,
+  },
+  {
+    route: "admin/projects",
+    document: "/admin/projects",
+    data: "/admin/projects.data",
+    answer: "page",
+    reads: "form",
+    unreadable: FORM_TEXT.notUnderstood,
+    session: true,
+    // A row's "Hide from homepage"; without JavaScript, Add New Project carries its two pictures.
+    keepsUploads: true,
+    urlencoded: ({ projectId }) => text({ intent: "toggle-project", id: projectId, active: "false" }),
     multipart: ({ jpeg }) => ({
       fields: Object.entries({
         intent: "create-project",
@@ -199,8 +223,7 @@ const ROUTES: FormRoute[] = [
 // The test
 // ---------------------------------------------------------------------------
 
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-const visibleHtml = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+/** Text as React writes it into HTML. */
 const htmlText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 beforeAll(() => assertBuilt());
@@ -220,7 +243,8 @@ describe("the routes that read a body", () => {
 });
 
 describe.each(backends)("malformed form bodies on $name", (backend) => {
-  let database: TestDatabase;
+  // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
+  const site = useSite(backend, { env: { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" } });
   let server: SpawnedServer;
   let reader: Database;
   let cookie: string;
@@ -228,8 +252,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   let context: Context;
 
   beforeAll(async () => {
-    // Far more enquiries than the limits allow by default: the limits are tested in spam.test.ts.
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend, { CONTACT_RATE_LIMIT: "100000", CONTACT_SITE_LIMIT: "100000" }));
+    ({ server, reader, cookie, imagesDir } = site);
     const seeded = await fetch(`${server.url}/api/contact`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.url },
@@ -239,6 +262,21 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
     context = {
       enquiryId: ((await seeded.json()) as { id: string }).id,
       enquiryEmail: "fuzz.seeded@example.com",
+      projectId: (
+        await createProject(
+          reader.db,
+          {
+            title: "Fuzz Seeded Project",
+            category: "Kitchen Renovation",
+            description: "A project the fuzz test would hide.",
+            duration: "1 week",
+            budget: "£1,000",
+            before_image_url: "/samples/kitchen-before.svg",
+            after_image_url: "/samples/kitchen-after.svg",
+          },
+          TEST_ACTOR,
+        )
+      ).id,
       // As the page issued it to a person who took 10 s to fill in the form.
       formToken: await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000)),
       jpeg: await twoToneJpeg(48, 32),
@@ -246,13 +284,30 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
     };
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
   const snapshot = () => dataSnapshot(reader, imagesDir);
-  const log = () => server.stdout() + server.stderr();
+
+  /**
+   * Nothing changed; for a route that keeps the uploads of a refused form,
+   * nothing but uploads added (recorded, their files written, and the public
+   * data's version moved on for them).
+   */
+  function unchanged(route: FormRoute, before: DataSnapshot, after: DataSnapshot): boolean {
+    if (!route.keepsUploads) return isDeepStrictEqual(after, before);
+    const { images, files, publicVersion: _movesOn, ...rest } = after;
+    const { images: imagesBefore, files: filesBefore, publicVersion: _before, ...restBefore } = before;
+    return (
+      isDeepStrictEqual(rest, restBefore) &&
+      imagesBefore.every((image) => images.some((kept) => isDeepStrictEqual(kept, image))) &&
+      filesBefore.every((file) => files.includes(file))
+    );
+  }
+  /** Where the server's output stands now: stdout and stderr grow apart, so each keeps its own place. */
+  const mark = () => ({ out: server.stdout().length, err: server.stderr().length });
+  /** What the server wrote since `from`, stdout then stderr. */
+  const logSince = (from: ReturnType<typeof mark>) => `${fromLineStart(server.stdout(), from.out)}\n${fromLineStart(server.stderr(), from.err)}`;
+  /** The output from `at` on, starting at a line's beginning: a line half-received when the mark was taken is not this test's. */
+  const fromLineStart = (output: string, at: number) =>
+    at === 0 || output[at - 1] === "\n" ? output.slice(at) : output.slice(output.indexOf("\n", at) + 1 || output.length);
 
   function send(route: FormRoute, testCase: Case, index: number, session = cookie): Promise<RawResponse> {
     // Every other case goes to the single-fetch address, where the route has one.
@@ -284,7 +339,9 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const body = JSON.parse(response.text) as { error?: string };
       return body.error === message ? undefined : `error ${JSON.stringify(body.error)}, not ${JSON.stringify(message)}`;
     }
-    const shown = response.headers["content-type"]?.startsWith("text/html") ? visibleHtml(response.text).includes(htmlText(message)) : response.text.includes(JSON.stringify(message));
+    const shown = response.headers["content-type"]?.startsWith("text/html")
+      ? visibleHtml(response.text).includes(htmlText(message))
+      : response.text.includes(JSON.stringify(message));
     return shown ? undefined : `the form's message ${JSON.stringify(message)} is not in the answer`;
   }
 
@@ -318,8 +375,11 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const batch = strict.slice(i, i + 4);
       const before = await snapshot();
       const responses = await Promise.all(batch.map(({ testCase, index }) => send(route, testCase, index)));
-      batch.forEach(({ testCase, index }, j) => check(testCase, index, responses[j]!));
-      if (!isDeepStrictEqual(await snapshot(), before)) failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
+      batch.forEach(({ testCase, index }, j) => {
+        check(testCase, index, responses[j]!);
+      });
+      if (!isDeepStrictEqual(await snapshot(), before))
+        failures.push(`seed ${SEED}: data changed by one of ${batch.map(({ testCase, index }) => `#${index} ${testCase.label}`).join("; ")}`);
     }
     let before = await snapshot();
     for (const [index, testCase] of cases.entries()) {
@@ -327,29 +387,33 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const response = await send(route, testCase, index);
       check(testCase, index, response);
       const after = await snapshot();
-      if (response.status >= 400 && !isDeepStrictEqual(after, before)) failures.push(`seed ${SEED}, case #${index} ${testCase.label}: refused with ${response.status} but changed data`);
+      if (response.status >= 400 && !unchanged(route, before, after))
+        failures.push(`seed ${SEED}, case #${index} ${testCase.label}: refused with ${response.status} but changed data`);
       before = after;
     }
     return { failures, refused };
   }
 
   /** The server's log since `from`: JSON lines only (nothing written around the logger), no stack trace, one line per request. */
-  async function expectCleanLog(from: number, requests: number) {
-    const requestLines = () => logLines(log().slice(from)).filter((line) => line.msg === "request");
+  async function expectCleanLog(from: ReturnType<typeof mark>, requests: number) {
+    const requestLines = () => logLines(logSince(from)).filter((line) => line.msg === "request");
     await waitFor(`${requests} request lines in the log`, () => requestLines().length >= requests);
-    const output = log().slice(from);
+    const output = logSince(from);
     const strays = output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("{"));
     expect(strays.slice(0, 5), "output that is not a log line (a stack trace?)").toEqual([]);
     expect(output, "a stack trace in the log").not.toMatch(/"stack"|\\n\s+at /);
     const perRequest = new Map<string, number>();
     for (const line of logLines(output)) if (typeof line.reqId === "string") perRequest.set(line.reqId, (perRequest.get(line.reqId) ?? 0) + 1);
-    expect([...perRequest].filter(([, count]) => count > 1), "requests with more than one log line").toEqual([]);
+    expect(
+      [...perRequest].filter(([, count]) => count > 1),
+      "requests with more than one log line",
+    ).toEqual([]);
   }
 
   for (const route of ROUTES.filter((candidate) => candidate.reads !== "nothing")) {
     it(`/${route.route}: never a 5xx; what cannot be read is refused with the form's message, changing nothing, in one log line`, async () => {
       const cases = await casesOf(route);
-      const from = log().length;
+      const from = mark();
       const { failures, refused } = await fuzz(route, cases);
       expect(failures).toEqual([]);
       // Most of them are refusals: the cases are not quietly accepted as something else.
@@ -362,7 +426,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   it("a client that gives up half-way through a form: nothing changed, one log line each, no stack trace", async () => {
     const routes = ROUTES.filter((route) => route.reads === "form" || route.reads === "multipart");
     const before = await snapshot();
-    const from = log().length;
+    const from = mark();
     for (const route of routes) {
       const form = route.multipart?.(context) ?? route.urlencoded(context);
       const { body } = buildMultipart([...form.fields.map(([name, value]) => textPart(name, value)), ...form.files.map(filePart)]);
@@ -384,13 +448,14 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
   it("/admin/sign-out: signs out whatever the body, never a 5xx", async () => {
     const route = ROUTES.find((candidate) => candidate.reads === "nothing")!;
     const cases = (await casesOf(route)).filter((_, index) => index % 6 === 0);
-    const from = log().length;
+    const from = mark();
     const failures: string[] = [];
     for (const [index, testCase] of cases.entries()) {
       const session = await signInOverHttp(server);
       const response = await send(route, testCase, index, session);
       const signedOut = (await fetch(`${server.url}/api/admin/enquiries`, { headers: { cookie: session } })).status === 401;
-      if (response.status >= 400 || !signedOut) failures.push(`seed ${SEED}, case #${index} ${testCase.label}: ${describeAnswer(response)}, signed out: ${signedOut}`);
+      if (response.status >= 400 || !signedOut)
+        failures.push(`seed ${SEED}, case #${index} ${testCase.label}: ${describeAnswer(response)}, signed out: ${signedOut}`);
     }
     expect(failures).toEqual([]);
     await expectCleanLog(from, cases.length * 3);

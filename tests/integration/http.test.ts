@@ -3,19 +3,24 @@
  * backend. One server per backend for this file; tests that stop or kill the
  * server live in lifecycle.test.ts.
  */
-import http from "node:http";
-import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import type http from "node:http";
+import { fileURLToPath } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
 import { INVALID_EMAIL_MESSAGE, REQUIRED_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { toBoolean } from "~/platform/db-values";
+import { toBoolean } from "~/platform/db/db-values";
 import { createProject, type NewProject } from "~/projects/projects.server";
-import { backends, type TestDatabase } from "../support/backends";
-import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { backends } from "../support/backends";
+import { countEnquiries, findEnquiry, postForm, postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
+import { useSite } from "../support/sites";
+import type { Db } from "~/platform/db/db.server";
+import { visibleHtml } from "../support/html";
+import { TEST_ACTOR } from "../support/actors";
 
 const LIMIT = 64 * 1024;
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
@@ -43,22 +48,8 @@ function seedProject(title: string, displayOrder: number, active = true): NewPro
   };
 }
 
-/** The HTML a person sees: without the scripts that carry data for hydration. */
-function visibleHtml(html: string): string {
-  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
-}
-
-function postForm(url: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(`${url}/?index`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
 function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): string {
-  const get = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null);
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : ((headers[name] as string | undefined) ?? null));
   const csp = get("content-security-policy");
   expect(csp, "Content-Security-Policy").toBeTruthy();
   expect(csp).toContain("frame-ancestors 'none'");
@@ -66,60 +57,55 @@ function expectSecurityHeaders(headers: Headers | http.IncomingHttpHeaders): str
   expect(nonce, "a nonce in script-src").toBeTruthy();
   expect(csp).not.toMatch(/script-src [^;]*'unsafe-inline'/);
   expect(get("x-content-type-options")).toBe("nosniff");
-  expect(get("referrer-policy")).toMatch(
-    /^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin|origin|origin-when-cross-origin)$/,
-  );
+  expect(get("referrer-policy")).toMatch(/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin|origin|origin-when-cross-origin)$/);
   expect(get("x-powered-by")).toBeNull();
   return nonce!;
 }
 
-/** Starts a migrated, seeded database and the built server on it. */
-async function startSeeded(database: TestDatabase): Promise<SpawnedServer> {
-  const seeding = database.open();
-  await migrateToLatest(seeding);
-  // Created out of display order, with a hidden one first, so the order cannot come from insertion.
-  await createProject(seeding.db, activeProjects[2]!);
-  await createProject(seeding.db, inactiveProject);
-  await createProject(seeding.db, activeProjects[0]!);
-  await createProject(seeding.db, activeProjects[1]!);
-  await seeding.close();
-  // Far more enquiries from 127.0.0.1 than CONTACT_RATE_LIMIT's default; the limit is tested in spam.test.ts.
-  return startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000" });
+/** Created out of display order, with a hidden one first, so the order cannot come from insertion. */
+async function seedProjects(db: Db): Promise<void> {
+  for (const project of [activeProjects[2]!, inactiveProject, activeProjects[0]!, activeProjects[1]!]) await createProject(db, project, TEST_ACTOR);
 }
 
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("HTTP on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    server = await startSeeded(database);
-    reader = database.open();
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  // Far more enquiries from 127.0.0.1 than CONTACT_RATE_LIMIT's default; the limit is tested in spam.test.ts.
+  const site = useSite(backend, { signedIn: false, env: { CONTACT_RATE_LIMIT: "1000" }, seed: seedProjects });
 
   describe("GET /", () => {
+    it("carries a stylesheet of its own that styles every class it uses that the site's stylesheet styles", async () => {
+      const html = await (await fetch(`${site.server.url}/`)).text();
+      const inline = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      // The site's whole stylesheet, as the other pages link it (the sign-in page is one).
+      const signIn = await (await fetch(`${site.server.url}/admin`)).text();
+      const href = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+\.css)"/.exec(signIn)?.[1];
+      expect(href, "the stylesheet the sign-in page links").toBeTruthy();
+      const stylesheet = await (await fetch(`${site.server.url}${href}`)).text();
+      expect(inline.length, "the landing page's is the smaller").toBeLessThan(stylesheet.length);
+      const selector = (name: string) => `.${name.replace(/[^\w-]/g, (character) => `\\${character}`)}`;
+      const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((match) => match[1]!.split(/\s+/).filter(Boolean)));
+      const unstyled = [...classes].filter((name) => stylesheet.includes(selector(name)) && !inline.includes(selector(name)));
+      expect(unstyled).toEqual([]);
+    });
+
     it("renders the active projects on the server, in display order, and not the hidden one", async () => {
-      const response = await fetch(`${server.url}/`);
+      const response = await fetch(`${site.server.url}/`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
       const html = await response.text();
       const visible = visibleHtml(html);
       const positions = activeProjects.map((project) => visible.indexOf(project.title));
-      expect(positions.every((position) => position >= 0), `titles in the visible HTML: ${positions}`).toBe(true);
+      expect(
+        positions.every((position) => position >= 0),
+        `titles in the visible HTML: ${positions}`,
+      ).toBe(true);
       expect([...positions].sort((a, b) => a - b)).toEqual(positions);
       expect(html).not.toContain(inactiveProject.title);
     });
 
     it("puts the nonce of the Content-Security-Policy on every script", async () => {
-      const response = await fetch(`${server.url}/`);
+      const response = await fetch(`${site.server.url}/`);
       const nonce = expectSecurityHeaders(response.headers);
       const scripts = (await response.text()).match(/<script\b[^>]*>/gi) ?? [];
       expect(scripts.length).toBeGreaterThan(0);
@@ -127,23 +113,23 @@ describe.each(backends)("HTTP on $name", (backend) => {
     });
 
     it("uses a new nonce for every response", async () => {
-      const [a, b] = await Promise.all([fetch(`${server.url}/`), fetch(`${server.url}/`)]);
+      const [a, b] = await Promise.all([fetch(`${site.server.url}/`), fetch(`${site.server.url}/`)]);
       expect(expectSecurityHeaders(a.headers)).not.toBe(expectSecurityHeaders(b.headers));
     });
 
     it("is compressed for a client that accepts gzip", async () => {
-      const response = await rawRequest(server.port, { method: "GET", path: "/", headers: { "accept-encoding": "gzip" } });
+      const response = await rawRequest(site.server.port, { method: "GET", path: "/", headers: { "accept-encoding": "gzip" } });
       expect(response.status).toBe(200);
       expect(response.headers["content-encoding"]).toBe("gzip");
       expect(gunzipSync(response.body).toString("utf8")).toMatch(/^<!DOCTYPE html>/i);
     });
 
     it("serves the hashed assets it references with immutable, long-lived caching", async () => {
-      const html = await (await fetch(`${server.url}/`)).text();
+      const html = await (await fetch(`${site.server.url}/`)).text();
       const assets = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!))];
       expect(assets.length).toBeGreaterThan(0);
       for (const asset of assets) {
-        const response = await fetch(`${server.url}${asset}`);
+        const response = await fetch(`${site.server.url}${asset}`);
         expect(response.status, asset).toBe(200);
         const cacheControl = response.headers.get("cache-control") ?? "";
         expect(cacheControl, asset).toContain("immutable");
@@ -160,27 +146,52 @@ describe.each(backends)("HTTP on $name", (backend) => {
       ["a missing asset", "/assets/no-such-file.js", 404],
       ["the health check", "/healthz", 200],
     ])("are on %s", async (_label, path, status) => {
-      const response = await fetch(`${server.url}${path}`);
+      const response = await fetch(`${site.server.url}${path}`);
       expect(response.status).toBe(status);
       expectSecurityHeaders(response.headers);
       await response.arrayBuffer();
     });
 
-    it("are on a static asset", async () => {
-      const html = await (await fetch(`${server.url}/`)).text();
+    it("are a file's on a static asset: nosniff, same-origin, HSTS, and a policy that allows nothing, without a page's", async () => {
+      const html = await (await fetch(`${site.server.url}/`)).text();
       const asset = /(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(asset).toBeTruthy();
-      const response = await fetch(`${server.url}${asset}`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get("content-type")).toMatch(/javascript/);
-      expectSecurityHeaders(response.headers);
-      await response.arrayBuffer();
+      for (const path of [asset!, "/logo.svg"]) {
+        const response = await fetch(`${site.server.url}${path}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+        expect(response.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+        // Opened as a page (an SVG can hold a script), it may run, load and frame nothing.
+        expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+        for (const header of ["permissions-policy", "x-frame-options", "cross-origin-opener-policy"]) expect(response.headers.get(header), header).toBeNull();
+        expect(response.headers.get("x-powered-by")).toBeNull();
+        await response.arrayBuffer();
+      }
+    });
+
+    it("sends a static asset as the build compressed it, Brotli to a browser that takes it, gzip to one that does not", async () => {
+      const html = await (await fetch(`${site.server.url}/`)).text();
+      const asset = /(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+      const file = fileURLToPath(new URL(`../../build/client${asset}`, import.meta.url));
+      const original = readFileSync(file);
+      for (const [accept, encoding, suffix, decode] of [
+        ["gzip, deflate, br", "br", ".br", brotliDecompressSync],
+        ["gzip", "gzip", ".gz", gunzipSync],
+      ] as const) {
+        const response = await rawRequest(site.server.port, { method: "GET", path: asset, headers: { "accept-encoding": accept } });
+        expect(response.headers["content-encoding"]).toBe(encoding);
+        expect(response.headers["content-type"]).toMatch(/javascript/);
+        // The build's own compressed file, not one compressed again per request.
+        expect(response.body.equals(readFileSync(`${file}${suffix}`))).toBe(true);
+        expect(decode(response.body).equals(original)).toBe(true);
+      }
     });
   });
 
   describe("GET /healthz", () => {
     it("answers 200 {status: ok} and is never cached", async () => {
-      const response = await fetch(`${server.url}/healthz`);
+      const response = await fetch(`${site.server.url}/healthz`);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toContain("no-store");
       expect(await response.json()).toEqual({ status: "ok" });
@@ -189,7 +200,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
 
   describe("GET /api/projects", () => {
     it("answers the active projects as JSON, in display order", async () => {
-      const response = await fetch(`${server.url}/api/projects`);
+      const response = await fetch(`${site.server.url}/api/projects`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       const projects = (await response.json()) as Array<Record<string, unknown>>;
@@ -219,13 +230,13 @@ describe.each(backends)("HTTP on $name", (backend) => {
   describe("POST /api/contact", () => {
     it("stores a valid enquiry and answers 201 with its id", async () => {
       const message = `API enquiry ${backend.name} ${Date.now()}`;
-      const response = await postJson(server.url, { ...validEnquiry, name: "  Grace Hopper  ", message });
+      const response = await postJson(site.server.url, { ...validEnquiry, name: "  Grace Hopper  ", message });
       expect(response.status).toBe(201);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       const body = (await response.json()) as { ok: boolean; id: string; message: string };
       expect(body).toEqual({ ok: true, id: expect.any(String), message: SUCCESS_MESSAGE });
 
-      const rows = await findEnquiry(reader, { id: body.id });
+      const rows = await findEnquiry(site.reader, { id: body.id });
       expect(rows).toHaveLength(1);
       expect({ ...rows[0], is_read: toBoolean(rows[0]!.is_read) }).toMatchObject({
         name: "Grace Hopper",
@@ -241,10 +252,10 @@ describe.each(backends)("HTTP on $name", (backend) => {
 
     it("stores an enquiry without a phone number", async () => {
       const { phone: _phone, ...withoutPhone } = validEnquiry;
-      const response = await postJson(server.url, { ...withoutPhone, userType: "investor" });
+      const response = await postJson(site.server.url, { ...withoutPhone, userType: "investor" });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
-      expect((await findEnquiry(reader, { id }))[0]).toMatchObject({ phone: null, user_type: "investor" });
+      expect((await findEnquiry(site.reader, { id }))[0]).toMatchObject({ phone: null, user_type: "investor" });
     });
 
     it.each([
@@ -263,12 +274,12 @@ describe.each(backends)("HTTP on $name", (backend) => {
       ["a message over 20,000 characters", { message: "m".repeat(20_001) }, "Please keep your message under 20,000 characters"],
       ["a name that is a number", { name: 42 }, "Name must be text"],
     ])("refuses %s with 400 and the message, storing nothing", async (_label, change, error) => {
-      const before = await countEnquiries(reader);
-      const response = await postJson(server.url, { ...validEnquiry, ...change });
+      const before = await countEnquiries(site.reader);
+      const response = await postJson(site.server.url, { ...validEnquiry, ...change });
       expect(response.status).toBe(400);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(await response.json()).toMatchObject({ error });
-      expect(await countEnquiries(reader)).toBe(before);
+      expect(await countEnquiries(site.reader)).toBe(before);
     });
 
     it.each([
@@ -279,7 +290,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
       ["JSON null", "null", "Request body must be a JSON object"],
       ["a JSON number", "42", "Request body must be a JSON object"],
     ])("refuses %s with 400 JSON {error}", async (_label, body, error) => {
-      const response = await postJson(server.url, body);
+      const response = await postJson(site.server.url, body);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error });
     });
@@ -293,7 +304,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
     }
 
     it("accepts a body of exactly 64 KB", async () => {
-      const response = await rawRequest(server.port, {
+      const response = await rawRequest(site.server.port, {
         path: "/api/contact",
         headers: { "content-type": "application/json", "content-length": LIMIT },
         body: bodyOfSize(LIMIT),
@@ -302,33 +313,33 @@ describe.each(backends)("HTTP on $name", (backend) => {
     });
 
     it("refuses a body over 64 KB with 413, by its Content-Length", async () => {
-      const before = await countEnquiries(reader);
-      const response = await rawRequest(server.port, {
+      const before = await countEnquiries(site.reader);
+      const response = await rawRequest(site.server.port, {
         path: "/api/contact",
         headers: { "content-type": "application/json", "content-length": LIMIT + 1 },
         body: bodyOfSize(LIMIT + 1),
       });
       expect(response.status).toBe(413);
       expect(JSON.parse(response.text)).toEqual({ error: expect.any(String) });
-      expect(await countEnquiries(reader)).toBe(before);
+      expect(await countEnquiries(site.reader)).toBe(before);
     });
 
     it("refuses a chunked body over 64 KB with no Content-Length with 413", async () => {
-      const before = await countEnquiries(reader);
+      const before = await countEnquiries(site.reader);
       const body = Buffer.from(bodyOfSize(LIMIT + 4096));
       const chunks = Array.from({ length: Math.ceil(body.length / 8192) }, (_, i) => body.subarray(i * 8192, (i + 1) * 8192));
-      const response = await rawRequest(server.port, {
+      const response = await rawRequest(site.server.port, {
         path: "/api/contact",
         headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
         body: chunks,
       });
       expect(response.status).toBe(413);
       expect(JSON.parse(response.text)).toEqual({ error: expect.any(String) });
-      expect(await countEnquiries(reader)).toBe(before);
+      expect(await countEnquiries(site.reader)).toBe(before);
     });
 
     it("refuses text/plain with 415", async () => {
-      const response = await fetch(`${server.url}/api/contact`, {
+      const response = await fetch(`${site.server.url}/api/contact`, {
         method: "POST",
         headers: { "content-type": "text/plain" },
         body: JSON.stringify(validEnquiry),
@@ -339,7 +350,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
 
     it("refuses a body without a Content-Type with 415", async () => {
       const body = JSON.stringify(validEnquiry);
-      const response = await rawRequest(server.port, {
+      const response = await rawRequest(site.server.port, {
         path: "/api/contact",
         headers: { "content-length": Buffer.byteLength(body) },
         body,
@@ -349,7 +360,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
     });
 
     it.each(["GET", "PUT", "DELETE", "PATCH"])("answers %s with 405 and Allow: POST", async (method) => {
-      const response = await fetch(`${server.url}/api/contact`, {
+      const response = await fetch(`${site.server.url}/api/contact`, {
         method,
         ...(method === "GET" ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(validEnquiry) }),
       });
@@ -363,19 +374,19 @@ describe.each(backends)("HTTP on $name", (backend) => {
     it("stores the enquiry and shows the success notice", async () => {
       const message = `Form enquiry ${backend.name} ${Date.now()}`;
       // The page's time-trap token, as a person who took 10 s to fill in the form sends it back.
-      const formToken = await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000));
-      const response = await postForm(server.url, { ...validEnquiry, userType: "tenant", message, formToken });
+      const formToken = await formTokensOf(site.db).issue(new Date(Date.now() - 10_000));
+      const response = await postForm(site.server.url, { ...validEnquiry, userType: "tenant", message, formToken });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
       expect(visibleHtml(await response.text())).toContain(SUCCESS_HTML);
-      const rows = await findEnquiry(reader, { message });
+      const rows = await findEnquiry(site.reader, { message });
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ name: "Grace Hopper", email: "grace@example.com", user_type: "tenant", spam_reason: null });
     });
 
     it("shows the error and keeps what was typed", async () => {
-      const before = await countEnquiries(reader);
-      const response = await postForm(server.url, {
+      const before = await countEnquiries(site.reader);
+      const response = await postForm(site.server.url, {
         name: "Typed Name Kept",
         email: "typed-not-an-address",
         phone: "07700 900123",
@@ -390,11 +401,11 @@ describe.each(backends)("HTTP on $name", (backend) => {
       expect(html).toContain('value="07700 900123"');
       expect(html).toMatch(/<textarea[^>]*>\s*Typed message kept\s*<\/textarea>/);
       expect(html).toMatch(/<option[^>]*value="investor"[^>]*selected|<option[^>]*selected[^>]*value="investor"/);
-      expect(await countEnquiries(reader)).toBe(before);
+      expect(await countEnquiries(site.reader)).toBe(before);
     });
 
     it("shows the required-fields message for an empty form", async () => {
-      const response = await postForm(server.url, { name: "", email: "", phone: "", userType: "", message: "" });
+      const response = await postForm(site.server.url, { name: "", email: "", phone: "", userType: "", message: "" });
       expect(response.status).toBe(400);
       expect(visibleHtml(await response.text())).toContain(REQUIRED_MESSAGE);
     });
@@ -407,7 +418,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
       return {
         label,
         send: () =>
-          rawRequest(server.port, {
+          rawRequest(site.server.port, {
             path: "/api/contact",
             headers: { "content-type": contentType, "content-length": Buffer.byteLength(body) },
             body,
@@ -419,7 +430,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
       return {
         label: `form: ${label}`,
         send: () =>
-          rawRequest(server.port, {
+          rawRequest(site.server.port, {
             path: "/?index",
             headers: { "content-type": contentType, "content-length": Buffer.byteLength(body) },
             body,
@@ -428,7 +439,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
     }
 
     function rawCase(label: string, bytes: string | Buffer, options: { giveUp?: boolean } = {}): Case {
-      return { label: `raw: ${label}`, send: () => rawExchange(server.port, bytes, options) };
+      return { label: `raw: ${label}`, send: () => rawExchange(site.server.port, bytes, options) };
     }
 
     const valid = JSON.stringify(validEnquiry);
@@ -488,11 +499,25 @@ describe.each(backends)("HTTP on $name", (backend) => {
       rawCase("a garbage Host header", "GET / HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n"),
       rawCase("a Host header with spaces", "GET /api/projects HTTP/1.1\r\nHost: a b c\r\nConnection: close\r\n\r\n"),
       rawCase("a garbage X-Forwarded-Host", "GET / HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Host: ^^^:abc\r\nConnection: close\r\n\r\n"),
-      rawCase("a bad chunk size", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`),
-      rawCase("Content-Length and chunked", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`),
+      rawCase(
+        "a bad chunk size",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+      ),
+      rawCase(
+        "Content-Length and chunked",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ),
       rawCase("a negative Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}`),
-      rawCase("a body shorter than its Content-Length", `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Gr`, { giveUp: true }),
-      rawCase("a form body shorter than its Content-Length", `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Gr`, { giveUp: true }),
+      rawCase(
+        "a body shorter than its Content-Length",
+        `POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"Gr`,
+        { giveUp: true },
+      ),
+      rawCase(
+        "a form body shorter than its Content-Length",
+        `POST /?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nname=Gr`,
+        { giveUp: true },
+      ),
       rawCase("a header line without a colon", "GET / HTTP/1.1\r\nHost: localhost\r\nthis is not a header\r\n\r\n"),
       rawCase("high bytes in a header", Buffer.from("GET / HTTP/1.1\r\nHost: localhost\r\nX-Junk: \xff\xfe\x80\r\nConnection: close\r\n\r\n", "latin1")),
       rawCase("32 KB of headers", `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(32 * 1024)}\r\n\r\n`),
@@ -503,7 +528,10 @@ describe.each(backends)("HTTP on $name", (backend) => {
       rawCase("an absolute-form URL", "GET http://evil.example/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
       rawCase("an asterisk request", "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
       rawCase("an unknown method", "BREW / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
-      rawCase("a React Router data request with garbage", "POST /_root.data?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\n%%%%"),
+      rawCase(
+        "a React Router data request with garbage",
+        "POST /_root.data?index HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\nConnection: close\r\n\r\n%%%%",
+      ),
       rawCase("a 10 KB query string", `GET /?${"q=%ff&".repeat(1700)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
     ];
 
@@ -558,7 +586,7 @@ describe.each(backends)("HTTP on $name", (backend) => {
         );
       }
       // Whatever came before, the server is still fine.
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${site.server.url}/healthz`)).status).toBe(200);
       return failures;
     }
 
@@ -620,26 +648,29 @@ describe.each(backends)("HTTP on $name", (backend) => {
         const shape = HEADER_SHAPES[(t + m) % HEADER_SHAPES.length]!;
         const body = method === "POST" || method === "PUT" || method === "PATCH" ? "Content-Length: 0\r\n" : "";
         const headers = shape.includes("Content-Length") ? shape : shape + body;
-        return rawCase(`${method} ${target} [${shape.trim().split(":")[0] || "plain"}]`, `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
+        return rawCase(
+          `${method} ${target} [${shape.trim().split(":")[0] || "plain"}]`,
+          `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`,
+        );
       }),
     );
 
     it("odd request targets, methods and header shapes never get a 5xx, nor a stack trace in the log", async () => {
-      const logBefore = server.stdout().length + server.stderr().length;
+      const logBefore = site.server.stdout().length + site.server.stderr().length;
       expect(await statusesOf(targetCases)).toEqual([]);
-      const log = (server.stdout() + server.stderr()).slice(logBefore);
+      const log = (site.server.stdout() + site.server.stderr()).slice(logBefore);
       expect(log, "client errors are logged without stack traces").not.toMatch(/^\s+at /m);
     });
 
     it("answers OPTIONS * with 204 and Allow, and an absolute-form target as its path on the host it names", async () => {
-      const options = await rawExchange(server.port, "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+      const options = await rawExchange(site.server.port, "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
       expect(options.status).toBe(204);
       expect(options.text).toMatch(/^Allow: GET, HEAD, POST\r$/im);
-      expect((await rawExchange(server.port, "GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).status).toBe(400);
+      expect((await rawExchange(site.server.port, "GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).status).toBe(400);
 
       const absolute = await rawExchange(
-        server.port,
-        `GET http://127.0.0.1:${server.port}/api/projects HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n`,
+        site.server.port,
+        `GET http://127.0.0.1:${site.server.port}/api/projects HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n`,
       );
       expect(absolute.status).toBe(200);
       expect(absolute.text).toContain(activeProjects[0]!.title);
@@ -647,12 +678,14 @@ describe.each(backends)("HTTP on $name", (backend) => {
 
     it("logs a missing page or a malformed path as one short line, without a stack trace", async () => {
       const missing = `/no-such-page-${Date.now()}`;
-      const logBefore = server.stdout().length + server.stderr().length;
-      expect((await fetch(`${server.url}${missing}`)).status).toBe(404);
-      expect((await rawExchange(server.port, `GET ${missing}/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).status).toBe(400);
-      const newLog = () => (server.stdout() + server.stderr()).slice(logBefore);
+      const logBefore = site.server.stdout().length + site.server.stderr().length;
+      expect((await fetch(`${site.server.url}${missing}`)).status).toBe(404);
+      expect((await rawExchange(site.server.port, `GET ${missing}/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).status).toBe(400);
+      const newLog = () => (site.server.stdout() + site.server.stderr()).slice(logBefore);
       await waitFor("both requests in the log", () => newLog().split(missing).length > 2);
-      const lines = newLog().split("\n").filter((line) => line.includes(missing));
+      const lines = newLog()
+        .split("\n")
+        .filter((line) => line.includes(missing));
       expect(lines).toHaveLength(2);
       // In the order the responses were done, which need not be the order they were asked for.
       const parsed = lines.map((line) => JSON.parse(line) as { status: number }).sort((a, b) => a.status - b.status);

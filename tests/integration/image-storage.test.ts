@@ -9,8 +9,8 @@
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LocalDiskStorage, StorageError, type ImageStorage } from "~/platform/storage.server";
-import { S3ImageStorage } from "~/platform/s3-storage.server";
+import { LocalDiskStorage, StorageError, type ImageStorage } from "~/platform/storage/storage.server";
+import { S3ImageStorage } from "~/platform/storage/s3-storage.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { createTestBucket, s3Settings } from "../support/s3";
@@ -42,7 +42,6 @@ const BAD_NAMES = [
   "170000000000-abcdefghij01.jpg",
   "app.sqlite",
 ];
-
 
 /** One empty bucket of a kind, with a look past the storage at what it holds. */
 type Bucket = {
@@ -156,9 +155,7 @@ describe.each(kinds)("ImageStorage on $name", (kind) => {
   });
 
   it("lets exactly one of several simultaneous puts of one name win", async () => {
-    const results = await Promise.allSettled(
-      ["first", "second", "third"].map((text) => storage.put(NAME, Buffer.from(text), { contentType: "image/jpeg" })),
-    );
+    const results = await Promise.allSettled(["first", "second", "third"].map((text) => storage.put(NAME, Buffer.from(text), { contentType: "image/jpeg" })));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     for (const result of results) if (result.status === "rejected") expect(result.reason).toBeInstanceOf(StorageError);
     expect(["first", "second", "third"]).toContain(await bucket.rawGet(NAME));

@@ -10,14 +10,14 @@
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
-import { TEST_ADMIN_ENV, signInOverHttp, uploadImage } from "../support/admin-http";
+import { TEST_ADMIN_ENV, projectFields, signInOverHttp, uploadImage } from "../support/admin-http";
 import { runAdmin } from "../support/admin-cli";
 import { backends, type TestDatabase } from "../support/backends";
 import { twoToneJpeg } from "../support/images";
 import { createTestBucket, s3EnvOf, s3Settings, type TestBucket } from "../support/s3";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
+import { useSite } from "../support/sites";
 
 beforeAll(() => assertBuilt());
 
@@ -26,36 +26,14 @@ async function filesUnder(directory: string): Promise<string[]> {
   return (await readdir(directory, { recursive: true }).catch(() => [] as string[])).sort();
 }
 
-const projectForm = (title: string, beforeUrl: string, afterUrl: string) => ({
-  intent: "create-project",
-  title,
-  category: "Kitchen Renovation",
-  description: `${title}: stripped back and refitted.`,
-  duration: "3 weeks",
-  budget: "£15,000",
-  display_order: "",
-  before_image_url: beforeUrl,
-  after_image_url: afterUrl,
-  before_image_alt: "",
-  after_image_alt: "",
-});
-
 async function postAdmin(server: SpawnedServer, cookie: string, fields: Record<string, string>) {
-  const response = await fetch(`${server.url}/admin?tab=projects`, {
+  const response = await fetch(`${server.url}/admin/projects`, {
     method: "POST",
     redirect: "manual",
     headers: { origin: server.url, cookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: response.status, text: await response.text() };
-}
-
-async function migrated(backend: (typeof backends)[number]): Promise<TestDatabase> {
-  const database = await backend.createDatabase();
-  const connection = database.open();
-  await migrateToLatest(connection);
-  await connection.close();
-  return database;
 }
 
 // Uploads are a second of sharp each, more on a busy machine: these tests get twice the usual time.
@@ -69,7 +47,7 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
 
   // Two servers for the whole file (starting them is most of its time): each test looks at what it changed.
   beforeAll(async () => {
-    database = await migrated(backend);
+    database = await backend.createDatabase({ migrated: true });
     bucket = await createTestBucket();
     // Each instance has a DATA_DIR of its own; on SQLite they must share the database file in it.
     otherDataDir = backend.name === "postgres" ? await makeTempDir("second-instance") : database.env.DATA_DIR;
@@ -104,7 +82,14 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
       const bytes = Buffer.from(await fromSecond.arrayBuffer());
       expect(bytes.equals((await bucket.rawGet(key))!)).toBe(true);
       expect(Buffer.from(await fromFirst.arrayBuffer()).equals(bytes)).toBe(true);
-      for (const header of ["content-type", "content-length", "cache-control", "content-security-policy", "cross-origin-resource-policy", "x-content-type-options"]) {
+      for (const header of [
+        "content-type",
+        "content-length",
+        "cache-control",
+        "content-security-policy",
+        "cross-origin-resource-policy",
+        "x-content-type-options",
+      ]) {
         expect(fromSecond.headers.get(header), header).toBe(fromFirst.headers.get(header));
       }
       expect(fromSecond.headers.get("content-type")).toBe(key.endsWith(".avif") ? "image/avif" : "image/jpeg");
@@ -126,7 +111,7 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
     const already = await bucket.keys();
     const before = await uploadImage(first, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(first, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
-    const created = await postAdmin(first, cookie, projectForm("Bucket Kitchen", before.body.url!, after.body.url!));
+    const created = await postAdmin(first, cookie, projectFields("Bucket Kitchen", { before_image_url: before.body.url!, after_image_url: after.body.url! }));
     expect(created.status, created.text.slice(0, 300)).toBe(302);
     expect(await bucket.keys()).toHaveLength(already.length + 14);
 
@@ -145,7 +130,9 @@ describe.runIf(s3Settings).each(backends)("a fleet of two instances on one S3 bu
       await uploadImage(first, cookie, { data: photo, filename: "a.jpg", type: "image/jpeg" }),
       await uploadImage(first, cookie, { data: photo, filename: "b.jpg", type: "image/jpeg" }),
     ];
-    expect((await postAdmin(first, cookie, projectForm("Kept", used[0]!.body.url!, used[1]!.body.url!))).status).toBe(302);
+    expect((await postAdmin(first, cookie, projectFields("Kept", { before_image_url: used[0]!.body.url!, after_image_url: used[1]!.body.url! }))).status).toBe(
+      302,
+    );
     const unused = await uploadImage(second, cookie, { data: photo, filename: "c.jpg", type: "image/jpeg" });
     const stems = [...used, unused].map((answer) => answer.body.name!.replace(/\.jpg$/, ""));
     const all = await bucket.keys();
@@ -186,8 +173,7 @@ describe.runIf(s3Settings)("npm run admin -- migrate-images", () => {
     await removeTempDir(dataDir);
   });
 
-  const migrate = (to: string, directory = dataDir) =>
-    runAdmin({ DATA_DIR: directory, ...s3EnvOf(bucket.config) }, ["migrate-images", "--to", to]);
+  const migrate = (to: string, directory = dataDir) => runAdmin({ DATA_DIR: directory, ...s3EnvOf(bucket.config) }, ["migrate-images", "--to", to]);
 
   it("copies every image to the bucket and back, checks each, and copies nothing twice", async () => {
     const first = await migrate("s3");
@@ -244,24 +230,16 @@ describe("npm run admin -- migrate-images without S3_BUCKET", () => {
 });
 
 describe("PUBLIC_IMAGES_URL", () => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-
-  beforeEach(async () => {
-    database = await migrated(backends[0]!);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, PUBLIC_IMAGES_URL: "https://cdn.example.net/acme" });
-  });
-  afterEach(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(backends[0]!, { env: { PUBLIC_IMAGES_URL: "https://cdn.example.net/acme" } });
 
   it("links the page's pictures there, allows that origin in the page's CSP, and keeps /images/<name> working", async () => {
-    const cookie = await signInOverHttp(server);
+    const { server, cookie } = site;
     const photo = await twoToneJpeg(1200, 800);
     const before = await uploadImage(server, cookie, { data: photo, filename: "before.jpg", type: "image/jpeg" });
     const after = await uploadImage(server, cookie, { data: photo, filename: "after.jpg", type: "image/jpeg" });
-    expect((await postAdmin(server, cookie, projectForm("On The CDN", before.body.url!, after.body.url!))).status).toBe(302);
+    expect(
+      (await postAdmin(server, cookie, projectFields("On The CDN", { before_image_url: before.body.url!, after_image_url: after.body.url! }))).status,
+    ).toBe(302);
 
     const page = await fetch(`${server.url}/`);
     const html = await page.text();

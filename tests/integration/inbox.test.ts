@@ -1,34 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { replyHref } from "~/admin/format";
 import { formatSubmittedAt } from "~/platform/dates";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
 import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions, setSubmissionRead } from "~/enquiries/inbox.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
+import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 describe.each(backends)("the enquiries inbox on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
 
   /** Stores enquiries one after another, so their created_at order is their order here. */
   async function store(names: string[]): Promise<string[]> {
     const ids: string[] = [];
     for (const name of names) {
-      const { id } = await saveEnquiry(database.db, {
-        name,
-        email: `${name.toLowerCase()}@example.com`,
-        phone: undefined,
-        userType: "tenant",
-        message: `Message from ${name}`,
-      }, NO_MAIL);
+      const { id } = await saveEnquiry(
+        data.db,
+        {
+          name,
+          email: `${name.toLowerCase()}@example.com`,
+          phone: undefined,
+          userType: "tenant",
+          message: `Message from ${name}`,
+        },
+        NO_MAIL,
+      );
       ids.push(id);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -36,9 +33,9 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
   }
 
   it("is empty with zero counts before anything arrives", async () => {
-    expect(await listSubmissions(database.db, { filter: "all" })).toEqual({
+    expect(await listSubmissions(data.db, { filter: "all" })).toEqual({
       submissions: [],
-      counts: { all: 0, unread: 0, read: 0, spam: 0 },
+      counts: { all: 0, unread: 0, read: 0, held: 0, spam: 0 },
       page: 1,
       hasMore: false,
     });
@@ -46,40 +43,40 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
 
   it("lists newest first, filters by read state and keeps the counts live", async () => {
     const [ada, ben, cy] = await store(["Ada", "Ben", "Cy"]);
-    let all = await listSubmissions(database.db, { filter: "all" });
+    let all = await listSubmissions(data.db, { filter: "all" });
     expect(all.submissions.map((s) => s.name)).toEqual(["Cy", "Ben", "Ada"]);
-    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
+    expect(all.counts).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
     expect(all.submissions[0]).toMatchObject({ email: "cy@example.com", phone: null, user_type: "tenant", is_read: false });
 
-    expect(await setSubmissionRead(database.db, ben!, true)).toBe(true);
-    all = await listSubmissions(database.db, { filter: "all" });
-    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, spam: 0 });
-    expect((await listSubmissions(database.db, { filter: "read" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
-    expect((await listSubmissions(database.db, { filter: "unread" })).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
+    expect(await setSubmissionRead(data.db, ben!, true, TEST_ACTOR)).toBe(true);
+    all = await listSubmissions(data.db, { filter: "all" });
+    expect(all.counts).toEqual({ all: 3, unread: 2, read: 1, held: 0, spam: 0 });
+    expect((await listSubmissions(data.db, { filter: "read" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
+    expect((await listSubmissions(data.db, { filter: "unread" })).submissions.map((s) => s.name)).toEqual(["Cy", "Ada"]);
 
-    expect(await setSubmissionRead(database.db, ben!, false)).toBe(true);
-    expect(await countSubmissions(database.db)).toEqual({ all: 3, unread: 3, read: 0, spam: 0 });
+    expect(await setSubmissionRead(data.db, ben!, false, TEST_ACTOR)).toBe(true);
+    expect(await countSubmissions(data.db)).toEqual({ all: 3, unread: 3, read: 0, held: 0, spam: 0 });
 
-    expect(await deleteSubmission(database.db, ada!)).toBe(true);
-    expect(await deleteSubmission(database.db, cy!)).toBe(true);
-    expect((await listSubmissions(database.db, { filter: "all" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
-    await deleteSubmission(database.db, ben!);
+    expect(await deleteSubmission(data.db, ada!, TEST_ACTOR)).toBe(true);
+    expect(await deleteSubmission(data.db, cy!, TEST_ACTOR)).toBe(true);
+    expect((await listSubmissions(data.db, { filter: "all" })).submissions.map((s) => s.name)).toEqual(["Ben"]);
+    await deleteSubmission(data.db, ben!, TEST_ACTOR);
   });
 
   it("answers false, changing nothing, for an id that does not exist", async () => {
     const [kept] = await store(["Kept"]);
     const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await setSubmissionRead(database.db, missing, true)).toBe(false);
-    expect(await deleteSubmission(database.db, missing)).toBe(false);
-    expect(await countSubmissions(database.db)).toEqual({ all: 1, unread: 1, read: 0, spam: 0 });
-    await deleteSubmission(database.db, kept!);
+    expect(await setSubmissionRead(data.db, missing, true, TEST_ACTOR)).toBe(false);
+    expect(await deleteSubmission(data.db, missing, TEST_ACTOR)).toBe(false);
+    expect(await countSubmissions(data.db)).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 0 });
+    await deleteSubmission(data.db, kept!, TEST_ACTOR);
   });
 
   it("pages through a long inbox without losing or repeating one", async () => {
     const names = Array.from({ length: INBOX_PAGE_SIZE + 3 }, (_, i) => `Sender${String(i).padStart(3, "0")}`);
     await store(names);
-    const first = await listSubmissions(database.db, { filter: "all" }, 1);
-    const second = await listSubmissions(database.db, { filter: "all" }, 2);
+    const first = await listSubmissions(data.db, { filter: "all" }, 1);
+    const second = await listSubmissions(data.db, { filter: "all" }, 2);
     expect(first.submissions).toHaveLength(INBOX_PAGE_SIZE);
     expect(first.hasMore).toBe(true);
     expect(second.submissions).toHaveLength(3);

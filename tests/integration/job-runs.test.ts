@@ -1,6 +1,8 @@
+import { DatabaseSync } from "node:sqlite";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { claimJobRun, startFleetJob } from "~/platform/job-runs.server";
+import type { Database } from "~/platform/db/db.server";
+import { claimJobRun, startFleetJob } from "~/platform/fleet/job-runs.server";
 import { backends, type TestDatabase } from "../support/backends";
 
 const HOUR = 60 * 60 * 1000;
@@ -12,9 +14,8 @@ describe.each(backends)("work the fleet does once, on $name", (backend) => {
   let instances: Database[];
 
   beforeAll(async () => {
-    testDb = await backend.createDatabase();
+    testDb = await backend.createDatabase({ migrated: true });
     instances = [testDb.open(), testDb.open(), testDb.open()];
-    await migrateToLatest(instances[0]!);
   });
   afterAll(() => testDb.cleanup());
 
@@ -67,4 +68,39 @@ describe.each(backends)("work the fleet does once, on $name", (backend) => {
       for (const job of jobs) job.stop();
     }
   });
+
+  if (backend.name === "sqlite") {
+    it("a failed run the database would not take back at the time (it went away mid-run) is given back at the next check", async () => {
+      const instance = testDb.open();
+      // Fail fast on a locked database, as a write to a database that has gone away fails.
+      await sql`pragma busy_timeout = 20`.execute(instance.db);
+      const blocker = new DatabaseSync(testDb.sqliteFile!);
+      const clock = new Date(NOW.getTime() + 30 * HOUR);
+      let runs = 0;
+      const errors: string[] = [];
+      const job = startFleetJob(
+        // The clock stands still: the claimed run comes round again only if it is given back.
+        { db: instance.db, name: "given-back-late", everyMs: 100, firstAfterMs: 0, now: () => clock },
+        async () => {
+          runs += 1;
+          if (runs === 1) {
+            blocker.exec("begin exclusive");
+            throw new Error("the database went away");
+          }
+        },
+        (error) => errors.push((error as Error).message),
+      );
+      try {
+        await vi.waitFor(() => expect(errors).toContain("the database went away"));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(runs).toBe(1);
+        blocker.exec("commit");
+        await vi.waitFor(() => expect(runs).toBe(2), { timeout: 5_000 });
+      } finally {
+        job.stop();
+        if (blocker.isTransaction) blocker.exec("rollback");
+        blocker.close();
+      }
+    });
+  }
 });

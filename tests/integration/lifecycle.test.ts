@@ -1,14 +1,12 @@
 /**
  * Start-up, shutdown and crashes of the built server, each on a server and database of its own.
  */
-import { once } from "node:events";
-import http from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { backends, type TestDatabase } from "../support/backends";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { findEnquiry, postJson, validEnquiry } from "../support/enquiries";
-import { connectionRefused, rawRequest } from "../support/http";
+import { connectionRefused, holdRequest, rawRequest } from "../support/http";
 import { assertBuilt, spawnServer, startServer, type SpawnedServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { waitFor } from "../support/wait";
@@ -27,7 +25,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
   async function freshServer(): Promise<{ database: TestDatabase; server: SpawnedServer }> {
     await server?.stop();
     await database?.cleanup();
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     // Every request here comes from 127.0.0.1: the per-IP contact limit would turn the load into 429s.
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000" });
     return { database, server };
@@ -36,33 +34,12 @@ describe.each(backends)("server life cycle on $name", (backend) => {
   it("finishes an in-flight request on SIGTERM, then exits 0", async () => {
     const { database, server } = await freshServer();
     const message = `Sent across a shutdown on ${backend.name}`;
-    const body = JSON.stringify({ ...validEnquiry, message });
-    const request = http.request({
-      host: "127.0.0.1",
-      port: server.port,
-      method: "POST",
-      path: "/api/contact",
-      agent: false,
-      // 100-continue: the server answers it once it has the headers, so we know the request is in flight.
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" },
-    });
-    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      request.on("response", (incoming) => {
-        let text = "";
-        incoming.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-        incoming.on("end", () => resolve({ status: incoming.statusCode!, text }));
-      });
-      request.on("error", reject);
-    });
-    await once(request, "continue");
-    request.write(body.slice(0, 40));
+    const request = await holdRequest(server.port, "/api/contact", JSON.stringify({ ...validEnquiry, message }));
 
     server.child.kill("SIGTERM");
     // The server stops accepting new connections while our request is still open.
     await waitFor("the server to stop listening", () => connectionRefused(server.port));
-    request.end(body.slice(40));
-
-    const answer = await response;
+    const answer = await request.finish();
     expect(answer.status).toBe(201);
     const { id } = JSON.parse(answer.text) as { id: string };
     expect(await server.exited).toEqual({ code: 0, signal: null });
@@ -97,9 +74,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
     console.log(`${backend.name}: ${acknowledged.length} acknowledged before kill -9, ${failed} failed`);
 
     const check = database.open();
-    const stored = new Set(
-      (await check.db.selectFrom("contact_submissions").select("id").execute()).map((row) => row.id),
-    );
+    const stored = new Set((await check.db.selectFrom("contact_submissions").select("id").execute()).map((row) => row.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     await check.close();
 
@@ -115,7 +90,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
   it("on SIGTERM: /readyz turns 503 at once, /healthz stays 200, and requests are answered through SHUTDOWN_DRAIN_MS; then it exits 0", async () => {
     await server?.stop();
     await database?.cleanup();
-    database = await backend.createDatabase();
+    database = await backend.createDatabase({ migrated: true });
     server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", SHUTDOWN_DRAIN_MS: "5000", KEEP_ALIVE_TIMEOUT_MS: "75000" });
     const running = server;
     const get = (path: string) => rawRequest(running.port, { method: "GET", path, headers: { connection: "keep-alive" } });
@@ -147,7 +122,7 @@ describe.each(backends)("server life cycle on $name", (backend) => {
     it("answers 503 with Retry-After, in one log line, when every database connection is busy; and recovers", async () => {
       await server?.stop();
       await database?.cleanup();
-      database = await backend.createDatabase();
+      database = await backend.createDatabase({ migrated: true });
       server = await startServer({
         ...database.env,
         CONTACT_RATE_LIMIT: "1000",

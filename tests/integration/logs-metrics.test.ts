@@ -5,10 +5,10 @@
  * metrics behind METRICS_TOKEN.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
 import { backends, type TestDatabase } from "../support/backends";
 import { postJson, validEnquiry } from "../support/enquiries";
 import { rawExchange, rawRequest } from "../support/http";
+import { startDocumentedNginx } from "../support/nginx";
 import { assertBuilt, logLines, startServer, type LogLine, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
 
@@ -46,10 +46,7 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
 
   beforeAll(async () => {
     assertBuilt();
-    testDb = await backend.createDatabase();
-    const migrating = testDb.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
+    testDb = await backend.createDatabase({ migrated: true });
     const env = { ...testDb.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "100" };
     [direct, proxied] = await Promise.all([startServer({ ...env, METRICS_TOKEN }), startServer({ ...env, TRUST_PROXY: "loopback" })]);
   });
@@ -85,10 +82,31 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
     const own = fromAnyone.headers.get("x-request-id")!;
     expect(own).toMatch(UUID);
     expect(await lineOf(direct, own)).toMatchObject({ path: "/healthz", status: 200 });
-    expect(requestLines(direct).some((line) => line.reqId === sent), "the client's id is not believed").toBe(false);
+    expect(
+      requestLines(direct).some((line) => line.reqId === sent),
+      "the client's id is not believed",
+    ).toBe(false);
 
     const odd = await rawExchange(proxied.port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: two words\r\nConnection: close\r\n\r\n");
     expect(odd.text, "an id that is not one is replaced").toMatch(/^X-Request-Id: [0-9a-f-]{36}\r$/im);
+  });
+
+  it("behind nginx as docs/deploy.md sets it up, a request's id is nginx's own, never one the client chose", async () => {
+    const nginx = await startDocumentedNginx(proxied.url);
+    try {
+      const forged = "chosen-by-the-client-42";
+      const response = await fetch(`${nginx.url}/healthz`, { headers: { "x-request-id": forged } });
+      await response.arrayBuffer();
+      const id = response.headers.get("x-request-id")!;
+      expect(id, "nginx's $request_id: 32 hex digits").toMatch(/^[0-9a-f]{32}$/);
+      expect(await lineOf(proxied, id)).toMatchObject({ path: "/healthz", status: 200 });
+      expect(
+        requestLines(proxied).some((line) => line.reqId === forged),
+        "the client's id is not believed",
+      ).toBe(false);
+    } finally {
+      await nginx.close();
+    }
   });
 
   it("keeps passwords, cookies, visitors' addresses and e-mail addresses out of the log", async () => {
@@ -116,7 +134,10 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
     const search = await fetch(`${proxied.url}/admin/data-requests?email=${encodeURIComponent(validEnquiry.email)}`, { headers: proxiedHeaders });
     await search.arrayBuffer();
 
-    await waitFor("the sign-ins in the log", () => logLines(proxied.stdout().slice(before)).filter((line) => /signed in|Sign-in failed/.test(line.msg)).length === 3);
+    await waitFor(
+      "the sign-ins in the log",
+      () => logLines(proxied.stdout().slice(before)).filter((line) => /signed in|Sign-in failed/.test(line.msg)).length === 3,
+    );
     await waitFor("the enquiry's request line", () => requestLines(proxied).some((line) => line.path === "/api/contact"));
     await waitFor("the search's request line", () => requestLines(proxied).some((line) => line.path === "/admin/data-requests"));
     const output = proxied.stdout().slice(before) + proxied.stderr();
@@ -137,7 +158,11 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
     expect((await rawExchange(direct.port, `GET ${missing}/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).status).toBe(400);
     const output = () => (direct.stdout() + direct.stderr()).slice(before);
     await waitFor("both requests in the log", () => output().split(missing).length > 2);
-    expect(output().split("\n").filter((line) => line.includes(missing))).toHaveLength(2);
+    expect(
+      output()
+        .split("\n")
+        .filter((line) => line.includes(missing)),
+    ).toHaveLength(2);
     // In the order the responses were done, which need not be the order they were asked for.
     const lines = logLines(output()).filter((line) => String(line.path).startsWith(missing));
     expect(lines.sort((a, b) => Number(a.status) - Number(b.status))).toMatchObject([

@@ -9,6 +9,7 @@ import { replacePassword, setAdminPassword } from "~/auth/admins.server";
 import { describeClient } from "~/auth/client-info.server";
 import { endAllSessions, endMemberSession, endOtherSessions, listMemberSessions } from "~/auth/member-sessions.server";
 import { findSession, SESSION_IDLE_MS } from "~/auth/sessions.server";
+import { TEST_ACTOR } from "../support/actors";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, migratedDatabases, passwordSignIn } from "../support/auth-domain";
 
@@ -113,10 +114,10 @@ describe.each(backends)("a member's sessions on $name", (backend) => {
     const other = expectOk(await passwordSignIn(db, { email: owner.email }));
     const keepSessionId = (await findSession(db, kept.token))!.sessionId;
 
-    expect(await replacePassword(db, owner.id, "a brand new long passphrase", { keepSessionId })).toEqual({ endedSessions: 1 });
+    expect(await replacePassword(db, owner.id, "a brand new long passphrase", { actor: TEST_ACTOR, keepSessionId })).toEqual({ endedSessions: 1 });
     expect(await findSession(db, kept.token)).toBeDefined();
     expect(await findSession(db, other.token)).toBeUndefined();
-    expect(await setAdminPassword(db, owner.email, "yet another long passphrase")).toEqual({ endedSessions: 1 });
+    expect(await setAdminPassword(db, owner.email, "yet another long passphrase", TEST_ACTOR)).toEqual({ endedSessions: 1 });
     expect(await findSession(db, kept.token)).toBeUndefined();
   });
 });

@@ -8,20 +8,13 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
 import { FAILURE_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
-import type { Database } from "~/platform/db.server";
-import { backends, type TestDatabase } from "../support/backends";
+import type { Database } from "~/platform/db/db.server";
+import { backends } from "../support/backends";
 import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
-import {
-  addressesOf,
-  createSmtpServer,
-  parseMessage,
-  startSmtpServer,
-  testCertificate,
-  type ParsedMessage,
-  type TestSmtpServer,
-} from "../support/smtp";
+import { addressesOf, createSmtpServer, parseMessage, startSmtpServer, testCertificate, type ParsedMessage, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
+import { useDatabase, useSite } from "../support/sites";
 
 const MAIL_FROM = "Example Property <enquiries@mail.example.com>";
 const NOTIFY_TO = ["office@example.com", "lettings@example.com"];
@@ -87,7 +80,10 @@ async function postFormLikeAPerson(url: string, fields: Record<string, string>):
   const html = await page.text();
   const input = html.match(/<input\b[^>]*\bname="formToken"[^>]*>/)?.[0];
   const token = input?.match(/\bvalue="([^"]*)"/)?.[1];
-  const cookie = page.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+  const cookie = page.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
   // The time trap wants 3 s, counted from a render time rounded up to the next whole second.
   await sleep(4_100);
   return fetch(`${url}/?index`, {
@@ -102,27 +98,18 @@ beforeAll(() => assertBuilt());
 describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
   describe("with the SMTP server up", () => {
     let smtp: TestSmtpServer;
-    let testDb: TestDatabase;
-    let database: Database;
-    let server: SpawnedServer;
 
     beforeAll(async () => {
       smtp = await startSmtpServer(undefined, { tls: true });
-      testDb = await backend.createDatabase();
-      server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url });
-      database = testDb.open();
     });
-    afterAll(async () => {
-      await server?.stop();
-      await smtp?.stop();
-      await testDb?.cleanup();
-    });
+    afterAll(() => smtp?.stop());
+    const site = useSite(backend, { signedIn: false, env: async () => ({ ...MAIL_ENV, SMTP_URL: smtp.url }) });
 
     it("says once at start-up where e-mail goes", () => {
       const line = `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com`;
-      expect(occurrences(server.stdout(), line)).toBe(1);
-      expect(occurrences(server.stdout(), "E-mail:")).toBe(1);
-      expect(server.stdout()).not.toContain("acknowledging");
+      expect(occurrences(site.server.stdout(), line)).toBe(1);
+      expect(occurrences(site.server.stdout(), "E-mail:")).toBe(1);
+      expect(site.server.stdout()).not.toContain("acknowledging");
     });
 
     it("sends one notification for an API enquiry, with the right headers and every field escaped", async () => {
@@ -133,11 +120,11 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
         userType: "investor",
         message: `Portfolio of <b>six</b> flats & "two" houses.\nSecond line: it's urgent.`,
       };
-      const response = await postJson(server.url, enquiry);
+      const response = await postJson(site.server.url, enquiry);
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
 
-      const { messageId, message } = await theOneNotification(smtp, database, id);
+      const { messageId, message } = await theOneNotification(smtp, site.reader, id);
       expect(message.messageId).toBe(messageId);
       expect(message.from).toEqual({ name: "Example Property", address: "enquiries@mail.example.com" });
       expect(addressesOf(message.to)).toEqual(NOTIFY_TO);
@@ -164,18 +151,18 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
 
       await sleep(NO_DUPLICATE_WAIT_MS);
       expect(await messagesWithId(smtp, messageId)).toHaveLength(1);
-      expect((await notificationStates(database.db, [id]))[id]).toMatchObject({ status: "sent", attempts: 1, lastError: null });
+      expect((await notificationStates(site.db, [id]))[id]).toMatchObject({ status: "sent", attempts: 1, lastError: null });
     });
 
     it("sends one notification for an enquiry through the HTML form", async () => {
       const fields = { ...validEnquiry, name: "Form Sender", phone: "", message: "Sent without JavaScript." };
-      const response = await postFormLikeAPerson(server.url, fields);
+      const response = await postFormLikeAPerson(site.server.url, fields);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain(SUCCESS_HTML);
-      const [stored] = await findEnquiry(database, { message: fields.message });
+      const [stored] = await findEnquiry(site.reader, { message: fields.message });
       expect(stored).toMatchObject({ spam_reason: null });
 
-      const { message } = await theOneNotification(smtp, database, stored!.id);
+      const { message } = await theOneNotification(smtp, site.reader, stored!.id);
       expect(message.subject).toBe("New enquiry from Form Sender (Landlord)");
       expect(addressesOf(message.replyTo)).toEqual([validEnquiry.email]);
       expect(message.text).toContain("Phone: not given");
@@ -184,20 +171,20 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
 
     it("e-mails about an enquiry sent within 3 seconds, saying possible spam in the subject, and keeps it in the inbox", async () => {
       // As a person with autofill who pastes the message: the form goes back at once.
-      const page = await (await fetch(`${server.url}/`)).text();
+      const page = await (await fetch(`${site.server.url}/`)).text();
       const formToken = /<input\b[^>]*\bname="formToken"[^>]*\bvalue="([^"]*)"/.exec(page)?.[1] ?? "";
       const fields = { ...validEnquiry, name: "Quick Typist", message: "Autofilled and pasted: two flats in Hove." };
-      const response = await fetch(`${server.url}/?index`, {
+      const response = await fetch(`${site.server.url}/?index`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ ...fields, formToken }).toString(),
       });
       expect(response.status).toBe(200);
       expect(await response.text()).toContain(SUCCESS_HTML);
-      const [stored] = await findEnquiry(database, { message: fields.message });
+      const [stored] = await findEnquiry(site.reader, { message: fields.message });
       expect(stored).toMatchObject({ spam_reason: null, spam_signals: "too-fast" });
 
-      const { message } = await theOneNotification(smtp, database, stored!.id);
+      const { message } = await theOneNotification(smtp, site.reader, stored!.id);
       expect(message.subject).toBe("[Possible spam] New enquiry from Quick Typist (Landlord)");
       expect(message.text).toContain("it may well be real");
     });
@@ -218,7 +205,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       ];
       const accepted: string[] = [];
       for (const body of attempts) {
-        const response = await postJson(server.url, body);
+        const response = await postJson(site.server.url, body);
         expect([201, 400]).toContain(response.status);
         if (response.status === 201) accepted.push(((await response.json()) as { id: string }).id);
       }
@@ -226,7 +213,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect(accepted.length).toBeGreaterThanOrEqual(1);
 
       for (const id of accepted) {
-        const { message } = await theOneNotification(smtp, database, id);
+        const { message } = await theOneNotification(smtp, site.reader, id);
         const raw = smtp.messages.find((received) => received.raw.toString("latin1").includes(message.messageId!))!;
         expect([...message.envelopeTo].sort()).toEqual([...NOTIFY_TO].sort());
         expect(message.header("bcc")).toEqual([]);
@@ -240,53 +227,50 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     });
 
     it("answers 503 and stores nothing when the e-mail job cannot be written", async () => {
-      const before = await countEnquiries(database);
-      await sql`alter table email_outbox rename to email_outbox_away`.execute(database.db);
+      const before = await countEnquiries(site.reader);
+      await sql`alter table email_outbox rename to email_outbox_away`.execute(site.db);
       try {
-        const response = await postJson(server.url, { ...validEnquiry, message: "Arrives while the outbox is broken." });
+        const response = await postJson(site.server.url, { ...validEnquiry, message: "Arrives while the outbox is broken." });
         expect(response.status).toBe(503);
         expect(await response.json()).toMatchObject({ error: FAILURE_MESSAGE });
       } finally {
-        await sql`alter table email_outbox_away rename to email_outbox`.execute(database.db);
+        await sql`alter table email_outbox_away rename to email_outbox`.execute(site.db);
       }
-      expect(await countEnquiries(database)).toBe(before);
-      expect(await findEnquiry(database, { message: "Arrives while the outbox is broken." })).toEqual([]);
+      expect(await countEnquiries(site.reader)).toBe(before);
+      expect(await findEnquiry(site.reader, { message: "Arrives while the outbox is broken." })).toEqual([]);
     });
   });
 
   describe("while the SMTP server is down", () => {
     let smtp: TestSmtpServer;
-    let testDb: TestDatabase;
-    let database: Database;
     let server: SpawnedServer | undefined;
+
+    const data = useDatabase(backend);
 
     beforeAll(async () => {
       // Its port is chosen, but nothing listens there yet.
       smtp = await createSmtpServer(undefined, { tls: true });
-      testDb = await backend.createDatabase();
-      database = testDb.open();
     });
     afterAll(async () => {
       await server?.stop();
       await smtp?.stop();
-      await testDb?.cleanup();
     });
 
     it("stores and acknowledges the enquiry, shows the failure, and sends it exactly once after SMTP returns and the site restarts", async () => {
-      const env = { ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url };
+      const env = { ...data.database.env, ...MAIL_ENV, SMTP_URL: smtp.url };
       server = await startServer(env);
       const response = await postJson(server.url, { ...validEnquiry, message: "Sent while SMTP was down." });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
-      expect(await findEnquiry(database, { id })).toHaveLength(1);
+      expect(await findEnquiry(data.reader, { id })).toHaveLength(1);
 
-      await waitFor("the first attempt to fail", async () => (await notificationStates(database.db, [id]))[id]?.status === "failed");
-      const failed = (await notificationStates(database.db, [id]))[id]!;
+      await waitFor("the first attempt to fail", async () => (await notificationStates(data.db, [id]))[id]?.status === "failed");
+      const failed = (await notificationStates(data.db, [id]))[id]!;
       expect(failed.attempts).toBeGreaterThanOrEqual(1);
       expect(failed.lastError).toMatch(/ECONNREFUSED|ECONNECTION/);
       expect(failed.lastError).not.toContain("smtp://");
       expect(failed.nextAttemptAt).not.toBeNull();
-      expect(await mailHealth(database.db, true)).toMatchObject({ enabled: true, failing: 1 });
+      expect(await mailHealth(data.db, true)).toMatchObject({ enabled: true, failing: 1 });
       expect(server.stdout() + server.stderr()).not.toContain(validEnquiry.email);
 
       // Restart the site on the same data while SMTP comes back.
@@ -294,77 +278,62 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       await smtp.start();
       server = await startServer(env);
 
-      const { messageId } = await theOneNotification(smtp, database, id, 40_000);
+      const { messageId } = await theOneNotification(smtp, data.reader, id, 40_000);
       await sleep(NO_DUPLICATE_WAIT_MS);
       expect(await messagesWithId(smtp, messageId)).toHaveLength(1);
       expect(smtp.messages).toHaveLength(1);
-      expect((await notificationStates(database.db, [id]))[id]).toMatchObject({ status: "sent", lastError: null, nextAttemptAt: null });
-      expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+      expect((await notificationStates(data.db, [id]))[id]).toMatchObject({ status: "sent", lastError: null, nextAttemptAt: null });
+      expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
     }, 120_000);
   });
 
   describe("a mail server that offers no STARTTLS", () => {
     let smtp: TestSmtpServer;
-    let testDb: TestDatabase;
-    let database: Database;
     let server: SpawnedServer | undefined;
+
+    const data = useDatabase(backend);
 
     beforeAll(async () => {
       smtp = await startSmtpServer();
-      testDb = await backend.createDatabase();
-      database = testDb.open();
     });
     afterAll(async () => {
       await server?.stop();
       await smtp?.stop();
-      await testDb?.cleanup();
     });
 
     it("is never sent the password or an enquiry in the clear: the e-mail fails, says why, and waits for a retry", async () => {
-      server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url.replace("smtp://", "smtp://user:secret@") });
+      server = await startServer({ ...data.database.env, ...MAIL_ENV, SMTP_URL: smtp.url.replace("smtp://", "smtp://user:secret@") });
       const response = await postJson(server.url, { ...validEnquiry, message: "Over a path that strips STARTTLS." });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
-      await waitFor("the attempt to fail", async () => (await notificationStates(database.db, [id]))[id]?.status === "failed");
-      expect((await notificationStates(database.db, [id]))[id]!.lastError).toMatch(/STARTTLS/i);
+      await waitFor("the attempt to fail", async () => (await notificationStates(data.db, [id]))[id]?.status === "failed");
+      expect((await notificationStates(data.db, [id]))[id]!.lastError).toMatch(/STARTTLS/i);
       expect(smtp.messages).toHaveLength(0);
       await server.stop();
       server = undefined;
     });
 
     it("delivers in plain text only with SMTP_INSECURE=true, and warns at start-up", async () => {
-      server = await startServer({ ...testDb.env, ...MAIL_ENV, SMTP_URL: smtp.url, SMTP_INSECURE: "true" });
+      server = await startServer({ ...data.database.env, ...MAIL_ENV, SMTP_URL: smtp.url, SMTP_INSECURE: "true" });
       expect(server.stdout()).toContain(`E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS not required (SMTP_INSECURE))`);
       expect(server.stdout()).toContain("WARNING: SMTP_INSECURE=true");
       const response = await postJson(server.url, { ...validEnquiry, message: "Over a trusted relay." });
       const { id } = (await response.json()) as { id: string };
-      const { message } = await theOneNotification(smtp, database, id, 40_000);
+      const { message } = await theOneNotification(smtp, data.reader, id, 40_000);
       expect(message.secure).toBe(false);
     });
   });
 
   describe("without SMTP_URL", () => {
-    let testDb: TestDatabase;
-    let database: Database;
-    let server: SpawnedServer;
-
-    beforeAll(async () => {
-      testDb = await backend.createDatabase();
-      server = await startServer({ ...testDb.env, CONTACT_RATE_LIMIT: "1000" });
-      database = testDb.open();
-    });
-    afterAll(async () => {
-      await server?.stop();
-      await testDb?.cleanup();
-    });
+    const site = useSite(backend, { signedIn: false, env: { CONTACT_RATE_LIMIT: "1000" } });
 
     it("says once that e-mail is off, stores enquiries and queues nothing", async () => {
-      expect(occurrences(server.stdout(), MAIL_OFF_LOG)).toBe(1);
-      expect(occurrences(server.stdout(), "E-mail:")).toBe(1);
-      const response = await postJson(server.url, validEnquiry);
+      expect(occurrences(site.server.stdout(), MAIL_OFF_LOG)).toBe(1);
+      expect(occurrences(site.server.stdout(), "E-mail:")).toBe(1);
+      const response = await postJson(site.server.url, validEnquiry);
       expect(response.status).toBe(201);
-      expect(await countEnquiries(database)).toBe(1);
-      const { count } = await database.db
+      expect(await countEnquiries(site.reader)).toBe(1);
+      const { count } = await site.db
         .selectFrom("email_outbox")
         .select((eb) => eb.fn.countAll<number | string>().as("count"))
         .executeTakeFirstOrThrow();
@@ -374,35 +343,22 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
 
   describe("with CONTACT_ACKNOWLEDGE=true", () => {
     let smtp: TestSmtpServer;
-    let testDb: TestDatabase;
-    let database: Database;
-    let server: SpawnedServer;
 
     beforeAll(async () => {
       smtp = await startSmtpServer(undefined, { tls: true });
-      testDb = await backend.createDatabase();
-      server = await startServer({
-        ...testDb.env,
-        ...MAIL_ENV,
-        SMTP_URL: smtp.url,
-        CONTACT_ACKNOWLEDGE: "true",
-        COMPANY_NAME: "Acme Lettings Ltd",
-        COMPANY_PHONE: "020 7946 0999",
-      });
-      database = testDb.open();
     });
-    afterAll(async () => {
-      await server?.stop();
-      await smtp?.stop();
-      await testDb?.cleanup();
+    afterAll(() => smtp?.stop());
+    const site = useSite(backend, {
+      signedIn: false,
+      env: async () => ({ ...MAIL_ENV, SMTP_URL: smtp.url, CONTACT_ACKNOWLEDGE: "true", COMPANY_NAME: "Acme Lettings Ltd", COMPANY_PHONE: "020 7946 0999" }),
     });
 
     it("also sends the visitor a receipt that does not repeat their message", async () => {
-      expect(server.stdout()).toContain(
+      expect(site.server.stdout()).toContain(
         `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com, acknowledging visitors`,
       );
       const message = "Please visit https://spam.example/offer for a great deal.";
-      const response = await postJson(server.url, { ...validEnquiry, email: "visitor@example.net", message });
+      const response = await postJson(site.server.url, { ...validEnquiry, email: "visitor@example.net", message });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
 
@@ -427,7 +383,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect([...notification.envelopeTo].sort()).toEqual([...NOTIFY_TO].sort());
       expect(notification.text).toContain(message);
       // The SMTP server has the message a moment before the worker records that it was accepted.
-      await waitFor("the notification recorded as sent", async () => (await notificationStates(database.db, [id]))[id]?.status === "sent");
+      await waitFor("the notification recorded as sent", async () => (await notificationStates(site.db, [id]))[id]?.status === "sent");
     });
   });
 });

@@ -5,20 +5,21 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
 import { RETRY_DELAYS_MS, claimJob, deliverClaimed, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
 import type { Enquiry } from "~/enquiries/schema";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { toIsoString } from "~/platform/db-values";
-import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
-import { plainLog } from "~/platform/log.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { toIsoString } from "~/platform/db/db-values";
+import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
+import { plainLog } from "~/platform/observe/log.server";
+import { backends } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
+import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
 /** What the app shares between storing an enquiry and its worker: a job stored here wakes the worker. */
@@ -58,8 +59,6 @@ function smtpError(message: string, extra: Record<string, unknown>): Error {
 }
 
 describe.each(backends)("the e-mail outbox on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
   const workers: OutboxWorker[] = [];
   /** The injected clock: ahead of the real one, so jobs queued just now are due. */
   let clock: Date;
@@ -70,7 +69,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   let failedSends = 0;
   const report = { log, onFailedSend: () => void failedSends++ };
 
-  function start(mailer: Mailer, db = database.db): OutboxWorker {
+  function start(mailer: Mailer, db = data.db): OutboxWorker {
     // A long poll: the tests drive the worker by waking it.
     const worker = startOutboxWorker({ db, mailer, outbox, ...report, pollMs: 3_600_000, now });
     workers.push(worker);
@@ -82,12 +81,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   }
 
   async function jobsOf(submissionId: string) {
-    const rows = await database.db
-      .selectFrom("email_outbox")
-      .selectAll()
-      .where("submission_id", "=", submissionId)
-      .orderBy("kind", "desc")
-      .execute();
+    const rows = await data.db.selectFrom("email_outbox").selectAll().where("submission_id", "=", submissionId).orderBy("kind", "desc").execute();
     return rows.map((row) => ({
       ...row,
       attempts: Number(row.attempts),
@@ -111,29 +105,24 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
    */
   async function settle(worker: OutboxWorker) {
     const sentinel = { ...WITH_MAIL, mail: { ...MAIL, notifyTo: ["sentinel@example.com"] }, now: clock };
-    const { id } = await saveEnquiry(database.db, { ...enquiry, name: "Sentinel" }, sentinel);
+    const { id } = await saveEnquiry(data.db, { ...enquiry, name: "Sentinel" }, sentinel);
     worker.wake();
     await waitFor("the sentinel job to be tried", async () => {
-      const row = await database.db.selectFrom("email_outbox").select("status").where("submission_id", "=", id).executeTakeFirst();
+      const row = await data.db.selectFrom("email_outbox").select("status").where("submission_id", "=", id).executeTakeFirst();
       return row?.status === "sent" || row?.status === "failed";
     });
-    await database.db.deleteFrom("email_outbox").where("submission_id", "=", id).execute();
-    await database.db.deleteFrom("contact_submissions").where("id", "=", id).execute();
+    await data.db.deleteFrom("email_outbox").where("submission_id", "=", id).execute();
+    await data.db.deleteFrom("contact_submissions").where("id", "=", id).execute();
   }
 
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
 
   beforeEach(async () => {
     clock = new Date(Date.now() + 60_000);
     logged.length = 0;
     failedSends = 0;
-    await database.db.deleteFrom("email_outbox").execute();
-    await database.db.deleteFrom("contact_submissions").execute();
+    await data.db.deleteFrom("email_outbox").execute();
+    await data.db.deleteFrom("contact_submissions").execute();
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((worker) => worker.stop()));
@@ -142,7 +131,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   it("queues one notification with the enquiry, and the worker sends it once", async () => {
     const mailer = testMailer();
     start(mailer);
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the notification to be sent", async () => (await onlyJob(id)).status === "sent");
 
     const job = await onlyJob(id);
@@ -162,37 +151,37 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
       messageId: `<${job.id}@mail.example.com>`,
     });
     expect(mailer.sent).toEqual([job.message]);
-    expect(await notificationStates(database.db, [id, randomUUID()])).toEqual({
+    expect(await notificationStates(data.db, [id, randomUUID()])).toEqual({
       [id]: { status: "sent", attempts: 1, lastError: null, nextAttemptAt: null, sentAt: clock.toISOString() },
     });
   });
 
   it("queues an acknowledgement to the visitor too when CONTACT_ACKNOWLEDGE is on", async () => {
-    const { id } = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+    const { id } = await saveEnquiry(data.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
     const jobs = await jobsOf(id);
     expect(jobs.map((job) => job.kind)).toEqual(["notification", "acknowledgement"]);
     expect(jobs[1]!.message).toMatchObject({ to: ["ada@example.org"], replyTo: "office@example.com" });
     expect(jobs[1]!.message.text).not.toContain(enquiry.message);
     expect(jobs[1]!.message.messageId).toBe(`<${jobs[1]!.id}@mail.example.com>`);
     // The admin's card shows the notification only.
-    expect(Object.keys(await notificationStates(database.db, [id]))).toEqual([id]);
+    expect(Object.keys(await notificationStates(data.db, [id]))).toEqual([id]);
   });
 
   it("queues nothing for spam, nor when e-mail is off", async () => {
-    const spam = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, verdict: filedAsSpam("honeypot") });
-    const off = await saveEnquiry(database.db, enquiry, NO_MAIL);
+    const spam = await saveEnquiry(data.db, enquiry, { ...WITH_MAIL, verdict: filedAsSpam("honeypot") });
+    const off = await saveEnquiry(data.db, enquiry, NO_MAIL);
     expect(await jobsOf(spam.id)).toEqual([]);
     expect(await jobsOf(off.id)).toEqual([]);
-    const stored = await database.db.selectFrom("contact_submissions").select(["id", "spam_reason"]).orderBy("spam_reason").execute();
+    const stored = await data.db.selectFrom("contact_submissions").select(["id", "spam_reason"]).orderBy("spam_reason").execute();
     expect(stored).toHaveLength(2);
-    expect(await notificationStates(database.db, [spam.id, off.id])).toEqual({});
+    expect(await notificationStates(data.db, [spam.id, off.id])).toEqual({});
   });
 
   it("retries with backoff (10 s, 1 min, 5 min, … 24 h), then gives up until an admin retries", async () => {
     const mailer = testMailer();
     mailer.failure = smtpError("Connection refused", { code: "ECONNECTION" });
     const worker = start(mailer);
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
 
     const delays = RETRY_DELAYS_MS.map((ms) => ms / 1000);
@@ -217,8 +206,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     const gaveUp = await onlyJob(id);
     expect(gaveUp).toMatchObject({ status: "failed", attempts: RETRY_DELAYS_MS.length + 1, next_attempt_at: null });
-    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 1, lastError: "ECONNECTION: Connection refused" });
-    expect((await notificationStates(database.db, [id]))[id]).toEqual({
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 1, lastError: "ECONNECTION: Connection refused" });
+    expect((await notificationStates(data.db, [id]))[id]).toEqual({
       status: "failed",
       attempts: RETRY_DELAYS_MS.length + 1,
       lastError: "ECONNECTION: Connection refused",
@@ -233,30 +222,30 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // The SMTP server is fixed and the admin retries: it goes at once.
     mailer.failure = undefined;
-    expect(await retryNotification(database.db, id, outbox, clock)).toBe(true);
+    expect(await retryNotification(data.db, id, TEST_ACTOR, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(await onlyJob(id)).toMatchObject({ attempts: RETRY_DELAYS_MS.length + 2, last_error: null, next_attempt_at: null });
     expect(mailer.sent.filter((email) => email.subject.startsWith("New enquiry"))).toHaveLength(1);
-    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
   });
 
   it("makes a failed notification due now on retry, and refuses when there is nothing to retry", async () => {
     const mailer = testMailer();
     mailer.failure = smtpError("Greeting never received", { code: "ETIMEDOUT" });
     start(mailer);
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
     expect((await onlyJob(id)).next_attempt_at).toBe(new Date(clock.getTime() + 10_000).toISOString());
 
     mailer.failure = undefined;
-    expect(await retryNotification(database.db, id, outbox, clock)).toBe(true);
+    expect(await retryNotification(data.db, id, TEST_ACTOR, outbox, clock)).toBe(true);
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(mailer.sent).toHaveLength(1);
 
-    expect(await retryNotification(database.db, id)).toBe(false); // already sent
-    expect(await retryNotification(database.db, randomUUID())).toBe(false); // no such enquiry
-    const off = await saveEnquiry(database.db, enquiry, NO_MAIL);
-    expect(await retryNotification(database.db, off.id)).toBe(false); // no e-mail for it
+    expect(await retryNotification(data.db, id, TEST_ACTOR)).toBe(false); // already sent
+    expect(await retryNotification(data.db, randomUUID(), TEST_ACTOR)).toBe(false); // no such enquiry
+    const off = await saveEnquiry(data.db, enquiry, NO_MAIL);
+    expect(await retryNotification(data.db, off.id, TEST_ACTOR)).toBe(false); // no e-mail for it
   });
 
   it("records the SMTP server's reply as the last error, never the SMTP_URL or its password", async () => {
@@ -267,7 +256,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
       responseCode: 451,
     });
     start(mailer);
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the first attempt", async () => (await onlyJob(id)).status === "failed");
     const job = await onlyJob(id);
     expect(job.last_error).toBe("EMESSAGE: 451 4.3.0 Mailbox temporarily unavailable");
@@ -282,10 +271,10 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   });
 
   it("takes over a job whose worker died mid-send once its lease has run out", async () => {
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     // What a crashed worker leaves behind: claimed, with a lease a minute from now.
     const leaseUntil = new Date(clock.getTime() + 60_000).toISOString();
-    await database.db
+    await data.db
       .updateTable("email_outbox")
       .set({ status: "sending", lease_token: "dead-worker", lease_until: leaseUntil, attempts: 1 })
       .where("submission_id", "=", id)
@@ -305,16 +294,16 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
   it("re-checks a claimed job before sending: an enquiry erased or filed under Spam since is not e-mailed about", async () => {
     const mailer = testMailer();
-    const erased = await saveEnquiry(database.db, { ...enquiry, name: "Erased Meanwhile" }, { ...WITH_MAIL, now: clock });
-    const filed = await saveEnquiry(database.db, { ...enquiry, name: "Filed Meanwhile" }, { ...WITH_MAIL, now: clock });
-    const kept = await saveEnquiry(database.db, { ...enquiry, name: "Still Wanted" }, { ...WITH_MAIL, now: clock });
-    const claimed = async (submissionId: string) => (await claimJob(database.db, (await onlyJob(submissionId)).id, clock))!;
+    const erased = await saveEnquiry(data.db, { ...enquiry, name: "Erased Meanwhile" }, { ...WITH_MAIL, now: clock });
+    const filed = await saveEnquiry(data.db, { ...enquiry, name: "Filed Meanwhile" }, { ...WITH_MAIL, now: clock });
+    const kept = await saveEnquiry(data.db, { ...enquiry, name: "Still Wanted" }, { ...WITH_MAIL, now: clock });
+    const claimed = async (submissionId: string) => (await claimJob(data.db, (await onlyJob(submissionId)).id, clock))!;
     const [erasedJob, filedJob, keptJob] = [await claimed(erased.id), await claimed(filed.id), await claimed(kept.id)];
 
     // Between the claim and the send: a UK GDPR erasure, and an admin's Move to Spam.
-    await deleteSubmissions(database.db, [erased.id]);
-    expect(await markSpam(database.db, filed.id)).toBe(true);
-    for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(database.db, mailer, job, report, now);
+    await deleteSubmissions(data.db, [erased.id], TEST_ACTOR);
+    expect(await markSpam(data.db, filed.id, TEST_ACTOR)).toBe(true);
+    for (const job of [erasedJob, filedJob, keptJob]) await deliverClaimed(data.db, mailer, job, report, now);
 
     expect(mailer.sent.map((email) => email.subject)).toEqual(["New enquiry from Still Wanted (Property Investor)"]);
     expect(await jobsOf(erased.id)).toEqual([]);
@@ -324,17 +313,17 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
   it("sends each of 20 jobs exactly once with two workers on two connections", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await saveEnquiry(database.db, { ...enquiry, name: `Sender ${i}` }, WITH_MAIL)).id);
+    for (let i = 0; i < 20; i++) ids.push((await saveEnquiry(data.db, { ...enquiry, name: `Sender ${i}` }, WITH_MAIL)).id);
 
-    const second = testDb.open();
+    const second = data.database.open();
     const mailers = [testMailer(), testMailer()];
     // Each send yields to the event loop, so the two workers interleave.
     for (const mailer of mailers) mailer.gate = Promise.resolve();
-    start(mailers[0]!, database.db);
+    start(mailers[0]!, data.db);
     start(mailers[1]!, second.db);
 
     const allSent = async () => {
-      const rows = await database.db.selectFrom("email_outbox").select("status").execute();
+      const rows = await data.db.selectFrom("email_outbox").select("status").execute();
       return rows.length === 20 && rows.every((row) => row.status === "sent");
     };
     await waitFor("all 20 notifications to be sent", allSent, 30_000);
@@ -343,9 +332,9 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     const delivered = mailers.flatMap((mailer) => mailer.sent.map((email) => email.messageId));
     expect(delivered).toHaveLength(20);
     expect(new Set(delivered).size).toBe(20);
-    const attempts = await database.db.selectFrom("email_outbox").select("attempts").execute();
+    const attempts = await data.db.selectFrom("email_outbox").select("attempts").execute();
     expect(attempts.every((row) => Number(row.attempts) === 1)).toBe(true);
-    expect(Object.keys(await notificationStates(database.db, ids)).sort()).toEqual([...ids].sort());
+    expect(Object.keys(await notificationStates(data.db, ids)).sort()).toEqual([...ids].sort());
   });
 
   it("lets stop() wait for an e-mail being sent, so its outcome is recorded before the database closes", async () => {
@@ -353,7 +342,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     let release!: () => void;
     mailer.gate = new Promise<void>((resolve) => (release = resolve));
     const worker = start(mailer);
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the send to begin", async () => (await onlyJob(id)).status === "sending");
 
     const stopped = worker.stop();
@@ -363,52 +352,52 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   });
 
   it("never stores an enquiry without its notification: a failed outbox insert rolls the enquiry back", async () => {
-    await sql`alter table email_outbox rename to email_outbox_away`.execute(database.db);
+    await sql`alter table email_outbox rename to email_outbox_away`.execute(data.db);
     try {
-      await expect(saveEnquiry(database.db, enquiry, WITH_MAIL)).rejects.toThrow();
-      const { count } = await database.db
+      await expect(saveEnquiry(data.db, enquiry, WITH_MAIL)).rejects.toThrow();
+      const { count } = await data.db
         .selectFrom("contact_submissions")
         .select((eb) => eb.fn.countAll<number | string>().as("count"))
         .executeTakeFirstOrThrow();
       expect(Number(count)).toBe(0);
     } finally {
-      await sql`alter table email_outbox_away rename to email_outbox`.execute(database.db);
+      await sql`alter table email_outbox_away rename to email_outbox`.execute(data.db);
     }
     // And with the outbox back, the same enquiry is stored with its job.
-    const { id } = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     expect(await jobsOf(id)).toHaveLength(1);
   });
 
   it("reports mail health: disabled, and how many notifications are failing with the latest error", async () => {
-    expect(await mailHealth(database.db, false)).toEqual({ enabled: false, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, false)).toEqual({ enabled: false, failing: 0, lastError: null });
 
     const mailer = testMailer();
     mailer.failure = smtpError("first", { code: "EAUTH" });
     const worker = start(mailer);
-    const first = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const first = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the first failure", async () => (await onlyJob(first.id)).status === "failed");
     advance(1_000);
     mailer.failure = smtpError("second", { code: "ECONNECTION" });
-    const second = await saveEnquiry(database.db, enquiry, WITH_MAIL);
+    const second = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the second failure", async () => (await onlyJob(second.id)).status === "failed");
-    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
 
     // A failing acknowledgement does not count: the banner is about the company's own notifications.
     advance(1_000);
     mailer.failure = (email) => (email.to.includes(enquiry.email) ? smtpError("visitor", { code: "EENVELOPE" }) : undefined);
-    const third = await saveEnquiry(database.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+    const third = await saveEnquiry(data.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
     await settle(worker);
     expect((await jobsOf(third.id)).map((job) => [job.kind, job.status])).toEqual([
       ["notification", "sent"],
       ["acknowledgement", "failed"],
     ]);
-    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
 
     // Once the failing ones are sent, the banner has nothing to say.
     mailer.failure = undefined;
-    await retryNotification(database.db, first.id, outbox, clock);
-    await retryNotification(database.db, second.id, outbox, clock);
+    await retryNotification(data.db, first.id, TEST_ACTOR, outbox, clock);
+    await retryNotification(data.db, second.id, TEST_ACTOR, outbox, clock);
     await settle(worker);
-    expect(await mailHealth(database.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
   });
 });

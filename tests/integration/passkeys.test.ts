@@ -20,7 +20,7 @@ import {
 import { PASSKEY_INSECURE_MESSAGE, PASSKEY_IP_MESSAGE, relyingParty } from "~/auth/relying-party.server";
 import { secondFactorRequirement, setSecondFactorRequired } from "~/auth/second-factor-policy.server";
 import { findSession } from "~/auth/sessions.server";
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
 import { assertPasskey, createPasskey, type SoftPasskey } from "../support/soft-authenticator";

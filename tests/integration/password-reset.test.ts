@@ -21,8 +21,8 @@ import {
 import { findSession } from "~/auth/sessions.server";
 import { claimJob, deliverClaimed } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal } from "~/enquiries/outbox.server";
-import type { Db } from "~/platform/db.server";
-import type { Mailer, OutgoingEmail } from "~/platform/mailer.server";
+import type { Db } from "~/platform/db/db.server";
+import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog, PASSWORD } from "../support/auth-domain";
 import { interquartileRange, median, probabilityOfSuperiority, shuffled } from "../support/timing";
@@ -30,6 +30,7 @@ import { interquartileRange, median, probabilityOfSuperiority, shuffled } from "
 const MINUTE = 60_000;
 const SITE = "http://localhost:3000";
 const NEW_PASSWORD = "a new and rather long passphrase";
+const IP = "192.0.2.7";
 
 function recordingMailer(): Mailer & { sent: OutgoingEmail[] } {
   const sent: OutgoingEmail[] = [];
@@ -122,17 +123,17 @@ describe.each(backends)("password reset on $name", (backend) => {
     await runOutbox(db, mailer, at(MINUTE));
     const [first, second] = mailer.sent.map(tokenIn);
 
-    const done = await resetPassword(db, first!, NEW_PASSWORD, at(2 * MINUTE));
+    const done = await resetPassword(db, first!, NEW_PASSWORD, { clientIp: IP, now: at(2 * MINUTE) });
     expect(done).toEqual({ ok: true, email: owner.email, adminId: owner.id, endedSessions: 2 });
     for (const session of sessions) expect(await findSession(otherInstance.db, session.token)).toBeUndefined();
     expect(await passwordSignIn(db, { email: owner.email, password: PASSWORD })).toEqual({ ok: false, reason: "invalid" });
     expectOk(await passwordSignIn(db, { email: owner.email, password: NEW_PASSWORD }));
 
-    expect(await resetPassword(db, first!, "another long passphrase!", at(3 * MINUTE))).toEqual({ ok: false, reason: "used" });
-    expect(await resetPassword(db, second!, "another long passphrase!", at(3 * MINUTE))).toEqual({ ok: false, reason: "used" });
+    expect(await resetPassword(db, first!, "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "used" });
+    expect(await resetPassword(db, second!, "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "used" });
     expect(await checkResetLink(db, first!, at(3 * MINUTE))).toEqual({ ok: false, reason: "used" });
-    expect(await resetPassword(db, "A".repeat(43), "another long passphrase!", at(3 * MINUTE))).toEqual({ ok: false, reason: "invalid" });
-    expect(await resetPassword(db, "not a token", "another long passphrase!", at(3 * MINUTE))).toEqual({ ok: false, reason: "invalid" });
+    expect(await resetPassword(db, "A".repeat(43), "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "invalid" });
+    expect(await resetPassword(db, "not a token", "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "invalid" });
     expectOk(await passwordSignIn(db, { email: owner.email, password: NEW_PASSWORD }));
   });
 
@@ -147,7 +148,7 @@ describe.each(backends)("password reset on $name", (backend) => {
 
     expect(await checkResetLink(db, token, at(MINUTE + RESET_LINK_MS - 1))).toMatchObject({ ok: true });
     expect(await checkResetLink(db, token, at(MINUTE + RESET_LINK_MS))).toEqual({ ok: false, reason: "expired" });
-    expect(await resetPassword(db, token, NEW_PASSWORD, at(MINUTE + RESET_LINK_MS))).toEqual({ ok: false, reason: "expired" });
+    expect(await resetPassword(db, token, NEW_PASSWORD, { clientIp: IP, now: at(MINUTE + RESET_LINK_MS) })).toEqual({ ok: false, reason: "expired" });
     expectOk(await passwordSignIn(db, { email: "owner@example.com", password: PASSWORD }));
   });
 
@@ -159,8 +160,8 @@ describe.each(backends)("password reset on $name", (backend) => {
     const mailer = recordingMailer();
     await runOutbox(db, mailer, at());
     const token = tokenIn(mailer.sent[0]!);
-    await expect(resetPassword(db, token, "short", at(MINUTE))).rejects.toThrow(AdminError);
-    expectOk(await resetPassword(db, token, NEW_PASSWORD, at(MINUTE)));
+    await expect(resetPassword(db, token, "short", { clientIp: IP, now: at(MINUTE) })).rejects.toThrow(AdminError);
+    expectOk(await resetPassword(db, token, NEW_PASSWORD, { clientIp: IP, now: at(MINUTE) }));
   });
 
   it("a request the mail server could not send within 30 minutes is not sent later, and is deleted", async () => {

@@ -4,8 +4,7 @@
  * up/down, delete), through the domain functions the actions call.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   countProjects,
   createProject,
@@ -18,7 +17,9 @@ import {
   updateProject,
   type NewProject,
 } from "~/projects/projects.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
+import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,24 +37,16 @@ function fields(title: string, overrides: Partial<NewProject> = {}): NewProject 
 }
 
 describe.each(backends)("renovation projects on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
   beforeEach(async () => {
-    await database.db.deleteFrom("renovation_projects").execute();
+    await data.db.deleteFrom("renovation_projects").execute();
   });
 
   /** Creates projects one after another (distinct created_at, so ties sort in creation order). */
   async function createAll(projects: NewProject[]) {
     const created = [];
     for (const project of projects) {
-      created.push(await createProject(database.db, project));
+      created.push(await createProject(data.db, project, TEST_ACTOR));
       await sleep(3);
     }
     return created;
@@ -61,9 +54,9 @@ describe.each(backends)("renovation projects on $name", (backend) => {
 
   /** The admin's list as [title, display_order]. */
   async function adminOrder() {
-    return (await listAllProjects(database.db)).map((project) => [project.title, project.display_order] as const);
+    return (await listAllProjects(data.db)).map((project) => [project.title, project.display_order] as const);
   }
-  const titles = async () => (await listAllProjects(database.db)).map((project) => project.title);
+  const titles = async () => (await listAllProjects(data.db)).map((project) => project.title);
 
   describe("create", () => {
     it("is active and goes last (display order = how many there were) unless told otherwise", async () => {
@@ -88,31 +81,37 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         before_image_sources: null,
         after_image_sources: null,
       });
-      expect(await getProject(database.db, first!.id)).toEqual(first);
-      expect(await countProjects(database.db)).toBe(3);
+      expect(await getProject(data.db, first!.id)).toEqual(first);
+      expect(await countProjects(data.db)).toBe(3);
     });
 
     it("keeps a display order, hidden state and alt text it is given", async () => {
       const project = await createProject(
-        database.db,
+        data.db,
         fields("Delta", { display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" }),
+        TEST_ACTOR,
       );
       expect(project).toMatchObject({ display_order: 42, is_active: false, before_image_alt: "Damp kitchen", after_image_alt: "New kitchen" });
-      expect(await listActiveProjects(database.db)).toEqual([]);
-      expect((await listAllProjects(database.db)).map((p) => p.id)).toEqual([project.id]);
+      expect(await listActiveProjects(data.db)).toEqual([]);
+      expect((await listAllProjects(data.db)).map((p) => p.id)).toEqual([project.id]);
     });
   });
 
   describe("edit", () => {
     it("saves the fields and moves updated_at, never created_at", async () => {
-      const original = await createProject(database.db, fields("Echo"));
+      const original = await createProject(data.db, fields("Echo"), TEST_ACTOR);
       await sleep(15);
-      const result = await updateProject(database.db, original.id, {
-        ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
-      });
+      const result = await updateProject(
+        data.db,
+        original.id,
+        {
+          ...fields("Echo Revised", { before_image_url: "/samples/bathroom-before.svg", before_image_alt: "Old bathroom" }),
+        },
+        TEST_ACTOR,
+      );
       expect(result).toBeDefined();
       expect(result!.previous).toEqual(original);
-      const saved = await getProject(database.db, original.id);
+      const saved = await getProject(data.db, original.id);
       expect(saved).toEqual(result!.project);
       expect(saved).toMatchObject({
         title: "Echo Revised",
@@ -128,85 +127,104 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     });
 
     it("answers undefined for a project that does not exist, changing nothing", async () => {
-      const kept = await createProject(database.db, fields("Foxtrot"));
-      expect(await updateProject(database.db, randomUUID(), fields("Ghost"))).toBeUndefined();
-      expect(await listAllProjects(database.db)).toEqual([kept]);
+      const kept = await createProject(data.db, fields("Foxtrot"), TEST_ACTOR);
+      expect(await updateProject(data.db, randomUUID(), fields("Ghost"), TEST_ACTOR)).toBeUndefined();
+      expect(await listAllProjects(data.db)).toEqual([kept]);
     });
   });
 
   describe("show and hide", () => {
     it("hides a project from the homepage and shows it again, in its place", async () => {
       const [a, b, c] = await createAll([fields("Golf"), fields("Hotel"), fields("India")]);
-      expect(await setProjectActive(database.db, b!.id, false)).toBe(true);
-      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Golf", "India"]);
-      const hidden = await getProject(database.db, b!.id);
+      expect(await setProjectActive(data.db, b!.id, false, TEST_ACTOR)).toBe(true);
+      expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["Golf", "India"]);
+      const hidden = await getProject(data.db, b!.id);
       expect(hidden!.is_active).toBe(false);
       expect(Date.parse(hidden!.updated_at)).toBeGreaterThanOrEqual(Date.parse(b!.updated_at));
       // Still in the admin's list.
       expect(await titles()).toEqual(["Golf", "Hotel", "India"]);
 
-      expect(await setProjectActive(database.db, b!.id, true)).toBe(true);
-      expect((await listActiveProjects(database.db)).map((p) => p.id)).toEqual([a!.id, b!.id, c!.id]);
-      expect((await getProject(database.db, b!.id))!.is_active).toBe(true);
+      expect(await setProjectActive(data.db, b!.id, true, TEST_ACTOR)).toBe(true);
+      expect((await listActiveProjects(data.db)).map((p) => p.id)).toEqual([a!.id, b!.id, c!.id]);
+      expect((await getProject(data.db, b!.id))!.is_active).toBe(true);
     });
 
     it("answers false for a project that does not exist", async () => {
-      await createProject(database.db, fields("Juliet"));
-      expect(await setProjectActive(database.db, randomUUID(), false)).toBe(false);
-      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["Juliet"]);
+      await createProject(data.db, fields("Juliet"), TEST_ACTOR);
+      expect(await setProjectActive(data.db, randomUUID(), false, TEST_ACTOR)).toBe(false);
+      expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["Juliet"]);
     });
   });
 
   describe("move up and down", () => {
     it("swaps a project in the middle with its neighbour, up and down", async () => {
       await createAll([fields("A"), fields("B"), fields("C"), fields("D")]);
-      const byTitle = async (title: string) => (await listAllProjects(database.db)).find((p) => p.title === title)!;
+      const byTitle = async (title: string) => (await listAllProjects(data.db)).find((p) => p.title === title)!;
 
-      expect(await moveProject(database.db, (await byTitle("C")).id, "up")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
+      expect(await moveProject(data.db, (await byTitle("C")).id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+        ["D", 3],
+      ]);
 
-      expect(await moveProject(database.db, (await byTitle("C")).id, "down")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["C", 2], ["D", 3]]);
+      expect(await moveProject(data.db, (await byTitle("C")).id, "down", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["C", 2],
+        ["D", 3],
+      ]);
 
-      expect(await moveProject(database.db, (await byTitle("B")).id, "down")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2], ["D", 3]]);
+      expect(await moveProject(data.db, (await byTitle("B")).id, "down", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+        ["D", 3],
+      ]);
       // The homepage shows the same order.
-      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["A", "C", "B", "D"]);
+      expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["A", "C", "B", "D"]);
     });
 
     it("cannot move the first up or the last down: at-edge, and nothing changes", async () => {
       const [first, , last] = await createAll([fields("A"), fields("B"), fields("C")]);
-      const before = await listAllProjects(database.db);
+      const before = await listAllProjects(data.db);
       await sleep(5);
-      expect(await moveProject(database.db, first!.id, "up")).toBe("at-edge");
-      expect(await moveProject(database.db, last!.id, "down")).toBe("at-edge");
+      expect(await moveProject(data.db, first!.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(data.db, last!.id, "down", TEST_ACTOR)).toBe("at-edge");
       // Not even updated_at.
-      expect(await listAllProjects(database.db)).toEqual(before);
+      expect(await listAllProjects(data.db)).toEqual(before);
     });
 
     it("a single project is both first and last", async () => {
-      const only = await createProject(database.db, fields("Solo"));
-      expect(await moveProject(database.db, only.id, "up")).toBe("at-edge");
-      expect(await moveProject(database.db, only.id, "down")).toBe("at-edge");
+      const only = await createProject(data.db, fields("Solo"), TEST_ACTOR);
+      expect(await moveProject(data.db, only.id, "up", TEST_ACTOR)).toBe("at-edge");
+      expect(await moveProject(data.db, only.id, "down", TEST_ACTOR)).toBe("at-edge");
       expect(await adminOrder()).toEqual([["Solo", 0]]);
     });
 
     it("with gaps (0, 5, 9): one swap of the two values, the gaps kept, the third untouched", async () => {
-      const [a, b, c] = await createAll([
-        fields("A", { display_order: 0 }),
-        fields("B", { display_order: 5 }),
-        fields("C", { display_order: 9 }),
-      ]);
+      const [a, b, c] = await createAll([fields("A", { display_order: 0 }), fields("B", { display_order: 5 }), fields("C", { display_order: 9 })]);
       await sleep(5);
-      expect(await moveProject(database.db, b!.id, "down")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 5], ["B", 9]]);
-      const untouched = await getProject(database.db, a!.id);
+      expect(await moveProject(data.db, b!.id, "down", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 5],
+        ["B", 9],
+      ]);
+      const untouched = await getProject(data.db, a!.id);
       expect(untouched!.updated_at).toBe(a!.updated_at);
-      expect(Date.parse((await getProject(database.db, c!.id))!.updated_at)).toBeGreaterThan(Date.parse(c!.updated_at));
+      expect(Date.parse((await getProject(data.db, c!.id))!.updated_at)).toBeGreaterThan(Date.parse(c!.updated_at));
 
-      expect(await moveProject(database.db, b!.id, "up")).toBe("moved");
-      expect(await moveProject(database.db, b!.id, "up")).toBe("moved");
-      expect(await adminOrder()).toEqual([["B", 0], ["A", 5], ["C", 9]]);
+      expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await moveProject(data.db, b!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["B", 0],
+        ["A", 5],
+        ["C", 9],
+      ]);
     });
 
     it("with ties (0, 1, 1, 1): the visible order changes by exactly one place, and the list is renumbered", async () => {
@@ -219,30 +237,44 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       ]);
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
 
-      expect(await moveProject(database.db, d!.id, "up")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
+      expect(await moveProject(data.db, d!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["D", 2],
+        ["C", 3],
+      ]);
 
       // Ties again, this time moving down from the middle of them.
-      await database.db.updateTable("renovation_projects").set({ display_order: 1 }).where("title", "!=", "A").execute();
+      await data.db.updateTable("renovation_projects").set({ display_order: 1 }).where("title", "!=", "A").execute();
       expect(await titles()).toEqual(["A", "B", "C", "D"]);
-      expect(await moveProject(database.db, c!.id, "down")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["B", 1], ["D", 2], ["C", 3]]);
+      expect(await moveProject(data.db, c!.id, "down", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["B", 1],
+        ["D", 2],
+        ["C", 3],
+      ]);
     });
 
     it("answers not-found for an id that does not exist, changing nothing", async () => {
       await createAll([fields("A"), fields("B")]);
-      const before = await listAllProjects(database.db);
-      expect(await moveProject(database.db, randomUUID(), "up")).toBe("not-found");
-      expect(await moveProject(database.db, randomUUID(), "down")).toBe("not-found");
-      expect(await listAllProjects(database.db)).toEqual(before);
+      const before = await listAllProjects(data.db);
+      expect(await moveProject(data.db, randomUUID(), "up", TEST_ACTOR)).toBe("not-found");
+      expect(await moveProject(data.db, randomUUID(), "down", TEST_ACTOR)).toBe("not-found");
+      expect(await listAllProjects(data.db)).toEqual(before);
     });
 
     it("counts hidden projects as places too (the admin's list is what moves)", async () => {
       const [, hidden, c] = await createAll([fields("A"), fields("B", { is_active: false }), fields("C")]);
-      expect(await moveProject(database.db, c!.id, "up")).toBe("moved");
-      expect(await adminOrder()).toEqual([["A", 0], ["C", 1], ["B", 2]]);
-      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["A", "C"]);
-      expect(await moveProject(database.db, hidden!.id, "down")).toBe("at-edge");
+      expect(await moveProject(data.db, c!.id, "up", TEST_ACTOR)).toBe("moved");
+      expect(await adminOrder()).toEqual([
+        ["A", 0],
+        ["C", 1],
+        ["B", 2],
+      ]);
+      expect((await listActiveProjects(data.db)).map((p) => p.title)).toEqual(["A", "C"]);
+      expect(await moveProject(data.db, hidden!.id, "down", TEST_ACTOR)).toBe("at-edge");
     });
 
     /**
@@ -253,7 +285,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
     async function movesAtOnce(moves: Array<[string, "up" | "down"]>) {
       const running: Promise<string>[] = [];
       for (const [id, direction] of moves) {
-        running.push(moveProject(database.db, id, direction));
+        running.push(moveProject(data.db, id, direction, TEST_ACTOR));
         await sleep(1);
       }
       const settled = await Promise.allSettled(running);
@@ -267,7 +299,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
       const ids = projects.map((project) => project.id);
       for (let round = 0; round < 40; round++) {
         // Neighbours moving towards each other, and moves at both ends.
-        const list = await listAllProjects(database.db);
+        const list = await listAllProjects(data.db);
         const at = (index: number) => list[index]!.id;
         const results = await movesAtOnce([
           [at(2), "down"],
@@ -280,7 +312,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
           [at(7), "up"],
         ]);
         for (const result of results) expect(["moved", "at-edge"]).toContain(result);
-        const after = await listAllProjects(database.db);
+        const after = await listAllProjects(data.db);
         expect([...after.map((project) => project.id)].sort()).toEqual([...ids].sort());
         const orders = after.map((project) => project.display_order);
         expect(new Set(orders).size, `distinct positions after round ${round}: ${orders.join(", ")}`).toBe(orders.length);
@@ -295,7 +327,7 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         [projects[2]!.id, "up"],
       ]);
       expect(results).toEqual(["moved", "moved", "moved"]);
-      const orders = (await listAllProjects(database.db)).map((project) => project.display_order);
+      const orders = (await listAllProjects(data.db)).map((project) => project.display_order);
       expect(orders).toEqual([0, 1, 2, 3, 4]);
     });
   });
@@ -303,12 +335,12 @@ describe.each(backends)("renovation projects on $name", (backend) => {
   describe("delete", () => {
     it("removes the project and answers it; a second delete answers undefined", async () => {
       const [a, b] = await createAll([fields("A"), fields("B")]);
-      const deleted = await deleteProject(database.db, a!.id);
+      const deleted = await deleteProject(data.db, a!.id, TEST_ACTOR);
       expect(deleted).toEqual(a);
-      expect(await getProject(database.db, a!.id)).toBeUndefined();
-      expect(await deleteProject(database.db, a!.id)).toBeUndefined();
-      expect((await listAllProjects(database.db)).map((p) => p.id)).toEqual([b!.id]);
-      expect((await listActiveProjects(database.db)).map((p) => p.id)).toEqual([b!.id]);
+      expect(await getProject(data.db, a!.id)).toBeUndefined();
+      expect(await deleteProject(data.db, a!.id, TEST_ACTOR)).toBeUndefined();
+      expect((await listAllProjects(data.db)).map((p) => p.id)).toEqual([b!.id]);
+      expect((await listActiveProjects(data.db)).map((p) => p.id)).toEqual([b!.id]);
     });
   });
 
@@ -322,17 +354,10 @@ describe.each(backends)("renovation projects on $name", (backend) => {
         fields("Hidden Middle", { display_order: 4, is_active: false }),
         fields("Tied Newer", { display_order: 4 }),
       ]);
-      const active = await listActiveProjects(database.db);
+      const active = await listActiveProjects(data.db);
       expect(active.map((p) => p.title)).toEqual(["Early", "Tied Older", "Tied Newer", "Late"]);
       expect(active.every((p) => p.is_active)).toBe(true);
-      expect((await listAllProjects(database.db)).map((p) => p.title)).toEqual([
-        "Hidden First",
-        "Early",
-        "Tied Older",
-        "Hidden Middle",
-        "Tied Newer",
-        "Late",
-      ]);
+      expect((await listAllProjects(data.db)).map((p) => p.title)).toEqual(["Hidden First", "Early", "Tied Older", "Hidden Middle", "Tied Newer", "Late"]);
     });
   });
 });

@@ -7,14 +7,16 @@
  * answers (a request with a cookie always takes the full pipeline).
  */
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { createProject, deleteProject, setProjectActive, type NewProject } from "~/projects/projects.server";
 import { TEST_ADMIN_ENV, signInOverHttp } from "../support/admin-http";
 import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 function project(title: string): NewProject {
   return {
@@ -39,8 +41,7 @@ const FORM_TOKEN = /name="formToken" value="(\d{10,12}\.[A-Za-z0-9_-]{43})"/;
 async function getPage(server: SpawnedServer, encoding: string, headers: Record<string, string> = {}) {
   const response = await rawRequest(server.port, { method: "GET", path: "/", headers: { "accept-encoding": encoding, ...headers } });
   expect(response.status).toBe(200);
-  const html =
-    response.headers["content-encoding"] === "gzip" ? gunzipSync(response.body).toString("utf8") : response.body.toString("utf8");
+  const html = response.headers["content-encoding"] === "gzip" ? gunzipSync(response.body).toString("utf8") : response.body.toString("utf8");
   return { html, nonce: nonceOf(response.headers["content-security-policy"] as string), headers: response.headers, raw: response };
 }
 
@@ -65,22 +66,11 @@ function comparableHeaders(response: RawResponse): Record<string, string> {
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("cached public responses on $name", (backend) => {
+  const site = useSite(backend, { seed: (db) => createProject(db, project("Cached Terrace Kitchen"), TEST_ACTOR) });
   let database: TestDatabase;
   let server: SpawnedServer;
   let writer: Database;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    writer = database.open();
-    await migrateToLatest(writer);
-    await createProject(writer.db, project("Cached Terrace Kitchen"));
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  beforeAll(() => ({ database, server, reader: writer } = site));
 
   it("serves the same page with a fresh nonce each time, gzip and plain alike", async () => {
     const first = await getPage(server, "gzip");
@@ -149,24 +139,24 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a project added, hidden or deleted by another writer on the very next request", async () => {
     const titles = async () => ((await (await fetch(`${server.url}/api/projects`)).json()) as { title: string }[]).map((p) => p.title);
     await getPage(server, "gzip");
-    const added = await createProject(writer.db, project("Freshly Added Loft"));
+    const added = await createProject(writer.db, project("Freshly Added Loft"), TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
     expect(await titles()).toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, false);
+    await setProjectActive(writer.db, added.id, false, TEST_ACTOR);
     expect((await getPage(server, "identity")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
 
-    await setProjectActive(writer.db, added.id, true);
+    await setProjectActive(writer.db, added.id, true, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).toContain("Freshly Added Loft");
-    await deleteProject(writer.db, added.id);
+    await deleteProject(writer.db, added.id, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("Freshly Added Loft");
     expect(await titles()).not.toContain("Freshly Added Loft");
   });
 
   it("shows a project's picture sizes as soon as another writer records the image", async () => {
     const name = "1700000000000-cachetest001.jpg";
-    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` });
+    await createProject(writer.db, { ...project("Picture Pending Flat"), before_image_url: `/images/${name}` }, TEST_ACTOR);
     expect((await getPage(server, "gzip")).html).not.toContain("cachetest001-640w.webp");
     await writer.db
       .insertInto("images")
@@ -185,7 +175,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
 
   it("gives every one of many requests at once after a change the new page", async () => {
     await getPage(server, "gzip");
-    await createProject(writer.db, project("Crowd Awaited Conservatory"));
+    await createProject(writer.db, project("Crowd Awaited Conservatory"), TEST_ACTOR);
     const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => getPage(server, i % 2 ? "gzip" : "identity")));
     for (const page of pages) expect(page.html).toContain("Crowd Awaited Conservatory");
     expect(new Set(pages.map((page) => page.nonce)).size).toBe(pages.length);
@@ -194,10 +184,10 @@ describe.each(backends)("cached public responses on $name", (backend) => {
   it("shows a change an admin makes through another instance on the same database", async () => {
     const other = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
     try {
-      const shown = await createProject(writer.db, project("Second Instance Mews"));
+      const shown = await createProject(writer.db, project("Second Instance Mews"), TEST_ACTOR);
       expect((await getPage(server, "gzip")).html).toContain("Second Instance Mews");
       const cookie = await signInOverHttp(other);
-      const hide = await fetch(`${other.url}/admin?tab=projects`, {
+      const hide = await fetch(`${other.url}/admin/projects`, {
         method: "POST",
         redirect: "manual",
         headers: { origin: other.url, cookie, "content-type": "application/x-www-form-urlencoded" },
@@ -239,8 +229,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
 
     // A raw request, as a browser revalidating its cache sends it (fetch() would
     // add Cache-Control: no-cache to a conditional request, forcing a 200).
-    const revalidate = () =>
-      rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": etag! } });
+    const revalidate = () => rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": etag! } });
     const unchanged = await revalidate();
     expect(unchanged.status).toBe(304);
     expect(unchanged.body.length).toBe(0);
@@ -248,7 +237,7 @@ describe.each(backends)("cached public responses on $name", (backend) => {
     const weak = await rawRequest(server.port, { method: "GET", path: "/api/projects", headers: { "if-none-match": `W/${etag}` } });
     expect(weak.status).toBe(304);
 
-    await createProject(writer.db, project("Another Bathroom"));
+    await createProject(writer.db, project("Another Bathroom"), TEST_ACTOR);
     const changed = await revalidate();
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);

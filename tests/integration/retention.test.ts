@@ -1,12 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import { deleteExpiredEnquiries, startRetentionSchedule, type RetentionLog } from "~/enquiries/retention.server";
 import type { SpamSignal } from "~/enquiries/spam";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { plainLog } from "~/platform/log.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { plainLog } from "~/platform/observe/log.server";
+import { backends } from "../support/backends";
 import { filedAsSpam } from "../support/enquiries";
+import { useDatabase } from "../support/sites";
 
 /** E-mail on, with the acknowledgement: each enquiry gets two e-mail jobs in the outbox. */
 const MAIL: SaveEnquiryOptions = {
@@ -21,36 +21,28 @@ const DAYS = 30;
 const CUTOFF = "2026-03-01T12:00:00.000Z";
 
 describe.each(backends)("enquiry retention on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateToLatest(database);
-  });
-  afterAll(() => testDb.cleanup());
+  const data = useDatabase(backend);
 
   beforeEach(async () => {
-    await database.db.deleteFrom("job_runs").execute();
-    await database.db.deleteFrom("email_outbox").execute();
-    await database.db.deleteFrom("contact_submissions").execute();
+    await data.db.deleteFrom("job_runs").execute();
+    await data.db.deleteFrom("email_outbox").execute();
+    await data.db.deleteFrom("contact_submissions").execute();
   });
 
   /** Stores an enquiry (with its e-mail jobs, or as spam without) as if it arrived at `createdAt`. */
   async function storeAt(name: string, createdAt: string, spamReason?: SpamSignal): Promise<string> {
     const { id } = await saveEnquiry(
-      database.db,
+      data.db,
       { name, email: `${name.toLowerCase()}@example.com`, phone: undefined, userType: "landlord", message: `From ${name}` },
       { ...MAIL, verdict: filedAsSpam(spamReason) },
     );
-    await database.db.updateTable("contact_submissions").set({ created_at: createdAt }).where("id", "=", id).execute();
+    await data.db.updateTable("contact_submissions").set({ created_at: createdAt }).where("id", "=", id).execute();
     return id;
   }
 
   async function remaining() {
-    const submissions = await database.db.selectFrom("contact_submissions").select(["id", "name"]).orderBy("name").execute();
-    const jobs = await database.db.selectFrom("email_outbox").select("submission_id").execute();
+    const submissions = await data.db.selectFrom("contact_submissions").select(["id", "name"]).orderBy("name").execute();
+    const jobs = await data.db.selectFrom("email_outbox").select("submission_id").execute();
     return { names: submissions.map((row) => row.name), jobsOf: new Set(jobs.map((row) => row.submission_id)), jobs: jobs.length };
   }
 
@@ -62,13 +54,13 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
     const recent = await storeAt("Recent", "2026-03-30T08:00:00.000Z");
     expect((await remaining()).jobs, "two jobs for each real enquiry").toBe(8);
 
-    expect(await deleteExpiredEnquiries(database.db, DAYS, NOW)).toBe(3);
+    expect(await deleteExpiredEnquiries(data.db, DAYS, NOW)).toBe(3);
 
     const after = await remaining();
     expect(after.names).toEqual(["AtCutoff", "Recent"]);
     expect(after.jobsOf).toEqual(new Set([atCutoff, recent]));
     expect(after.jobs).toBe(4);
-    expect(await deleteExpiredEnquiries(database.db, DAYS, NOW), "nothing more to delete").toBe(0);
+    expect(await deleteExpiredEnquiries(data.db, DAYS, NOW), "nothing more to delete").toBe(0);
   });
 
   it("counts each deleted enquiry once when two runs go at once, and leaves no job behind", async () => {
@@ -78,11 +70,8 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
     // PostgreSQL: two connections, as two instances have. SQLite: one process has one connection,
     // which runs transactions one at a time; other instances are other processes, which SQLite's
     // file locks put in line (with busy_timeout) the same way.
-    const second = backend.name === "postgres" ? testDb.open() : database;
-    const counts = await Promise.all([
-      deleteExpiredEnquiries(database.db, DAYS, NOW),
-      deleteExpiredEnquiries(second.db, DAYS, NOW),
-    ]);
+    const second = backend.name === "postgres" ? data.database.open() : data.reader;
+    const counts = await Promise.all([deleteExpiredEnquiries(data.db, DAYS, NOW), deleteExpiredEnquiries(second.db, DAYS, NOW)]);
 
     expect(counts[0]! + counts[1]!).toBe(20);
     const after = await remaining();
@@ -105,7 +94,7 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
     it("is off without a retention period: no timer, nothing deleted, nothing said", async () => {
       await storeAt("Ancient", "2025-06-01T09:00:00.000Z");
       const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
-      stop = startRetentionSchedule({ db: database.db, retentionDays: undefined, log, firstRunAfterMs: 0, now: () => NOW }).stop;
+      stop = startRetentionSchedule({ db: data.db, retentionDays: undefined, log, firstRunAfterMs: 0, now: () => NOW }).stop;
       expect(setTimeoutSpy).not.toHaveBeenCalled();
       expect(logged).toEqual([]);
       expect((await remaining()).names).toEqual(["Ancient"]);
@@ -116,14 +105,14 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
       await storeAt("Recent", "2026-03-30T08:00:00.000Z");
       const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
 
-      stop = startRetentionSchedule({ db: database.db, retentionDays: DAYS, log, firstRunAfterMs: 5, now: () => NOW }).stop;
+      stop = startRetentionSchedule({ db: data.db, retentionDays: DAYS, log, firstRunAfterMs: 5, now: () => NOW }).stop;
       expect(setTimeoutSpy.mock.calls[0]?.[1], "the first run, shortly after start").toBe(5);
-      expect((setTimeoutSpy.mock.results[0]?.value as NodeJS.Timeout).hasRef(), "unref'd").toBe(false);
+      expect((setTimeoutSpy.mock.results[0]!.value as NodeJS.Timeout).hasRef(), "unref'd").toBe(false);
 
       await vi.waitFor(async () => expect((await remaining()).names).toEqual(["Recent"]));
       await vi.waitFor(() => expect(setTimeoutSpy.mock.calls.some(([, delay]) => delay === 10 * 60 * 1000)).toBe(true));
       const next = setTimeoutSpy.mock.results[setTimeoutSpy.mock.calls.findIndex(([, delay]) => delay === 10 * 60 * 1000)];
-      expect((next?.value as NodeJS.Timeout).hasRef(), "the next check's timer is unref'd too").toBe(false);
+      expect((next!.value as NodeJS.Timeout).hasRef(), "the next check's timer is unref'd too").toBe(false);
 
       // The log says how many and how old, never whose.
       expect(logged.join("\n")).toContain("deleted 1 enquiry older than 30 days");

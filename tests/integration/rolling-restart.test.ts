@@ -3,10 +3,13 @@
  * PostgreSQL database behind a round-robin balancer that follows /readyz and
  * never retries; each instance is stopped (SIGTERM) and started again in
  * turn while clients keep reading pages and sending enquiries. Not one
- * request fails and every acknowledged enquiry is stored.
+ * request fails and every acknowledged enquiry is stored. The instances run
+ * under `npm start` and each stop signals the whole process group, as systemd
+ * and `docker stop` do: the server gets SIGTERM from the kill and, unless the
+ * two arrive together and merge, npm's forwarded copy too (decision 038).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { startBalancer, type Balancer } from "../support/balancer";
 import { validEnquiry } from "../support/enquiries";
@@ -32,6 +35,8 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a roll
     fleet = await startFleet({
       size: 2,
       env: { SHUTDOWN_DRAIN_MS: String(DRAIN_MS), CONTACT_RATE_LIMIT: "1000000", CONTACT_SITE_LIMIT: "1000000" },
+      launch: "npm",
+      migrated: true,
     });
     // An instance comes back on its port, where the balancer expects it.
     balancer = await startBalancer(fleet.instances.map((instance) => instance.url));

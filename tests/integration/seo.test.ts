@@ -4,10 +4,11 @@
  * sitemap.xml and the web manifest, with and without PUBLIC_URL. No stored
  * data is involved, so SQLite alone is enough.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, type TestDatabase } from "../support/backends";
+import { beforeAll, describe, expect, it } from "vitest";
+import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const sqlite = backends.find((backend) => backend.name === "sqlite")!;
 
@@ -95,24 +96,17 @@ async function getText(url: string, headers?: Record<string, string>) {
 beforeAll(() => assertBuilt());
 
 describe("SEO with PUBLIC_URL and a configured company", () => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
   let html: string;
   let cspHeader: string;
 
+  // The trailing slash is dropped: every URL below is PUBLIC_URL + path.
+  const site = useSite(sqlite, { signedIn: false, env: { ...COMPANY, PUBLIC_URL: `${PUBLIC_URL}/` } });
+
   beforeAll(async () => {
-    database = await sqlite.createDatabase();
-    // The trailing slash is dropped: every URL below is PUBLIC_URL + path.
-    server = await startServer({ ...database.env, ...COMPANY, PUBLIC_URL: `${PUBLIC_URL}/` });
-    const page = await getText(`${server.url}/`);
+    const page = await getText(`${site.server.url}/`);
     expect(page.response.status).toBe(200);
     html = page.text;
     cspHeader = page.response.headers.get("content-security-policy") ?? "";
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
   });
 
   it("gives the canonical URL and the social card tags with PUBLIC_URL", () => {
@@ -135,7 +129,7 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
   });
 
   it("serves the social card image, 1200×630", async () => {
-    const response = await fetch(`${server.url}${new URL(metaContent(html, "og:image")).pathname}`);
+    const response = await fetch(`${site.server.url}${new URL(metaContent(html, "og:image")).pathname}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^image\/(png|jpeg)/);
     const png = Buffer.from(await response.arrayBuffer());
@@ -184,7 +178,7 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
   });
 
   it("answers robots.txt: everything but the admin, and where the sitemap is", async () => {
-    const { response, text } = await getText(`${server.url}/robots.txt`);
+    const { response, text } = await getText(`${site.server.url}/robots.txt`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(response.headers.get("cache-control")).toMatch(/public, max-age=\d+/);
@@ -197,7 +191,7 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
   });
 
   it("answers sitemap.xml, well-formed, listing the canonical URL", async () => {
-    const { response, text } = await getText(`${server.url}/sitemap.xml`);
+    const { response, text } = await getText(`${site.server.url}/sitemap.xml`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/xml/);
     expectWellFormedXml(text);
@@ -206,9 +200,13 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
   });
 
   it("answers a web manifest named after the company, whose icons all load", async () => {
-    expect(tags(html, "link").filter((tag) => tag.rel === "manifest").map((tag) => tag.href)).toEqual(["/site.webmanifest"]);
+    expect(
+      tags(html, "link")
+        .filter((tag) => tag.rel === "manifest")
+        .map((tag) => tag.href),
+    ).toEqual(["/site.webmanifest"]);
     expect(metaContent(html, "theme-color")).toMatch(/^#[\da-f]{6}$/i);
-    const response = await fetch(`${server.url}/site.webmanifest`);
+    const response = await fetch(`${site.server.url}/site.webmanifest`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
     const manifest = (await response.json()) as {
@@ -221,7 +219,7 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
     expect(manifest).toMatchObject({ name: COMPANY.COMPANY_NAME, short_name: "Acme", start_url: "/", display: "browser" });
     expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
     for (const icon of manifest.icons) {
-      const answer = await fetch(new URL(icon.src, `${server.url}/`));
+      const answer = await fetch(new URL(icon.src, `${site.server.url}/`));
       expect(answer.status, icon.src).toBe(200);
       expect(answer.headers.get("content-type")).toContain(icon.type);
     }
@@ -231,11 +229,11 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
     const links = tags(html, "link");
     const hrefs = links.filter((tag) => /\bicon\b/.test(tag.rel ?? "")).map((tag) => tag.href!);
     expect(hrefs).toEqual(expect.arrayContaining(["/favicon.svg", "/icon-192.png", "/apple-touch-icon.png"]));
-    for (const href of hrefs) expect((await fetch(`${server.url}${href}`)).status, href).toBe(200);
+    for (const href of hrefs) expect((await fetch(`${site.server.url}${href}`)).status, href).toBe(200);
   });
 
   it("keeps the admin out of search results and social cards", async () => {
-    const response = await fetch(`${server.url}/admin`);
+    const response = await fetch(`${site.server.url}/admin`);
     const admin = await response.text();
     expect(response.headers.get("x-robots-tag")).toMatch(/noindex/);
     expect(tags(admin, "meta").some((tag) => tag.name === "robots" && /noindex/.test(tag.content ?? ""))).toBe(true);
@@ -245,55 +243,44 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
 });
 
 describe("SEO without PUBLIC_URL", () => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-
-  beforeAll(async () => {
-    database = await sqlite.createDatabase();
-    server = await startServer({ ...database.env, TRUST_PROXY: "loopback" });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  const site = useSite(sqlite, { signedIn: false, env: { TRUST_PROXY: "loopback" } });
 
   it("uses the address the request came to, absolute", async () => {
-    const { text: html } = await getText(`${server.url}/`);
-    expect(canonicalOf(html)).toBe(`${server.url}/`);
-    expect(metaContent(html, "og:url")).toBe(`${server.url}/`);
-    expect(metaContent(html, "og:image")).toBe(`${server.url}/og-image.png`);
-    expect(jsonLdOf(html).url).toBe(`${server.url}/`);
-    const { text: robots } = await getText(`${server.url}/robots.txt`);
-    expect(robots).toContain(`Sitemap: ${server.url}/sitemap.xml`);
-    const { text: sitemap } = await getText(`${server.url}/sitemap.xml`);
-    expect(sitemap).toContain(`<loc>${server.url}/</loc>`);
+    const { text: html } = await getText(`${site.server.url}/`);
+    expect(canonicalOf(html)).toBe(`${site.server.url}/`);
+    expect(metaContent(html, "og:url")).toBe(`${site.server.url}/`);
+    expect(metaContent(html, "og:image")).toBe(`${site.server.url}/og-image.png`);
+    expect(jsonLdOf(html).url).toBe(`${site.server.url}/`);
+    const { text: robots } = await getText(`${site.server.url}/robots.txt`);
+    expect(robots).toContain(`Sitemap: ${site.server.url}/sitemap.xml`);
+    const { text: sitemap } = await getText(`${site.server.url}/sitemap.xml`);
+    expect(sitemap).toContain(`<loc>${site.server.url}/</loc>`);
   });
 
   it("uses the scheme a trusted proxy forwards, and the host it passes on", async () => {
     // As nginx's `proxy_set_header Host $host` plus X-Forwarded-Proto.
     const headers = { host: "lettings.example", "x-forwarded-proto": "https" };
-    const page = await rawRequest(server.port, { method: "GET", path: "/", headers });
+    const page = await rawRequest(site.server.port, { method: "GET", path: "/", headers });
     expect(page.status).toBe(200);
     expect(canonicalOf(page.text)).toBe("https://lettings.example/");
     expect(metaContent(page.text, "og:image")).toBe("https://lettings.example/og-image.png");
     // The document cache keeps one copy per origin: the direct address is unchanged.
-    const { text: direct } = await getText(`${server.url}/`);
-    expect(canonicalOf(direct)).toBe(`${server.url}/`);
-    const sitemap = await rawRequest(server.port, { method: "GET", path: "/sitemap.xml", headers });
+    const { text: direct } = await getText(`${site.server.url}/`);
+    expect(canonicalOf(direct)).toBe(`${site.server.url}/`);
+    const sitemap = await rawRequest(site.server.port, { method: "GET", path: "/sitemap.xml", headers });
     expect(sitemap.text).toContain("<loc>https://lettings.example/</loc>");
   });
 
   it("lets no shared cache keep robots.txt or sitemap.xml, since the request chose the address in them", async () => {
     for (const path of ["/robots.txt", "/sitemap.xml"]) {
-      const forged = await rawRequest(server.port, { method: "GET", path, headers: { host: "localhost", "x-forwarded-host": "evil.example" } });
+      const forged = await rawRequest(site.server.port, { method: "GET", path, headers: { host: "localhost", "x-forwarded-host": "evil.example" } });
       expect(forged.text, path).toContain("evil.example");
       expect(forged.headers["cache-control"], path).toBe("private, max-age=3600");
     }
   });
 
   it("describes the placeholder company's address with its postcode", async () => {
-    const { text: html } = await getText(`${server.url}/`);
+    const { text: html } = await getText(`${site.server.url}/`);
     expect(jsonLdOf(html).address).toEqual({
       "@type": "PostalAddress",
       streetAddress: "1 Example Street",

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import { Migrator, type Migration } from "kysely/migration";
 import { describe, expect, it } from "vitest";
-import { migrateToLatest } from "~/platform/db.server";
-import { migrations } from "~/platform/migrations";
+import { migrateToLatest } from "~/platform/db/db.server";
+import { migrations } from "~/platform/db/migrations";
 import { backends } from "../support/backends";
 
 describe.each(backends)("migration 015 on $name", (backend) => {

@@ -7,12 +7,12 @@
  * is e-mailed) must never happen; false negatives (a bot left in the inbox,
  * marked or not) are counted and printed, and must not grow.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formTokensOf } from "../support/form-tokens";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { findEnquiry, postJson } from "../support/enquiries";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 type Fields = { name: string; email: string; phone: string; userType: string; message: string };
 type Speed = "slow" | "fast";
@@ -20,18 +20,85 @@ type Way = "form" | "api";
 
 /** What people send: landlords, tenants, investors; short and long; a link or two, or three listings. */
 const PEOPLE: Fields[] = [
-  { name: "Margaret O'Brien", email: "m.obrien@btinternet.com", phone: "07700 900123", userType: "landlord", message: "Hello, I have a two-bed flat in Croydon coming vacant in March and would like to know what your Gold plan covers. Could you call me after 5pm?" },
-  { name: "Raj Patel", email: "raj.patel@outlook.com", phone: "", userType: "investor", message: "We're buying three HMOs in Leicester this year. Do you manage HMOs, and can you handle the licensing?" },
-  { name: "Zoë Kowalczyk", email: "zoe.k@gmail.com", phone: "+44 20 7946 0958", userType: "tenant", message: "The boiler at 14 Elm Road has been broken since Friday and the landlord says you manage the property. Who do I speak to?" },
+  {
+    name: "Margaret O'Brien",
+    email: "m.obrien@btinternet.com",
+    phone: "07700 900123",
+    userType: "landlord",
+    message: "Hello, I have a two-bed flat in Croydon coming vacant in March and would like to know what your Gold plan covers. Could you call me after 5pm?",
+  },
+  {
+    name: "Raj Patel",
+    email: "raj.patel@outlook.com",
+    phone: "",
+    userType: "investor",
+    message: "We're buying three HMOs in Leicester this year. Do you manage HMOs, and can you handle the licensing?",
+  },
+  {
+    name: "Zoë Kowalczyk",
+    email: "zoe.k@gmail.com",
+    phone: "+44 20 7946 0958",
+    userType: "tenant",
+    message: "The boiler at 14 Elm Road has been broken since Friday and the landlord says you manage the property. Who do I speak to?",
+  },
   { name: "Tom", email: "tom@example.co.uk", phone: "", userType: "other", message: "Do you cover Brighton?" },
-  { name: "Dr. Aisha Mensah-Clarke", email: "aisha@mensah-clarke.co.uk", phone: "01632 960 001", userType: "landlord", message: "My property is listed here: https://www.rightmove.co.uk/properties/123456 — could you tell me what you'd charge to manage it?" },
-  { name: "Sean & Niamh Murphy", email: "murphys@icloud.com", phone: "", userType: "landlord", message: "Photos: https://photos.app.goo.gl/abc123 and the floor plan at www.zoopla.co.uk/for-sale/details/987 — we'd like full management." },
-  { name: "Olu Adeyemi", email: "olu@adeyemi-property.com", phone: "07700 900456", userType: "investor", message: "Three flats we're buying: https://www.rightmove.co.uk/properties/1, https://www.rightmove.co.uk/properties/2 and https://www.rightmove.co.uk/properties/3. Can you manage all three from completion?" },
-  { name: "李伟", email: "wei.li@qq.com", phone: "", userType: "investor", message: "Hello, I am an overseas investor looking at buy-to-let in Manchester. Do you offer a service for landlords abroad?\n\nThank you." },
-  { name: "Jo Smith", email: "jo.smith@nhs.net", phone: "0161 496 0000", userType: "tenant", message: "Please can you send me the tenancy agreement again? I can't find the e-mail. Ref: ES/2024/118." },
-  { name: "Gareth Llewellyn-Jones", email: "gareth@llj.wales", phone: "", userType: "landlord", message: "Bathroom refurb wanted before the next tenants move in 🙂 — budget about £6k. Is that realistic?" },
-  { name: "Anna", email: "anna.b+lettings@proton.me", phone: "", userType: "other", message: "I'm a letting agent retiring next year and looking for someone to take over my 40 managed properties. Can we talk <in confidence>?" },
-  { name: "Mohammed Al-Sayed", email: "m.alsayed@yahoo.co.uk", phone: "07700 900789", userType: "landlord", message: "Rent is 3 months late [again] and I need advice on a section 8 notice." },
+  {
+    name: "Dr. Aisha Mensah-Clarke",
+    email: "aisha@mensah-clarke.co.uk",
+    phone: "01632 960 001",
+    userType: "landlord",
+    message: "My property is listed here: https://www.rightmove.co.uk/properties/123456 — could you tell me what you'd charge to manage it?",
+  },
+  {
+    name: "Sean & Niamh Murphy",
+    email: "murphys@icloud.com",
+    phone: "",
+    userType: "landlord",
+    message: "Photos: https://photos.app.goo.gl/abc123 and the floor plan at www.zoopla.co.uk/for-sale/details/987 — we'd like full management.",
+  },
+  {
+    name: "Olu Adeyemi",
+    email: "olu@adeyemi-property.com",
+    phone: "07700 900456",
+    userType: "investor",
+    message:
+      "Three flats we're buying: https://www.rightmove.co.uk/properties/1, https://www.rightmove.co.uk/properties/2 and https://www.rightmove.co.uk/properties/3. Can you manage all three from completion?",
+  },
+  {
+    name: "李伟",
+    email: "wei.li@qq.com",
+    phone: "",
+    userType: "investor",
+    message: "Hello, I am an overseas investor looking at buy-to-let in Manchester. Do you offer a service for landlords abroad?\n\nThank you.",
+  },
+  {
+    name: "Jo Smith",
+    email: "jo.smith@nhs.net",
+    phone: "0161 496 0000",
+    userType: "tenant",
+    message: "Please can you send me the tenancy agreement again? I can't find the e-mail. Ref: ES/2024/118.",
+  },
+  {
+    name: "Gareth Llewellyn-Jones",
+    email: "gareth@llj.wales",
+    phone: "",
+    userType: "landlord",
+    message: "Bathroom refurb wanted before the next tenants move in 🙂 — budget about £6k. Is that realistic?",
+  },
+  {
+    name: "Anna",
+    email: "anna.b+lettings@proton.me",
+    phone: "",
+    userType: "other",
+    message: "I'm a letting agent retiring next year and looking for someone to take over my 40 managed properties. Can we talk <in confidence>?",
+  },
+  {
+    name: "Mohammed Al-Sayed",
+    email: "m.alsayed@yahoo.co.uk",
+    phone: "07700 900789",
+    userType: "landlord",
+    message: "Rent is 3 months late [again] and I need advice on a section 8 notice.",
+  },
 ];
 
 /** How bots post. */
@@ -63,32 +130,16 @@ const BOTS: BotPost[] = [
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("the spam rules on a labelled corpus, on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    const migrating = database.open();
-    await migrateToLatest(migrating);
-    await migrating.close();
-    // Each post comes from its own client address (X-Forwarded-For), as people do; a repeating bot from one.
-    server = await startServer({ ...database.env, CONTACT_RATE_LIMIT: "1000", TRUST_PROXY: "loopback" });
-    reader = database.open();
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
+  // Each post comes from its own client address (X-Forwarded-For), as people do; a repeating bot from one.
+  const site = useSite(backend, { signedIn: false, env: { CONTACT_RATE_LIMIT: "1000", TRUST_PROXY: "loopback" } });
 
   /** The page's token: fresh, as a form sent back at once carries it. */
   async function freshToken(): Promise<string> {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${site.server.url}/`)).text();
     return /<input[^>]*name="formToken"[^>]*value="([^"]*)"/.exec(html)![1]!;
   }
   /** A token as a page opened a minute ago carries it: a person took their time. */
-  const agedToken = () => formTokensOf(reader.db).issue(new Date(Date.now() - 60_000));
+  const agedToken = () => formTokensOf(site.db).issue(new Date(Date.now() - 60_000));
 
   let sequence = 0;
   /** Sends one post from `client`'s address; the message gets a mark to find its row by. */
@@ -101,8 +152,8 @@ describe.each(backends)("the spam rules on a labelled corpus, on $name", (backen
     const address = { "x-forwarded-for": botIndex === -1 ? `198.51.100.${(sequence % 250) + 1}` : `203.0.113.${botIndex + 1}` };
     const response =
       way === "api"
-        ? await postJson(server.url, body, address)
-        : await fetch(`${server.url}/?index`, {
+        ? await postJson(site.server.url, body, address)
+        : await fetch(`${site.server.url}/?index`, {
             method: "POST",
             headers: { "content-type": "application/x-www-form-urlencoded", ...address },
             body: new URLSearchParams(body).toString(),
@@ -112,7 +163,7 @@ describe.each(backends)("the spam rules on a labelled corpus, on $name", (backen
   }
 
   async function placement(message: string): Promise<"inbox" | "possible spam" | "spam"> {
-    const [row] = await findEnquiry(reader, { message });
+    const [row] = await findEnquiry(site.reader, { message });
     expect(row, message).toBeDefined();
     return row!.spam_reason !== null ? "spam" : row!.spam_signals !== null ? "possible spam" : "inbox";
   }

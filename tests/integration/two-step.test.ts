@@ -14,7 +14,7 @@ import { findSession } from "~/auth/sessions.server";
 import { completeSignInWithCode, type CodeAttempt } from "~/auth/two-step-sign-in.server";
 import { confirmTotpSetup, pendingTotpSetup, regenerateRecoveryCodes, startTotpSetup, turnOffTotp, twoStepStatus, type TotpSetup } from "~/auth/totp.server";
 import { LOCKOUT } from "~/auth/sign-in.server";
-import type { Db } from "~/platform/db.server";
+import type { Db } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
 

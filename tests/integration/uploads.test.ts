@@ -10,13 +10,12 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { MAX_IMAGE_BYTES, UPLOAD_TEXT, parseImageName, type StoredExtension } from "~/images/image-files";
 import type { ImageVariant } from "~/images/images.server";
-import type { Database } from "~/platform/db.server";
-import { TEST_ADMIN_ENV, startSignedInServer, uploadImage, type UploadAnswer } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
+import { uploadImage, type UploadAnswer } from "../support/admin-http";
+import { backends } from "../support/backends";
 import { rawRequest } from "../support/http";
 import {
   ZIP_END,
@@ -32,7 +31,8 @@ import {
   twoTonePng,
   zipArchive,
 } from "../support/images";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const MB = 1024 * 1024;
 /** What sharp calls the format of each stored extension (AVIF is a HEIF container). */
@@ -52,25 +52,12 @@ const SVG_WITH_SCRIPT = Buffer.from(
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("image uploads on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let reader: Database;
-  let cookie: string;
-  let imagesDir: string;
+  const site = useSite(backend);
 
-  beforeAll(async () => {
-    ({ database, server, reader, cookie, imagesDir } = await startSignedInServer(backend));
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const upload = (data: Buffer, filename = "photo.jpg", type = "image/jpeg") => uploadImage(server, cookie, { data, filename, type });
+  const upload = (data: Buffer, filename = "photo.jpg", type = "image/jpeg") => uploadImage(site.server, site.cookie, { data, filename, type });
 
   async function imageRow(name: string) {
-    return reader.db.selectFrom("images").selectAll().where("name", "=", name).executeTakeFirst();
+    return site.db.selectFrom("images").selectAll().where("name", "=", name).executeTakeFirst();
   }
 
   async function variantsOf(name: string): Promise<ImageVariant[]> {
@@ -81,8 +68,8 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
   /** What is stored: the files in the bucket and the rows of `images`. */
   async function storedState() {
-    const rows = await reader.db.selectFrom("images").select("name").orderBy("name").execute();
-    return { files: await filesIn(imagesDir), rows: rows.map((row) => row.name) };
+    const rows = await site.db.selectFrom("images").select("name").orderBy("name").execute();
+    return { files: await filesIn(site.imagesDir), rows: rows.map((row) => row.name) };
   }
 
   function expectAccepted(answer: UploadAnswer): { url: string; name: string; width: number; height: number } {
@@ -93,14 +80,15 @@ describe.each(backends)("image uploads on $name", (backend) => {
     return { url: url!, name: name!, width: width!, height: height! };
   }
 
-  const isRunning = () => server.child.exitCode === null && server.child.signalCode === null;
+  const isRunning = () => site.server.child.exitCode === null && site.server.child.signalCode === null;
 
   /** The server answers /healthz (given a moment to fall over if it is going to), and has not exited. */
   async function expectServerHealthy() {
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const output = () => `the server exited (${server.child.exitCode ?? server.child.signalCode}):\n${(server.stdout() + server.stderr()).slice(-3000)}`;
+    const output = () =>
+      `the server exited (${site.server.child.exitCode ?? site.server.child.signalCode}):\n${(site.server.stdout() + site.server.stderr()).slice(-3000)}`;
     expect(isRunning(), isRunning() ? "" : output()).toBe(true);
-    const response = await fetch(`${server.url}/healthz`).catch((error: Error) => ({ status: `${error.message}: ${output()}` }));
+    const response = await fetch(`${site.server.url}/healthz`).catch((error: Error) => ({ status: `${error.message}: ${output()}` }));
     expect(response.status).toBe(200);
   }
 
@@ -108,13 +96,13 @@ describe.each(backends)("image uploads on $name", (backend) => {
   function rawUpload(data: Buffer, options: { chunked?: boolean } = {}) {
     const { contentType, body } = multipartBody([{ name: "file", filename: "big.jpg", type: "image/jpeg", data }]);
     const piece = 256 * 1024;
-    return rawRequest(server.port, {
+    return rawRequest(site.server.port, {
       path: "/api/admin/images",
       headers: {
         "content-type": contentType,
         ...(options.chunked ? { "transfer-encoding": "chunked" } : { "content-length": body.length }),
-        origin: server.url,
-        cookie,
+        origin: site.server.url,
+        cookie: site.cookie,
       },
       body: Array.from({ length: Math.ceil(body.length / piece) }, (_, i) => body.subarray(i * piece, (i + 1) * piece)),
     });
@@ -126,21 +114,26 @@ describe.each(backends)("image uploads on $name", (backend) => {
       const { name, width, height } = expectAccepted(answer);
       expect(name).toMatch(/^\d{13}-[a-z0-9]{12}\.jpg$/);
       expect([width, height]).toEqual([1920, 960]);
-      const stored = await readFile(path.join(imagesDir, name));
+      const stored = await readFile(path.join(site.imagesDir, name));
       expect(await sharp(stored).metadata()).toMatchObject({ format: "jpeg", width: 1920, height: 960 });
 
       const variants = await variantsOf(name);
-      expect(variants.map((variant) => `${variant.width}x${variant.height}.${variant.format}`).sort()).toEqual(
-        ["1440x720.avif", "1440x720.webp", "480x240.avif", "480x240.webp", "960x480.avif", "960x480.webp"],
-      );
+      expect(variants.map((variant) => `${variant.width}x${variant.height}.${variant.format}`).sort()).toEqual([
+        "1440x720.avif",
+        "1440x720.webp",
+        "480x240.avif",
+        "480x240.webp",
+        "960x480.avif",
+        "960x480.webp",
+      ]);
       const stem = name.replace(/\.jpg$/, "");
       for (const variant of variants) {
         expect(variant.name).toBe(`${stem}-${variant.width}w.${variant.format}`);
-        const data = await readFile(path.join(imagesDir, variant.name));
+        const data = await readFile(path.join(site.imagesDir, variant.name));
         expect(await sharp(data).metadata()).toMatchObject({ format: SHARP_FORMAT[variant.format], width: variant.width, height: variant.height });
       }
       // Atomic writes leave no temporary files behind.
-      expect((await filesIn(imagesDir)).filter((file) => file.startsWith("."))).toEqual([]);
+      expect((await filesIn(site.imagesDir)).filter((file) => file.startsWith("."))).toEqual([]);
     });
 
     it("keeps a small image at its own size, with copies at its own width", async () => {
@@ -153,14 +146,18 @@ describe.each(backends)("image uploads on $name", (backend) => {
     it("decides the type by the bytes: a PNG named .jpg is stored as a PNG, a GIF as a PNG, a WebP as a WebP", async () => {
       const png = expectAccepted(await upload(await twoTonePng(), "liar.jpg", "image/jpeg"));
       expect(png.name).toMatch(/\.png$/);
-      expect((await sharp(await readFile(path.join(imagesDir, png.name))).metadata()).format).toBe("png");
+      expect((await sharp(await readFile(path.join(site.imagesDir, png.name))).metadata()).format).toBe("png");
 
-      const gif = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#00ff00" } }).gif().toBuffer();
+      const gif = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#00ff00" } })
+        .gif()
+        .toBuffer();
       const fromGif = expectAccepted(await upload(gif, "anim.gif", "image/gif"));
       expect(fromGif.name).toMatch(/\.png$/);
-      expect((await sharp(await readFile(path.join(imagesDir, fromGif.name))).metadata()).format).toBe("png");
+      expect((await sharp(await readFile(path.join(site.imagesDir, fromGif.name))).metadata()).format).toBe("png");
 
-      const webp = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } }).webp().toBuffer();
+      const webp = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } })
+        .webp()
+        .toBuffer();
       const fromWebp = expectAccepted(await upload(webp, "pic.webp", "image/webp"));
       expect(fromWebp.name).toMatch(/\.webp$/);
     });
@@ -199,14 +196,14 @@ describe.each(backends)("image uploads on $name", (backend) => {
       const polyglot = Buffer.concat([await twoToneJpeg(200, 100), zipArchive()]);
       expect(polyglot.includes(ZIP_LOCAL_HEADER)).toBe(true);
       const { name } = expectAccepted(await upload(polyglot));
-      const stored = await readFile(path.join(imagesDir, name));
+      const stored = await readFile(path.join(site.imagesDir, name));
       expect(stored.includes(ZIP_LOCAL_HEADER), "no ZIP local header").toBe(false);
       expect(stored.includes(ZIP_END), "no ZIP end record").toBe(false);
       expect(stored.includes(Buffer.from("zip payload"))).toBe(false);
       // The file ends where the JPEG ends.
       expect(stored.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
       for (const variant of await variantsOf(name)) {
-        const data = await readFile(path.join(imagesDir, variant.name));
+        const data = await readFile(path.join(site.imagesDir, variant.name));
         expect(data.includes(ZIP_LOCAL_HEADER), variant.name).toBe(false);
       }
     });
@@ -227,7 +224,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
       const files = [name, ...(await variantsOf(name)).map((variant) => variant.name)];
       expect(files.length).toBeGreaterThan(1);
       for (const file of files) {
-        const data = await readFile(path.join(imagesDir, file));
+        const data = await readFile(path.join(site.imagesDir, file));
         const metadata = await sharp(data).metadata();
         const extension = parseImageName(file)!.extension as Exclude<StoredExtension, "pdf">;
         expect(metadata.format, `${file}: the type matches the bytes`).toBe(SHARP_FORMAT[extension]);
@@ -244,7 +241,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
         expect(bottom[2] > 180 && bottom[0] < 80, `${file}: blue below, got ${bottom.join(",")}`).toBe(true);
       }
       // And as served: the type the bytes are.
-      const served = await fetch(`${server.url}/images/${name}`);
+      const served = await fetch(`${site.server.url}/images/${name}`);
       expect(served.headers.get("content-type")).toBe("image/jpeg");
     });
 
@@ -272,9 +269,9 @@ describe.each(backends)("image uploads on $name", (backend) => {
         { name: "file", filename: "a.jpg", type: "image/jpeg", data: jpeg },
         { name: "file", filename: "b.jpg", type: "image/jpeg", data: jpeg },
       ]);
-      const response = await rawRequest(server.port, {
+      const response = await rawRequest(site.server.port, {
         path: "/api/admin/images",
-        headers: { "content-type": contentType, "content-length": body.length, origin: server.url, cookie },
+        headers: { "content-type": contentType, "content-length": body.length, origin: site.server.url, cookie: site.cookie },
         body,
       });
       expect(response.status).toBe(400);
@@ -285,16 +282,24 @@ describe.each(backends)("image uploads on $name", (backend) => {
     it("answers 400 when no file is sent", async () => {
       const form = new FormData();
       form.append("note", "no file here");
-      const response = await fetch(`${server.url}/api/admin/images`, { method: "POST", headers: { origin: server.url, cookie }, body: form });
+      const response = await fetch(`${site.server.url}/api/admin/images`, {
+        method: "POST",
+        headers: { origin: site.server.url, cookie: site.cookie },
+        body: form,
+      });
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: expect.any(String) });
     });
 
     it("refuses anybody not signed in with 401, storing nothing", async () => {
       const before = await storedState();
-      const answer = await uploadImage(server, undefined, { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" });
+      const answer = await uploadImage(site.server, undefined, { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" });
       expect(answer).toEqual({ status: 401, body: { error: "Sign in required." } });
-      const forged = await uploadImage(server, "__Host-admin_session=not-a-real-token", { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" });
+      const forged = await uploadImage(site.server, "__Host-admin_session=not-a-real-token", {
+        data: await twoToneJpeg(40, 40),
+        filename: "a.jpg",
+        type: "image/jpeg",
+      });
       expect(forged.status).toBe(401);
       expect(await storedState()).toEqual(before);
     });
@@ -302,9 +307,9 @@ describe.each(backends)("image uploads on $name", (backend) => {
     it("refuses an upload from another site with 403, even signed in, storing nothing", async () => {
       const before = await storedState();
       const file = { data: await twoToneJpeg(40, 40), filename: "a.jpg", type: "image/jpeg" };
-      const crossSite = await uploadImage(server, cookie, file, { origin: "https://evil.example" });
+      const crossSite = await uploadImage(site.server, site.cookie, file, { origin: "https://evil.example" });
       expect(crossSite).toEqual({ status: 403, body: { error: CROSS_SITE_MESSAGE } });
-      const fetchMetadata = await uploadImage(server, cookie, file, { "sec-fetch-site": "cross-site" });
+      const fetchMetadata = await uploadImage(site.server, site.cookie, file, { "sec-fetch-site": "cross-site" });
       expect(fetchMetadata.status).toBe(403);
       expect(await storedState()).toEqual(before);
     });
@@ -315,11 +320,11 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
     beforeAll(async () => {
       const { name } = expectAccepted(await upload(await twoToneJpeg(1000, 500)));
-      stored = { name, bytes: await readFile(path.join(imagesDir, name)), variants: await variantsOf(name) };
+      stored = { name, bytes: await readFile(path.join(site.imagesDir, name)), variants: await variantsOf(name) };
     });
 
     it("serves a stored image with its type, immutable caching, and its exact bytes", async () => {
-      const response = await fetch(`${server.url}/images/${stored.name}`);
+      const response = await fetch(`${site.server.url}/images/${stored.name}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("image/jpeg");
       expect(response.headers.get("cache-control")).toMatch(/\bimmutable\b/);
@@ -328,7 +333,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
     });
 
     it("answers HEAD with the headers and no body", async () => {
-      const response = await rawRequest(server.port, { method: "HEAD", path: `/images/${stored.name}` });
+      const response = await rawRequest(site.server.port, { method: "HEAD", path: `/images/${stored.name}` });
       expect(response.status).toBe(200);
       expect(response.headers["content-type"]).toBe("image/jpeg");
       expect(response.headers["content-length"]).toBe(String(stored.bytes.length));
@@ -339,16 +344,16 @@ describe.each(backends)("image uploads on $name", (backend) => {
     it("closes the file of every request the client gave up on, whenever it left", async () => {
       /** The server's open files in the bucket (Linux: /proc/<pid>/fd). */
       const openImageFiles = async () => {
-        const fdDir = `/proc/${server.child.pid}/fd`;
+        const fdDir = `/proc/${site.server.child.pid}/fd`;
         const targets = await Promise.all((await readdir(fdDir)).map((fd) => readlink(`${fdDir}/${fd}`).catch(() => "")));
-        return targets.filter((target) => target.startsWith(imagesDir));
+        return targets.filter((target) => target.startsWith(site.imagesDir));
       };
       const names = [stored.name, ...stored.variants.map((variant) => variant.name)];
       // Requests dropped at once (the connection reset as soon as the request is out, before the
       // server has opened the file), and dropped after the first bytes of the answer.
       const reset = (name: string) =>
         new Promise<void>((resolve) => {
-          const socket = net.connect(server.port, "127.0.0.1", () => {
+          const socket = net.connect(site.server.port, "127.0.0.1", () => {
             socket.write(`GET /images/${name} HTTP/1.1\r\nHost: localhost\r\n\r\n`, () => {
               socket.resetAndDestroy();
               resolve();
@@ -358,9 +363,12 @@ describe.each(backends)("image uploads on $name", (backend) => {
         });
       const dropped = (name: string) =>
         new Promise<void>((resolve) => {
-          const request = http.get({ host: "127.0.0.1", port: server.port, path: `/images/${name}`, agent: false });
+          const request = http.get({ host: "127.0.0.1", port: site.server.port, path: `/images/${name}`, agent: false });
           request.on("error", () => resolve());
-          request.on("response", () => (request.destroy(), resolve()));
+          request.on("response", () => {
+            request.destroy();
+            resolve();
+          });
         });
       // The first window is narrow, so many times over.
       for (let round = 0; round < 4; round++) {
@@ -374,14 +382,14 @@ describe.each(backends)("image uploads on $name", (backend) => {
       }
       expect(open).toEqual([]);
       // Nor was one left for the garbage collector to close (Node's DEP0137 warning).
-      expect(server.stdout() + server.stderr()).not.toMatch(/on garbage collection/);
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(site.server.stdout() + site.server.stderr()).not.toMatch(/on garbage collection/);
+      expect((await fetch(`${site.server.url}/healthz`)).status).toBe(200);
     });
 
     it("serves every resized copy with its own type", async () => {
       expect(stored.variants.length).toBe(6);
       for (const variant of stored.variants) {
-        const response = await fetch(`${server.url}/images/${variant.name}`);
+        const response = await fetch(`${site.server.url}/images/${variant.name}`);
         expect(response.status, variant.name).toBe(200);
         expect(response.headers.get("content-type")).toBe(CONTENT_TYPE[variant.format]);
         expect(response.headers.get("cache-control")).toMatch(/\bimmutable\b/);
@@ -392,7 +400,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
     it("answers 404 for a valid name that was never stored", async () => {
       for (const name of [`${Date.now()}-${"a".repeat(12)}.jpg`, stored.name.replace(/\.jpg$/, ".png"), stored.name.replace(/\.jpg$/, "-480w.jpg")]) {
-        const response = await fetch(`${server.url}/images/${name}`);
+        const response = await fetch(`${site.server.url}/images/${name}`);
         expect(response.status, name).toBe(404);
         expect(response.headers.get("cache-control")).not.toMatch(/immutable/);
       }
@@ -405,12 +413,12 @@ describe.each(backends)("image uploads on $name", (backend) => {
       const variantLinkName = `${Date.now() - 1000}-symlinkoutsi-480w.webp`;
 
       beforeAll(async () => {
-        const dataDir = database.env.DATA_DIR;
+        const dataDir = site.database.env.DATA_DIR;
         await writeFile(path.join(dataDir, "secret.txt"), secret);
-        await writeFile(path.join(imagesDir, ".upload-xyz"), secret);
-        await symlink(path.join(dataDir, "secret.txt"), path.join(imagesDir, linkName));
-        await symlink("../secret.txt", path.join(imagesDir, variantLinkName));
-        if (database.sqliteFile) databaseBytes = (await readFile(database.sqliteFile)).subarray(0, 16);
+        await writeFile(path.join(site.imagesDir, ".upload-xyz"), secret);
+        await symlink(path.join(dataDir, "secret.txt"), path.join(site.imagesDir, linkName));
+        await symlink("../secret.txt", path.join(site.imagesDir, variantLinkName));
+        if (site.database.sqliteFile) databaseBytes = (await readFile(site.database.sqliteFile)).subarray(0, 16);
       });
 
       const PATHS = [
@@ -432,7 +440,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
       ];
 
       it.each(PATHS)("GET %s: 404, and not the file", async (target) => {
-        const response = await rawRequest(server.port, { method: "GET", path: target });
+        const response = await site.get(target);
         expect(response.status, target).toBe(404);
         expect(response.text).not.toContain(secret);
         expect(response.text).not.toContain("SQLite format 3");
@@ -441,8 +449,8 @@ describe.each(backends)("image uploads on $name", (backend) => {
       });
 
       it("the symlinks are really there and point at a readable file (so the 404 is the server's choice)", async () => {
-        expect(await readFile(path.join(imagesDir, linkName), "utf8")).toBe(secret);
-        expect(await readFile(path.join(imagesDir, variantLinkName), "utf8")).toBe(secret);
+        expect(await readFile(path.join(site.imagesDir, linkName), "utf8")).toBe(secret);
+        expect(await readFile(path.join(site.imagesDir, variantLinkName), "utf8")).toBe(secret);
       });
     });
   });
@@ -451,7 +459,7 @@ describe.each(backends)("image uploads on $name", (backend) => {
     // Last in the file: a server that falls over here is started again for the next test
     // (on the same database and DATA_DIR), so each refusal is judged on its own.
     beforeEach(async () => {
-      if (!isRunning()) server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
+      if (!isRunning()) await site.startAgain();
     });
 
     // Sent a few times: whether a mishandled refusal takes the process down can depend on how the body's packets arrive.
@@ -488,9 +496,9 @@ describe.each(backends)("image uploads on $name", (backend) => {
           { name: "file", filename: "a.jpg", type: "image/jpeg", data: photo },
           { name: "file", filename: "b.jpg", type: "image/jpeg", data: photo },
         ]);
-        const response = await rawRequest(server.port, {
+        const response = await rawRequest(site.server.port, {
           path: "/api/admin/images",
-          headers: { "content-type": contentType, "content-length": body.length, origin: server.url, cookie },
+          headers: { "content-type": contentType, "content-length": body.length, origin: site.server.url, cookie: site.cookie },
           body: Array.from({ length: Math.ceil(body.length / 262_144) }, (_, i) => body.subarray(i * 262_144, (i + 1) * 262_144)),
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));
         await expectServerHealthy();
@@ -508,9 +516,9 @@ describe.each(backends)("image uploads on $name", (backend) => {
           { name: "attachment", filename: "a.jpg", type: "image/jpeg", data: photo },
           { name: "file", filename: "b.jpg", type: "image/jpeg", data: await twoToneJpeg(40, 40) },
         ]);
-        const response = await rawRequest(server.port, {
+        const response = await rawRequest(site.server.port, {
           path: "/api/admin/images",
-          headers: { "content-type": contentType, "content-length": body.length, origin: server.url, cookie },
+          headers: { "content-type": contentType, "content-length": body.length, origin: site.server.url, cookie: site.cookie },
           body: Array.from({ length: Math.ceil(body.length / 262_144) }, (_, i) => body.subarray(i * 262_144, (i + 1) * 262_144)),
         }).catch((error: Error) => ({ status: 0, text: `no answer (${error.message})` }));
         await expectServerHealthy();
@@ -537,8 +545,8 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
     it("refuses a declared 1 GB upload with 413 after a few MB, without the server's memory growing or anything written", async () => {
       const before = await storedState();
-      const { result, grewBy, from, to } = await withRssGrowth(server.child.pid!, () =>
-        hugeUpload(server.port, { origin: server.url, cookie }, 1024 * MB, 6 * MB),
+      const { result, grewBy, from, to } = await withRssGrowth(site.server.child.pid!, () =>
+        hugeUpload(site.server.port, { origin: site.server.url, cookie: site.cookie }, 1024 * MB, 6 * MB),
       );
       expect(result.status).toBe(413);
       expect(result.text).toContain(UPLOAD_TEXT.tooLarge);
@@ -549,8 +557,8 @@ describe.each(backends)("image uploads on $name", (backend) => {
 
     it("cuts off an endless chunked upload at 10 MB with 413, its memory bounded and nothing written", async () => {
       const before = await storedState();
-      const { result, grewBy, from, to } = await withRssGrowth(server.child.pid!, () =>
-        hugeUpload(server.port, { origin: server.url, cookie }, "chunked", 40 * MB),
+      const { result, grewBy, from, to } = await withRssGrowth(site.server.child.pid!, () =>
+        hugeUpload(site.server.port, { origin: site.server.url, cookie: site.cookie }, "chunked", 40 * MB),
       );
       await expectServerHealthy();
       expect(result.status).toBe(413);

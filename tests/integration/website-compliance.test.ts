@@ -5,59 +5,45 @@
  * policies written in Markdown (never running markup), and the dashboard's
  * warning before the client money protection certificate lapses.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicDataVersion } from "~/platform/data-version.server";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { TENANT_FEE_WARNING, VAT_STATEMENTS, siteDefaults, tenantFeeWarning, type SiteContent } from "~/website/content";
-import { TEMPLATE_NOTICE } from "~/website/templates";
+import { beforeAll, describe, expect, it } from "vitest";
+import { publicDataVersion } from "~/platform/db/data-version.server";
+import { siteDefaults, type SiteContent } from "~/website/content";
+import { VAT_STATEMENTS } from "~/website/sections/fees";
+import { TEMPLATE_NOTICE } from "~/website/sections/policies";
 import { publishDraft, readDraft, saveDraft } from "~/website/website.server";
-import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
 
 const DEFAULTS = siteDefaults();
 
 beforeAll(() => assertBuilt());
 
-describe("the tenant fee warning", () => {
-  it.each(["Referencing fee", "Admin fee", "Administration charge", "Inventory check", "Viewing fee", "Check-out clean", "Tenancy set-up fee", "Renewal fee"])(
-    "warns of %s",
-    (name) => expect(tenantFeeWarning({ name, covers: "" })).toBe(TENANT_FEE_WARNING),
-  );
-  it.each(["Holding deposit", "Tenancy deposit", "Change of sharer", "Replacement key", "Late rent interest", "Early termination"])("leaves %s alone", (name) =>
-    expect(tenantFeeWarning({ name, covers: "As the Tenant Fees Act 2019 permits." })).toBeUndefined(),
-  );
-});
-
 describe.each(backends)("what a letting agent publishes, on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let writer: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    writer = database.open();
-    await migrateToLatest(writer);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, ENQUIRY_RETENTION_DAYS: "180" });
-    cookie = await signInOverHttp(server);
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const page = (path: string, headers: Record<string, string> = {}) => rawRequest(server.port, { method: "GET", path, headers });
-  const post = (fields: Record<string, string>) => postAdminForm(server, cookie, "/admin/website", fields);
-  const revision = async () => String((await readDraft(writer.db, DEFAULTS)).revision);
+  const site = useSite(backend, { env: { ENQUIRY_RETENTION_DAYS: "180" } });
+  const page = (path: string, headers: Record<string, string> = {}) => site.get(path, headers);
+  const post = (fields: Record<string, string>) => site.postForm("/admin/website", fields);
+  const revision = async () => String((await readDraft(site.db, DEFAULTS)).revision);
   const publish = async () => expect((await post({ intent: "publish", revision: await revision() })).status).toBe(302);
   /** Publishes a change made straight in the database, as another instance or an import would. */
   const publishContent = async (change: (content: SiteContent) => SiteContent) => {
-    const draft = await readDraft(writer.db, DEFAULTS);
-    expect((await saveDraft(writer.db, { content: change(draft.content), baseRevision: draft.revision, by: "test", now: new Date() })).ok).toBe(true);
-    expect((await publishDraft(writer.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", now: new Date() })).ok).toBe(true);
+    const draft = await readDraft(site.db, DEFAULTS);
+    expect(
+      (
+        await saveDraft(site.db, {
+          content: change(draft.content),
+          defaults: DEFAULTS,
+          baseRevision: draft.revision,
+          by: "test",
+          actor: TEST_ACTOR,
+          now: new Date(),
+        })
+      ).ok,
+    ).toBe(true);
+    expect((await publishDraft(site.db, { defaults: DEFAULTS, baseRevision: draft.revision + 1, by: "test", actor: TEST_ACTOR, now: new Date() })).ok).toBe(
+      true,
+    );
   };
 
   it("a fresh site has no fees page in its sitemap, and the footer's policy links stay placeholders", async () => {
@@ -86,13 +72,24 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
       "fees.tenant.0.calculation": "Once per change, as the Tenant Fees Act 2019 permits.",
     });
     expect(saved.status).toBe(302);
-    const versionBefore = await publicDataVersion(writer.db);
+    const versionBefore = await publicDataVersion(site.db);
     await publish();
-    expect(await publicDataVersion(writer.db)).toBeGreaterThan(versionBefore);
+    expect(await publicDataVersion(site.db)).toBeGreaterThan(versionBefore);
 
     const fees = await page("/fees");
     expect(fees.status).toBe(200);
-    for (const text of ["Fees to landlords", "Tenant find", "£600", "Per property", "Fees to tenants", "Change of sharer", "£50", "Per tenant", "Amount (inc. VAT)", VAT_STATEMENTS.included]) {
+    for (const text of [
+      "Fees to landlords",
+      "Tenant find",
+      "£600",
+      "Per property",
+      "Fees to tenants",
+      "Change of sharer",
+      "£50",
+      "Per tenant",
+      "Amount (inc. VAT)",
+      VAT_STATEMENTS.included,
+    ]) {
       expect(fees.text).toContain(text);
     }
     const home = await page("/");
@@ -103,7 +100,7 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   });
 
   it("refuses a fee half filled in, and an amount that is not one, changing nothing", async () => {
-    const before = await readDraft(writer.db, DEFAULTS);
+    const before = await readDraft(site.db, DEFAULTS);
     const refused = await post({
       intent: "save-section",
       section: "fees",
@@ -120,11 +117,17 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("Landlord fee 1 amount must be an amount in pounds");
     expect(refused.text).toContain("Please give the fee a name, an amount, what it covers and how it is calculated, or tick Remove.");
-    expect(await readDraft(writer.db, DEFAULTS)).toEqual(before);
+    expect(await readDraft(site.db, DEFAULTS)).toEqual(before);
   });
 
   it("shows the company's registration, redress and client money protection in the footer and on /fees", async () => {
-    const refused = await post({ intent: "save-section", section: "legal", revision: await revision(), "legal.companyNumber": "123", "legal.icoNumber": "12345678" });
+    const refused = await post({
+      intent: "save-section",
+      section: "legal",
+      revision: await revision(),
+      "legal.companyNumber": "123",
+      "legal.icoNumber": "12345678",
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("Company number is 8 characters");
     expect(refused.text).toContain("ICO registration number is 8 characters starting with Z");
@@ -159,12 +162,12 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   it("warns on the dashboard from 30 days before the client money protection certificate lapses", async () => {
     const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     await publishContent((content) => ({ ...content, legal: { ...content.legal, cmpExpires: inDays(45) } }));
-    expect((await page("/admin", { cookie })).text).not.toContain("client money protection certificate");
+    expect((await page("/admin", { cookie: site.cookie })).text).not.toContain("client money protection certificate");
     await publishContent((content) => ({ ...content, legal: { ...content.legal, cmpExpires: inDays(20) } }));
-    const soon = (await page("/admin", { cookie })).text;
+    const soon = (await page("/admin", { cookie: site.cookie })).text;
     expect(soon).toMatch(/Your client money protection certificate expires on \d{1,2} \w+ \d{4}, in (19|20|21) days\./);
     await publishContent((content) => ({ ...content, legal: { ...content.legal, cmpExpires: inDays(-3) } }));
-    expect((await page("/admin/website", { cookie })).text).toMatch(/Your client money protection certificate expired on/);
+    expect((await page("/admin/website", { cookie: site.cookie })).text).toMatch(/Your client money protection certificate expired on/);
   });
 
   it("renders a policy's Markdown on the server, never its markup or script links, and links it from the footer and the contact form", async () => {
@@ -179,7 +182,14 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
       "",
       "[a bad link](javascript:alert(1)) and [the ICO](https://ico.org.uk)",
     ].join("\n");
-    const saved = await post({ intent: "save-section", section: "policies", revision: await revision(), "policies.privacy": markdown, "policies.terms": "", "policies.cookies": "" });
+    const saved = await post({
+      intent: "save-section",
+      section: "policies",
+      revision: await revision(),
+      "policies.privacy": markdown,
+      "policies.terms": "",
+      "policies.cookies": "",
+    });
     expect(saved.status).toBe(302);
     await publish();
     const privacy = await page("/privacy");
@@ -202,7 +212,7 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
   });
 
   it("starts an empty policy from a template made from the company's details, marked as a template", async () => {
-    const before = await readDraft(writer.db, DEFAULTS);
+    const before = await readDraft(site.db, DEFAULTS);
     const started = await post({
       intent: "save-section",
       section: "policies",
@@ -213,7 +223,7 @@ describe.each(backends)("what a letting agent publishes, on $name", (backend) =>
       "policies.cookies": "",
     });
     expect(started.status).toBe(302);
-    const draft = await readDraft(writer.db, DEFAULTS);
+    const draft = await readDraft(site.db, DEFAULTS);
     expect(draft.content.policies.cookies.startsWith(TEMPLATE_NOTICE)).toBe(true);
     expect(draft.content.policies.cookies).toContain("This website sets no cookies for its visitors");
     expect(draft.content.policies.privacy).toBe(before.content.policies.privacy);

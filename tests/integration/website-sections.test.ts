@@ -9,17 +9,15 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import { WEBSITE_TEXT, contentProblems, parseSection, sectionValues, siteDefaults, type SiteContent } from "~/website/content";
-import { HOURS_TEXT, hoursRows, openingHours } from "~/website/hours";
-import { MAX_SERVICES, SERVICES_TEXT, servicePrefix } from "~/website/services";
+import { beforeAll, describe, expect, it } from "vitest";
+import { WEBSITE_TEXT, sectionValues, siteDefaults } from "~/website/content";
+import { HOURS_TEXT } from "~/website/sections/hours";
+import { SERVICES_TEXT, servicePrefix } from "~/website/sections/services";
 import { readDraft, readLive } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
-import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "../support/admin-http";
-import { backends, type TestDatabase } from "../support/backends";
-import { rawRequest } from "../support/http";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { backends } from "../support/backends";
+import { assertBuilt } from "../support/server";
+import { useSite } from "../support/sites";
 
 const DEFAULTS = siteDefaults();
 
@@ -30,142 +28,20 @@ function structuredData(page: string): { openingHoursSpecification?: Array<{ day
   return JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(page)![1]!);
 }
 
-describe("the sections' rules", () => {
-  it("lists the specification's hours as the page has always shown them, and as schema.org opening hours", () => {
-    expect(hoursRows(DEFAULTS.hours)).toEqual([
-      { days: "Monday – Friday", hours: "9:00 – 18:00" },
-      { days: "Saturday", hours: "10:00 – 16:00" },
-      { days: "Sunday", hours: "Closed" },
-    ]);
-    expect(openingHours(DEFAULTS.hours)).toEqual([
-      { days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"], opens: "09:00", closes: "18:00" },
-      { days: ["Saturday"], opens: "10:00", closes: "16:00" },
-    ]);
-  });
-
-  it("groups days in a row with the same hours, and opening hours by their times across the week", () => {
-    const values = { ...sectionValues("hours", DEFAULTS), "hours.2.opens": "10:00", "hours.5.open": "", "hours.6.open": "" };
-    const parsed = parseSection("hours", values, DEFAULTS);
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    expect(hoursRows(parsed.content.hours)).toEqual([
-      { days: "Monday – Tuesday", hours: "9:00 – 18:00" },
-      { days: "Wednesday", hours: "10:00 – 18:00" },
-      { days: "Thursday – Friday", hours: "9:00 – 18:00" },
-      { days: "Saturday – Sunday", hours: "Closed" },
-    ]);
-    expect(openingHours(parsed.content.hours)).toEqual([
-      { days: ["Monday", "Tuesday", "Thursday", "Friday"], opens: "09:00", closes: "18:00" },
-      { days: ["Wednesday"], opens: "10:00", closes: "18:00" },
-    ]);
-    // A closed day keeps no times.
-    expect(parsed.content.hours.days[5]).toEqual({ open: false, opens: "", closes: "" });
-  });
-
-  it("refuses an open day without times, a time that is none, and closing before opening", () => {
-    const parsed = parseSection(
-      "hours",
-      { ...sectionValues("hours", DEFAULTS), "hours.0.opens": "", "hours.1.opens": "9am", "hours.2.opens": "18:00", "hours.2.closes": "09:00", "hours.6.open": "on" },
-      DEFAULTS,
-    );
-    expect(parsed.ok).toBe(false);
-    if (parsed.ok) return;
-    expect(parsed.errors).toEqual({
-      "hours.0.opens": HOURS_TEXT.times("Monday"),
-      "hours.1.opens": HOURS_TEXT.time("Tuesday: opens"),
-      "hours.2.closes": HOURS_TEXT.order("Wednesday"),
-      "hours.6.opens": HOURS_TEXT.times("Sunday"),
-    });
-  });
-
-  it("adds, removes and moves services in one save", () => {
-    const values = {
-      ...sectionValues("services", DEFAULTS),
-      [`${servicePrefix(0, 0)}.remove`]: "on",
-      [`${servicePrefix(0, 3)}.title`]: "Inventory & Check-in",
-      [`${servicePrefix(0, 3)}.description`]: "Photographic inventories at the start and end of every tenancy.",
-      [`${servicePrefix(0, 3)}.icon`]: "eye",
-      move: "1.2.up",
-    };
-    const parsed = parseSection("services", values, DEFAULTS);
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    const titles = parsed.content.services.groups.map((group) => group.services.map((service) => service.title));
-    expect(titles).toEqual([
-      ["Property Maintenance & Repairs", "Tenant-Landlord Relations", "Inventory & Check-in"],
-      ["Legal Compliance & Documentation", "24/7 Emergency Response", "Property Insurance Coordination"],
-    ]);
-    expect(parsed.content.services.groups[0]!.services[2]!.icon).toBe("eye");
-    // The existing services keep their icons.
-    expect(parsed.content.services.groups[1]!.services.map((service) => service.icon)).toEqual(["scales", "bell", "shield"]);
-  });
-
-  it("refuses a half-filled service, an icon not in the list and too many services", () => {
-    const full: SiteContent = {
-      ...DEFAULTS,
-      services: {
-        ...DEFAULTS.services,
-        groups: [
-          DEFAULTS.services.groups[0]!,
-          { ...DEFAULTS.services.groups[1]!, services: Array.from({ length: MAX_SERVICES }, (_, index) => ({ title: `Service ${index}`, description: "Done well.", icon: "bell" as const })) },
-        ],
-      },
-    };
-    const parsed = parseSection(
-      "services",
-      { ...sectionValues("services", full), [`${servicePrefix(0, 1)}.description`]: "", [`${servicePrefix(0, 2)}.icon`]: "script", [`${servicePrefix(0, 3)}.title`]: "Only a title", [`${servicePrefix(0, 3)}.icon`]: "home" },
-      full,
-    );
-    expect(parsed.ok).toBe(false);
-    if (parsed.ok) return;
-    expect(parsed.errors).toEqual({
-      [`${servicePrefix(0, 1)}.title`]: SERVICES_TEXT.incomplete,
-      [`${servicePrefix(0, 2)}.icon`]: SERVICES_TEXT.icon,
-      [`${servicePrefix(0, 3)}.title`]: SERVICES_TEXT.incomplete,
-    });
-    // A full group has no row to add one more.
-    expect(Object.keys(sectionValues("services", full)).some((name) => name.startsWith(servicePrefix(1, MAX_SERVICES)))).toBe(false);
-    const tooMany = { ...full, services: { ...full.services, groups: [full.services.groups[0]!, { ...full.services.groups[1]!, services: [...full.services.groups[1]!.services, full.services.groups[1]!.services[0]!] }] } };
-    expect(contentProblems(tooMany)).toContain(SERVICES_TEXT.tooMany(MAX_SERVICES));
-  });
-
-  it("finds stored or imported content of the wrong shape", () => {
-    expect(contentProblems({ ...DEFAULTS, services: { ...DEFAULTS.services, groups: [DEFAULTS.services.groups[0]] } })).toEqual([SERVICES_TEXT.shape]);
-    expect(contentProblems({ ...DEFAULTS, renovations: { ...DEFAULTS.renovations, cards: DEFAULTS.renovations.cards.slice(1) } })).toEqual([SERVICES_TEXT.cardsShape]);
-    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.slice(1) } })).toHaveLength(1);
-    expect(contentProblems({ ...DEFAULTS, hours: { days: DEFAULTS.hours.days.map((day) => ({ ...day, opens: day.open ? "nine" : "" })) } })).toContain(HOURS_TEXT.time("Monday: opens"));
-    expect(contentProblems(DEFAULTS)).toEqual([]);
-  });
-});
-
 beforeAll(() => assertBuilt());
 
 describe.each(backends)("services, renovations and business hours on $name", (backend) => {
-  let database: TestDatabase;
-  let server: SpawnedServer;
-  let writer: Database;
-  let cookie: string;
-
-  beforeAll(async () => {
-    database = await backend.createDatabase();
-    writer = database.open();
-    await migrateToLatest(writer);
-    server = await startServer({ ...database.env, ...TEST_ADMIN_ENV });
-    cookie = await signInOverHttp(server);
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await database?.cleanup();
-  });
-
-  const page = async (path: string, headers: Record<string, string> = {}) => rawRequest(server.port, { method: "GET", path, headers });
-  const post = (fields: Record<string, string>, url = "/admin/website") => postAdminForm(server, cookie, url, fields);
-  const draft = () => readDraft(writer.db, DEFAULTS);
+  const site = useSite(backend);
+  const page = (path: string, headers: Record<string, string> = {}) => site.get(path, headers);
+  const post = (fields: Record<string, string>, url = "/admin/website") => site.postForm(url, fields);
+  const draft = () => readDraft(site.db, DEFAULTS);
   const save = async (section: "services" | "renovations" | "hours", change: Record<string, string>) => {
     const current = await draft();
     // Posted where the tab's form is, so the refused form is drawn again in the answer.
-    return post({ intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...change }, `/admin/website?section=${section}`);
+    return post(
+      { intent: "save-section", section, revision: String(current.revision), ...sectionValues(section, current.content), ...change },
+      `/admin/website?section=${section}`,
+    );
   };
   const publish = async () => expect((await post({ intent: "publish", revision: String((await draft()).revision) })).status).toBe(302);
 
@@ -192,7 +68,12 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     }
     expect(home).toMatch(/Monday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday<\/dt><dd[^>]*>10:00 – 16:00<\/dd>.*Sunday<\/dt><dd[^>]*>Closed<\/dd>/s);
     expect(structuredData(home).openingHoursSpecification).toEqual([
-      { "@type": "OpeningHoursSpecification", dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`), opens: "09:00", closes: "18:00" },
+      {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`),
+        opens: "09:00",
+        closes: "18:00",
+      },
       { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Saturday"], opens: "10:00", closes: "16:00" },
     ]);
   });
@@ -209,9 +90,16 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     });
     expect(services.status).toBe(302);
     expect(services.headers.location).toBe("/admin/website?section=services&notice=saved&moved=0.1.up");
-    expect(await save("renovations", { "renovations.intro": "Homes we have turned around.", "renovations.cards.1.title": "Interiors That Let" })).toMatchObject({ status: 302 });
+    expect(await save("renovations", { "renovations.intro": "Homes we have turned around.", "renovations.cards.1.title": "Interiors That Let" })).toMatchObject(
+      { status: 302 },
+    );
     expect(
-      await save("hours", { "hours.5.open": "", "hours.0.closes": "17:30", "contact.phoneNote": "Phone line open 8am – 8pm, every weekday", "contact.emailNote": "We answer within one working day" }),
+      await save("hours", {
+        "hours.5.open": "",
+        "hours.0.closes": "17:30",
+        "contact.phoneNote": "Phone line open 8am – 8pm, every weekday",
+        "contact.emailNote": "We answer within one working day",
+      }),
     ).toMatchObject({ status: 302 });
 
     const content = (await draft()).content;
@@ -223,11 +111,24 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect(content.renovations.cards[1]).toEqual({ title: "Interiors That Let", description: DEFAULTS.renovations.cards[1]!.description });
     expect(content.hours.days[0]).toEqual({ open: true, opens: "09:00", closes: "17:30" });
     expect(content.hours.days[5]!.open).toBe(false);
-    expect(content.contact).toMatchObject({ ...DEFAULTS.contact, phoneNote: "Phone line open 8am – 8pm, every weekday", emailNote: "We answer within one working day" });
+    expect(content.contact).toMatchObject({
+      ...DEFAULTS.contact,
+      phoneNote: "Phone line open 8am – 8pm, every weekday",
+      emailNote: "We answer within one working day",
+    });
 
-    const preview = (await page("/admin/website/preview", { cookie })).text;
-    for (const text of ["Everything Your Property Needs", "Energy Performance Advice", "Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday"]) expect(preview).toContain(text);
-    expect(preview).toMatch(/Monday<\/dt><dd[^>]*>9:00 – 17:30<\/dd>.*Tuesday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/s);
+    const preview = (await page("/admin/website/preview", { cookie: site.cookie })).text;
+    for (const text of [
+      "Everything Your Property Needs",
+      "Energy Performance Advice",
+      "Homes we have turned around.",
+      "Interiors That Let",
+      "Phone line open 8am – 8pm, every weekday",
+    ])
+      expect(preview).toContain(text);
+    expect(preview).toMatch(
+      /Monday<\/dt><dd[^>]*>9:00 – 17:30<\/dd>.*Tuesday – Friday<\/dt><dd[^>]*>9:00 – 18:00<\/dd>.*Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/s,
+    );
     const home = (await page("/")).text;
     for (const text of ["Everything Your Property Needs", "Energy Performance Advice", "Interiors That Let"]) expect(home).not.toContain(text);
     expect(home).toContain(html("Property Insurance Coordination"));
@@ -242,7 +143,13 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       [`${servicePrefix(1, 3)}.title`]: "x".repeat(81),
     });
     expect(services.status).toBe(400);
-    for (const message of [WEBSITE_TEXT.fixErrors, WEBSITE_TEXT.fieldRequired("Section title"), SERVICES_TEXT.incomplete, SERVICES_TEXT.icon, WEBSITE_TEXT.tooLong("New service in group 2: title", 80)]) {
+    for (const message of [
+      WEBSITE_TEXT.fixErrors,
+      WEBSITE_TEXT.fieldRequired("Section title"),
+      SERVICES_TEXT.incomplete,
+      SERVICES_TEXT.icon,
+      WEBSITE_TEXT.tooLong("New service in group 2: title", 80),
+    ]) {
       expect(services.text).toContain(html(message));
     }
     const renovations = await save("renovations", { "renovations.cards.3.description": "" });
@@ -250,24 +157,36 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect(renovations.text).toContain(WEBSITE_TEXT.fieldRequired("Card 4: description"));
     const hours = await save("hours", { "hours.1.opens": "18:00", "hours.1.closes": "08:00", "hours.6.open": "on", "contact.phoneNote": "" });
     expect(hours.status).toBe(400);
-    for (const message of [HOURS_TEXT.order("Tuesday"), HOURS_TEXT.times("Sunday"), WEBSITE_TEXT.fieldRequired("Phone line hours")]) expect(hours.text).toContain(html(message));
+    for (const message of [HOURS_TEXT.order("Tuesday"), HOURS_TEXT.times("Sunday"), WEBSITE_TEXT.fieldRequired("Phone line hours")])
+      expect(hours.text).toContain(html(message));
     expect(await draft()).toEqual(before);
   });
 
   it("publishes them: / shows the services in their order, the cards and the hours, and the structured data has the new hours", async () => {
     await publish();
     const home = (await page("/")).text;
-    const order = ["Rent Collection & Financial Management", "Tenant-Landlord Relations", "Repairs Within 48 Hours", "Legal Compliance & Documentation", "24/7 Emergency Response", "Energy Performance Advice"].map((title) =>
-      home.indexOf(html(title)),
-    );
+    const order = [
+      "Rent Collection & Financial Management",
+      "Tenant-Landlord Relations",
+      "Repairs Within 48 Hours",
+      "Legal Compliance & Documentation",
+      "24/7 Emergency Response",
+      "Energy Performance Advice",
+    ].map((title) => home.indexOf(html(title)));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(home).not.toContain("Property Insurance Coordination");
-    for (const text of ["Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday", "We answer within one working day"]) expect(home).toContain(text);
+    for (const text of ["Homes we have turned around.", "Interiors That Let", "Phone line open 8am – 8pm, every weekday", "We answer within one working day"])
+      expect(home).toContain(text);
     expect(home).toMatch(/Saturday – Sunday<\/dt><dd[^>]*>Closed<\/dd>/);
     expect(structuredData(home).openingHoursSpecification).toEqual([
       { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Monday"], opens: "09:00", closes: "17:30" },
-      { "@type": "OpeningHoursSpecification", dayOfWeek: ["Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`), opens: "09:00", closes: "18:00" },
+      {
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: ["Tuesday", "Wednesday", "Thursday", "Friday"].map((day) => `https://schema.org/${day}`),
+        opens: "09:00",
+        closes: "18:00",
+      },
     ]);
   });
 
@@ -277,7 +196,11 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
     expect((await save("renovations", { "renovations.cards.0.description": attack })).status).toBe(302);
     expect((await save("hours", { "contact.emailNote": attack })).status).toBe(302);
     await publish();
-    for (const response of [await page("/"), await page("/admin/website?section=services", { cookie }), await page("/admin/website/preview", { cookie })]) {
+    for (const response of [
+      await page("/"),
+      await page("/admin/website?section=services", { cookie: site.cookie }),
+      await page("/admin/website/preview", { cookie: site.cookie }),
+    ]) {
       expect(response.status).toBe(200);
       expect(response.text).not.toContain(attack);
       expect(response.text).not.toContain("<img src=x");
@@ -287,17 +210,22 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
 
   it("export-site and import-site carry the three sections; a file from before them imports with their defaults; a bad one changes nothing", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "site-sections-"));
-    const other = await backend.createDatabase();
+    const other = await backend.createDatabase({ migrated: true });
     try {
       const file = path.join(dir, "site.json");
-      expect((await runAdmin(database.env, ["export-site", file])).code).toBe(0);
+      expect((await runAdmin(site.database.env, ["export-site", file])).code).toBe(0);
       const exported = JSON.parse(await readFile(file, "utf8"));
       const otherDb = other.open();
-      await migrateToLatest(otherDb);
 
       const broken = path.join(dir, "broken.json");
-      const badServices = { ...exported.live.services, groups: [{ title: "One", services: [{ title: "A", description: "B", icon: "javascript:alert(1)" }] }, exported.live.services.groups[1]] };
-      for (const live of [{ ...exported.live, services: badServices }, { ...exported.live, hours: { days: exported.live.hours.days.slice(0, 6) } }]) {
+      const badServices = {
+        ...exported.live.services,
+        groups: [{ title: "One", services: [{ title: "A", description: "B", icon: "javascript:alert(1)" }] }, exported.live.services.groups[1]],
+      };
+      for (const live of [
+        { ...exported.live, services: badServices },
+        { ...exported.live, hours: { days: exported.live.hours.days.slice(0, 6) } },
+      ]) {
         await writeFile(broken, JSON.stringify({ ...exported, live }));
         const refused = await runAdmin(other.env, ["import-site", broken, "--publish"]);
         expect(refused.code).toBe(1);
@@ -306,7 +234,7 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       }
 
       expect((await runAdmin(other.env, ["import-site", file, "--publish"])).code).toBe(0);
-      expect((await readLive(otherDb.db, DEFAULTS)).content).toEqual((await readLive(writer.db, DEFAULTS)).content);
+      expect((await readLive(otherDb.db, DEFAULTS)).content).toEqual((await readLive(site.db, DEFAULTS)).content);
 
       // A file exported before these sections existed: they come out as the defaults, the rest as written.
       const old = structuredClone(exported);
@@ -318,7 +246,11 @@ describe.each(backends)("services, renovations and business hours on $name", (ba
       const imported = await runAdmin(other.env, ["import-site", oldFile, "--publish"]);
       expect(imported.code).toBe(0);
       const live = (await readLive(otherDb.db, DEFAULTS)).content;
-      expect({ services: live.services, renovations: live.renovations, hours: live.hours }).toEqual({ services: DEFAULTS.services, renovations: DEFAULTS.renovations, hours: DEFAULTS.hours });
+      expect({ services: live.services, renovations: live.renovations, hours: live.hours }).toEqual({
+        services: DEFAULTS.services,
+        renovations: DEFAULTS.renovations,
+        hours: DEFAULTS.hours,
+      });
       expect(live.contact).toEqual(DEFAULTS.contact);
       expect(live.company).toEqual(exported.live.company);
     } finally {

@@ -1,9 +1,6 @@
-import path from "node:path";
 import { expect } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db.server";
-import type { Backend, TestDatabase } from "./backends";
 import { rawRequest, type RawResponse } from "./http";
-import { startServer, type SpawnedServer } from "./server";
+import type { SpawnedServer } from "./server";
 
 /** The admin a spawned server creates at start (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const TEST_ADMIN = { email: "gallery.admin@example.com", password: "a long gallery test password" };
@@ -51,29 +48,21 @@ export async function uploadImage(
   return { status: response.status, body };
 }
 
-/** A migrated database, the built server on it (with the test admin), a reading connection and a signed-in cookie. */
-export type SignedInServer = {
-  database: TestDatabase;
-  server: SpawnedServer;
-  reader: Database;
-  cookie: string;
-  /** DATA_DIR/images: the bucket on disk. */
-  imagesDir: string;
-};
-
-/** `env`: more of the server's settings (a raised limit). */
-export async function startSignedInServer(backend: Backend, env: Record<string, string> = {}): Promise<SignedInServer> {
-  const database = await backend.createDatabase();
-  const migrating = database.open();
-  await migrateToLatest(migrating);
-  await migrating.close();
-  const server = await startServer({ ...database.env, ...TEST_ADMIN_ENV, ...env });
+/** The fields of the Add Project form, as the dashboard posts them, with `overrides` (the pictures' URLs, a field to break). */
+export function projectFields(title: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    database,
-    server,
-    reader: database.open(),
-    cookie: await signInOverHttp(server),
-    imagesDir: path.join(database.env.DATA_DIR, "images"),
+    intent: "create-project",
+    title,
+    category: "Kitchen Renovation",
+    description: `${title}: stripped back and refitted.`,
+    duration: "3 weeks",
+    budget: "£15,000",
+    display_order: "",
+    before_image_url: "",
+    after_image_url: "",
+    before_image_alt: "",
+    after_image_alt: "",
+    ...overrides,
   };
 }
 

@@ -1,8 +1,9 @@
 import { afterEach } from "vitest";
 import { createAdmin } from "~/auth/admins.server";
 import { signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db.server";
-import { plainLog } from "~/platform/log.server";
+import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import { plainLog } from "~/platform/observe/log.server";
+import { TEST_ACTOR } from "./actors";
 import type { Backend, TestDatabase } from "./backends";
 
 /** What the auth domain tests share: migrated databases of a backend (deleted after each test), members, a hand-moved clock. */
@@ -38,7 +39,7 @@ export function clock(start = new Date()) {
 }
 
 export async function member(db: Db, email: string, password = PASSWORD): Promise<{ id: string; email: string }> {
-  const admin = await createAdmin(db, email, password);
+  const admin = await createAdmin(db, email, password, TEST_ACTOR);
   return { id: admin.id, email: admin.email };
 }
 

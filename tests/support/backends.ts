@@ -1,8 +1,11 @@
-import { openDatabase, type Database, type DatabaseOptions } from "~/platform/db.server";
+import { copyFile } from "node:fs/promises";
+import path from "node:path";
+import { inject } from "vitest";
+import { openDatabase, type Database, type DatabaseOptions } from "~/platform/db/db.server";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
 import { makeTempDir, removeTempDir } from "./temp";
 
-/** One empty database of a backend, for one test or one spawned server. */
+/** One database of a backend, for one test or one spawned server. */
 export type TestDatabase = {
   /** What openDatabase takes. */
   options: DatabaseOptions;
@@ -18,10 +21,35 @@ export type TestDatabase = {
   dropNow?: () => Promise<void>;
 };
 
+export type CreateDatabaseOptions = {
+  /**
+   * A copy of the database global-setup.ts migrated once for the whole run
+   * (a file copy on SQLite, CREATE DATABASE … TEMPLATE on PostgreSQL), so the
+   * schema is the latest without running every migration again. Without it,
+   * an empty database: for tests of the migrations themselves.
+   */
+  migrated?: boolean;
+};
+
 export type Backend = {
   name: "sqlite" | "postgres";
-  createDatabase(): Promise<TestDatabase>;
+  createDatabase(options?: CreateDatabaseOptions): Promise<TestDatabase>;
 };
+
+/** The migrated databases of this run (tests/support/global-setup.ts). */
+export type MigratedTemplates = { sqliteFile: string; postgresDatabase: string | undefined };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    migratedTemplates: MigratedTemplates;
+  }
+}
+
+function templates(): MigratedTemplates {
+  const provided = inject("migratedTemplates");
+  if (!provided) throw new Error("No migrated template: run the tests through vitest.config.ts (its global setup makes one)");
+  return provided;
+}
 
 function tracked(options: DatabaseOptions, extra: () => Promise<void>) {
   const opened: Database[] = [];
@@ -41,13 +69,16 @@ function tracked(options: DatabaseOptions, extra: () => Promise<void>) {
 
 const sqlite: Backend = {
   name: "sqlite",
-  async createDatabase() {
+  async createDatabase({ migrated = false } = {}) {
     const dir = await makeTempDir("sqlite");
     const options = { dataDir: dir, databaseUrl: undefined };
+    const sqliteFile = path.join(dir, "app.sqlite");
+    // The template was closed cleanly (its write-ahead log checkpointed and gone): the file is the whole database.
+    if (migrated) await copyFile(templates().sqliteFile, sqliteFile);
     return {
       options,
       env: { DATA_DIR: dir },
-      sqliteFile: `${dir}/app.sqlite`,
+      sqliteFile,
       ...tracked(options, () => removeTempDir(dir)),
     };
   },
@@ -55,9 +86,9 @@ const sqlite: Backend = {
 
 const postgres: Backend = {
   name: "postgres",
-  async createDatabase() {
+  async createDatabase({ migrated = false } = {}) {
     const dir = await makeTempDir("pg");
-    const database = await createPostgresDatabase();
+    const database = await createPostgresDatabase({ template: migrated ? templates().postgresDatabase : undefined });
     const options = { dataDir: dir, databaseUrl: database.url };
     return {
       options,

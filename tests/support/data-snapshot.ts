@@ -1,4 +1,4 @@
-import type { Database } from "~/platform/db.server";
+import type { Database } from "~/platform/db/db.server";
 import { filesIn } from "./images";
 
 /**

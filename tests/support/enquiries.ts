@@ -1,7 +1,9 @@
 import type { SpamSignal } from "~/enquiries/spam";
 import type { SpamVerdict } from "~/enquiries/spam.server";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
-import type { Database } from "~/platform/db.server";
+import { randomUUID } from "node:crypto";
+import type { Database, Db } from "~/platform/db/db.server";
+import type { OutboxStatus } from "~/platform/db/schema";
 
 /** A valid enquiry, as the contact form sends it. */
 export const validEnquiry = {
@@ -18,6 +20,15 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** POST / with the contact form's fields, urlencoded, as the form without JavaScript sends it. */
+export function postForm(url: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(`${url}/?index`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
   });
 }
 
@@ -43,4 +54,29 @@ export const NO_MAIL = { mail: undefined, company: PLACEHOLDER_COMPANY } as cons
 /** saveEnquiry's verdict for an enquiry filed under Spam for this reason; none (clean) without one. */
 export function filedAsSpam(reason: SpamSignal | undefined): SpamVerdict | undefined {
   return reason === undefined ? undefined : { kind: "spam", signals: [reason] };
+}
+
+export type NotificationJob = { status: OutboxStatus; attempts?: number; lastError?: string | null; nextAttemptAt?: string | null; sentAt?: string | null };
+
+/** Writes the notification e-mail job of an enquiry as the outbox would hold it, directly into this database; returns its id. */
+export async function addNotification(db: Db, submissionId: string, job: NotificationJob): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("email_outbox")
+    .values({
+      id,
+      submission_id: submissionId,
+      kind: "notification",
+      message: JSON.stringify({ to: "office@example.com", subject: "New enquiry", text: "…", html: "<p>…</p>" }),
+      status: job.status,
+      attempts: job.attempts ?? 0,
+      next_attempt_at: job.nextAttemptAt ?? null,
+      last_error: job.lastError ?? null,
+      sent_at: job.sentAt ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
 }

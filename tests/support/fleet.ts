@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
+import { inject } from "vitest";
 import { createPostgresDatabase, postgresAdminUrl } from "./postgres";
-import { startServer, type Exit, type SpawnedServer } from "./server";
+import { startServer, type Exit, type Launch, type SpawnedServer } from "./server";
 import { makeTempDir, removeTempDir } from "./temp";
-import { openDatabase, type Database } from "~/platform/db.server";
+import { openDatabase, type Database } from "~/platform/db/db.server";
 
 /**
  * Several instances of the built server on one PostgreSQL database, as a
@@ -21,7 +22,8 @@ export type Fleet = {
   /** Starts one more instance on the fleet's database (not waiting for the others); it joins `instances`. */
   start(extra?: Record<string, string | undefined>): Promise<SpawnedServer>;
   /**
-   * Stops instance `index` with SIGTERM, as a rolling restart does, and
+   * Stops instance `index` with SIGTERM (to its process group under `npm
+   * start`, as systemd and `docker stop` do), as a rolling restart does, and
    * starts it again on its port and DATA_DIR, in its place in `instances`.
    */
   restart(index: number): Promise<{ stopped: SpawnedServer; exit: Exit; restarted: SpawnedServer }>;
@@ -35,11 +37,15 @@ export type FleetOptions = {
   /** How many instances start together (at once: their migrations race). */
   size?: number;
   env?: Record<string, string | undefined>;
+  /** `node server.js` (the default) or `npm start` in a process group of its own (support/server.ts). */
+  launch?: Launch;
+  /** A copy of the run's migrated database (backends.ts) rather than an empty one the instances migrate as they start. */
+  migrated?: boolean;
 };
 
-export async function startFleet({ size = 2, env = {} }: FleetOptions = {}): Promise<Fleet> {
+export async function startFleet({ size = 2, env = {}, launch = "node", migrated = false }: FleetOptions = {}): Promise<Fleet> {
   if (!postgresAdminUrl) throw new Error("A fleet needs PostgreSQL: set DATABASE_URL (scripts/test-postgres.sh start prints one)");
-  const postgres = await createPostgresDatabase();
+  const postgres = await createPostgresDatabase({ template: migrated ? inject("migratedTemplates").postgresDatabase : undefined });
   const dirs: string[] = [];
   const readers: Database[] = [];
   const sharedEnv = { DATABASE_URL: postgres.url, ...env };
@@ -50,7 +56,7 @@ export async function startFleet({ size = 2, env = {} }: FleetOptions = {}): Pro
     const dir = await makeTempDir("fleet");
     dirs.push(dir);
     const env = { ...sharedEnv, DATA_DIR: dir, ...extra };
-    const instance = await startServer(env);
+    const instance = await startServer(env, { launch });
     settings.set(instance, env);
     instances.push(instance);
     return instance;
@@ -59,7 +65,7 @@ export async function startFleet({ size = 2, env = {} }: FleetOptions = {}): Pro
     const stopped = instances[index]!;
     const exit = await stopped.stop();
     const env = { ...settings.get(stopped)!, PORT: String(stopped.port) };
-    const restarted = await startServer(env);
+    const restarted = await startServer(env, { launch });
     settings.set(restarted, env);
     instances[index] = restarted;
     return { stopped, exit, restarted };

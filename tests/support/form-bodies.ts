@@ -39,10 +39,13 @@ function urlencodedBody(pairs: Array<[Buffer, Buffer]>): Buffer {
 }
 
 export function urlencodedCases(form: Form, random: () => number): Case[] {
-  const pairs = (fields: Array<[string, string]>): Array<[Buffer, Buffer]> => fields.map(([name, value]) => [Buffer.from(encode(name)), Buffer.from(encode(value))]);
+  const pairs = (fields: Array<[string, string]>): Array<[Buffer, Buffer]> =>
+    fields.map(([name, value]) => [Buffer.from(encode(name)), Buffer.from(encode(value))]);
   const base = pairs(form.fields);
   const damaged = (index: number, at: "name" | "value", bytes: Buffer): Buffer =>
-    urlencodedBody(base.map((pair, i) => (i !== index ? pair : at === "name" ? [Buffer.concat([pair[0], bytes]), pair[1]] : [pair[0], Buffer.concat([pair[1], bytes])])));
+    urlencodedBody(
+      base.map((pair, i) => (i !== index ? pair : at === "name" ? [Buffer.concat([pair[0], bytes]), pair[1]] : [pair[0], Buffer.concat([pair[1], bytes])])),
+    );
   const cases: Case[] = [];
   const add = (label: string, body: Buffer, expect: Expect) => cases.push({ label: `urlencoded: ${label}`, contentType: URLENCODED, body, expect });
 
@@ -59,12 +62,28 @@ export function urlencodedCases(form: Form, random: () => number): Case[] {
     const index = Math.floor(random() * form.fields.length);
     const bad = NOT_UTF8[Math.floor(random() * NOT_UTF8.length)]!;
     const raw = random() < 0.5;
-    add(`${raw ? bad.label : bad.escaped} in the value of ${form.fields[index]![0]} (random #${n})`, damaged(index, "value", raw ? bad.raw : Buffer.from(bad.escaped)), "unreadable");
+    add(
+      `${raw ? bad.label : bad.escaped} in the value of ${form.fields[index]![0]} (random #${n})`,
+      damaged(index, "value", raw ? bad.raw : Buffer.from(bad.escaped)),
+      "unreadable",
+    );
   }
 
   add("every field twice", urlencodedBody([...base, ...base]), "any");
   add("every field first empty, then as sent", urlencodedBody([...pairs(form.fields.map(([name]) => [name, ""])), ...base]), "any");
-  add("unknown fields", urlencodedBody([...base, ...pairs([["unknown", "x"], ["__proto__", "y"], ["constructor", "z"], ["", "no name"]])]), "any");
+  add(
+    "unknown fields",
+    urlencodedBody([
+      ...base,
+      ...pairs([
+        ["unknown", "x"],
+        ["__proto__", "y"],
+        ["constructor", "z"],
+        ["", "no name"],
+      ]),
+    ]),
+    "any",
+  );
   add("900 more fields", urlencodedBody([...base, ...pairs(Array.from({ length: 900 }, (_, i) => [`f${i}`, "1"]))]), "any");
   add("1,001 more fields", urlencodedBody([...base, ...pairs(Array.from({ length: 1001 }, (_, i) => [`f${i}`, "1"]))]), "refused");
   return cases;
@@ -125,7 +144,11 @@ function damage(source: Buffer, random: () => number): Buffer {
         bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1 + pick(40))]);
         break;
       case 2:
-        bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(Array.from({ length: 1 + pick(8) }, () => alphabet[pick(alphabet.length)]!)), bytes.subarray(at)]);
+        bytes = Buffer.concat([
+          bytes.subarray(0, at),
+          Buffer.from(Array.from({ length: 1 + pick(8) }, () => alphabet[pick(alphabet.length)]!)),
+          bytes.subarray(at),
+        ]);
         break;
       case 3:
         bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at, at + pick(80)), bytes.subarray(at)]);
@@ -176,13 +199,29 @@ export function multipartCases(form: Form, random: () => number, { randomDamage 
   add("a header line of 9 KB", withPart(0, { headers: `X-Padding: ${"p".repeat(9 * 1024)}` }), "unreadable");
 
   // Files where text is expected, and in fields nobody takes.
-  texts.forEach((part, i) => add(`a file in the text field ${part.name}`, withPart(i, { filename: Buffer.from(`${part.name}.txt`), type: "text/plain" }), "unreadable"));
+  texts.forEach((part, i) => {
+    add(`a file in the text field ${part.name}`, withPart(i, { filename: Buffer.from(`${part.name}.txt`), type: "text/plain" }), "unreadable");
+  });
   if (texts.length > 0) {
     add(`${texts[0]!.name} as application/octet-stream`, withPart(0, { type: "application/octet-stream" }), "unreadable");
-    add(`${texts[0]!.name} as a file named in an unknown charset`, withPart(0, { disposition: `form-data; name="${texts[0]!.name}"; filename*=x-no-such-charset''a.txt` }), "unreadable");
+    add(
+      `${texts[0]!.name} as a file named in an unknown charset`,
+      withPart(0, { disposition: `form-data; name="${texts[0]!.name}"; filename*=x-no-such-charset''a.txt` }),
+      "unreadable",
+    );
   }
-  add("a file in a field the form does not have", buildMultipart([...parts, filePart({ name: "attachment", filename: "a.txt", type: "text/plain", data: Buffer.from("a file") })]).body, "unreadable");
-  files.forEach((part, i) => add(`the file of ${part.name} named in an unknown charset`, withPart(texts.length + i, { disposition: `form-data; name="${part.name}"; filename*=x-no-such-charset''photo.jpg` }), "any"));
+  add(
+    "a file in a field the form does not have",
+    buildMultipart([...parts, filePart({ name: "attachment", filename: "a.txt", type: "text/plain", data: Buffer.from("a file") })]).body,
+    "unreadable",
+  );
+  files.forEach((part, i) => {
+    add(
+      `the file of ${part.name} named in an unknown charset`,
+      withPart(texts.length + i, { disposition: `form-data; name="${part.name}"; filename*=x-no-such-charset''photo.jpg` }),
+      "any",
+    );
+  });
 
   add("every part twice", buildMultipart([...parts, ...parts]).body, "any");
   add("unknown fields", buildMultipart([...parts, textPart("unknown", "x"), textPart("__proto__", "y"), textPart("constructor", "z")]).body, "any");

@@ -60,11 +60,7 @@ export function rawRequest(port: number, options: RawRequestOptions): Promise<Ra
  * `giveUp`, the client closes its side right after sending, as a client that
  * gives up half-way does; Node then drops the request and may not answer.
  */
-export function rawExchange(
-  port: number,
-  bytes: Buffer | string,
-  options: { giveUp?: boolean } = {},
-): Promise<{ status: number; text: string }> {
+export function rawExchange(port: number, bytes: Buffer | string, options: { giveUp?: boolean } = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     let response = "";
@@ -100,4 +96,47 @@ export function connectionRefused(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(true));
   });
+}
+
+export type HeldRequest = {
+  /** Sends the rest of the body; resolves with the answer. */
+  finish(): Promise<{ status: number; text: string }>;
+};
+
+/**
+ * A POST that is in flight for as long as the test likes: the server has
+ * answered its `Expect: 100-continue` (so it is handling the request) and
+ * has part of the body; `finish` sends the rest. On a connection of its own.
+ */
+export async function holdRequest(port: number, path: string, body: string, contentType = "application/json"): Promise<HeldRequest> {
+  const request = http.request({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path,
+    agent: false,
+    headers: { "content-type": contentType, "content-length": Buffer.byteLength(body), expect: "100-continue" },
+  });
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    request.on("response", (incoming) => {
+      let text = "";
+      incoming.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      incoming.on("end", () => resolve({ status: incoming.statusCode!, text }));
+    });
+    request.on("error", reject);
+  });
+  // Read before the test finishes the request: a failure surfaces there, not as an unhandled rejection.
+  response.catch(() => undefined);
+  await new Promise<void>((resolve, reject) => {
+    request.once("continue", resolve);
+    request.once("error", reject);
+  });
+  const half = Math.floor(body.length / 2);
+  request.write(body.slice(0, half));
+  return {
+    finish() {
+      request.end(body.slice(half));
+      return response;
+    },
+  };
 }

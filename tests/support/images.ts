@@ -131,9 +131,7 @@ export function multipartBody(
   for (const part of parts) {
     if ("data" in part) {
       pieces.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
-        ),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`),
         part.data,
         Buffer.from("\r\n"),
       );

@@ -43,10 +43,14 @@ export type PostgresTestDatabase = {
   drop(): Promise<void>;
 };
 
-/** CREATE DATABASE t_<random> on the server of DATABASE_URL. */
-export async function createPostgresDatabase(): Promise<PostgresTestDatabase> {
+/**
+ * CREATE DATABASE t_<random> on the server of DATABASE_URL: empty, or a copy
+ * of `template` (a database nobody is connected to, e.g. the migrated one of
+ * tests/support/global-setup.ts).
+ */
+export async function createPostgresDatabase({ template }: { template?: string } = {}): Promise<PostgresTestDatabase> {
   const name = `t_${randomBytes(8).toString("hex")}`;
-  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}`));
+  await withAdminClient((client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`));
   const url = new URL(postgresAdminUrl!);
   url.pathname = `/${name}`;
   let dropped: Promise<void> | undefined;

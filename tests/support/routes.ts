@@ -3,8 +3,11 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routeConfig from "~/routes";
 import { repoRoot } from "./server";
 
-/** A route of app/routes.ts: its whole path as the config spells it ("" for the landing page, "admin/data-requests") and its module. */
-export type AppRoute = { path: string; file: string };
+/**
+ * A route of app/routes.ts: its whole path as the config spells it ("" for the landing page, "admin/data-requests"),
+ * its module, and whether it is an index route (which has its parent's path).
+ */
+export type AppRoute = { path: string; file: string; index: boolean };
 
 function joinPaths(parent: string, child: string | undefined): string {
   return [parent, child ?? ""]
@@ -19,7 +22,7 @@ export async function appRoutes(): Promise<AppRoute[]> {
   const walk = (entries: RouteConfigEntry[], parent: string) => {
     for (const entry of entries) {
       const routePath = joinPaths(parent, entry.path);
-      found.push({ path: routePath, file: entry.file });
+      found.push({ path: routePath, file: entry.file, index: entry.index === true });
       if (entry.children) walk(entry.children, routePath);
     }
   };

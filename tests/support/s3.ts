@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -8,7 +10,8 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
-import { parseEnv, type S3Config } from "~/platform/env.server";
+import { parseEnv } from "~/platform/config/env.server";
+import type { S3Config } from "~/platform/storage/s3-storage.server";
 
 /**
  * The S3 server the tests may use, from S3_ENDPOINT, S3_BUCKET and the keys
@@ -90,6 +93,46 @@ export async function createTestBucket(): Promise<TestBucket> {
       for (const key of await keys()) await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
       await client.send(new DeleteBucketCommand({ Bucket: config.bucket }));
       client.destroy();
+    },
+  };
+}
+
+/**
+ * A pass-through in front of the S3 server that counts the requests reaching
+ * it: `config` is the same bucket through it (the Host header is passed on as
+ * the client signed it, so signatures still hold).
+ */
+export type CountedS3 = { config: S3Config; requests(): number; close(): Promise<void> };
+
+export async function countS3Requests(config: S3Config): Promise<CountedS3> {
+  if (!config.endpoint) throw new Error("counting needs S3_ENDPOINT");
+  const upstream = new URL(config.endpoint);
+  let requests = 0;
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((request, response) => {
+    requests++;
+    const forwarded = http.request(
+      { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on("error", (error) => {
+      if (!response.headersSent) response.writeHead(502);
+      response.end(error.message);
+    });
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    config: { ...config, endpoint: `http://127.0.0.1:${port}` },
+    requests: () => requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
     },
   };
 }

@@ -30,8 +30,16 @@ export function freePort(): Promise<number> {
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
+/**
+ * How a test starts the server: `node server.js` as its own child, or `npm
+ * start` (as production does, package.json) in a process group of its own,
+ * which `setsid npm start` makes and which systemd and `docker stop` signal whole.
+ */
+export type Launch = "node" | "npm";
+
 export type SpawnedServer = {
   child: ChildProcess;
+  launch: Launch;
   port: number;
   /** http://127.0.0.1:<port> */
   url: string;
@@ -40,7 +48,13 @@ export type SpawnedServer = {
   stderr(): string;
   /** Resolves when the process has exited. */
   exited: Promise<Exit>;
-  /** SIGTERM, then SIGKILL if it has not exited after a while; resolves with the exit. */
+  /**
+   * Sends `signal` as an orchestrator would: to the whole process group under
+   * `npm start` (npm and the server both get it, and npm passes its copy on),
+   * to the server's process otherwise.
+   */
+  signal(signal: NodeJS.Signals): void;
+  /** `signal("SIGTERM")`, then SIGKILL if it has not exited after a while; resolves with the exit (npm's under `npm start`). */
   stop(): Promise<Exit>;
 };
 
@@ -48,22 +62,41 @@ const running = new Set<ChildProcess>();
 
 // A test that fails half-way must not leave a server behind.
 process.once("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
+  for (const child of running) killAll(child, "SIGKILL");
 });
+
+/** The child and, when it leads a process group of its own (`npm start`), everything in that group. */
+function killAll(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined && launches.get(child) === "npm") process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // Gone already.
+  }
+}
+
+const launches = new WeakMap<ChildProcess, Launch>();
 
 /**
  * Starts `node server.js` (the production build) as a child process with only
  * the environment given here (plus PATH and HOME), so nothing leaks in from the
  * test runner: no NODE_ENV=test, no DATABASE_URL for the SQLite variants.
+ * With `launch: "npm"`, `npm start` in a process group of its own instead.
  */
-export function spawnServer(env: Record<string, string | undefined>): SpawnedServer {
+export function spawnServer(env: Record<string, string | undefined>, { launch = "node" }: { launch?: Launch } = {}): SpawnedServer {
   const port = Number(env.PORT ?? 0);
   const childEnv: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   // No drain on SIGTERM unless a test asks for one: nothing balances traffic to a test's server.
   for (const [name, value] of Object.entries({ NODE_ENV: "production", HOST: "127.0.0.1", SHUTDOWN_DRAIN_MS: "0", ...env })) {
     if (value !== undefined) childEnv[name] = value;
   }
-  const child = spawn(process.execPath, [serverEntry], { cwd: repoRoot, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // npm checks for a newer npm now and then, over the network: not in a test.
+  if (launch === "npm") childEnv.npm_config_update_notifier = "false";
+  const child =
+    launch === "npm"
+      ? spawn("npm", ["start"], { cwd: repoRoot, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true })
+      : spawn(process.execPath, [serverEntry], { cwd: repoRoot, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  launches.set(child, launch);
   running.add(child);
   let stdout = "";
   let stderr = "";
@@ -75,17 +108,18 @@ export function spawnServer(env: Record<string, string | undefined>): SpawnedSer
       resolve({ code, signal });
     });
   });
+  const signal = (name: NodeJS.Signals) => killAll(child, name);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      signal("SIGTERM");
+      const timer = setTimeout(() => signal("SIGKILL"), 15_000);
       const exit = await exited;
       clearTimeout(timer);
       return exit;
     }
     return exited;
   };
-  return { child, port, url: `http://127.0.0.1:${port}`, stdout: () => stdout, stderr: () => stderr, exited, stop };
+  return { child, launch, port, url: `http://127.0.0.1:${port}`, stdout: () => stdout, stderr: () => stderr, exited, signal, stop };
 }
 
 /** A line of the server's JSON log (decision 031). */
@@ -128,11 +162,11 @@ export async function waitUntilHealthy(server: SpawnedServer, timeoutMs = 40_000
  * healthy. If a free port was taken in between (another test file grabbed
  * it), tries another.
  */
-export async function startServer(env: Record<string, string | undefined>): Promise<SpawnedServer> {
+export async function startServer(env: Record<string, string | undefined>, options: { launch?: Launch } = {}): Promise<SpawnedServer> {
   assertBuilt();
   if (env.PORT !== undefined) {
     // A port the test chose (an instance restarted where a proxy expects it).
-    const server = spawnServer(env);
+    const server = spawnServer(env, options);
     await waitUntilHealthy(server).catch(async (error: unknown) => {
       await server.stop();
       throw error;
@@ -140,7 +174,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     return server;
   }
   for (let attempt = 1; ; attempt++) {
-    const server = spawnServer({ ...env, PORT: String(await freePort()) });
+    const server = spawnServer({ ...env, PORT: String(await freePort()) }, options);
     try {
       await waitUntilHealthy(server);
       return server;

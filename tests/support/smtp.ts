@@ -52,7 +52,23 @@ export function testCertificate(): TestCertificate {
   const certFile = path.join(dir, "cert.pem");
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", keyFile, "-out", certFile],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+    ],
     { stdio: "ignore" },
   );
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -153,10 +169,11 @@ export async function startSmtpServer(port?: number, options: { tls?: boolean } 
   return smtp;
 }
 
-export type ParsedMessage = Email & Omit<ReceivedMessage, "raw"> & {
-  /** Values of a header, by lower-case name, as they arrived (before decoding). */
-  header(name: string): string[];
-};
+export type ParsedMessage = Email &
+  Omit<ReceivedMessage, "raw"> & {
+    /** Values of a header, by lower-case name, as they arrived (before decoding). */
+    header(name: string): string[];
+  };
 
 export async function parseMessage(message: ReceivedMessage): Promise<ParsedMessage> {
   const email = await PostalMime.parse(message.raw);

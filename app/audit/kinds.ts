@@ -1,0 +1,122 @@
+import { STORED_ROLES, type StoredRole as Role } from "~/platform/db/schema";
+
+/**
+ * What the audit log can say (docs/decisions/042): a closed list of kinds,
+ * each with the kind of record it is about, and a narrow list of details.
+ * Nothing in an entry is free text: not an enquiry's message, a password, a
+ * token or a code, nor a search someone typed. Shared by server and browser
+ * (the Audit log view's filter and labels). It depends on the platform only:
+ * every room of the house writes to the log.
+ */
+
+/** The kinds of record an entry can be about. */
+export type AuditTargetType = "member" | "invitation" | "project" | "file" | "website" | "enquiry" | "enquiries" | "address" | "files" | "backup";
+
+export const AUDIT_KINDS = {
+  "sign-in": { label: "Signed in", target: "member" },
+  "sign-in-failed": { label: "Sign-in failed", target: "member" },
+  "sign-in-locked": { label: "Sign-in locked after failures", target: "member" },
+  "sign-out": { label: "Signed out", target: "member" },
+  "member-invited": { label: "Invited a member", target: "invitation" },
+  "invitation-revoked": { label: "Revoked an invitation", target: "invitation" },
+  "invitation-accepted": { label: "Accepted an invitation", target: "member" },
+  "role-changed": { label: "Changed a member's role", target: "member" },
+  "member-removed": { label: "Removed a member", target: "member" },
+  "member-created": { label: "Created an owner", target: "member" },
+  "sessions-ended": { label: "Ended a member's sessions", target: "member" },
+  "password-set": { label: "Set a member's password", target: "member" },
+  "password-reset": { label: "Set a new password through an e-mailed link", target: "member" },
+  "lockout-lifted": { label: "Lifted a sign-in lockout", target: "member" },
+  "project-created": { label: "Added a project", target: "project" },
+  "project-updated": { label: "Edited a project", target: "project" },
+  "project-shown": { label: "Showed a project", target: "project" },
+  "project-hidden": { label: "Hid a project", target: "project" },
+  "project-moved": { label: "Moved a project", target: "project" },
+  "project-deleted": { label: "Deleted a project", target: "project" },
+  "file-uploaded": { label: "Uploaded a file", target: "file" },
+  "files-removed": { label: "Removed unused files", target: "files" },
+  "files-copied": { label: "Copied the files to other storage", target: "files" },
+  // The record: the section saved ("fees").
+  "website-saved": { label: "Saved a website section", target: "website" },
+  "website-published": { label: "Published the website", target: "website" },
+  "website-discarded": { label: "Discarded the website's draft", target: "website" },
+  "website-scheduled": { label: "Scheduled a website publish", target: "website" },
+  "website-schedule-cancelled": { label: "Cancelled a scheduled publish", target: "website" },
+  "website-restored": { label: "Restored a website version", target: "website" },
+  "website-imported": { label: "Imported the website's content", target: "website" },
+  "enquiry-marked-read": { label: "Marked an enquiry read", target: "enquiry" },
+  "enquiry-marked-unread": { label: "Marked an enquiry unread", target: "enquiry" },
+  "enquiry-deleted": { label: "Deleted an enquiry", target: "enquiry" },
+  "enquiry-marked-spam": { label: "Moved an enquiry to Spam", target: "enquiry" },
+  "enquiry-marked-not-spam": { label: "Marked an enquiry not spam", target: "enquiry" },
+  "enquiry-released": { label: "Released an enquiry held in a flood", target: "enquiry" },
+  "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
+  // The record: the inbox view exported ("all", "spam").
+  "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
+  "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },
+  "data-exported": { label: "Exported the data held for an address", target: "address" },
+  "data-erased": { label: "Erased the data held for an address", target: "address" },
+  "backup-made": { label: "Made a backup", target: "backup" },
+  "backup-restored": { label: "Restored a backup", target: "backup" },
+} as const satisfies Record<string, { label: string; target: AuditTargetType }>;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+export const AUDIT_KIND_NAMES = Object.keys(AUDIT_KINDS) as AuditKind[];
+
+export function isAuditKind(value: unknown): value is AuditKind {
+  return typeof value === "string" && Object.hasOwn(AUDIT_KINDS, value);
+}
+
+/** Why a sign-in failed, as far as the log may say. */
+export type SignInFailure = "wrong-password" | "no-such-member";
+
+/**
+ * The details an entry may carry, and nothing else: counts, roles, version
+ * numbers, a yes or no, a time, a reason from a list. Checked again when
+ * written (checkDetails), so a cast cannot slip text in.
+ */
+export type AuditDetails = {
+  /** How many records a change touched: enquiries exported or erased, files removed, sessions ended. */
+  count?: number;
+  /** The role given (an invitation, a new role, an accepted invitation). */
+  role?: Role;
+  /** The role before a change of role. */
+  previousRole?: Role;
+  /** The website version published or restored as. */
+  version?: number;
+  /** The version a restore brought back. */
+  fromVersion?: number;
+  /** The export was of a search (its words are not kept: they may be a name). */
+  searched?: boolean;
+  /** ISO time: when a scheduled publish is due. */
+  at?: string;
+  /** A failed sign-in: a member's wrong password, or an address that is no member's. */
+  failure?: SignInFailure;
+};
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const count = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+
+const DETAIL_CHECKS: { [K in keyof Required<AuditDetails>]: (value: unknown) => boolean } = {
+  count,
+  role: (value) => (STORED_ROLES as readonly unknown[]).includes(value),
+  previousRole: (value) => (STORED_ROLES as readonly unknown[]).includes(value),
+  version: count,
+  fromVersion: count,
+  searched: (value) => typeof value === "boolean",
+  at: (value) => typeof value === "string" && ISO_TIME.test(value),
+  failure: (value) => value === "wrong-password" || value === "no-such-member",
+};
+
+/** The details as stored, or a thrown error naming the first field that is not allowed (a bug, never a user's doing). */
+export function checkDetails(details: AuditDetails | undefined): AuditDetails | undefined {
+  if (details === undefined) return undefined;
+  const checked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(details)) {
+    if (value === undefined) continue;
+    const check = Object.hasOwn(DETAIL_CHECKS, name) ? DETAIL_CHECKS[name as keyof AuditDetails] : undefined;
+    if (!check?.(value)) throw new Error(`The audit log does not take the detail "${name}" with that value.`);
+    checked[name] = value;
+  }
+  return Object.keys(checked).length > 0 ? (checked as AuditDetails) : undefined;
+}

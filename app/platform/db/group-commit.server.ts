@@ -1,0 +1,122 @@
+import { sql } from "kysely";
+import { dialectOf, type Db } from "./db.server";
+
+/**
+ * Writes whose commits are shared (group commit, decision 039).
+ *
+ * On SQLite with synchronous=FULL every commit waits for the disk (an fsync),
+ * and node:sqlite waits on the event loop: one commit per enquiry made the
+ * disk, not the server, the limit. `run` gives each piece of work what a
+ * transaction of its own would: its writes are committed together or not at
+ * all, it sees the writes committed before it, and it resolves only once its
+ * writes are on disk. But the work handed in within one turn of the event
+ * loop (the requests that arrived while the previous commit was being synced)
+ * runs in one SQLite transaction, each piece inside a SAVEPOINT of its own,
+ * and the lot is committed once. A piece that throws is rolled back to its
+ * savepoint and fails alone; the others commit. If the commit itself fails
+ * (a full disk), every piece in it fails, and none was acknowledged.
+ *
+ * A piece must only use the transaction it is given, and await nothing but
+ * its queries: the batch holds the database's one connection (and SQLite's
+ * write lock) until it commits.
+ *
+ * PostgreSQL commits concurrent transactions on its own connections and
+ * groups their WAL flushes itself: there `run` is a plain transaction.
+ */
+export type Transactions = {
+  run<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+};
+
+type Pending = { work: (trx: Db) => Promise<unknown>; resolve(value: unknown): void; reject(error: unknown): void };
+
+/** The memo a batch's transaction reads and writes (see batchMemo). */
+const memos = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A place for the pieces of grouped commits to remember what they read (a
+ * count), from one batch to the next: the data is known to have changed only
+ * through them. A batch holds the write lock while it runs; before it starts,
+ * the memo is dropped if any other connection committed since the last batch
+ * (SQLite's data_version) or this connection wrote outside the batches
+ * (total_changes()); a piece that rolls back drops it too. A piece that
+ * changes what it remembered keeps it up to date (or deletes it). Undefined
+ * outside a batch.
+ */
+export function batchMemo(trx: Db): Map<string, unknown> | undefined {
+  return memos.get(trx);
+}
+
+export function groupCommits(db: Db): Transactions {
+  if (dialectOf(db) !== "sqlite") return { run: (work) => db.transaction().execute(work) };
+  let queue: Pending[] = [];
+  let scheduled = false;
+  const memo = new Map<string, unknown>();
+  /** data_version and total_changes() after the last batch committed: what the memo is true for. */
+  let memoFor: string | undefined;
+
+  const runBatch = async () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const committed: Array<{ pending: Pending; value: unknown }> = [];
+    let settled = 0;
+    try {
+      await db.transaction().execute(async (trx) => {
+        if ((await writesSeen(trx)) !== memoFor) memo.clear();
+        memoFor = undefined;
+        memos.set(trx, memo);
+        for (const pending of batch) {
+          await sql`savepoint grouped`.execute(trx);
+          try {
+            const value = await pending.work(trx);
+            await sql`release grouped`.execute(trx);
+            committed.push({ pending, value });
+          } catch (error) {
+            memo.clear();
+            try {
+              await sql`rollback to grouped`.execute(trx);
+              await sql`release grouped`.execute(trx);
+            } catch {
+              // SQLite ended the whole transaction itself (a full disk, an I/O error): every
+              // piece's writes are gone, and this piece's error says why.
+              throw error;
+            }
+            pending.reject(error);
+          }
+          settled++;
+        }
+        // The next batch compares with this, this batch's writes included (a commit changes neither).
+        const seen = await writesSeen(trx);
+        memoFor = seen;
+      });
+    } catch (error) {
+      memoFor = undefined;
+      memo.clear();
+      // Nothing of this batch is on disk: the pieces that had run and those that had not fail alike.
+      for (const { pending } of committed) pending.reject(error);
+      for (const pending of batch.slice(settled)) pending.reject(error);
+      return;
+    }
+    for (const { pending, value } of committed) pending.resolve(value);
+  };
+
+  return {
+    run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          // After the other requests this turn brings: they join this commit.
+          setImmediate(() => void runBatch());
+        }
+      });
+    },
+  };
+}
+
+/** Changes to the database as this connection sees them: others' commits (data_version) and its own writes (total_changes()). */
+async function writesSeen(db: Db): Promise<string> {
+  const version = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+  const changes = await sql<{ changes: number }>`select total_changes() as changes`.execute(db);
+  return `${version.rows[0]?.data_version} ${changes.rows[0]?.changes}`;
+}
