@@ -113,7 +113,8 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // Its leases are on the database's clock, which every instance shares.
     // A password reset's e-mail is composed as it is sent (its link made then): app/auth/password-reset.server.ts.
     const composers = env.mail && { "password-reset": passwordResetComposer({ db: database.db, from: env.mail.from, siteName: services.company.name, log }) };
-    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, composers, now: () => clock.now(), onFailedSend: () => metrics.sendFailed() }));
+    if (mailer)
+      background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, composers, now: () => clock.now(), onFailedSend: () => metrics.sendFailed() }));
     metrics.watchOutbox(() => outboxBacklog(database.db, clock.now()));
     log.info(
       mailer && env.mail

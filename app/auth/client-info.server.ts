@@ -11,7 +11,10 @@ const MAX_USER_AGENT = 512;
 const MAX_LABEL = 60;
 
 function label(name: string | undefined, version: string | undefined): string | null {
-  const text = [name, version].filter((part) => part !== undefined && part.trim() !== "").join(" ").trim();
+  const text = [name, version]
+    .filter((part) => part !== undefined && part.trim() !== "")
+    .join(" ")
+    .trim();
   // Printable characters only: the label is shown back to the member.
   const clean = text.replace(/[^\p{L}\p{N} ._()/+-]/gu, "").slice(0, MAX_LABEL);
   return clean === "" ? null : clean;

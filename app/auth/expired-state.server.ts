@@ -18,7 +18,10 @@ export async function pruneExpiredSignInState(db: Db, now: Date): Promise<void> 
   await deleteExpiredEmails(db, now);
   await db.deleteFrom("pending_sign_ins").where("expires_at", "<=", at).execute();
   await db.deleteFrom("webauthn_challenges").where("expires_at", "<=", at).execute();
-  await db.deleteFrom("password_resets").where("expires_at", "<=", new Date(now.getTime() - KEEP_RESETS_MS).toISOString()).execute();
+  await db
+    .deleteFrom("password_resets")
+    .where("expires_at", "<=", new Date(now.getTime() - KEEP_RESETS_MS).toISOString())
+    .execute();
 }
 
 /** Every 10 minutes across the fleet, by one instance (platform/fleet/job-runs.server.ts). */

@@ -227,7 +227,12 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
       expectedChallenge: issued.challenge,
       expectedOrigin: issued.origin,
       expectedRPID: issued.rpId,
-      credential: { id: row.id, publicKey: Buffer.from(row.public_key, "base64url"), counter: Number(row.counter), transports: JSON.parse(row.transports) as string[] },
+      credential: {
+        id: row.id,
+        publicKey: Buffer.from(row.public_key, "base64url"),
+        counter: Number(row.counter),
+        transports: JSON.parse(row.transports) as string[],
+      },
       requireUserVerification: true,
     });
     if (!verification.verified) throw new Error("the signature does not verify");
@@ -269,7 +274,11 @@ export async function renamePasskey(db: Db, adminId: string, passkeyId: string, 
 }
 
 /** Removes one of the member's passkeys; refused while an owner requires a second factor and it is the member's last. */
-export async function removePasskey(db: Db, adminId: string, passkeyId: string): Promise<{ ok: true; name: string } | { ok: false; reason: "not-found" | "required" }> {
+export async function removePasskey(
+  db: Db,
+  adminId: string,
+  passkeyId: string,
+): Promise<{ ok: true; name: string } | { ok: false; reason: "not-found" | "required" }> {
   const row = await db.selectFrom("passkeys").select("name").where("id", "=", passkeyId).where("admin_id", "=", adminId).executeTakeFirst();
   if (!row) return { ok: false, reason: "not-found" };
   if (!(await mayRemoveFactor(db, adminId, "passkey"))) return { ok: false, reason: "required" };

@@ -129,7 +129,19 @@ export function passwordResetComposer({ db, from, siteName, log }: ResetEmailCon
   };
 }
 
-function passwordResetEmail({ to, from, siteName, link, messageId }: { to: string; from: string; siteName: string; link: string; messageId: string }): OutgoingEmail {
+function passwordResetEmail({
+  to,
+  from,
+  siteName,
+  link,
+  messageId,
+}: {
+  to: string;
+  from: string;
+  siteName: string;
+  link: string;
+  messageId: string;
+}): OutgoingEmail {
   const subject = `Set a new password for ${siteName}`;
   const minutes = RESET_LINK_MS / 60_000;
   const lines = [

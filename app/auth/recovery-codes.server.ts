@@ -45,7 +45,7 @@ export async function replaceRecoveryCodes(db: Db, adminId: string, now: Date): 
 }
 
 /** Uses up one of the member's codes: true once for each code, then never again. */
-export async function useRecoveryCode(db: Db, adminId: string, typed: string, now: Date): Promise<boolean> {
+export async function redeemRecoveryCode(db: Db, adminId: string, typed: string, now: Date): Promise<boolean> {
   const code = normalizeRecoveryCode(typed);
   if (code === undefined) return false;
   const result = await db

@@ -8,9 +8,7 @@ import { isIP } from "node:net";
  * than localhost: those are refused here with words the sign-in form can
  * show, instead of a browser error nobody can read.
  */
-export type RelyingParty =
-  | { ok: true; rpId: string; origin: string }
-  | { ok: false; reason: "ip-address" | "insecure"; message: string };
+export type RelyingParty = { ok: true; rpId: string; origin: string } | { ok: false; reason: "ip-address" | "insecure"; message: string };
 
 export const PASSKEY_IP_MESSAGE =
   "Passkeys cannot be used at an IP address: browsers only offer them at a site's name. Open this site at its domain name, or at http://localhost on this computer, to use a passkey.";

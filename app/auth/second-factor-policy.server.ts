@@ -17,11 +17,7 @@ export async function secondFactorRequired(db: Db): Promise<boolean> {
 /** Turns the requirement on or off (only an owner may: the caller checks the role). Returns whether it changed. */
 export async function setSecondFactorRequired(db: Db, required: boolean, by: string, now: Date): Promise<{ changed: boolean }> {
   const before = await secondFactorRequired(db);
-  await db
-    .updateTable("sign_in_policy")
-    .set({ second_factor_required: required, updated_at: now.toISOString(), updated_by: by })
-    .where("id", "=", 1)
-    .execute();
+  await db.updateTable("sign_in_policy").set({ second_factor_required: required, updated_at: now.toISOString(), updated_by: by }).where("id", "=", 1).execute();
   return { changed: before !== required };
 }
 

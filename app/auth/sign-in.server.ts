@@ -132,7 +132,15 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
 export async function startSession(
   db: Db,
   admin: { id: string; email: string; role: Role },
-  options: { previousToken?: string; clientIp: string; userAgent?: string | null; now: Date; log: Pick<Log, "info">; fields: Record<string, string>; how: string },
+  options: {
+    previousToken?: string;
+    clientIp: string;
+    userAgent?: string | null;
+    now: Date;
+    log: Pick<Log, "info">;
+    fields: Record<string, string>;
+    how: string;
+  },
 ): Promise<Extract<SignInResult, { ok: true }>> {
   const { now } = options;
   if (options.previousToken) await deleteSessionByToken(db, options.previousToken);

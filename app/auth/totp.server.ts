@@ -78,11 +78,7 @@ async function setupOf(base32: string, labels: { issuer: string; email: string }
  * secret, kept as pending until a code from it is confirmed. An app already
  * on stays in use until then.
  */
-export async function startTotpSetup(
-  db: Db,
-  member: { adminId: string; email: string; issuer: string },
-  now: Date,
-): Promise<TotpSetup> {
+export async function startTotpSetup(db: Db, member: { adminId: string; email: string; issuer: string }, now: Date): Promise<TotpSetup> {
   const base32 = new Secret({ size: SECRET_BYTES }).base32;
   const pending = await encryptSecret(db, member.adminId, base32);
   await db
@@ -100,9 +96,7 @@ export async function pendingTotpSetup(db: Db, member: { adminId: string; email:
   return setupOf(await decryptSecret(db, member.adminId, row.pending_secret), { issuer: member.issuer, email: member.email });
 }
 
-export type TotpConfirmation =
-  | { ok: true; recoveryCodes: string[]; endedSessions: number }
-  | { ok: false; reason: "no-setup" | "wrong-code" };
+export type TotpConfirmation = { ok: true; recoveryCodes: string[]; endedSessions: number } | { ok: false; reason: "no-setup" | "wrong-code" };
 
 /**
  * Confirms the set-up with a code from the app: two-step sign-in is on, ten
@@ -142,7 +136,7 @@ export async function hasTwoStepSignIn(db: Db, adminId: string): Promise<boolean
  * Checks a code from the member's app and uses it up: true once per time
  * step. Two requests with one code: the conditional update lets one through.
  */
-export async function useTotpCode(db: Db, adminId: string, code: string, now: Date): Promise<boolean> {
+export async function redeemTotpCode(db: Db, adminId: string, code: string, now: Date): Promise<boolean> {
   const row = await db.selectFrom("totp_factors").select("secret").where("admin_id", "=", adminId).where("confirmed_at", "is not", null).executeTakeFirst();
   if (!row?.secret) return false;
   const step = matchingStep(totpOf(await decryptSecret(db, adminId, row.secret)), code, now);

@@ -3,9 +3,9 @@ import type { Log } from "~/platform/observe/log.server";
 import { recordFailedSignIn } from "./admins.server";
 import type { Device } from "./device-cookie.server";
 import { countWrongCode, findPendingSignIn, takePendingSignIn } from "./pending-sign-in.server";
-import { normalizeRecoveryCode, useRecoveryCode } from "./recovery-codes.server";
+import { normalizeRecoveryCode, redeemRecoveryCode } from "./recovery-codes.server";
 import { lockWhenDue, startSession, takeAttackerSlots, takeDeviceSlot, type SignInResult } from "./sign-in.server";
-import { useTotpCode } from "./totp.server";
+import { redeemTotpCode } from "./totp.server";
 
 /**
  * The second step of a sign-in: a code from the member's authenticator app,
@@ -44,20 +44,19 @@ export async function completeSignInWithCode(db: Db, attempt: CodeAttempt): Prom
   const fields = { ip: attempt.clientIp };
   const who = pending.email;
   const trustedDevice = attempt.device?.adminId === pending.adminId;
-  const taken = trustedDevice
-    ? await takeDeviceSlot(db, attempt.device!, attempt, now)
-    : await takeAttackerSlots(db, pending.email, who, fields, attempt, now);
+  const taken = trustedDevice ? await takeDeviceSlot(db, attempt.device!, attempt, now) : await takeAttackerSlots(db, pending.email, who, fields, attempt, now);
   if (!Array.isArray(taken)) return taken;
 
   const recovery = normalizeRecoveryCode(attempt.code) !== undefined;
-  const right = recovery
-    ? await useRecoveryCode(db, pending.adminId, attempt.code, now)
-    : await useTotpCode(db, pending.adminId, attempt.code, now);
+  const right = recovery ? await redeemRecoveryCode(db, pending.adminId, attempt.code, now) : await redeemTotpCode(db, pending.adminId, attempt.code, now);
   if (!right || !(await takePendingSignIn(db, pending))) {
     // The places taken stay taken: they are the failure's record.
     await recordFailedSignIn(db, pending.adminId);
     const codesLeft = await countWrongCode(db, pending);
-    attempt.log.warn(fields, `Two-step sign-in failed for ${who}: a wrong ${recovery ? "recovery code" : "code"} (${codesLeft} left before the password is asked again)`);
+    attempt.log.warn(
+      fields,
+      `Two-step sign-in failed for ${who}: a wrong ${recovery ? "recovery code" : "code"} (${codesLeft} left before the password is asked again)`,
+    );
     if (!trustedDevice) await lockWhenDue(db, pending.email, who, fields, attempt, now);
     return { ok: false, reason: "invalid", codesLeft };
   }

@@ -242,7 +242,16 @@ export async function deliverClaimed(
   );
 }
 
-export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, composers, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+export function startOutboxWorker({
+  db,
+  mailer,
+  outbox,
+  log,
+  onFailedSend,
+  composers,
+  pollMs = 5_000,
+  now = () => new Date(),
+}: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
   let interrupt: (() => void) | undefined;

@@ -36,7 +36,11 @@ describe("the relying party", () => {
       origin: "https://www.example-lettings.co.uk",
     });
     expect(relyingParty(undefined, "http://localhost:3000/admin/account")).toEqual({ ok: true, rpId: "localhost", origin: "http://localhost:3000" });
-    expect(relyingParty(undefined, "https://lettings.example:8443/admin")).toEqual({ ok: true, rpId: "lettings.example", origin: "https://lettings.example:8443" });
+    expect(relyingParty(undefined, "https://lettings.example:8443/admin")).toEqual({
+      ok: true,
+      rpId: "lettings.example",
+      origin: "https://lettings.example:8443",
+    });
     expect(relyingParty(undefined, "http://office.localhost:3000/admin")).toMatchObject({ ok: true, rpId: "office.localhost" });
   });
 
@@ -60,7 +64,14 @@ describe.each(backends)("passkeys on $name", (backend) => {
   }
 
   function signIn(db: Db, response: unknown, now: Date, clientIp = "192.0.2.1") {
-    return signInWithPasskey(db, { response, clientIp, limit: 5, now, log: quietLog().log, userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" });
+    return signInWithPasskey(db, {
+      response,
+      clientIp,
+      limit: 5,
+      now,
+      log: quietLog().log,
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+    });
   }
 
   async function assertion(db: Db, passkey: SoftPasskey, now: Date, options?: Parameters<typeof assertPasskey>[2]) {

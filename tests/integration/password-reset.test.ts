@@ -132,7 +132,10 @@ describe.each(backends)("password reset on $name", (backend) => {
     expect(await resetPassword(db, first!, "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "used" });
     expect(await resetPassword(db, second!, "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "used" });
     expect(await checkResetLink(db, first!, at(3 * MINUTE))).toEqual({ ok: false, reason: "used" });
-    expect(await resetPassword(db, "A".repeat(43), "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "invalid" });
+    expect(await resetPassword(db, "A".repeat(43), "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     expect(await resetPassword(db, "not a token", "another long passphrase!", { clientIp: IP, now: at(3 * MINUTE) })).toEqual({ ok: false, reason: "invalid" });
     expectOk(await passwordSignIn(db, { email: owner.email, password: NEW_PASSWORD }));
   });
@@ -195,9 +198,15 @@ describe.each(backends)("password reset on $name", (backend) => {
       expect(await ask(db, { email, clientIp: "198.51.100.99", now: at() })).toMatchObject({ ok: false, reason: "limited", retryAfterSeconds: 3600 });
     }
     // Ten from one client address (IPv6 by its /64), whatever the addresses.
-    for (let i = 0; i < 10; i++) expect(await ask(db, { email: `person${i}@example.com`, clientIp: `2001:db8:1:2::${i + 1}`, now: at() })).toEqual({ ok: true });
+    for (let i = 0; i < 10; i++)
+      expect(await ask(db, { email: `person${i}@example.com`, clientIp: `2001:db8:1:2::${i + 1}`, now: at() })).toEqual({ ok: true });
     expect(await ask(db, { email: "person10@example.com", clientIp: "2001:db8:1:2::ff", now: at() })).toMatchObject({ reason: "limited" });
-    expect(await db.selectFrom("email_outbox").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).toEqual({
+    expect(
+      await db
+        .selectFrom("email_outbox")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
       n: backend.name === "postgres" ? "16" : 16,
     });
     expect(await refusedResetRequests(db, at())).toEqual({ count: 3, last: at() });

@@ -18,7 +18,9 @@ describe.each(backends)("migration 015 on $name", (backend) => {
       const database = testDatabase.open();
       const provider = {
         getMigrations: async (): Promise<Record<string, Migration>> =>
-          Object.fromEntries(Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }])),
+          Object.fromEntries(
+            Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
+          ),
       };
       const { error } = await new Migrator({ db: database.db, provider }).migrateTo("010-job-runs");
       expect(error).toBeUndefined();
@@ -28,24 +30,38 @@ describe.each(backends)("migration 015 on $name", (backend) => {
         .insertInto("email_outbox")
         .values({ ...job, id: randomUUID(), kind: "password-reset" })
         .execute()
-        .then(() => false, () => true);
+        .then(
+          () => false,
+          () => true,
+        );
       expect(refusedBefore).toBe(true);
 
       expect(await migrateToLatest(database)).toEqual(["015-sign-in-factors"]);
-      expect(await database.db.selectFrom("email_outbox").select(["id", "submission_id", "kind", "message", "status", "attempts", "expires_at"]).execute()).toEqual([
-        { id: job.id, submission_id: "s1", kind: "notification", message: "{}", status: "queued", attempts: 0, expires_at: null },
-      ]);
-      await database.db.insertInto("email_outbox").values({ ...job, id: randomUUID(), submission_id: null, kind: "password-reset" }).execute();
+      expect(
+        await database.db.selectFrom("email_outbox").select(["id", "submission_id", "kind", "message", "status", "attempts", "expires_at"]).execute(),
+      ).toEqual([{ id: job.id, submission_id: "s1", kind: "notification", message: "{}", status: "queued", attempts: 0, expires_at: null }]);
+      await database.db
+        .insertInto("email_outbox")
+        .values({ ...job, id: randomUUID(), submission_id: null, kind: "password-reset" })
+        .execute();
       const indexes =
         backend.name === "sqlite"
-          ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'email_outbox' and sql is not null`.execute(database.db)
-          : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'email_outbox' and indexname like '%idx'`.execute(database.db);
+          ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'email_outbox' and sql is not null`.execute(
+              database.db,
+            )
+          : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'email_outbox' and indexname like '%idx'`.execute(
+              database.db,
+            );
       expect(indexes.rows.map((row) => row.name).sort()).toEqual(["email_outbox_due_idx", "email_outbox_status_idx", "email_outbox_submission_idx"]);
       // The status is still checked.
-      await expect(database.db.insertInto("email_outbox").values({ ...job, id: randomUUID(), status: "lost" as "sent" }).execute()).rejects.toThrow();
+      await expect(
+        database.db
+          .insertInto("email_outbox")
+          .values({ ...job, id: randomUUID(), status: "lost" as "sent" })
+          .execute(),
+      ).rejects.toThrow();
     } finally {
       await testDatabase.cleanup();
     }
   });
 });
-

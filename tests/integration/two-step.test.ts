@@ -16,7 +16,7 @@ import { confirmTotpSetup, pendingTotpSetup, regenerateRecoveryCodes, startTotpS
 import { LOCKOUT } from "~/auth/sign-in.server";
 import type { Db } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
-import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
+import { expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
 
 const STEP = 30_000;
 const ISSUER = "Example Lettings";
@@ -106,7 +106,10 @@ describe.each(backends)("two-step sign-in on $name", (backend) => {
     }
     // Used, or older than the last used: refused.
     for (const offset of [-STEP, 0, STEP]) {
-      expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now), `again ${offset}`).toMatchObject({ ok: false, reason: "invalid" });
+      expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + offset)), now), `again ${offset}`).toMatchObject({
+        ok: false,
+        reason: "invalid",
+      });
     }
     // Two steps away: outside the window.
     expect(await signInWithCode(db, owner.email, codeAt(setup, new Date(now.getTime() + 2 * STEP)), now)).toMatchObject({ reason: "invalid" });

@@ -66,7 +66,15 @@ function flags(userVerified: boolean, attested: boolean): number {
 function coseKey(publicKey: KeyObject): Buffer {
   const jwk = publicKey.export({ format: "jwk" });
   // kty EC2, alg ES256, crv P-256, x, y.
-  return cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, "base64url")], [-3, Buffer.from(jwk.y!, "base64url")]]));
+  return cbor(
+    new Map<number, unknown>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, "base64url")],
+      [-3, Buffer.from(jwk.y!, "base64url")],
+    ]),
+  );
 }
 
 /** Answers registration options (as generateRegistrationOptions made them): a new passkey and the browser's response JSON. */
@@ -83,7 +91,13 @@ export function createPasskey(
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(rawId.length);
   const authData = Buffer.concat([sha256(rpId), Buffer.from([flags(userVerified, true)]), signCount, Buffer.alloc(16), idLength, rawId, coseKey(publicKey)]);
-  const attestationObject = cbor(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+  const attestationObject = cbor(
+    new Map<string, unknown>([
+      ["fmt", "none"],
+      ["attStmt", new Map()],
+      ["authData", authData],
+    ]),
+  );
   const passkey: SoftPasskey = { id: b64url(rawId), rawId, privateKey, publicKey, userHandle: options.user.id, rpId, counter };
   return {
     passkey,
