@@ -1,5 +1,8 @@
+import { audit } from "~/audit/audit.server";
+import type { MemberActor } from "~/audit/actor";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { SESSION_IDLE_MS } from "./sessions.server";
 
 /**
@@ -7,9 +10,10 @@ import { SESSION_IDLE_MS } from "./sessions.server";
  * session ends when its row goes; every instance looks the row up at each
  * request (findSession), so it ends at its next request wherever it lands.
  *
- * Each ending function returns what it did, so the caller can record it (the
- * audit log is written by the caller, in the same transaction when it passes
- * one as `db`).
+ * The member's own changes take the member (their MemberActor): the sessions
+ * ended are theirs, and the audit entry is written with the change, in the
+ * caller's transaction when it passes one as `db`. An owner ending all of a
+ * member's sessions is the team's change (endMemberSessions, team.server.ts).
  */
 export type MemberSession = {
   /** The session's row id (its token's hash): what "Sign out" names. Not a credential. */
@@ -52,24 +56,35 @@ export async function listMemberSessions(db: Db, adminId: string, currentSession
 }
 
 /** "Sign out" on one of the member's sessions; false when it is not theirs or already over. */
-export async function endMemberSession(db: Db, adminId: string, sessionId: string): Promise<{ ended: boolean }> {
-  const result = await db.deleteFrom("admin_sessions").where("id", "=", sessionId).where("admin_id", "=", adminId).executeTakeFirst();
-  return { ended: Number(result.numDeletedRows) > 0 };
+export async function endMemberSession(db: Db, member: MemberActor, sessionId: string): Promise<{ ended: boolean }> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx.deleteFrom("admin_sessions").where("id", "=", sessionId).where("admin_id", "=", member.id).executeTakeFirst();
+    const ended = Number(result.numDeletedRows) > 0;
+    if (ended) await audit(trx, { actor: member, action: "session-ended", target: member.id, details: { count: 1 } });
+    return { ended };
+  });
 }
 
 /**
- * Ends the member's sessions but `keepSessionId` (the one making a change):
- * "Sign out everywhere else", and what a new password, two-step sign-in
- * turned on or a passkey added do. Without `keepSessionId`, every session.
+ * "Sign out everywhere else": ends the member's sessions but `keepSessionId`
+ * (the one asking), with its audit entry.
  */
-export async function endOtherSessions(db: Db, adminId: string, keepSessionId: string | undefined): Promise<{ ended: number }> {
-  let query = db.deleteFrom("admin_sessions").where("admin_id", "=", adminId);
-  if (keepSessionId !== undefined) query = query.where("id", "!=", keepSessionId);
-  const result = await query.executeTakeFirst();
-  return { ended: Number(result.numDeletedRows) };
+export async function endOtherSessions(db: Db, member: MemberActor, keepSessionId: string): Promise<{ ended: number }> {
+  return inTransaction(db, async (trx) => {
+    const ended = await endSessionsBut(trx, member.id, keepSessionId);
+    await audit(trx, { actor: member, action: "sessions-ended", target: member.id, details: { count: ended } });
+    return { ended };
+  });
 }
 
-/** An owner ends every session of a member (the owner's role is the caller's to check). */
-export async function endAllSessions(db: Db, adminId: string): Promise<{ ended: number }> {
-  return endOtherSessions(db, adminId, undefined);
+/**
+ * Ends a member's sessions but `keepSessionId` (all of them without one), in
+ * the transaction of a change that does so and records it itself: two-step
+ * sign-in turned on, a passkey added. Returns how many ended.
+ */
+export async function endSessionsBut(trx: Trx, adminId: string, keepSessionId: string | undefined): Promise<number> {
+  let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", adminId);
+  if (keepSessionId !== undefined) query = query.where("id", "!=", keepSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -13,11 +13,13 @@ import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { inTransaction } from "~/platform/db/transactions.server";
 import type { Log } from "~/platform/observe/log.server";
 import { ipLimitSubject, takeSlot } from "~/platform/limits/rate-limit.server";
-import { recordFailedSignIn } from "./admins.server";
-import { endOtherSessions } from "./member-sessions.server";
+import { endSessionsBut } from "./member-sessions.server";
 import type { RelyingParty } from "./relying-party.server";
 import { mayRemoveFactor } from "./second-factor-policy.server";
-import { LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, startSession, type SignInResult } from "./sign-in.server";
+import { lockTeam } from "./team.server";
+import { audit } from "~/audit/audit.server";
+import type { MemberActor } from "~/audit/actor";
+import { LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, recordSignInFailure, startSession, type SignInResult } from "./sign-in.server";
 
 /**
  * Passkeys (WebAuthn) by @simplewebauthn/server: a member adds one or more,
@@ -112,13 +114,15 @@ export type PasskeyRegistration =
 
 /**
  * Checks the authenticator's answer and adds the passkey; every other
- * session of the member ends (`keepSessionId`: the one adding it).
- * Throws PasskeyError for a name that will not do, before anything is used up.
+ * session of the member ends (`keepSessionId`: the one adding it), and the
+ * audit entry is written with it. Throws PasskeyError for a name that will
+ * not do, before anything is used up.
  */
 export async function verifyPasskeyRegistration(
   db: Db,
-  { adminId, response, name, keepSessionId, now }: { adminId: string; response: unknown; name?: string; keepSessionId?: string; now: Date },
+  { member, response, name, keepSessionId, now }: { member: MemberActor; response: unknown; name?: string; keepSessionId?: string; now: Date },
 ): Promise<PasskeyRegistration> {
+  const adminId = member.id;
   const label = passkeyName(name);
   const issued = await takeChallenge(db, response, "registration", adminId, now);
   if (!issued) return { ok: false, reason: "expired" };
@@ -154,7 +158,8 @@ export async function verifyPasskeyRegistration(
       .onConflict((conflict) => conflict.column("id").doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: false as const, reason: "already-added" as const };
-    const { ended } = await endOtherSessions(trx, adminId, keepSessionId);
+    const ended = await endSessionsBut(trx, adminId, keepSessionId);
+    await audit(trx, { actor: member, action: "passkey-added", target: adminId, details: { count: ended }, at: now });
     const passkey = { id: credential.id, name: label, createdAt: now.toISOString(), lastUsedAt: null, backedUp: credentialBackedUp, transports };
     return { ok: true as const, passkey, endedSessions: ended };
   });
@@ -212,6 +217,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
           .executeTakeFirst()
       : undefined;
   if (!row) {
+    await recordSignInFailure(db, { adminId: undefined, clientIp: attempt.clientIp, failure: "no-such-member", now });
     attempt.log.warn(fields, "Passkey sign-in failed: a passkey this site does not know (removed, or another site's)");
     return { ok: false, reason: "unknown-passkey" };
   }
@@ -238,7 +244,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
     if (!verification.verified) throw new Error("the signature does not verify");
     newCounter = verification.authenticationInfo.newCounter;
   } catch (error) {
-    await recordFailedSignIn(db, row.admin_id);
+    await recordSignInFailure(db, { adminId: row.admin_id, clientIp: attempt.clientIp, failure: "wrong-passkey", now });
     attempt.log.warn(fields, `Passkey sign-in failed for ${row.email}: ${(error as Error).message}`);
     return { ok: false, reason: "invalid" };
   }
@@ -267,21 +273,30 @@ export async function listPasskeys(db: Db, adminId: string): Promise<Passkey[]> 
 }
 
 /** Renames one of the member's passkeys; false when it is not theirs. Throws PasskeyError for a name that will not do. */
-export async function renamePasskey(db: Db, adminId: string, passkeyId: string, name: string): Promise<boolean> {
+export async function renamePasskey(db: Db, member: MemberActor, passkeyId: string, name: string): Promise<boolean> {
   const label = passkeyName(name);
-  const result = await db.updateTable("passkeys").set({ name: label }).where("id", "=", passkeyId).where("admin_id", "=", adminId).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return inTransaction(db, async (trx) => {
+    const result = await trx.updateTable("passkeys").set({ name: label }).where("id", "=", passkeyId).where("admin_id", "=", member.id).executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await audit(trx, { actor: member, action: "passkey-renamed", target: member.id });
+    return true;
+  });
 }
 
 /** Removes one of the member's passkeys; refused while an owner requires a second factor and it is the member's last. */
 export async function removePasskey(
   db: Db,
-  adminId: string,
+  member: MemberActor,
   passkeyId: string,
 ): Promise<{ ok: true; name: string } | { ok: false; reason: "not-found" | "required" }> {
-  const row = await db.selectFrom("passkeys").select("name").where("id", "=", passkeyId).where("admin_id", "=", adminId).executeTakeFirst();
-  if (!row) return { ok: false, reason: "not-found" };
-  if (!(await mayRemoveFactor(db, adminId, "passkey"))) return { ok: false, reason: "required" };
-  await db.deleteFrom("passkeys").where("id", "=", passkeyId).where("admin_id", "=", adminId).execute();
-  return { ok: true, name: row.name };
+  return inTransaction(db, async (trx) => {
+    // Checked under the team's lock, so an owner's requirement cannot land between the check and the removal.
+    await lockTeam(trx);
+    const row = await trx.selectFrom("passkeys").select("name").where("id", "=", passkeyId).where("admin_id", "=", member.id).executeTakeFirst();
+    if (!row) return { ok: false as const, reason: "not-found" as const };
+    if (!(await mayRemoveFactor(trx, member.id, "passkey"))) return { ok: false as const, reason: "required" as const };
+    await trx.deleteFrom("passkeys").where("id", "=", passkeyId).where("admin_id", "=", member.id).execute();
+    await audit(trx, { actor: member, action: "passkey-removed", target: member.id });
+    return { ok: true as const, name: row.name };
+  });
 }

@@ -4,9 +4,12 @@ import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { loadKey } from "~/platform/db/secrets.server";
-import { endOtherSessions } from "./member-sessions.server";
+import { audit } from "~/audit/audit.server";
+import type { MemberActor } from "~/audit/actor";
+import { endSessionsBut } from "./member-sessions.server";
 import { recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes.server";
 import { mayRemoveFactor } from "./second-factor-policy.server";
+import { lockTeam } from "./team.server";
 
 /**
  * Two-step sign-in with an authenticator app: TOTP (RFC 6238) by `otpauth`,
@@ -101,12 +104,14 @@ export type TotpConfirmation = { ok: true; recoveryCodes: string[]; endedSession
 /**
  * Confirms the set-up with a code from the app: two-step sign-in is on, ten
  * new recovery codes are made (returned once), and every other session of
- * the member ends (`keepSessionId`: the one confirming).
+ * the member ends (`keepSessionId`: the one confirming); the audit entry is
+ * written with it.
  */
 export async function confirmTotpSetup(
   db: Db,
-  { adminId, code, keepSessionId, now }: { adminId: string; code: string; keepSessionId?: string; now: Date },
+  { member, code, keepSessionId, now }: { member: MemberActor; code: string; keepSessionId?: string; now: Date },
 ): Promise<TotpConfirmation> {
+  const adminId = member.id;
   const row = await db.selectFrom("totp_factors").select("pending_secret").where("admin_id", "=", adminId).executeTakeFirst();
   if (!row?.pending_secret) return { ok: false, reason: "no-setup" };
   const step = matchingStep(totpOf(await decryptSecret(db, adminId, row.pending_secret)), code, now);
@@ -121,7 +126,8 @@ export async function confirmTotpSetup(
     // Another request confirmed or replaced it meanwhile.
     if (Number(confirmed.numUpdatedRows) !== 1) return { ok: false as const, reason: "no-setup" as const };
     const recoveryCodes = await replaceRecoveryCodes(trx, adminId, now);
-    const { ended } = await endOtherSessions(trx, adminId, keepSessionId);
+    const ended = await endSessionsBut(trx, adminId, keepSessionId);
+    await audit(trx, { actor: member, action: "two-step-on", target: adminId, details: { count: ended }, at: now });
     return { ok: true as const, recoveryCodes, endedSessions: ended };
   });
 }
@@ -164,9 +170,13 @@ export async function twoStepStatus(db: Db, adminId: string): Promise<TwoStepSta
 }
 
 /** New recovery codes for a member with two-step sign-in on (the old ones stop working); undefined when it is off. */
-export async function regenerateRecoveryCodes(db: Db, adminId: string, now: Date): Promise<string[] | undefined> {
-  if (!(await hasTwoStepSignIn(db, adminId))) return undefined;
-  return inTransaction(db, (trx) => replaceRecoveryCodes(trx, adminId, now));
+export async function regenerateRecoveryCodes(db: Db, member: MemberActor, now: Date): Promise<string[] | undefined> {
+  if (!(await hasTwoStepSignIn(db, member.id))) return undefined;
+  return inTransaction(db, async (trx) => {
+    const codes = await replaceRecoveryCodes(trx, member.id, now);
+    await audit(trx, { actor: member, action: "recovery-codes-renewed", target: member.id, at: now });
+    return codes;
+  });
 }
 
 /**
@@ -174,11 +184,17 @@ export async function regenerateRecoveryCodes(db: Db, adminId: string, now: Date
  * recovery codes go. Refused while an owner requires a second factor and
  * the member has no passkey.
  */
-export async function turnOffTotp(db: Db, adminId: string): Promise<{ ok: true; wasOn: boolean } | { ok: false; reason: "required" }> {
-  if (!(await mayRemoveFactor(db, adminId, "totp"))) return { ok: false, reason: "required" };
+export async function turnOffTotp(db: Db, member: MemberActor): Promise<{ ok: true; wasOn: boolean } | { ok: false; reason: "required" }> {
+  const adminId = member.id;
   return inTransaction(db, async (trx) => {
+    // Checked under the team's lock, so an owner's requirement cannot land between the check and the removal.
+    await lockTeam(trx);
+    if (!(await mayRemoveFactor(trx, adminId, "totp"))) return { ok: false as const, reason: "required" as const };
     const deleted = await trx.deleteFrom("totp_factors").where("admin_id", "=", adminId).returning("confirmed_at").executeTakeFirst();
     await trx.deleteFrom("recovery_codes").where("admin_id", "=", adminId).execute();
-    return { ok: true as const, wasOn: deleted?.confirmed_at !== null && deleted?.confirmed_at !== undefined };
+    const wasOn = deleted?.confirmed_at !== null && deleted?.confirmed_at !== undefined;
+    // A set-up never confirmed changed nothing about how the member signs in.
+    if (wasOn) await audit(trx, { actor: member, action: "two-step-off", target: adminId });
+    return { ok: true as const, wasOn };
   });
 }

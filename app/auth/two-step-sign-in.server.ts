@@ -1,10 +1,9 @@
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
-import { recordFailedSignIn } from "./admins.server";
 import type { Device } from "./device-cookie.server";
 import { countWrongCode, findPendingSignIn, takePendingSignIn } from "./pending-sign-in.server";
 import { normalizeRecoveryCode, redeemRecoveryCode } from "./recovery-codes.server";
-import { lockWhenDue, startSession, takeAttackerSlots, takeDeviceSlot, type SignInResult } from "./sign-in.server";
+import { lockWhenDue, recordSignInFailure, startSession, takeAttackerSlots, takeDeviceSlot, type SignInResult } from "./sign-in.server";
 import { redeemTotpCode } from "./totp.server";
 
 /**
@@ -51,13 +50,13 @@ export async function completeSignInWithCode(db: Db, attempt: CodeAttempt): Prom
   const right = recovery ? await redeemRecoveryCode(db, pending.adminId, attempt.code, now) : await redeemTotpCode(db, pending.adminId, attempt.code, now);
   if (!right || !(await takePendingSignIn(db, pending))) {
     // The places taken stay taken: they are the failure's record.
-    await recordFailedSignIn(db, pending.adminId);
+    await recordSignInFailure(db, { adminId: pending.adminId, clientIp: attempt.clientIp, failure: "wrong-code", now });
     const codesLeft = await countWrongCode(db, pending);
     attempt.log.warn(
       fields,
       `Two-step sign-in failed for ${who}: a wrong ${recovery ? "recovery code" : "code"} (${codesLeft} left before the password is asked again)`,
     );
-    if (!trustedDevice) await lockWhenDue(db, pending.email, who, fields, attempt, now);
+    if (!trustedDevice) await lockWhenDue(db, pending.email, who, fields, attempt, now, pending.adminId);
     return { ok: false, reason: "invalid", codesLeft };
   }
   await Promise.all(taken.map((slot) => slot.release()));

@@ -7,11 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { replacePassword, setAdminPassword } from "~/auth/admins.server";
 import { describeClient } from "~/auth/client-info.server";
-import { endAllSessions, endMemberSession, endOtherSessions, listMemberSessions } from "~/auth/member-sessions.server";
+import { endMemberSession, endOtherSessions, listMemberSessions } from "~/auth/member-sessions.server";
+import { endMemberSessions } from "~/auth/team.server";
 import { findSession, SESSION_IDLE_MS } from "~/auth/sessions.server";
 import { TEST_ACTOR } from "../support/actors";
 import { backends } from "../support/backends";
-import { clock, expectOk, member, migratedDatabases, passwordSignIn } from "../support/auth-domain";
+import { clock, expectOk, member, useAuthDatabase, passwordSignIn } from "../support/auth-domain";
 
 const MINUTE = 60_000;
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -33,10 +34,10 @@ describe("describeClient", () => {
 });
 
 describe.each(backends)("a member's sessions on $name", (backend) => {
-  const databases = migratedDatabases(backend);
+  const database = useAuthDatabase(backend);
 
   it("lists each signed-in browser with its browser, system, address, first and last seen, most recent first", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const at = clock();
     const laptop = expectOk(await passwordSignIn(db, { email: owner.email, userAgent: FIREFOX_WINDOWS, clientIp: "192.0.2.10", now: at() }));
@@ -67,7 +68,6 @@ describe.each(backends)("a member's sessions on $name", (backend) => {
   });
 
   it("ends one session; it is refused at its next request on another instance; another member's session cannot be ended", async () => {
-    const database = await databases.open();
     const otherInstance = database.again();
     const { db } = database;
     const owner = await member(db, "owner@example.com");
@@ -78,16 +78,15 @@ describe.each(backends)("a member's sessions on $name", (backend) => {
     const endedId = (await findSession(otherInstance.db, ended.token))!.sessionId;
     const theirId = (await findSession(otherInstance.db, theirs.token))!.sessionId;
 
-    expect(await endMemberSession(db, owner.id, theirId)).toEqual({ ended: false });
+    expect(await endMemberSession(db, owner, theirId)).toEqual({ ended: false });
     expect(await findSession(otherInstance.db, theirs.token)).toBeDefined();
-    expect(await endMemberSession(db, owner.id, endedId)).toEqual({ ended: true });
+    expect(await endMemberSession(db, owner, endedId)).toEqual({ ended: true });
     expect(await findSession(otherInstance.db, ended.token)).toBeUndefined();
     expect(await findSession(otherInstance.db, mine.token)).toBeDefined();
-    expect(await endMemberSession(db, owner.id, endedId)).toEqual({ ended: false });
+    expect(await endMemberSession(db, owner, endedId)).toEqual({ ended: false });
   });
 
   it("ends every other session but the current one, and an owner ends all of a member's", async () => {
-    const database = await databases.open();
     const otherInstance = database.again();
     const { db } = database;
     const owner = await member(db, "owner@example.com");
@@ -97,17 +96,17 @@ describe.each(backends)("a member's sessions on $name", (backend) => {
     const editorTokens = [expectOk(await passwordSignIn(db, { email: editor.email })).token, expectOk(await passwordSignIn(db, { email: editor.email })).token];
     const current = (await findSession(db, tokens[0]!))!.sessionId;
 
-    expect(await endOtherSessions(db, owner.id, current)).toEqual({ ended: 2 });
+    expect(await endOtherSessions(db, owner, current)).toEqual({ ended: 2 });
     expect(await findSession(otherInstance.db, tokens[0]!)).toBeDefined();
     for (const token of tokens.slice(1)) expect(await findSession(otherInstance.db, token)).toBeUndefined();
 
-    expect(await endAllSessions(db, editor.id)).toEqual({ ended: 2 });
+    expect(await endMemberSessions(db, editor.id, owner)).toEqual({ ok: true, endedSessions: 2 });
     for (const token of editorTokens) expect(await findSession(otherInstance.db, token)).toBeUndefined();
     expect(await findSession(otherInstance.db, tokens[0]!)).toBeDefined();
   });
 
   it("a new password ends the member's other sessions (keeping the one that changed it), or all of them", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const kept = expectOk(await passwordSignIn(db, { email: owner.email }));
     const other = expectOk(await passwordSignIn(db, { email: owner.email }));

@@ -6,6 +6,7 @@
  * challenges, and the ways a forged or replayed answer is refused.
  */
 import { describe, expect, it } from "vitest";
+import type { MemberActor } from "~/audit/actor";
 import {
   CHALLENGE_MS,
   listPasskeys,
@@ -22,7 +23,7 @@ import { secondFactorRequirement, setSecondFactorRequired } from "~/auth/second-
 import { findSession } from "~/auth/sessions.server";
 import type { Db } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
-import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog } from "../support/auth-domain";
+import { clock, expectOk, member, useAuthDatabase, passwordSignIn, quietLog } from "../support/auth-domain";
 import { assertPasskey, createPasskey, type SoftPasskey } from "../support/soft-authenticator";
 
 const RP = { ok: true as const, rpId: "localhost", origin: "http://localhost:3000" };
@@ -54,12 +55,12 @@ describe("the relying party", () => {
 });
 
 describe.each(backends)("passkeys on $name", (backend) => {
-  const databases = migratedDatabases(backend);
+  const database = useAuthDatabase(backend);
 
-  async function addPasskey(db: Db, who: { id: string; email: string }, now: Date, extra: { name?: string; keepSessionId?: string } = {}) {
+  async function addPasskey(db: Db, who: MemberActor, now: Date, extra: { name?: string; keepSessionId?: string } = {}) {
     const options = await passkeyRegistrationOptions(db, { adminId: who.id, email: who.email, rp: RP, rpName: "Example Lettings", now });
     const { passkey, response } = createPasskey(options, { origin: RP.origin });
-    const added = await verifyPasskeyRegistration(db, { adminId: who.id, response, now, ...extra });
+    const added = await verifyPasskeyRegistration(db, { member: who, response, now, ...extra });
     return { passkey, response, options, added };
   }
 
@@ -80,7 +81,7 @@ describe.each(backends)("passkeys on $name", (backend) => {
   }
 
   it("registers a passkey: discoverable, user verification required, listed under its name; other sessions end", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const current = expectOk(await passwordSignIn(db, { email: owner.email }));
     const other = expectOk(await passwordSignIn(db, { email: owner.email }));
@@ -105,42 +106,42 @@ describe.each(backends)("passkeys on $name", (backend) => {
   });
 
   it("uses a registration challenge once, for its member only, within five minutes", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const editor = await member(db, "editor@example.com");
     const at = clock();
     const { response } = await addPasskey(db, owner, at());
-    expect(await verifyPasskeyRegistration(db, { adminId: owner.id, response, now: at() })).toEqual({ ok: false, reason: "expired" });
+    expect(await verifyPasskeyRegistration(db, { member: owner, response, now: at() })).toEqual({ ok: false, reason: "expired" });
 
     const options = await passkeyRegistrationOptions(db, { adminId: owner.id, email: owner.email, rp: RP, rpName: "x", now: at() });
     const stolen = createPasskey(options, { origin: RP.origin }).response;
-    expect(await verifyPasskeyRegistration(db, { adminId: editor.id, response: stolen, now: at() })).toEqual({ ok: false, reason: "expired" });
+    expect(await verifyPasskeyRegistration(db, { member: editor, response: stolen, now: at() })).toEqual({ ok: false, reason: "expired" });
 
     const late = await passkeyRegistrationOptions(db, { adminId: owner.id, email: owner.email, rp: RP, rpName: "x", now: at() });
     const lateResponse = createPasskey(late, { origin: RP.origin }).response;
-    expect(await verifyPasskeyRegistration(db, { adminId: owner.id, response: lateResponse, now: at(CHALLENGE_MS) })).toEqual({ ok: false, reason: "expired" });
+    expect(await verifyPasskeyRegistration(db, { member: owner, response: lateResponse, now: at(CHALLENGE_MS) })).toEqual({ ok: false, reason: "expired" });
     expect(await listPasskeys(db, owner.id)).toHaveLength(1);
     expect(await listPasskeys(db, editor.id)).toEqual([]);
   });
 
   it("refuses a registration from another origin, without user verification, or that is not a response at all", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const now = new Date();
     const options = () => passkeyRegistrationOptions(db, { adminId: owner.id, email: owner.email, rp: RP, rpName: "x", now });
     const phished = createPasskey(await options(), { origin: "https://evil.example" }).response;
-    expect(await verifyPasskeyRegistration(db, { adminId: owner.id, response: phished, now })).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await verifyPasskeyRegistration(db, { member: owner, response: phished, now })).toMatchObject({ ok: false, reason: "invalid" });
     const unverified = createPasskey(await options(), { origin: RP.origin, userVerified: false }).response;
-    expect(await verifyPasskeyRegistration(db, { adminId: owner.id, response: unverified, now })).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await verifyPasskeyRegistration(db, { member: owner, response: unverified, now })).toMatchObject({ ok: false, reason: "invalid" });
     for (const junk of [null, "passkey", { response: { clientDataJSON: "!!!" } }, { id: 1 }]) {
-      expect(await verifyPasskeyRegistration(db, { adminId: owner.id, response: junk, now })).toEqual({ ok: false, reason: "expired" });
+      expect(await verifyPasskeyRegistration(db, { member: owner, response: junk, now })).toEqual({ ok: false, reason: "expired" });
     }
-    await expect(verifyPasskeyRegistration(db, { adminId: owner.id, response: unverified, name: "x".repeat(61), now })).rejects.toThrow(PasskeyError);
+    await expect(verifyPasskeyRegistration(db, { member: owner, response: unverified, name: "x".repeat(61), now })).rejects.toThrow(PasskeyError);
     expect(await listPasskeys(db, owner.id)).toEqual([]);
   });
 
   it("signs in with a passkey and no e-mail: a session for its member, its counter and last use recorded", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     await member(db, "editor@example.com");
     const at = clock();
@@ -159,7 +160,7 @@ describe.each(backends)("passkeys on $name", (backend) => {
   });
 
   it("refuses a replayed answer, a cloned authenticator's counter, a forged signature, a missing verification, and an unknown passkey", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const at = clock();
     const { passkey } = await addPasskey(db, owner, at());
@@ -191,7 +192,7 @@ describe.each(backends)("passkeys on $name", (backend) => {
   });
 
   it("holds passkey sign-ins to the per-address limit, taken before the answer is checked", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const at = clock();
     const { passkey } = await addPasskey(db, owner, at());
@@ -203,25 +204,25 @@ describe.each(backends)("passkeys on $name", (backend) => {
   });
 
   it("renames and removes a member's own passkeys only; the last one stays while an owner requires a second factor", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const editor = await member(db, "editor@example.com");
     const at = clock();
     const first = expectOk((await addPasskey(db, owner, at())).added).passkey;
     const second = expectOk((await addPasskey(db, owner, at(MINUTE), { name: "Phone" })).added).passkey;
 
-    expect(await renamePasskey(db, owner.id, first.id, "Desk key")).toBe(true);
-    expect(await renamePasskey(db, editor.id, first.id, "Mine now")).toBe(false);
-    await expect(renamePasskey(db, owner.id, first.id, "bad\u0000name")).rejects.toThrow(PasskeyError);
+    expect(await renamePasskey(db, owner, first.id, "Desk key")).toBe(true);
+    expect(await renamePasskey(db, editor, first.id, "Mine now")).toBe(false);
+    await expect(renamePasskey(db, owner, first.id, "bad\u0000name")).rejects.toThrow(PasskeyError);
     expect((await listPasskeys(db, owner.id)).map((passkey) => passkey.name)).toEqual(["Desk key", "Phone"]);
 
-    await setSecondFactorRequired(db, true, owner.email, at());
+    await setSecondFactorRequired(db, true, owner, at());
     expect(await secondFactorRequirement(db, owner.id)).toEqual({ required: true, mustSetUp: false });
-    expect(await removePasskey(db, editor.id, first.id)).toEqual({ ok: false, reason: "not-found" });
-    expect(await removePasskey(db, owner.id, first.id)).toEqual({ ok: true, name: "Desk key" });
-    expect(await removePasskey(db, owner.id, second.id)).toEqual({ ok: false, reason: "required" });
-    await setSecondFactorRequired(db, false, owner.email, at());
-    expect(await removePasskey(db, owner.id, second.id)).toEqual({ ok: true, name: "Phone" });
+    expect(await removePasskey(db, editor, first.id)).toEqual({ ok: false, reason: "not-found" });
+    expect(await removePasskey(db, owner, first.id)).toEqual({ ok: true, name: "Desk key" });
+    expect(await removePasskey(db, owner, second.id)).toEqual({ ok: false, reason: "required" });
+    await setSecondFactorRequired(db, false, owner, at());
+    expect(await removePasskey(db, owner, second.id)).toEqual({ ok: true, name: "Phone" });
     expect(await listPasskeys(db, owner.id)).toEqual([]);
   });
 });

@@ -10,7 +10,6 @@ import { AdminError } from "~/auth/admins.server";
 import { pruneExpiredSignInState } from "~/auth/expired-state.server";
 import {
   checkResetLink,
-  passwordResetComposer,
   refusedResetRequests,
   requestPasswordReset,
   resetPassword,
@@ -19,12 +18,10 @@ import {
   type ResetRequest,
 } from "~/auth/password-reset.server";
 import { findSession } from "~/auth/sessions.server";
-import { claimJob, deliverClaimed } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db/db.server";
-import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
 import { backends } from "../support/backends";
-import { clock, expectOk, member, migratedDatabases, passwordSignIn, quietLog, PASSWORD } from "../support/auth-domain";
+import { clock, expectOk, member, passwordSignIn, quietLog, recordingMailer, resetTokenIn, runOutbox, useAuthDatabase, PASSWORD } from "../support/auth-domain";
 import { interquartileRange, median, probabilityOfSuperiority, shuffled } from "../support/timing";
 
 const MINUTE = 60_000;
@@ -32,36 +29,15 @@ const SITE = "http://localhost:3000";
 const NEW_PASSWORD = "a new and rather long passphrase";
 const IP = "192.0.2.7";
 
-function recordingMailer(): Mailer & { sent: OutgoingEmail[] } {
-  const sent: OutgoingEmail[] = [];
-  return { description: "test", sent, send: async (email) => void sent.push(email), close() {} };
-}
-
-/** Sends every due job as the outbox worker would, with the reset composer. */
-async function runOutbox(db: Db, mailer: Mailer, now: Date): Promise<void> {
-  const { log } = quietLog();
-  const composers = { "password-reset": passwordResetComposer({ db, from: "Site <site@mail.example.com>", siteName: "Example Lettings", log }) };
-  for (const { id } of await db.selectFrom("email_outbox").select("id").execute()) {
-    const job = await claimJob(db, id, now);
-    if (job) await deliverClaimed(db, mailer, job, { log, composers }, () => now);
-  }
-}
-
-function tokenIn(email: OutgoingEmail): string {
-  const match = /\/admin\/reset-password\?token=([A-Za-z0-9_-]{43})/.exec(email.text);
-  expect(match, email.text).not.toBeNull();
-  return match![1]!;
-}
-
 describe.each(backends)("password reset on $name", (backend) => {
-  const databases = migratedDatabases(backend);
+  const database = useAuthDatabase(backend);
 
   function ask(db: Db, overrides: Partial<ResetRequest> & { email: string }) {
     return requestPasswordReset(db, { clientIp: "192.0.2.1", siteUrl: SITE, mailOn: true, log: quietLog().log, ...overrides });
   }
 
   it("answers a member's address and an unknown one alike, queueing one job of the same shape for each", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     const owner = await member(db, "owner@example.com");
     const at = clock();
     const outbox = createOutboxSignal();
@@ -85,7 +61,7 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("e-mails a member a single-use link, stored only as a hash, and sends nothing for an unknown address", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
     await ask(db, { email: "owner@example.com", now: at() });
@@ -97,7 +73,7 @@ describe.each(backends)("password reset on $name", (backend) => {
     const [email] = mailer.sent;
     expect(email!.to).toEqual(["owner@example.com"]);
     expect(email!.subject).toBe("Set a new password for Example Lettings");
-    const token = tokenIn(email!);
+    const token = resetTokenIn(email!);
     expect(email!.text).toContain(`${SITE}/admin/reset-password?token=${token}`);
     expect(email!.html).toContain(`${SITE}/admin/reset-password?token=${token}`);
     // The unknown address's job is gone; the token is in no table.
@@ -111,7 +87,6 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("sets the new password once: every session ends, the old password stops working, the link and the member's other links are used up", async () => {
-    const database = await databases.open();
     const otherInstance = database.again();
     const { db } = database;
     const owner = await member(db, "owner@example.com");
@@ -121,7 +96,7 @@ describe.each(backends)("password reset on $name", (backend) => {
     await ask(db, { email: owner.email, now: at() });
     const mailer = recordingMailer();
     await runOutbox(db, mailer, at(MINUTE));
-    const [first, second] = mailer.sent.map(tokenIn);
+    const [first, second] = mailer.sent.map(resetTokenIn);
 
     const done = await resetPassword(db, first!, NEW_PASSWORD, { clientIp: IP, now: at(2 * MINUTE) });
     expect(done).toEqual({ ok: true, email: owner.email, adminId: owner.id, endedSessions: 2 });
@@ -141,13 +116,13 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("a link works for 30 minutes from when it is sent, then says it expired", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
     await ask(db, { email: "owner@example.com", now: at() });
     const mailer = recordingMailer();
     await runOutbox(db, mailer, at(MINUTE));
-    const token = tokenIn(mailer.sent[0]!);
+    const token = resetTokenIn(mailer.sent[0]!);
 
     expect(await checkResetLink(db, token, at(MINUTE + RESET_LINK_MS - 1))).toMatchObject({ ok: true });
     expect(await checkResetLink(db, token, at(MINUTE + RESET_LINK_MS))).toEqual({ ok: false, reason: "expired" });
@@ -156,19 +131,19 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("a password that breaks the rules is refused and the link still works", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
     await ask(db, { email: "owner@example.com", now: at() });
     const mailer = recordingMailer();
     await runOutbox(db, mailer, at());
-    const token = tokenIn(mailer.sent[0]!);
+    const token = resetTokenIn(mailer.sent[0]!);
     await expect(resetPassword(db, token, "short", { clientIp: IP, now: at(MINUTE) })).rejects.toThrow(AdminError);
     expectOk(await resetPassword(db, token, NEW_PASSWORD, { clientIp: IP, now: at(MINUTE) }));
   });
 
   it("a request the mail server could not send within 30 minutes is not sent later, and is deleted", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
     await ask(db, { email: "owner@example.com", now: at() });
@@ -180,7 +155,7 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("without e-mail configured, says so for every address and queues nothing; a malformed address is refused", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     expect(await ask(db, { email: "owner@example.com", mailOn: false })).toEqual({ ok: false, reason: "no-mail" });
     expect(await ask(db, { email: "nobody@example.com", mailOn: false })).toEqual({ ok: false, reason: "no-mail" });
@@ -190,7 +165,7 @@ describe.each(backends)("password reset on $name", (backend) => {
 
   it("limits requests per address and per client address, member or not, before queueing anything, and reports the refusals", async () => {
     expect(RESET_LIMITS).toEqual({ perAddress: 3, perClient: 10 });
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
     for (const email of ["owner@example.com", "nobody@example.com"]) {
@@ -215,7 +190,7 @@ describe.each(backends)("password reset on $name", (backend) => {
   });
 
   it("takes as long for a member's address as for an unknown one: no difference a script could use", async () => {
-    const { db } = await databases.open();
+    const { db } = database;
     await member(db, "owner@example.com");
     const limits = { perAddress: 10_000, perClient: 10_000 };
     const log = quietLog().log;
