@@ -1,13 +1,14 @@
 import { cliActor } from "~/audit/actor";
 import { ROLE_LABELS } from "~/auth/roles";
 import { createAdmin, deleteAdmin, liftLockout, listAdmins, normalizeEmail, setAdminPassword } from "~/auth/admins.server";
+import { removeSignInFactors } from "~/auth/lost-factors.server";
 import type { Db } from "~/platform/db/db.server";
 import { isValidEmail } from "~/platform/email-address";
 import { passwordProblem } from "~/platform/password-rules";
 
 /**
  * The account commands of `npm run admin` (list, create, set-password,
- * delete, unlock): how the first owner is made and how an owner who lost
+ * delete, unlock, remove-sign-in-factors): how the first owner is made and how an owner who lost
  * every way in gets back. The accounts it creates are owners; each change is
  * in the audit log, as made by the command.
  */
@@ -19,7 +20,7 @@ export type CliIo = {
   stderr: NodeJS.WriteStream;
 };
 
-export const ACCOUNT_COMMANDS = ["create", "set-password", "list", "delete", "unlock"] as const;
+export const ACCOUNT_COMMANDS = ["create", "set-password", "list", "delete", "unlock", "remove-sign-in-factors"] as const;
 
 export async function runAccountCommand(command: string, args: string[], { io, db, say }: { io: CliIo; db: Db; say: (text: string) => void }): Promise<number> {
   if (command === "list") {
@@ -55,6 +56,15 @@ export async function runAccountCommand(command: string, args: string[], { io, d
   if (command === "unlock") {
     await liftLockout(db, email, cliActor("unlock"));
     say(`Lifted any sign-in lockout of ${email}.`);
+    return 0;
+  }
+  if (command === "remove-sign-in-factors") {
+    const removed = await removeSignInFactors(db, email, cliActor("remove-sign-in-factors"));
+    const plural = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;
+    say(
+      `Removed ${removed.totp ? "two-step sign-in, " : ""}${plural(removed.recoveryCodes, "unused recovery code")} and ${plural(removed.passkeys, "passkey")} ` +
+        `of ${removed.email}; ended ${plural(removed.endedSessions, "session")}. They sign in with their password alone now (set-password sets a new one).`,
+    );
     return 0;
   }
   const password = await readNewPassword(io, command === "create");

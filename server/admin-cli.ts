@@ -36,6 +36,9 @@ Commands:
   list                  List the team's members, with their roles and active sessions.
   delete <email>        Delete a member and end their sessions (never the last owner).
   unlock <email>        Lift a sign-in lockout without changing the password.
+  remove-sign-in-factors <email>
+                        For a member who lost their authenticator app, recovery codes and passkeys: removes them
+                        and ends their sessions, so the password alone signs in (then set-password if need be).
   seed-demo             Add three example renovation projects with their photos (made here, no download).
   gc-images [--min-age=<hours>]
                         Remove uploaded images no project uses, older than 24 hours (or <hours>).
@@ -81,6 +84,7 @@ export async function runAdminCli(argv: string[], io: CliIo): Promise<number> {
     "list",
     "delete",
     "unlock",
+    "remove-sign-in-factors",
     "seed-demo",
     "gc-images",
     "migrate-images",
