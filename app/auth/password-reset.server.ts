@@ -8,7 +8,8 @@ import { memberActor } from "~/audit/actor";
 import { isValidEmail } from "~/platform/email-address";
 import type { Log } from "~/platform/observe/log.server";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
-import { countEvents, ipLimitSubject, latestEvent, recordEvent, takeSlots } from "~/platform/limits/rate-limit.server";
+import { ipLimitSubject, takeSlots } from "~/platform/limits/rate-limit.server";
+import { readTally, type Tally } from "~/platform/limits/tally.server";
 import { findAdminByEmail, normalizeEmail, replacePassword } from "./admins.server";
 import { hashToken } from "./sessions.server";
 
@@ -39,6 +40,8 @@ export type ResetRequest = {
   mailOn: boolean;
   /** Wakes this process's outbox worker. */
   outbox?: OutboxSignal;
+  /** Where refusals are counted for the dashboard (the app's Tally). */
+  tally: Pick<Tally, "count">;
   /** For tests; default RESET_LIMITS. */
   limits?: { perAddress: number; perClient: number };
   now?: Date;
@@ -71,8 +74,8 @@ export async function requestPasswordReset(db: Db, request: ResetRequest): Promi
     { windowMs: RESET_WINDOW_MS, now },
   );
   if (!slots.ok) {
-    // Kept for the dashboard: a limit that may turn a member away must be seen.
-    await recordEvent(db, "password-reset-refused", "site", now);
+    // Counted for the dashboard, without a row per request (decision 037): a limit that may turn a member away must be seen.
+    request.tally.count("password-reset-refused", now);
     const which = slots.refused === 0 ? `${limits.perAddress} an hour for the address` : `${limits.perClient} an hour from this client address`;
     request.log.warn({ ip: request.clientIp }, `Password reset request refused: ${which}`);
     return { ok: false, reason: "limited", retryAfterSeconds: slots.retryAfterSeconds };
@@ -88,11 +91,13 @@ export async function requestPasswordReset(db: Db, request: ResetRequest): Promi
   return { ok: true };
 }
 
-/** Password reset requests the limits refused in the last 24 hours, and the last one's time; undefined when none. */
+/**
+ * Password reset requests the limits refused in the last 24 hours, and the
+ * last one's time; undefined when none. (What this instance counted but has
+ * not written yet is not in it: the caller flushes its tally first.)
+ */
 export async function refusedResetRequests(db: Db, now: Date): Promise<{ count: number; last: Date } | undefined> {
-  const count = await countEvents(db, "password-reset-refused", "site", REFUSALS_SHOWN_MS, now);
-  const last = count > 0 ? await latestEvent(db, "password-reset-refused", "site") : undefined;
-  return last ? { count, last } : undefined;
+  return (await readTally(db, new Date(now.getTime() - REFUSALS_SHOWN_MS)))["password-reset-refused"];
 }
 
 export type ResetEmailContext = { from: string; siteName: string; db: Db; log: Pick<Log, "info"> };

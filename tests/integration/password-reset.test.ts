@@ -19,6 +19,7 @@ import {
 } from "~/auth/password-reset.server";
 import { findSession } from "~/auth/sessions.server";
 import { createOutboxSignal } from "~/enquiries/outbox.server";
+import { createTally } from "~/platform/limits/tally.server";
 import type { Db } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
 import { clock, expectOk, member, passwordSignIn, quietLog, recordingMailer, resetTokenIn, runOutbox, useAuthDatabase, PASSWORD } from "../support/auth-domain";
@@ -32,8 +33,9 @@ const IP = "192.0.2.7";
 describe.each(backends)("password reset on $name", (backend) => {
   const database = useAuthDatabase(backend);
 
+  /** A request; its refusals are counted in `overrides.tally` when a test reads them, else in none. */
   function ask(db: Db, overrides: Partial<ResetRequest> & { email: string }) {
-    return requestPasswordReset(db, { clientIp: "192.0.2.1", siteUrl: SITE, mailOn: true, log: quietLog().log, ...overrides });
+    return requestPasswordReset(db, { clientIp: "192.0.2.1", siteUrl: SITE, mailOn: true, log: quietLog().log, tally: { count() {} }, ...overrides });
   }
 
   it("answers a member's address and an unknown one alike, queueing one job of the same shape for each", async () => {
@@ -168,14 +170,19 @@ describe.each(backends)("password reset on $name", (backend) => {
     const { db } = database;
     await member(db, "owner@example.com");
     const at = clock();
+    const tally = createTally(db, quietLog().log);
     for (const email of ["owner@example.com", "nobody@example.com"]) {
-      for (let i = 0; i < 3; i++) expect(await ask(db, { email, clientIp: `198.51.100.${i}`, now: at() })).toEqual({ ok: true });
-      expect(await ask(db, { email, clientIp: "198.51.100.99", now: at() })).toMatchObject({ ok: false, reason: "limited", retryAfterSeconds: 3600 });
+      for (let i = 0; i < 3; i++) expect(await ask(db, { email, clientIp: `198.51.100.${i}`, tally, now: at() })).toEqual({ ok: true });
+      expect(await ask(db, { email, clientIp: "198.51.100.99", tally, now: at() })).toMatchObject({ ok: false, reason: "limited", retryAfterSeconds: 3600 });
     }
     // Ten from one client address (IPv6 by its /64), whatever the addresses.
     for (let i = 0; i < 10; i++)
-      expect(await ask(db, { email: `person${i}@example.com`, clientIp: `2001:db8:1:2::${i + 1}`, now: at() })).toEqual({ ok: true });
-    expect(await ask(db, { email: "person10@example.com", clientIp: "2001:db8:1:2::ff", now: at() })).toMatchObject({ reason: "limited" });
+      expect(await ask(db, { email: `person${i}@example.com`, clientIp: `2001:db8:1:2::${i + 1}`, tally, now: at() })).toEqual({ ok: true });
+    expect(await ask(db, { email: "person10@example.com", clientIp: "2001:db8:1:2::ff", tally, now: at() })).toMatchObject({ reason: "limited" });
+    // Counted in memory, without a row per refusal, and written for the dashboard.
+    const buckets = await db.selectFrom("rate_limit_events").select("bucket").distinct().execute();
+    expect(buckets.map((row) => row.bucket).sort()).toEqual(["password-reset-address", "password-reset-client"]);
+    await tally.stop();
     expect(
       await db
         .selectFrom("email_outbox")

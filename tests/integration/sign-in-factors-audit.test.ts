@@ -81,7 +81,9 @@ describe.each(backends)("the sign-in factors' audit entries on $name", (backend)
     const secrets: string[] = [];
 
     // A password reset through the e-mailed link: the member's own entry, from the address that used it.
-    expect(await requestPasswordReset(db, { email: owner.email, clientIp: "198.51.100.7", siteUrl: RP.origin, mailOn: true, now, log })).toEqual({ ok: true });
+    expect(
+      await requestPasswordReset(db, { email: owner.email, clientIp: "198.51.100.7", siteUrl: RP.origin, mailOn: true, tally: { count() {} }, now, log }),
+    ).toEqual({ ok: true });
     const mailer = recordingMailer();
     await runOutbox(db, mailer, now);
     const token = resetTokenIn(mailer.sent[0]!);
@@ -233,7 +235,7 @@ describe.each(backends)("the sign-in factors' audit entries on $name", (backend)
     const setup = await startTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: ISSUER }, now);
     const { added } = await addPasskey(db, owner, now);
     const session = expectOk(await passwordSignIn(db, { email: owner.email, now }));
-    await requestPasswordReset(db, { email: owner.email, clientIp: "198.51.100.7", siteUrl: RP.origin, mailOn: true, now, log });
+    await requestPasswordReset(db, { email: owner.email, clientIp: "198.51.100.7", siteUrl: RP.origin, mailOn: true, tally: { count() {} }, now, log });
     const mailer = recordingMailer();
     await runOutbox(db, mailer, now);
     const token = resetTokenIn(mailer.sent[0]!);

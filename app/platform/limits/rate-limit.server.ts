@@ -23,8 +23,7 @@ export type RateLimitBucket =
   | "contact-submission"
   | "contact-site"
   | "password-reset-address"
-  | "password-reset-client"
-  | "password-reset-refused";
+  | "password-reset-client";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;
