@@ -4,9 +4,12 @@ import { memberActor, type MemberActor } from "~/audit/actor";
 import { createAdmin } from "~/auth/admins.server";
 import type { Role } from "~/auth/roles";
 import { changeRole } from "~/auth/team.server";
-import { passwordResetComposer } from "~/auth/password-reset.server";
+import { passkeyRegistrationOptions, passkeySignInOptions, verifyPasskeyRegistration } from "~/auth/passkeys.server";
+import { passwordResetComposer, requestPasswordReset } from "~/auth/password-reset.server";
+import { createPendingSignIn } from "~/auth/pending-sign-in.server";
+import { setSecondFactorRequired } from "~/auth/second-factor-policy.server";
 import { signIn, type SignInAttempt, type SignInResult } from "~/auth/sign-in.server";
-import type { TotpSetup } from "~/auth/totp.server";
+import { confirmTotpSetup, startTotpSetup, type TotpSetup } from "~/auth/totp.server";
 import { claimJob, deliverClaimed } from "~/enquiries/outbox-worker.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
 import type { Database, Db } from "~/platform/db/db.server";
@@ -14,6 +17,7 @@ import type { DatabaseSchema } from "~/platform/db/schema";
 import { plainLog } from "~/platform/observe/log.server";
 import { TEST_ACTOR } from "./actors";
 import type { Backend } from "./backends";
+import { createPasskey } from "./soft-authenticator";
 import { useDatabase } from "./sites";
 
 /** What the auth domain tests share: a migrated database of a backend (emptied before each test), members, a hand-moved clock. */
@@ -111,4 +115,26 @@ export function resetTokenIn(email: OutgoingEmail): string {
 /** The code an authenticator app shows at `at` for the set-up's secret. */
 export function totpCodeAt(setup: TotpSetup, at: Date): string {
   return TOTP.generate({ secret: Secret.fromBase32(setup.secretText.replace(/ /g, "")), timestamp: at.getTime() });
+}
+
+/**
+ * A row in every table of the sign-in factors, made through the app's own
+ * functions (for the backup tests: what a restore must carry): two-step
+ * sign-in with its recovery codes, a passkey and an open challenge, the
+ * owners' requirement, a reset link (and its sent e-mail job) and a pending
+ * sign-in. Ends the member's sessions, as turning on two-step sign-in does.
+ */
+export async function seedSignInFactors(db: Db, admin: { id: string; email: string }, now = new Date()): Promise<void> {
+  const owner = memberActor({ adminId: admin.id, email: admin.email, role: "owner" }, "192.0.2.1");
+  const rp = { ok: true as const, rpId: "localhost", origin: "http://localhost:3000" };
+  const setup = await startTotpSetup(db, { adminId: owner.id, email: owner.email, issuer: "Example Lettings" }, now);
+  expectOk(await confirmTotpSetup(db, { member: owner, code: totpCodeAt(setup, now), now }));
+  const options = await passkeyRegistrationOptions(db, { adminId: owner.id, email: owner.email, rp, rpName: "Example Lettings", now });
+  expectOk(await verifyPasskeyRegistration(db, { member: owner, response: createPasskey(options, { origin: rp.origin }).response, now }));
+  await passkeySignInOptions(db, rp, now);
+  expectOk(await setSecondFactorRequired(db, true, owner, now));
+  const log = quietLog().log;
+  await requestPasswordReset(db, { email: owner.email, clientIp: "192.0.2.1", siteUrl: rp.origin, mailOn: true, tally: { count() {} }, now, log });
+  await runOutbox(db, recordingMailer(), now);
+  await createPendingSignIn(db, owner.id, now);
 }
