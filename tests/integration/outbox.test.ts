@@ -10,7 +10,7 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { deleteSubmissions, markSpam } from "~/enquiries/inbox.server";
 import { RETRY_DELAYS_MS, claimJob, deliverClaimed, failureReason, startOutboxWorker, type OutboxWorker } from "~/enquiries/outbox-worker.server";
-import { createOutboxSignal, enqueueEmail, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
+import { createOutboxSignal, mailHealth, notificationStates, retryNotification } from "~/enquiries/outbox.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { toIsoString } from "~/platform/db/db-values";
 import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
@@ -309,22 +309,6 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     expect(await jobsOf(erased.id)).toEqual([]);
     expect(await jobsOf(filed.id)).toEqual([]);
     expect(await onlyJob(kept.id)).toMatchObject({ status: "sent" });
-  });
-
-  it("sends a composed job only through its composer: without one it fails unsent, and past its time it is never claimed", async () => {
-    const mailer = testMailer();
-    // A password reset's job holds what its e-mail is composed from (the address typed), not an e-mail.
-    const payload = JSON.stringify({ email: "owner@example.com", siteUrl: "http://localhost:3000", clientIp: "192.0.2.1" });
-    const id = randomUUID();
-    await enqueueEmail(data.db, { id, kind: "password-reset", payload, expiresAt: new Date(clock.getTime() + 30 * 60_000) }, clock);
-    await deliverClaimed(data.db, mailer, (await claimJob(data.db, id, clock))!, report, now);
-    expect(mailer.sent).toEqual([]);
-    const row = await data.db.selectFrom("email_outbox").select(["status", "last_error", "message"]).where("id", "=", id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: "failed", last_error: "this worker cannot compose password-reset e-mails", message: payload });
-
-    // Due again after its first backoff, but its 30 minutes are over: no worker takes it.
-    advance(31 * 60_000);
-    expect(await claimJob(data.db, id, clock)).toBeUndefined();
   });
 
   it("sends each of 20 jobs exactly once with two workers on two connections", async () => {

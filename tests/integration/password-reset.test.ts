@@ -18,6 +18,7 @@ import {
   type ResetRequest,
 } from "~/auth/password-reset.server";
 import { findSession } from "~/auth/sessions.server";
+import { claimJob, deliverClaimed } from "~/enquiries/outbox-worker.server";
 import { createOutboxSignal } from "~/enquiries/outbox.server";
 import { createTally } from "~/platform/limits/tally.server";
 import type { Db } from "~/platform/db/db.server";
@@ -86,6 +87,25 @@ describe.each(backends)("password reset on $name", (backend) => {
       expect(JSON.stringify(rows)).not.toContain(token);
     }
     expect(await checkResetLink(db, token, at(2 * MINUTE))).toEqual({ ok: true, email: "owner@example.com" });
+  });
+
+  it("never sends the job as stored (it holds the address typed, not an e-mail): without its composer it fails unsent, and past its time no worker takes it", async () => {
+    const { db } = database;
+    await member(db, "owner@example.com");
+    const at = clock();
+    await ask(db, { email: "owner@example.com", now: at() });
+    const { id } = await db.selectFrom("email_outbox").select("id").executeTakeFirstOrThrow();
+    const mailer = recordingMailer();
+    const { log } = quietLog();
+    await deliverClaimed(db, mailer, (await claimJob(db, id, at(MINUTE)))!, { log }, () => at(MINUTE));
+    expect(mailer.sent).toEqual([]);
+    const row = await db.selectFrom("email_outbox").select(["status", "last_error"]).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "failed", last_error: "this worker cannot compose password-reset e-mails" });
+    expect(await db.selectFrom("password_resets").selectAll().execute()).toEqual([]);
+    // Due again after its backoff, but its 30 minutes are over: not claimed, not sent.
+    expect(await claimJob(db, id, at(RESET_LINK_MS))).toBeUndefined();
+    await runOutbox(db, mailer, at(RESET_LINK_MS + MINUTE));
+    expect(mailer.sent).toEqual([]);
   });
 
   it("sets the new password once: every session ends, the old password stops working, the link and the member's other links are used up", async () => {
