@@ -1,7 +1,9 @@
 import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
+import { startPruningSignInState } from "~/auth/expired-state.server";
 import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
 import { prepareDecoy } from "~/auth/password.server";
+import { passwordResetComposer } from "~/auth/password-reset.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
 import { startOutboxWorker } from "~/enquiries/outbox-worker.server";
@@ -109,7 +111,10 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     log.info(`Images: ${storage.description}${env.publicImagesUrl ? `, linked from the pages at ${env.publicImagesUrl}` : ""}`);
     // Jobs left from before a restart go out as soon as the worker starts.
     // Its leases are on the database's clock, which every instance shares.
-    if (mailer) background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, now: () => clock.now(), onFailedSend: () => metrics.sendFailed() }));
+    // A password reset's e-mail is composed as it is sent (its link made then): app/auth/password-reset.server.ts.
+    const composers = env.mail && { "password-reset": passwordResetComposer({ db: database.db, from: env.mail.from, siteName: services.company.name, log }) };
+    if (mailer)
+      background.push(startOutboxWorker({ db: database.db, mailer, outbox, log, composers, now: () => clock.now(), onFailedSend: () => metrics.sendFailed() }));
     metrics.watchOutbox(() => outboxBacklog(database.db, clock.now()));
     log.info(
       mailer && env.mail
@@ -124,6 +129,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // ENQUIRY_RETENTION_DAYS: older enquiries are deleted daily (nothing runs when it is unset).
     background.push(startRetentionSchedule({ db: database.db, retentionDays: env.enquiryRetentionDays, log, now: () => clock.now() }));
     background.push(startPruningEvents(database.db, log, () => clock.now()));
+    background.push(startPruningSignInState(database.db, log, () => clock.now()));
     // AUDIT_RETENTION_DAYS: the audit log's one deletion, daily, once for the fleet.
     background.push(startAuditRetention({ db: database.db, retentionDays: env.auditRetentionDays, log, now: () => clock.now() }));
     // An invitation e-mail given up on keeps no link once the invitation can no longer be used.

@@ -14,6 +14,7 @@ export const CLI_COMMANDS = [
   "set-password",
   "delete",
   "unlock",
+  "remove-sign-in-factors",
   "seed-demo",
   "gc-images",
   "migrate-images",

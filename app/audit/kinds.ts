@@ -10,7 +10,7 @@ import { STORED_ROLES, type StoredRole as Role } from "~/platform/db/schema";
  */
 
 /** The kinds of record an entry can be about. */
-export type AuditTargetType = "member" | "invitation" | "project" | "file" | "website" | "enquiry" | "enquiries" | "address" | "files" | "backup";
+export type AuditTargetType = "member" | "invitation" | "project" | "file" | "website" | "enquiry" | "enquiries" | "address" | "files" | "backup" | "team";
 
 export const AUDIT_KINDS = {
   "sign-in": { label: "Signed in", target: "member" },
@@ -25,6 +25,19 @@ export const AUDIT_KINDS = {
   "member-created": { label: "Created an owner", target: "member" },
   "sessions-ended": { label: "Ended a member's sessions", target: "member" },
   "password-set": { label: "Set a member's password", target: "member" },
+  "password-reset": { label: "Set a new password through an e-mailed link", target: "member" },
+  // The sign-in factors (decision 043): each is about the member whose sign-in it changes.
+  "session-ended": { label: "Signed out one of a member's browsers", target: "member" },
+  "two-step-on": { label: "Turned on two-step sign-in", target: "member" },
+  "two-step-off": { label: "Turned off two-step sign-in", target: "member" },
+  "recovery-codes-renewed": { label: "Made new recovery codes", target: "member" },
+  "passkey-added": { label: "Added a passkey", target: "member" },
+  "passkey-renamed": { label: "Renamed a passkey", target: "member" },
+  "passkey-removed": { label: "Removed a passkey", target: "member" },
+  "sign-in-factors-removed": { label: "Removed a member's two-step sign-in and passkeys", target: "member" },
+  // An owner's choice for the whole team: no record of its own.
+  "second-factor-required": { label: "Required two-step sign-in or a passkey of every member", target: "team" },
+  "second-factor-not-required": { label: "Stopped requiring two-step sign-in or a passkey", target: "team" },
   "lockout-lifted": { label: "Lifted a sign-in lockout", target: "member" },
   "project-created": { label: "Added a project", target: "project" },
   "project-updated": { label: "Edited a project", target: "project" },
@@ -67,7 +80,8 @@ export function isAuditKind(value: unknown): value is AuditKind {
 }
 
 /** Why a sign-in failed, as far as the log may say. */
-export type SignInFailure = "wrong-password" | "no-such-member";
+export const SIGN_IN_FAILURES = ["wrong-password", "no-such-member", "wrong-code", "wrong-passkey"] as const;
+export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
 
 /**
  * The details an entry may carry, and nothing else: counts, roles, version
@@ -89,7 +103,7 @@ export type AuditDetails = {
   searched?: boolean;
   /** ISO time: when a scheduled publish is due. */
   at?: string;
-  /** A failed sign-in: a member's wrong password, or an address that is no member's. */
+  /** A failed sign-in: a member's wrong password, two-step code or passkey, or an address (or passkey) that is no member's. */
   failure?: SignInFailure;
 };
 
@@ -104,7 +118,7 @@ const DETAIL_CHECKS: { [K in keyof Required<AuditDetails>]: (value: unknown) => 
   fromVersion: count,
   searched: (value) => typeof value === "boolean",
   at: (value) => typeof value === "string" && ISO_TIME.test(value),
-  failure: (value) => value === "wrong-password" || value === "no-such-member",
+  failure: (value) => (SIGN_IN_FAILURES as readonly unknown[]).includes(value),
 };
 
 /** The details as stored, or a thrown error naming the first field that is not allowed (a bug, never a user's doing). */

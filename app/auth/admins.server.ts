@@ -100,24 +100,50 @@ export async function setAdminPassword(
   options: { keepSessionId?: string } = {},
 ): Promise<{ endedSessions: number }> {
   checkPassword(password);
-  const passwordHash = await hashPassword(password);
   const normalized = normalizeEmail(email);
-  const ended = await inTransaction(db, async (trx) => {
+  const admin = await findAdminByEmail(db, normalized);
+  if (!admin) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
+  return replacePassword(db, admin.id, password, { ...options, actor });
+}
+
+/**
+ * A member's new password, the end of their sessions (all, or all but
+ * `keepSessionId`), their sign-in limits lifted (whoever can set the password
+ * can sign in) and the audit entry (`action`: "password-set" by default), in
+ * one transaction; `during` runs in it too (a reset link used up), and what
+ * it throws undoes it all. A password that breaks the rules throws
+ * AdminError before anything is done.
+ */
+export async function replacePassword(
+  db: Db,
+  adminId: string,
+  password: string,
+  {
+    actor,
+    action = "password-set",
+    keepSessionId,
+    during,
+  }: { actor: Actor; action?: "password-set" | "password-reset"; keepSessionId?: string | undefined; during?: (trx: Trx) => Promise<void> },
+): Promise<{ endedSessions: number }> {
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  return inTransaction(db, async (trx) => {
+    await during?.(trx);
     const updated = await trx
       .updateTable("admin_users")
       .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-      .where("email", "=", normalized)
-      .returning("id")
+      .where("id", "=", adminId)
+      .returning(["id", "email"])
       .executeTakeFirst();
-    if (!updated) throw new AdminError(`There is no admin with the e-mail ${normalized}.`);
-    let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", updated.id);
-    if (options.keepSessionId) query = query.where("id", "!=", options.keepSessionId);
+    if (!updated) throw new AdminError("That admin no longer exists.");
+    let query = trx.deleteFrom("admin_sessions").where("admin_id", "=", adminId);
+    if (keepSessionId) query = query.where("id", "!=", keepSessionId);
     const deleted = await query.executeTakeFirst();
-    await clearLimits(trx, normalized, updated.id);
-    await audit(trx, { actor, action: "password-set", target: updated.id, details: { count: Number(deleted.numDeletedRows) } });
-    return Number(deleted.numDeletedRows);
+    const endedSessions = Number(deleted.numDeletedRows);
+    await clearLimits(trx, updated.email, adminId);
+    await audit(trx, { actor, action, target: adminId, details: { count: endedSessions } });
+    return { endedSessions };
   });
-  return { endedSessions: ended };
 }
 
 /**

@@ -6,7 +6,7 @@ import { startFleetJob } from "~/platform/fleet/job-runs.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Repeating } from "~/platform/fleet/schedule.server";
 import type { AuditLogTable, DatabaseSchema } from "~/platform/db/schema";
-import { AUDIT_KINDS, isAuditKind, type AuditDetails } from "~/audit/kinds";
+import { AUDIT_KINDS, isAuditKind, type AuditDetails, type SignInFailure } from "~/audit/kinds";
 import type { AuditQuery } from "./audit-query";
 import { ROLE_LABELS } from "./roles";
 
@@ -41,6 +41,13 @@ export type AuditRecord = {
   detailsText: string;
 };
 
+const FAILURE_TEXT: Record<SignInFailure, string> = {
+  "wrong-password": "wrong password",
+  "no-such-member": "not a member's address or passkey",
+  "wrong-code": "wrong two-step or recovery code",
+  "wrong-passkey": "a passkey that did not verify",
+};
+
 /** The details in words, for the view and the CSV file: "role Editor (was Owner)", "3 records". */
 export function describeDetails(details: AuditDetails | undefined): string {
   if (!details) return "";
@@ -51,7 +58,7 @@ export function describeDetails(details: AuditDetails | undefined): string {
   if (details.at) parts.push(`due ${details.at}`);
   if (details.searched) parts.push("of a search");
   if (details.count !== undefined) parts.push(`${details.count} ${details.count === 1 ? "record" : "records"}`);
-  if (details.failure) parts.push(details.failure === "wrong-password" ? "wrong password" : "not a member's address");
+  if (details.failure) parts.push(FAILURE_TEXT[details.failure]);
   return parts.join("; ");
 }
 

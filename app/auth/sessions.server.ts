@@ -7,6 +7,7 @@ import type { Role } from "./roles";
 import { audit } from "~/audit/audit.server";
 import { memberActor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";
+import { describeClient } from "./client-info.server";
 
 /**
  * Server-side sessions. The cookie holds a random 256-bit token; the database
@@ -37,7 +38,7 @@ export function sessionCookieName(settings: CookieSettings): string {
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
@@ -55,14 +56,19 @@ export function clearedSessionCookie(settings: CookieSettings): string {
   return sessionCookie("", settings, 0);
 }
 
+/** Where a session was signed in from: shown in the member's list of sessions. */
+export type SessionClient = { ip?: string; userAgent?: string | null };
+
 /** Starts a session for the admin and returns the cookie's token (never stored as is). */
 export async function createSession(
   db: Db,
   adminId: string,
   now = new Date(),
   history: { previousSignInAt: string | null; failedSignIns: number } = { previousSignInAt: null, failedSignIns: 0 },
+  client: SessionClient = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
+  const { browser, system } = describeClient(client.userAgent);
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
   await db
     .insertInto("admin_sessions")
@@ -74,6 +80,9 @@ export async function createSession(
       expires_at: expiresAt.toISOString(),
       previous_sign_in_at: history.previousSignInAt,
       failed_sign_ins_before: history.failedSignIns,
+      browser,
+      system,
+      client_ip: client.ip ?? null,
     })
     .execute();
   return { token, expiresAt };

@@ -8,8 +8,12 @@ type Taken = Extract<Slot, { ok: true }>;
 import { findAdminByEmail, normalizeEmail, recordFailedSignIn, rehashPassword, takeSignInHistory } from "./admins.server";
 import { deviceLimitSubject, type Device } from "./device-cookie.server";
 import { needsRehash, reserveHashSlot, verifyAgainstDecoy, verifyPassword } from "./password.server";
-import { createSession, deleteSessionByToken, pruneSessions } from "./sessions.server";
+import { createPendingSignIn } from "./pending-sign-in.server";
+import type { Role } from "./roles";
+import { createSession, deleteSessionByToken, pruneSessions, type SessionClient } from "./sessions.server";
+import { hasTwoStepSignIn } from "./totp.server";
 import { audit } from "~/audit/audit.server";
+import type { SignInFailure } from "~/audit/kinds";
 import { inTransaction } from "~/platform/db/transactions.server";
 
 /** LOGIN_RATE_LIMIT failures per client IP and e-mail are allowed in this window. */
@@ -35,6 +39,8 @@ export type SignInAttempt = {
   previousToken?: string;
   /** The browser's device cookie, when it carries a valid one (device-cookie.server.ts). */
   device?: Device;
+  /** The request's User-Agent: the session lists the browser and system it names. */
+  userAgent?: string | null;
   now?: Date;
   /** Where sign-ins and refusals are told: the address as a field (hashed in the log), never in the text. */
   log: Pick<Log, "info" | "warn">;
@@ -42,6 +48,8 @@ export type SignInAttempt = {
 
 export type SignInResult =
   | { ok: true; token: string; expiresAt: Date; email: string; adminId: string }
+  /** The password was right and the member has two-step sign-in: the code comes next (two-step-sign-in.server.ts). */
+  | { ok: false; reason: "second-step"; pendingToken: string; expiresAt: Date; adminId: string }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "limited"; retryAfterSeconds: number }
   | { ok: false; reason: "busy"; retryAfterSeconds: number };
@@ -97,12 +105,8 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
   const correct = await place.run(() => (admin ? verifyPassword(attempt.password, admin.password_hash) : verifyAgainstDecoy(attempt.password)));
   if (!admin || !correct) {
     // The places taken stay taken: they are the failure's record.
-    await inTransaction(db, async (trx) => {
-      if (admin) await recordFailedSignIn(trx, admin.id);
-      // The address typed is not kept unless it is a member's: it may be anyone's, or a password typed in the wrong field.
-      const failure = admin ? "wrong-password" : "no-such-member";
-      await audit(trx, { actor: { kind: "visitor", ip: attempt.clientIp }, action: "sign-in-failed", target: admin?.id, details: { failure }, at: now });
-    });
+    // The address typed is not kept unless it is a member's: it may be anyone's, or a password typed in the wrong field.
+    await recordSignInFailure(db, { adminId: admin?.id, clientIp: attempt.clientIp, failure: admin ? "wrong-password" : "no-such-member", now });
     attempt.log.warn(fields, `Sign-in failed for ${who}`);
     if (!trustedDevice) await lockWhenDue(db, account, who, fields, attempt, now, admin?.id);
     return { ok: false, reason: "invalid" };
@@ -110,20 +114,66 @@ export async function signIn(db: Db, attempt: SignInAttempt): Promise<SignInResu
 
   await giveBack();
   if (needsRehash(admin.password_hash)) await rehashPassword(db, admin.id, attempt.password);
-  // A new id at every sign-in: a token planted before it (fixation) is worth nothing after.
-  if (attempt.previousToken) await deleteSessionByToken(db, attempt.previousToken);
+  if (await hasTwoStepSignIn(db, admin.id)) {
+    const pending = await createPendingSignIn(db, admin.id, now);
+    attempt.log.info(fields, `Admin ${admin.email}: password right, the two-step code is next`);
+    return { ok: false, reason: "second-step", pendingToken: pending.token, expiresAt: pending.expiresAt, adminId: admin.id };
+  }
+  const how = trustedDevice ? " (a browser used before)" : "";
+  return startSession(db, admin, { ...attempt, now, fields, how });
+}
+
+/**
+ * The last step of every way in (password, password and code, passkey): a new
+ * session, whose id is new at every sign-in, so a token planted before it
+ * (fixation) is worth nothing after. The session and the sign-in's audit
+ * entry are written in one transaction.
+ */
+export async function startSession(
+  db: Db,
+  admin: { id: string; email: string; role: Role },
+  options: {
+    previousToken?: string;
+    clientIp: string;
+    userAgent?: string | null;
+    now: Date;
+    log: Pick<Log, "info">;
+    fields: Record<string, string>;
+    how: string;
+  },
+): Promise<Extract<SignInResult, { ok: true }>> {
+  const { now } = options;
+  if (options.previousToken) await deleteSessionByToken(db, options.previousToken);
   await pruneSessions(db, now);
+  const client: SessionClient = { ip: options.clientIp, userAgent: options.userAgent };
   const session = await inTransaction(db, async (trx) => {
-    const started = await createSession(trx, admin.id, now, await takeSignInHistory(trx, admin.id, now));
-    const actor = { kind: "member", id: admin.id, email: admin.email, role: admin.role, ip: attempt.clientIp } as const;
+    const started = await createSession(trx, admin.id, now, await takeSignInHistory(trx, admin.id, now), client);
+    const actor = { kind: "member", id: admin.id, email: admin.email, role: admin.role, ip: options.clientIp } as const;
     await audit(trx, { actor, action: "sign-in", target: admin.id, at: now });
     return started;
   });
-  attempt.log.info(fields, `Admin ${admin.email} signed in${trustedDevice ? " (a browser used before)" : ""}`);
+  options.log.info(options.fields, `Admin ${admin.email} signed in${options.how}`);
   return { ok: true, token: session.token, expiresAt: session.expiresAt, email: admin.email, adminId: admin.id };
 }
 
+/**
+ * A checked failure of any way in (a wrong password, code or passkey): one
+ * more failed sign-in to tell the member about, and the audit entry, in one
+ * transaction. Refusals by a limit are not recorded (decision 042).
+ */
+export async function recordSignInFailure(
+  db: Db,
+  { adminId, clientIp, failure, now }: { adminId: string | undefined; clientIp: string; failure: SignInFailure; now: Date },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (adminId) await recordFailedSignIn(trx, adminId);
+    await audit(trx, { actor: { kind: "visitor", ip: clientIp }, action: "sign-in-failed", target: adminId, details: { failure }, at: now });
+  });
+}
+
 type Limited = Extract<SignInResult, { reason: "limited" }>;
+/** What the limits need of an attempt: a wrong two-step code is held to them as a wrong password is. */
+export type LimitedAttempt = Pick<SignInAttempt, "clientIp" | "limit" | "log">;
 
 /** Every place to hash is taken: 503 with Retry-After, at once. */
 function busy(log: SignInAttempt["log"], fields: Record<string, string>, what: string): SignInResult {
@@ -136,7 +186,7 @@ function limited(retryAfterSeconds: number): Limited {
 }
 
 /** A browser the account signed in from before: only its own failures count, LOGIN_RATE_LIMIT of them. */
-async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, now: Date): Promise<Taken[] | Limited> {
+export async function takeDeviceSlot(db: Db, device: Device, attempt: LimitedAttempt, now: Date): Promise<Taken[] | Limited> {
   const slot = await takeSlot(db, "login-device-failure", deviceLimitSubject(device), { limit: attempt.limit, windowMs: LOGIN_WINDOW_MS, now });
   if (slot.ok) return [slot];
   attempt.log.warn({ ip: attempt.clientIp }, "Sign-in refused: LOGIN_RATE_LIMIT reached for a browser used before");
@@ -149,12 +199,12 @@ async function takeDeviceSlot(db: Db, device: Device, attempt: SignInAttempt, no
  * (LOGIN_RATE_LIMIT); failures for this e-mail from anywhere (the lockout's
  * count). Each refusal gives back the places taken before it.
  */
-async function takeAttackerSlots(
+export async function takeAttackerSlots(
   db: Db,
   account: string,
   who: string,
   fields: Record<string, string>,
-  attempt: SignInAttempt,
+  attempt: LimitedAttempt,
   now: Date,
 ): Promise<Taken[] | Limited> {
   const lockedAt = await latestEvent(db, "login-lockout", account);
@@ -188,12 +238,12 @@ async function takeAttackerSlots(
 }
 
 /** After a failure from outside: the e-mail's failures from anywhere reached the lockout's count? Then lock it. */
-async function lockWhenDue(
+export async function lockWhenDue(
   db: Db,
   account: string,
   who: string,
   fields: Record<string, string>,
-  attempt: SignInAttempt,
+  attempt: LimitedAttempt,
   now: Date,
   adminId?: string,
 ): Promise<void> {

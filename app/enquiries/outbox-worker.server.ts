@@ -3,8 +3,8 @@ import type { ExpressionBuilder } from "kysely";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
-import type { DatabaseSchema } from "~/platform/db/schema";
-import { LINK_PLACEHOLDER, type OutboxSignal } from "./outbox.server";
+import type { DatabaseSchema, OutboxKind } from "~/platform/db/schema";
+import { COMPOSED_KINDS, LINK_PLACEHOLDER, type EmailComposers, type OutboxSignal } from "./outbox.server";
 import { escapeHtml } from "./emails";
 
 /**
@@ -48,6 +48,8 @@ const MAX_ERROR_LENGTH = 300;
 export type DeliveryReport = {
   log: Pick<Log, "info" | "error">;
   onFailedSend?: () => void;
+  /** Kinds whose e-mail is composed as it is sent (a password reset's link); the others are sent as stored. */
+  composers?: EmailComposers;
 };
 
 export type OutboxWorkerOptions = DeliveryReport & {
@@ -70,16 +72,19 @@ export type OutboxWorker = {
 
 type Eb = ExpressionBuilder<DatabaseSchema, "email_outbox">;
 
-/** Due: waiting for its (next) attempt, or claimed by a worker whose lease ran out. */
+/** Due: waiting for its (next) attempt, or claimed by a worker whose lease ran out; and not past its time. */
 function isDue(eb: Eb, at: string) {
-  return eb.or([
-    eb.and([eb("status", "in", ["queued", "failed"]), eb("next_attempt_at", "<=", at)]),
-    eb.and([eb("status", "=", "sending"), eb("lease_until", "<=", at)]),
+  return eb.and([
+    eb.or([
+      eb.and([eb("status", "in", ["queued", "failed"]), eb("next_attempt_at", "<=", at)]),
+      eb.and([eb("status", "=", "sending"), eb("lease_until", "<=", at)]),
+    ]),
+    eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]),
   ]);
 }
 
 /** A job a worker holds the lease of; `link` is the single-use link its message takes, if it has one. */
-export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; link: string | null };
+export type ClaimedJob = { id: string; leaseToken: string; attempts: number; message: string; link: string | null; kind: OutboxKind };
 
 /** Claims a due job with a conditional UPDATE only one worker can win; undefined when another did, or it is not due. */
 export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob | undefined> {
@@ -99,11 +104,11 @@ export async function claimJob(db: Db, id: string, at: Date): Promise<ClaimedJob
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   const row = await db
     .selectFrom("email_outbox")
-    .select(["message", "attempts", "link"])
+    .select(["message", "attempts", "link", "kind"])
     .where("id", "=", id)
     .where("lease_token", "=", leaseToken)
     .executeTakeFirst();
-  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, link: row.link };
+  return row && { id, leaseToken, attempts: Number(row.attempts), message: row.message, link: row.link, kind: row.kind };
 }
 
 /**
@@ -141,7 +146,10 @@ async function stillWanted(db: Db, job: ClaimedJob, log: DeliveryReport["log"], 
     else if (row.expires_at !== null && new Date(row.expires_at).getTime() <= at.getTime()) unwanted = "its invitation ran out";
   }
   // A message that takes a link it no longer has (forgotten) must not go out without it.
-  if (unwanted === undefined && job.link === null && job.message.includes(LINK_PLACEHOLDER)) unwanted = "its link was forgotten";
+  // (A composed job's message is what it is composed from, not an e-mail.)
+  if (unwanted === undefined && !COMPOSED_KINDS.has(job.kind) && job.link === null && job.message.includes(LINK_PLACEHOLDER)) {
+    unwanted = "its link was forgotten";
+  }
   if (unwanted === undefined) return true;
   await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
   log.info(`E-mail ${job.id}: not sent, ${unwanted}`);
@@ -160,11 +168,25 @@ export async function deliverClaimed(
   db: Db,
   mailer: Mailer,
   job: ClaimedJob,
-  { log, onFailedSend }: DeliveryReport,
+  { log, onFailedSend, composers }: DeliveryReport,
   now: () => Date = () => new Date(),
 ): Promise<void> {
   if (!(await stillWanted(db, job, log, now()))) return;
   let failure: unknown;
+  let email: OutgoingEmail | undefined;
+  const compose = composers?.[job.kind];
+  try {
+    if (compose) email = await compose({ id: job.id, attempts: job.attempts, payload: job.message }, now());
+    else if (COMPOSED_KINDS.has(job.kind)) throw new Error(`this worker cannot compose ${job.kind} e-mails`);
+    else email = messageToSend(job);
+  } catch (error) {
+    failure = error ?? new Error("unknown error");
+  }
+  if (failure === undefined && email === undefined) {
+    await db.deleteFrom("email_outbox").where("id", "=", job.id).where("lease_token", "=", job.leaseToken).execute();
+    log.info(`E-mail ${job.id}: nothing to send (${job.kind})`);
+    return;
+  }
   const renewal = setInterval(() => {
     db.updateTable("email_outbox")
       .set({ lease_until: new Date(now().getTime() + LEASE_MS).toISOString() })
@@ -174,7 +196,7 @@ export async function deliverClaimed(
       .catch((error: unknown) => log.error(`E-mail ${job.id}: could not renew its lease: ${(error as Error).message}`));
   }, LEASE_RENEW_MS);
   try {
-    await mailer.send(messageToSend(job));
+    if (failure === undefined) await mailer.send(email!);
   } catch (error) {
     failure = error ?? new Error("unknown error");
   } finally {
@@ -220,7 +242,16 @@ export async function deliverClaimed(
   );
 }
 
-export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, pollMs = 5_000, now = () => new Date() }: OutboxWorkerOptions): OutboxWorker {
+export function startOutboxWorker({
+  db,
+  mailer,
+  outbox,
+  log,
+  onFailedSend,
+  composers,
+  pollMs = 5_000,
+  now = () => new Date(),
+}: OutboxWorkerOptions): OutboxWorker {
   let stopped = false;
   let woken = false;
   let interrupt: (() => void) | undefined;
@@ -256,7 +287,7 @@ export function startOutboxWorker({ db, mailer, outbox, log, onFailedSend, pollM
     for (const { id } of candidates) {
       const job = await claimJob(db, id, now());
       if (!job) continue; // Another worker won it.
-      await deliverClaimed(db, mailer, job, { log, onFailedSend }, now);
+      await deliverClaimed(db, mailer, job, { log, onFailedSend, composers }, now);
       return true;
     }
     return false;

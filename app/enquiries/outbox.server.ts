@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import type { OutboxKind } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";
@@ -35,18 +36,33 @@ export function createOutboxSignal(): OutboxSignal {
 }
 
 /**
- * A job: an e-mail about an enquiry, or one that carries an invitation's
- * single-use link. Such a link is kept apart from the message, which holds
- * LINK_PLACEHOLDER where it goes: the worker puts it in as it sends, and the
- * job forgets it once sent, so the stored message never holds a usable link
- * for longer than the e-mail takes to leave (docs/decisions/042).
+ * A job: an e-mail about an enquiry, one that carries an invitation's
+ * single-use link, or one composed as it is sent. An invitation's link is
+ * kept apart from the message, which holds LINK_PLACEHOLDER where it goes:
+ * the worker puts it in as it sends, and the job forgets it once sent, so the
+ * stored message never holds a usable link for longer than the e-mail takes
+ * to leave (docs/decisions/042). A password reset's e-mail is composed by the
+ * worker from `payload` (EmailComposer): its link is made then, so the outbox
+ * never holds it (docs/decisions/043), and it is not sent after `expiresAt`.
  */
 export type NewOutboxJob =
   | { id: string; kind: "notification" | "acknowledgement"; submissionId: string; message: OutgoingEmail }
-  | { id: string; kind: "invitation"; invitationId: string; link: string; message: OutgoingEmail };
+  | { id: string; kind: "invitation"; invitationId: string; link: string; message: OutgoingEmail }
+  | { id: string; kind: "password-reset"; payload: string; expiresAt: Date };
 
 /** Where a job's message takes its link (in the text, and HTML-escaped in the HTML). */
 export const LINK_PLACEHOLDER = "{{link}}";
+
+/**
+ * Composes a job's e-mail as it is sent, from what was queued (a password
+ * reset's link is made then, so the outbox never holds it); undefined when
+ * there is nothing to send, and the job is deleted. Given to the worker by
+ * kind (boot.server.ts).
+ */
+export type EmailComposer = (job: { id: string; attempts: number; payload: string }, now: Date) => Promise<OutgoingEmail | undefined>;
+export type EmailComposers = Partial<Record<OutboxKind, EmailComposer>>;
+/** The kinds whose stored message is a composer's payload, not an e-mail: never sent as stored. */
+export const COMPOSED_KINDS: ReadonlySet<OutboxKind> = new Set<OutboxKind>(["password-reset"]);
 
 /** Queues a job, due at `now`. `db` is the change's transaction (an enquiry, an invitation), so both are stored or neither. */
 export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promise<void> {
@@ -55,11 +71,12 @@ export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promis
     .insertInto("email_outbox")
     .values({
       id: job.id,
-      submission_id: job.kind === "invitation" ? null : job.submissionId,
+      submission_id: "submissionId" in job ? job.submissionId : null,
       invitation_id: job.kind === "invitation" ? job.invitationId : null,
       link: job.kind === "invitation" ? job.link : null,
       kind: job.kind,
-      message: JSON.stringify(job.message),
+      message: "payload" in job ? job.payload : JSON.stringify(job.message),
+      expires_at: "expiresAt" in job ? job.expiresAt.toISOString() : null,
       status: "queued",
       attempts: 0,
       next_attempt_at: at,
@@ -124,6 +141,12 @@ export async function outboxBacklog(db: Db, now: Date): Promise<{ jobs: number; 
     .executeTakeFirstOrThrow();
   const oldest = row.oldest === null || row.oldest === undefined ? undefined : new Date(toIsoString(row.oldest as Date | string));
   return { jobs: Number(row.jobs), oldestAgeSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0 };
+}
+
+/** Deletes the jobs whose time ran out, sent or not (what they were composed from may be personal data). */
+export async function deleteExpiredEmails(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom("email_outbox").where("expires_at", "<=", now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

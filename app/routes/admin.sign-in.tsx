@@ -20,6 +20,8 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
 
+const SECOND_STEP_NOT_YET = "Two-step sign-in is on for this account, and this form cannot ask for its code yet.";
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
@@ -59,10 +61,13 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
     limit: auth.loginRateLimit,
     previousToken: readSessionToken(request, auth.cookie),
     device,
+    userAgent: request.headers.get("user-agent"),
     log,
   });
   if (!result.ok) {
     if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
+    // The code's form (completeSignInWithCode, with the pending cookie) comes with the account screens.
+    if (result.reason === "second-step") return data<SignInFailure>({ error: SECOND_STEP_NOT_YET, email }, { status: 401 });
     const busy = result.reason === "busy";
     // A flood of sign-ins shows on the dashboard, counted without a row each.
     tally.count(busy ? "sign-in-refused-busy" : "sign-in-refused-limit", clock.now());

@@ -7,6 +7,7 @@ import { gcImages } from "./gc-images";
 import { importSite } from "./import-site";
 import { list } from "./list";
 import { migrateImagesCommand } from "./migrate-images";
+import { removeSignInFactorsCommand } from "./remove-sign-in-factors";
 import { restore } from "./restore";
 import { seedDemo } from "./seed-demo";
 import { setPassword } from "./set-password";
@@ -20,6 +21,7 @@ export const COMMANDS: Record<string, Command> = {
   list,
   delete: deleteMember,
   unlock,
+  "remove-sign-in-factors": removeSignInFactorsCommand,
   "seed-demo": seedDemo,
   "gc-images": gcImages,
   "migrate-images": migrateImagesCommand,

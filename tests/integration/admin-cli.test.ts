@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { plainLog } from "~/platform/observe/log.server";
 import { findAdminByEmail } from "~/auth/admins.server";
 import { verifyPassword } from "~/auth/password.server";
+import { memberActor } from "~/audit/actor";
 import { createSession, findSession } from "~/auth/sessions.server";
+import { confirmTotpSetup, startTotpSetup, twoStepStatus } from "~/auth/totp.server";
 import { signIn } from "~/auth/sign-in.server";
 import { saveImage } from "~/images/images.server";
 import { createProject } from "~/projects/projects.server";
@@ -17,6 +19,7 @@ import { runAdmin } from "../support/admin-cli";
 import { assertBuilt } from "../support/server";
 import { TEST_ACTOR } from "../support/actors";
 import { useDatabase } from "../support/sites";
+import { expectOk, totpCodeAt } from "../support/auth-domain";
 
 const PASSWORD = "a long admin password";
 
@@ -29,7 +32,7 @@ describe.each(backends)("npm run admin on $name", (backend) => {
   it("shows its commands, and fails on an unknown one", async () => {
     const help = await admin(["help"]);
     expect(help.code).toBe(0);
-    for (const command of ["create", "set-password", "list", "delete"]) expect(help.stdout).toContain(command);
+    for (const command of ["create", "set-password", "list", "delete", "remove-sign-in-factors"]) expect(help.stdout).toContain(command);
     const unknown = await admin(["promote", "x@example.com"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown command "promote"');
@@ -107,6 +110,27 @@ describe.each(backends)("npm run admin on $name", (backend) => {
     expect(run.code).toBe(0);
     const unlocked = await signIn(data.db, { ...attempt, password: "a brand new passphrase", clientIp: "203.0.113.9" });
     expect(unlocked.ok).toBe(true);
+  });
+
+  it("remove-sign-in-factors takes away a member's two-step sign-in, recovery codes and passkeys, and ends their sessions", async () => {
+    const owner = (await findAdminByEmail(data.db, "owner@example.com"))!;
+    const now = new Date();
+    const setup = await startTotpSetup(data.db, { adminId: owner.id, email: owner.email, issuer: "Example Lettings" }, now);
+    const member = memberActor({ adminId: owner.id, email: owner.email, role: owner.role }, "192.0.2.1");
+    expectOk(await confirmTotpSetup(data.db, { member, code: totpCodeAt(setup, now), now }));
+    const { token } = await createSession(data.db, owner.id);
+
+    const run = await admin(["remove-sign-in-factors", "Owner@example.com"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Removed two-step sign-in, 10 unused recovery codes and 0 passkeys of owner@example.com; ended 1 session.");
+    expect(await twoStepStatus(data.db, owner.id)).toMatchObject({ on: false, recoveryCodesLeft: 0 });
+    expect(await findSession(data.db, token)).toBeUndefined();
+    const entry = await data.db.selectFrom("audit_log").selectAll().where("action", "=", "sign-in-factors-removed").executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ actor_type: "cli", actor_label: "npm run admin -- remove-sign-in-factors", target_id: owner.id });
+
+    const unknown = await admin(["remove-sign-in-factors", "nobody@example.com"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("There is no admin with the e-mail nobody@example.com.");
   });
 
   it("delete removes the admin and their sessions, never the last owner; deleting again says there is none", async () => {

@@ -22,6 +22,7 @@ const ALL_MIGRATIONS = [
   "010-job-runs",
   "011-limit-counts",
   "012-team-and-audit",
+  "013-sign-in-factors",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

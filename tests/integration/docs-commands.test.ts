@@ -6,7 +6,7 @@
  *
  * - Run here, as written, each on a fresh SQLite site of its own (what they do on
  *   PostgreSQL and S3 is admin-cli.test.ts's, backup.test.ts's and images-s3.test.ts's):
- *   `npm run admin -- help | create | list | set-password | unlock | delete | gc-images |
+ *   `npm run admin -- help | create | list | set-password | unlock | remove-sign-in-factors | delete | gc-images |
  *   export-site | import-site | backup | verify-backup | restore` from the `sh` blocks. A
  *   password goes in on stdin; a file or folder argument is taken inside an empty temporary
  *   folder, as if run there; what the command reads first (an admin, a backup, a site file)
@@ -90,6 +90,7 @@ const RUN_ADMIN: Record<string, { pathArgument?: boolean; before?: Before; stdin
   list: { before: "admin" },
   "set-password": { before: "admin", stdin: `${PASSWORD}\n` },
   unlock: { before: "admin" },
+  "remove-sign-in-factors": { before: "admin" },
   delete: { before: "owners" },
   "gc-images": {},
   "export-site": { pathArgument: true },

@@ -65,6 +65,8 @@ export interface EmailOutboxTable {
   invitation_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** A single-use link, put into the message only as it is sent and forgotten then (migration 012). */
   link: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A job not sent by then is not sent, and is deleted (migration 013); null: no such limit. */
+  expires_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface AppSecretTable {
@@ -135,6 +137,86 @@ export interface AdminSessionTable {
   /** The admin's sign-in before this session's, and the failures between the two (migration 006). */
   previous_sign_in_at: ColumnType<Date | string | null, Date | string | null | undefined, Date | string | null>;
   failed_sign_ins_before: Generated<number>;
+  /** From the User-Agent at sign-in ("Firefox 133", "Windows 10"), and the client address (migration 013). */
+  browser: ColumnType<string | null, string | null | undefined, string | null>;
+  system: ColumnType<string | null, string | null | undefined, string | null>;
+  client_ip: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+/** A password-reset link sent by e-mail (migration 013): only its token's hash. */
+export interface PasswordResetTable {
+  id: string;
+  admin_id: string;
+  token_hash: string;
+  requested_ip: string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+  used_at: Nullable<Date | string>;
+}
+
+/** A member's authenticator app (migration 013); secrets are AES-256-GCM ciphertexts (app/auth/totp.server.ts). */
+export interface TotpFactorTable {
+  admin_id: string;
+  secret: Nullable<string>;
+  confirmed_at: Nullable<Date | string>;
+  pending_secret: Nullable<string>;
+  pending_created_at: Nullable<Date | string>;
+  /** bigint: PostgreSQL hands it back as a string. */
+  last_used_step: Nullable<number | string>;
+}
+
+export interface RecoveryCodeTable {
+  id: string;
+  admin_id: string;
+  /** SHA-256 (hex) of the code, as typed without dashes, lower-cased. */
+  code_hash: string;
+  created_at: Date | string;
+  used_at: Nullable<Date | string>;
+}
+
+export interface PasskeyTable {
+  /** The credential id, base64url. */
+  id: string;
+  admin_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL hands it back as a string. */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON array of transports. */
+  transports: string;
+  name: string;
+  backed_up: boolean | number;
+  created_at: Generated<Date | string>;
+  last_used_at: Nullable<Date | string>;
+}
+
+export interface WebauthnChallengeTable {
+  challenge: string;
+  purpose: "registration" | "authentication";
+  admin_id: Nullable<string>;
+  rp_id: string;
+  origin: string;
+  expires_at: Date | string;
+}
+
+/** The password was right and a code is still to come (migration 013). */
+export interface PendingSignInTable {
+  /** SHA-256 (hex) of the pending cookie's token. */
+  id: string;
+  admin_id: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+  failed_codes: Generated<number>;
+}
+
+/** One row (id 1): what the owners ask of every member's sign-in. */
+export interface SignInPolicyTable {
+  id: number;
+  second_factor_required: boolean | number;
+  updated_at: Nullable<Date | string>;
+  updated_by: Nullable<string>;
 }
 
 export interface RateLimitEventTable {
@@ -225,6 +307,13 @@ export interface DatabaseSchema {
   limit_counts: LimitCountTable;
   admin_invitations: AdminInvitationTable;
   audit_log: AuditLogTable;
+  password_resets: PasswordResetTable;
+  totp_factors: TotpFactorTable;
+  recovery_codes: RecoveryCodeTable;
+  passkeys: PasskeyTable;
+  webauthn_challenges: WebauthnChallengeTable;
+  pending_sign_ins: PendingSignInTable;
+  sign_in_policy: SignInPolicyTable;
 }
 
 /** Every table of the schema, by name: what a backup counts and a restore replaces. */
@@ -245,6 +334,13 @@ export const TABLES = [
   "limit_counts",
   "admin_invitations",
   "audit_log",
+  "password_resets",
+  "totp_factors",
+  "recovery_codes",
+  "passkeys",
+  "webauthn_challenges",
+  "pending_sign_ins",
+  "sign_in_policy",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

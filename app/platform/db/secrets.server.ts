@@ -25,7 +25,14 @@ export function createSecrets(db: Db): Secrets {
   };
 }
 
-async function loadKey(db: Db, name: string): Promise<Buffer> {
+/**
+ * A key read (or, the first time, made) through `db` itself, uncached: for
+ * work inside a caller's transaction, where the cached Secrets' own queries
+ * would wait on that transaction (SQLite has one connection).
+ */
+export async function loadKey(db: Db, name: string): Promise<Buffer> {
+  const existing = await db.selectFrom("app_secrets").select("value").where("name", "=", name).executeTakeFirst();
+  if (existing) return Buffer.from(existing.value, "base64url");
   await db
     .insertInto("app_secrets")
     .values({ name, value: randomBytes(32).toString("base64url") })

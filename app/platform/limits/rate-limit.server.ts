@@ -21,7 +21,9 @@ export type RateLimitBucket =
   | "login-device-failure"
   | "login-lockout"
   | "contact-submission"
-  | "contact-site";
+  | "contact-site"
+  | "password-reset-address"
+  | "password-reset-client";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;

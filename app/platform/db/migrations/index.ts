@@ -10,6 +10,7 @@ import * as siteContent from "./009-site-content";
 import * as jobRuns from "./010-job-runs";
 import * as limitCounts from "./011-limit-counts";
 import * as teamAndAudit from "./012-team-and-audit";
+import * as signInFactors from "./013-sign-in-factors";
 import type { AppMigration } from "./types";
 
 /**
@@ -30,4 +31,5 @@ export const migrations: Record<string, AppMigration> = {
   "010-job-runs": jobRuns,
   "011-limit-counts": limitCounts,
   "012-team-and-audit": teamAndAudit,
+  "013-sign-in-factors": signInFactors,
 };
