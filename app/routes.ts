@@ -1,5 +1,5 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { ADMIN_TABS } from "./admin/tabs";
+import { ADMIN_TABS, TAB_PAGES } from "./admin/tabs";
 
 export default [
   index("routes/home.tsx"),
@@ -22,9 +22,12 @@ export default [
       index("routes/admin/index.tsx"),
       // One route per entry of app/admin/tabs.ts: /admin/projects, /admin/enquiries, /admin/website.
       ...ADMIN_TABS.map((tab) => route(tab.id, `routes/admin/${tab.id}/route.tsx`)),
+      // A tab's other pages, in its folder: /admin/team/audit.
+      ...TAB_PAGES.map(({ tab, page }) => route(`${tab}/${page}`, `routes/admin/${tab}/${page}/route.tsx`)),
     ]),
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
+    route("admin/team/audit.csv", "routes/admin.team-audit-csv.ts"),
     route("admin/data-requests", "routes/admin.data-requests.tsx"),
     route("admin/website/preview", "routes/admin.website-preview.tsx"),
     route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),

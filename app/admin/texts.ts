@@ -27,6 +27,7 @@ export const DASHBOARD_TEXT = {
   signOut: "Sign Out",
   projectsTab: "Renovation Projects",
   contactsTab: "Contact Submissions",
+  teamTab: "Team",
   viewSite: "View website",
   failedSignIns: (count: number, since: string | undefined) =>
     `${count} failed sign-in ${count === 1 ? "attempt" : "attempts"} on your account since your ${since ? `last sign-in on ${since}` : "account was created"}.`,
