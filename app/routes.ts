@@ -12,8 +12,10 @@ export default [
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
-  // Signing in is the one admin route open to anybody, by nature.
+  // Signing in is open to anybody, by nature; so is accepting an invitation.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
+  // Accepting an invitation: its link is for somebody not yet a member (decision 050).
+  route("admin/join", "routes/admin.join.tsx"),
   // Every other admin route: the layout checks the session before any of their loaders or
   // actions runs; tests/integration/admin-access.test.ts proves it for each route listed here.
   layout("routes/admin-guard.tsx", [

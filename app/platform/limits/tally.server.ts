@@ -21,7 +21,9 @@ export type TallyBucket =
   /** A sign-in turned away because every password-hash slot was busy. */
   | "sign-in-refused-busy"
   /** A sign-in turned away by the sign-in limits (per address, per e-mail, the lockout). */
-  | "sign-in-refused-limit";
+  | "sign-in-refused-limit"
+  /** An invitation's page turned away: too many links that name no invitation from one address. */
+  | "join-refused-limit";
 
 /** The period one row counts: also the flood summary's window (enquiries/flood.server.ts). */
 export const TALLY_PERIOD_MS = 15 * 60_000;
