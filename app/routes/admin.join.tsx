@@ -29,9 +29,13 @@ export function meta() {
   return [{ title: "Join the team" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-/** Retry-After of a refusal by the limit, or of a busy server, reaches the response. */
+/**
+ * Retry-After of a refusal by the limit, or of a busy server, reaches the
+ * response: the action's when it answered (the loader after it only repeats
+ * its check), else the loader's.
+ */
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  return new Headers([...loaderHeaders, ...actionHeaders]);
+  return [...actionHeaders.keys()].length > 0 ? actionHeaders : loaderHeaders;
 }
 
 /** The link's check made by the action, for the loaders of the same request: a link is looked up (and limited) once per request. */

@@ -361,7 +361,9 @@ describe.each(backends)("the Team tab over HTTP on $name", (backend) => {
       expect(shown(refused)).toMatch(/Too many invitation links that do not work were tried from your connection\. Please wait \d+ minutes? and try again\./);
       // The good link too, from this connection, until a place frees up; and the form.
       expect((await site.get(`/admin/join?token=${token}`)).status).toBe(429);
-      expect((await postJoin(site, token, { name: "Late", password: PASSWORD })).status).toBe(429);
+      const post = await postJoin(site, token, { name: "Late", password: PASSWORD });
+      expect(post.status).toBe(429);
+      expect(post.headers["retry-after"]).toMatch(/^\d+$/);
       expect(await site.db.selectFrom("admin_users").select("id").where("email", "=", "late.comer@example.com").executeTakeFirst()).toBeUndefined();
 
       // The request's one log line says why.
