@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { ensureAdmin } from "~/auth/admins.server";
 import { addToTally } from "~/platform/limits/tally.server";
 import { addNotification } from "../support/enquiries";

@@ -18,15 +18,11 @@ import { visibleText } from "../support/html";
 import type { RawResponse } from "../support/http";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
+import { shown } from "../support/team-http";
 
 const ALICE = memberActor({ adminId: "00000000-0000-4000-8000-0000000a11ce", email: "alice@example.com", role: "editor" }, "198.51.100.7");
 /** A member whose address a spreadsheet would run as a formula. */
 const FORMULA = memberActor({ adminId: "00000000-0000-4000-8000-00000000f0f0", email: "=1+2@example.com", role: "enquiries" }, "203.0.113.9");
-
-const shown = (response: RawResponse) =>
-  visibleText(response.text)
-    .replace(/&#x27;/g, "'")
-    .replace(/&amp;/g, "&");
 
 /** The entries' rows of the page's table, as their cells' text. */
 function rowsOf(response: RawResponse): string[][] {
