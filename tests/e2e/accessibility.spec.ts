@@ -99,7 +99,14 @@ test.describe("admin pages", () => {
       ]);
       // What the limits held and turned away, so the dashboard's banners are checked too.
       const now = new Date();
-      for (const bucket of ["contact-held", "contact-refused-ceiling", "contact-refused-address", "sign-in-refused-busy", "sign-in-refused-limit"] as const) {
+      for (const bucket of [
+        "contact-held",
+        "contact-refused-ceiling",
+        "contact-refused-address",
+        "sign-in-refused-busy",
+        "sign-in-refused-limit",
+        "join-refused-limit",
+      ] as const) {
         await addToTally(db, bucket, now, 3);
       }
       await addNotification(db, failed!, { status: "failed", attempts: 8, lastError: "550 mailbox unavailable" });

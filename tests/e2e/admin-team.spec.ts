@@ -160,6 +160,29 @@ test("keyboard only: invite, join and filter the Audit log, focus always shown",
   await expect(exportLink).toHaveAttribute("href", "/admin/team/audit.csv?kind=invitation-accepted");
 });
 
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("the Team tab, the Audit log and a link that does not work pass axe-core, and nothing spills sideways", async ({ page, browser }) => {
+    await openTeam(page);
+    await expectAccessible(page, "the Team tab at 375 px");
+    await page.goto("/admin/team/audit");
+    await waitForHydration(page);
+    await expectAccessible(page, "the Audit log at 375 px");
+    // The table scrolls inside its own region, which the keyboard can reach.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const stranger = await invitee(browser);
+    await stranger.setViewportSize({ width: 375, height: 812 });
+    await stranger.goto("/admin/join?token=made-up");
+    await expect(stranger.getByRole("alert")).toHaveText(
+      "This invitation link is not valid. Check that you copied all of it, or ask an owner to invite you again.",
+    );
+    await expectAccessible(stranger, "the invitation's page for a made-up link at 375 px");
+    await stranger.context().close();
+  });
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
