@@ -103,6 +103,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
       // Production cookies are Secure: browsers send them over HTTPS (and to localhost) only.
       cookie: { secure: env.mode === "production" },
       loginRateLimit: env.loginRateLimit,
+      auditRetentionDays: env.auditRetentionDays,
     },
   };
 

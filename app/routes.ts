@@ -1,5 +1,5 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
-import { ADMIN_TABS } from "./admin/tabs";
+import { ADMIN_TABS, TAB_PAGES } from "./admin/tabs";
 
 export default [
   index("routes/home.tsx"),
@@ -12,8 +12,10 @@ export default [
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
-  // Signing in is the one admin route open to anybody, by nature.
+  // Signing in is open to anybody, by nature; so is accepting an invitation.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
+  // Accepting an invitation: its link is for somebody not yet a member (decision 050).
+  route("admin/join", "routes/admin.join.tsx"),
   // Every other admin route: the layout checks the session before any of their loaders or
   // actions runs; tests/integration/admin-access.test.ts proves it for each route listed here.
   layout("routes/admin-guard.tsx", [
@@ -22,9 +24,12 @@ export default [
       index("routes/admin/index.tsx"),
       // One route per entry of app/admin/tabs.ts: /admin/projects, /admin/enquiries, /admin/website.
       ...ADMIN_TABS.map((tab) => route(tab.id, `routes/admin/${tab.id}/route.tsx`)),
+      // A tab's other pages, in its folder: /admin/team/audit.
+      ...TAB_PAGES.map(({ tab, page }) => route(`${tab}/${page}`, `routes/admin/${tab}/${page}/route.tsx`)),
     ]),
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
+    route("admin/team/audit.csv", "routes/admin.team-audit-csv.ts"),
     route("admin/data-requests", "routes/admin.data-requests.tsx"),
     route("admin/website/preview", "routes/admin.website-preview.tsx"),
     route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),

@@ -68,6 +68,8 @@ export type AppServices = {
     cookie: CookieSettings;
     /** LOGIN_RATE_LIMIT: failed sign-ins per client IP and e-mail in 15 minutes. */
     loginRateLimit: number;
+    /** AUDIT_RETENTION_DAYS: how long the audit log keeps an entry (its view says so). */
+    auditRetentionDays: number;
   };
 };
 

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Icon } from "~/components/Icon";
 import { inboxHref } from "./EnquiriesPanel";
+import { tabPath } from "./tabs";
 import { LIMITS_TEXT } from "./texts";
 import type { LimitsNotice } from "./types";
 
@@ -12,10 +13,11 @@ const RED = `${BANNER} border-red-700 bg-red-50 text-red-950`;
  * A limit that can catch a genuine person says what it caught (decision 037):
  * enquiries held in a flood (amber, with the way to review them), enquiries
  * turned away (red when the hard ceiling refused everyone, amber when only
- * single connections were), and sign-ins turned away.
+ * single connections were), sign-ins turned away, and (for owners)
+ * invitation pages turned away by the limit on links that do not work.
  */
 export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
-  const { held, refused, signIns } = limits;
+  const { held, refused, signIns, joins } = limits;
   const refusedParts = refused
     ? [
         ...(refused.ceiling > 0 ? [LIMITS_TEXT.refusedCeiling(refused.ceiling, refused.hardLimit)] : []),
@@ -46,6 +48,18 @@ export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
         <div className={AMBER}>
           <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
           <p className="min-w-0">{LIMITS_TEXT.signIns(signIns.busy, signIns.limited, signIns.last)}</p>
+        </div>
+      ) : null}
+      {joins ? (
+        <div className={AMBER}>
+          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
+          <p className="min-w-0">
+            {LIMITS_TEXT.joins(joins.limited, joins.limit, joins.last)}{" "}
+            <Link to={tabPath("team")} className="font-semibold underline underline-offset-2">
+              {LIMITS_TEXT.joinsLink}
+            </Link>
+            .
+          </p>
         </div>
       ) : null}
     </>

@@ -1,3 +1,4 @@
+import { joinLimit } from "~/auth/join.server";
 import { can } from "~/auth/roles";
 import type { AdminSession } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
@@ -26,6 +27,7 @@ export type DashboardServices = {
   tally: Pick<Tally, "flush">;
   databaseHealth: Pick<DatabaseHealth, "recent">;
   contact: { siteLimit: number; hardLimit: number; rateLimit: number };
+  auth: { loginRateLimit: number };
 };
 
 /** The client money protection certificate lapses within this many days: the dashboard says so. */
@@ -49,7 +51,7 @@ export async function dashboardBase(services: DashboardServices, admin: AdminSes
     },
     company: { name: company.name, logoUrl: company.logoUrl },
     mail: await readMailHealth(services),
-    limits: await readLimits(services),
+    limits: await readLimits(services, can(admin.role, "team")),
     certificate: await readCertificate(services),
     database: databaseNotices(services),
     tabs: tabsAllowed((permission) => can(admin.role, permission)),
@@ -94,7 +96,7 @@ async function readCertificate(services: DashboardServices): Promise<Certificate
 const LIMITS_SHOWN_MS = 24 * 60 * 60 * 1000;
 
 /** What the limits held or refused lately, for the banners; a failure to read it only hides them. */
-async function readLimits(services: DashboardServices): Promise<LimitsNotice | undefined> {
+async function readLimits(services: DashboardServices, owner: boolean): Promise<LimitsNotice | undefined> {
   const now = services.clock.now();
   try {
     // This instance's own refusals are written first, so the page is exact for them (others' lag by a few seconds).
@@ -103,7 +105,7 @@ async function readLimits(services: DashboardServices): Promise<LimitsNotice | u
     const lastOf = (...parts: Array<{ last: Date } | undefined>) =>
       formatSubmittedAt(new Date(Math.max(...parts.map((part) => part?.last.getTime() ?? 0))).toISOString());
     const { "contact-held": held, "contact-refused-ceiling": ceiling, "contact-refused-address": address } = totals;
-    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited } = totals;
+    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited, "join-refused-limit": joins } = totals;
     const { siteLimit, hardLimit, rateLimit } = services.contact;
     const notice: LimitsNotice = {
       ...(held && { held: { count: held.count, limit: siteLimit, last: lastOf(held) } }),
@@ -111,6 +113,8 @@ async function readLimits(services: DashboardServices): Promise<LimitsNotice | u
         refused: { ceiling: ceiling?.count ?? 0, hardLimit, address: address?.count ?? 0, rateLimit, last: lastOf(ceiling, address) },
       }),
       ...((busy || limited) && { signIns: { busy: busy?.count ?? 0, limited: limited?.count ?? 0, last: lastOf(busy, limited) } }),
+      // Invitation links are an owner's business (the Team tab): the others are not shown what they cannot act on.
+      ...(owner && joins && { joins: { limited: joins.count, limit: joinLimit(services.auth.loginRateLimit), last: lastOf(joins) } }),
     };
     return Object.keys(notice).length > 0 ? notice : undefined;
   } catch (error) {

@@ -37,10 +37,26 @@ describe("the tab a path shows", () => {
     expect(tabOfPath("/admin/enquiries")).toBe("enquiries");
     expect(tabOfPath("/ADMIN/Website")).toBe("website");
     expect(tabOfPath("/%61dmin/enquiries")).toBe("enquiries");
+    expect(tabOfPath("/admin/team")).toBe("team");
+  });
+
+  it("is the Team tab on its Audit log, a page of the tab", () => {
+    expect(tabOfPath("/admin/team/audit")).toBe("team");
+    expect(tabOfPath("/Admin/Team/Audit/")).toBe("team");
   });
 
   it("is none for any other page", () => {
-    for (const path of ["/", "/admin/data-requests", "/admin/enquiries.csv", "/admin/website/preview", "/admin/%E0%A4%A", "/adminx"]) {
+    for (const path of [
+      "/",
+      "/admin/data-requests",
+      "/admin/enquiries.csv",
+      "/admin/website/preview",
+      "/admin/team/audit.csv",
+      "/admin/team/other",
+      "/admin/join",
+      "/admin/%E0%A4%A",
+      "/adminx",
+    ]) {
       expect(tabOfPath(path), path).toBeUndefined();
     }
   });
@@ -54,6 +70,8 @@ describe("where signing in returns to", () => {
       "/admin/enquiries?filter=unread&q=boiler",
       "/admin/website?section=legal",
       "/admin/data-requests?email=a%40b.example",
+      "/admin/team",
+      "/admin/team/audit?person=0f0e&kind=sign-in&from=2026-11-01",
     ]) {
       expect(returnPath(path), path).toBe(path);
     }
@@ -64,6 +82,8 @@ describe("where signing in returns to", () => {
       undefined,
       "",
       "/admin/sign-out",
+      "/admin/join?token=abc",
+      "/admin/team/audit.csv",
       "/admin/enquiriesx",
       "//evil.example/admin",
       "https://evil.example/admin",
@@ -78,7 +98,7 @@ describe("where signing in returns to", () => {
 
 describe("the tabs of a role", () => {
   it("are those its permissions allow, in the page's order", () => {
-    expect(tabsAllowed((permission) => can("owner", permission))).toEqual(["projects", "enquiries", "website"]);
+    expect(tabsAllowed((permission) => can("owner", permission))).toEqual(["projects", "enquiries", "website", "team"]);
     expect(tabsAllowed((permission) => can("editor", permission))).toEqual(["projects", "website"]);
     expect(tabsAllowed((permission) => can("enquiries", permission))).toEqual(["enquiries"]);
   });

@@ -15,6 +15,7 @@ export const ADMIN_TABS = [
   { id: "projects", label: DASHBOARD_TEXT.projectsTab, permission: "projects" },
   { id: "enquiries", label: DASHBOARD_TEXT.contactsTab, permission: "enquiries" },
   { id: "website", label: WEBSITE_TEXT_ADMIN.tab, permission: "website" },
+  { id: "team", label: DASHBOARD_TEXT.teamTab, permission: "team" },
 ] as const satisfies ReadonlyArray<{ id: string; label: string; permission: Permission }>;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]["id"];
@@ -31,8 +32,17 @@ export function tabPath(id: AdminTabId): string {
 }
 
 /**
- * The tab a path shows: `/admin` the first, `/admin/<id>` its own; undefined
- * for any other page. React Router matches paths case-insensitively and
+ * Pages of a tab besides its own address, each a route of its own under the
+ * dashboard (app/routes.ts): the tab stays selected on them (decision 050).
+ */
+export const TAB_PAGES = [{ tab: "team", page: "audit" }] as const satisfies ReadonlyArray<{ tab: AdminTabId; page: string }>;
+
+/** The Audit log, a page of the Team tab. */
+export const AUDIT_LOG_PATH = `${DASHBOARD_PATH}/team/audit`;
+
+/**
+ * The tab a path shows: `/admin` the first, `/admin/<id>` and its pages
+ * (TAB_PAGES) its own; undefined for any other page. React Router matches paths case-insensitively and
  * percent-decoded, so this does too.
  */
 export function tabOfPath(pathname: string): AdminTabId | undefined {
@@ -43,7 +53,7 @@ export function tabOfPath(pathname: string): AdminTabId | undefined {
     return undefined;
   }
   if (path === DASHBOARD_PATH) return ADMIN_TABS[0].id;
-  return ADMIN_TABS.find((tab) => path === tabPath(tab.id))?.id;
+  return ADMIN_TABS.find((tab) => path === tabPath(tab.id))?.id ?? TAB_PAGES.find(({ tab, page }) => path === `${tabPath(tab)}/${page}`)?.tab;
 }
 
 /** The `?tab=` values of the addresses from before the tabs were routes, and where each moved. */
@@ -68,7 +78,12 @@ export function movedTabAddress(url: URL, first: AdminTabId = ADMIN_TABS[0].id):
  * Admin pages a signed-out admin is sent back to after signing in, with their
  * query (the sign-in action checks it again: never another site).
  */
-export const RETURN_PATHS: ReadonlySet<string> = new Set([DASHBOARD_PATH, ...ADMIN_TABS.map((tab) => tabPath(tab.id)), "/admin/data-requests"]);
+export const RETURN_PATHS: ReadonlySet<string> = new Set([
+  DASHBOARD_PATH,
+  ...ADMIN_TABS.map((tab) => tabPath(tab.id)),
+  ...TAB_PAGES.map(({ tab, page }) => `${tabPath(tab)}/${page}`),
+  "/admin/data-requests",
+]);
 
 /** `returnTo` of the sign-in form, when it is one of RETURN_PATHS with a plain query; else undefined. */
 export function returnPath(value: string | undefined): string | undefined {

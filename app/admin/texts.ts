@@ -27,6 +27,7 @@ export const DASHBOARD_TEXT = {
   signOut: "Sign Out",
   projectsTab: "Renovation Projects",
   contactsTab: "Contact Submissions",
+  teamTab: "Team",
   viewSite: "View website",
   failedSignIns: (count: number, since: string | undefined) =>
     `${count} failed sign-in ${count === 1 ? "attempt" : "attempts"} on your account since your ${since ? `last sign-in on ${since}` : "account was created"}.`,
@@ -163,6 +164,9 @@ export const LIMITS_TEXT = {
   refusedAddress: (count: number, limit: number) => `${count} because one connection had sent ${limit} within an hour (CONTACT_RATE_LIMIT)`,
   signIns: (busy: number, limited: number, last: string) =>
     `Sign-in attempts turned away in the last 24 hours: ${busy} because too many were being checked at once, ${limited} over the sign-in limits; the last at ${last}. A browser you have signed in from before still gets in with the right password.`,
+  joins: (count: number, limit: number, last: string) =>
+    `Invitation pages turned away in the last 24 hours: ${count}, because one connection had tried ${limit} invitation links that do not work within 15 minutes; the last at ${last}. Someone invited on that connection is asked to wait; if they cannot get in, invite them again from`,
+  joinsLink: "Team",
 } as const;
 
 /** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */

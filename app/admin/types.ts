@@ -11,6 +11,8 @@ export type LimitsNotice = {
   refused?: { ceiling: number; hardLimit: number; address: number; rateLimit: number; last: string };
   /** Sign-ins refused: every hash slot busy, or over the sign-in limits. */
   signIns?: { busy: number; limited: number; last: string };
+  /** Invitation pages refused: too many links that name no invitation from one address (shown to owners). */
+  joins?: { limited: number; limit: number; last: string };
 };
 
 /** A submission with its words already made on the server (dates in UK time). */

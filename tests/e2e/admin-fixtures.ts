@@ -190,7 +190,7 @@ export async function openInbox(page: Page, filter: "all" | "unread" | "read" | 
 }
 
 /** The dashboard's two tabs. */
-export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submissions" | "Website"): Locator {
+export function mainTab(page: Page, name: "Renovation Projects" | "Contact Submissions" | "Website" | "Team"): Locator {
   return page.getByRole("tablist", { name: "Admin Dashboard" }).getByRole("tab", { name, exact: true });
 }
 

@@ -142,8 +142,8 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(page).toHaveTitle("Admin Dashboard");
     await expect(signOutButton(page)).toBeVisible();
-    // The specification's two tabs, with their names, and issue 15's Website tab after them.
-    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
+    // The specification's two tabs, with their names, then issue 15's Website tab and, for an owner, issue 21's Team tab.
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website", "Team"]);
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("aria-selected", "true");
     await expect(mainTab(page, "Renovation Projects")).toHaveAttribute("href", "/admin/projects");
     await expect(mainTab(page, "Contact Submissions")).toHaveAttribute("href", "/admin/enquiries");
@@ -253,8 +253,13 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(/\/admin\/projects$/);
     await expect(projects).toHaveAttribute("aria-selected", "true");
 
-    // The keys wrap around, Home and End go to the ends (the last tab is issue 15's Website, a page of its own).
+    // The keys wrap around, Home and End go to the ends (the last tab, an owner's, is issue 21's Team).
     const website = mainTab(page, "Website");
+    const team = mainTab(page, "Team");
+    await page.keyboard.press("ArrowLeft");
+    await expect(page).toHaveURL(/\/admin\/team$/);
+    await expect(team).toBeFocused();
+    await expect(team).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("ArrowLeft");
     await expect(page).toHaveURL(/\/admin\/website$/);
     await expect(website).toBeFocused();
@@ -264,9 +269,11 @@ test.describe("signed in", () => {
     await expect(projects).toBeFocused();
     await expect(projects).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
-    await expect(page).toHaveURL(/\/admin\/website$/);
+    await expect(page).toHaveURL(/\/admin\/team$/);
+    await expect(team).toBeFocused();
+    await expect(team).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("ArrowLeft");
     await expect(website).toBeFocused();
-    await expect(website).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("ArrowLeft");
     await expect(contacts).toBeFocused();
     await expect(contacts).toHaveAttribute("aria-selected", "true");
@@ -376,8 +383,8 @@ test.describe("without JavaScript", () => {
     await submitSignIn(page);
     await expect(page).toHaveURL(`${ADMIN_URL}/admin`);
     await expect(welcome(page)).toBeVisible();
-    // The specification's two tabs, with their names, and issue 15's Website tab after them.
-    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website"]);
+    // The specification's two tabs, with their names, then issue 15's Website tab and, for an owner, issue 21's Team tab.
+    await expect(page.getByRole("tab")).toHaveText(["Renovation Projects", "Contact Submissions", "Website", "Team"]);
     expect(await sessionCookie(page)).toMatchObject({ secure: true, httpOnly: true });
     await page.reload();
     await expect(welcome(page)).toBeVisible();

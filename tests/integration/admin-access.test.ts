@@ -16,6 +16,8 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT } from "~/admin/texts";
+import { memberActor } from "~/audit/actor";
+import { INVITATION_TEXT, inviteMember } from "~/auth/invitations.server";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
 import { imageNameFromUrl } from "~/images/image-files";
 import { saveImage } from "~/images/images.server";
@@ -42,10 +44,12 @@ type Handler = "loader" | "action";
 type Format = "document" | "data" | "json" | "file";
 /**
  * Who may use the handler. admin: nobody without a session. sign-in: anybody
- * (it is how one gets a session) but never from another site. redirect: a
- * loader that only sends the visitor to /admin and reads nothing.
+ * (it is how one gets a session) but never from another site. invitation:
+ * anybody with an invitation's link (it is how a new member gets a session),
+ * never from another site; a link that names no invitation shows nothing.
+ * redirect: a loader that only sends the visitor to /admin and reads nothing.
  */
-type Access = "admin" | "sign-in" | "redirect";
+type Access = "admin" | "sign-in" | "invitation" | "redirect";
 /** What a proper request (signed in, same origin) does; how the last test checks it. */
 type Effect =
   | "read"
@@ -67,7 +71,11 @@ type Effect =
   | "delete-project"
   | "save-site"
   | "preview"
-  | "moved";
+  | "moved"
+  | "invite"
+  | "audit-download"
+  | "join-page"
+  | "join";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
@@ -84,6 +92,8 @@ type Values = {
   marker: string;
   /** The Website draft's revision a save is based on. */
   siteRevision: string;
+  /** The token of an invitation's link (a made-up one for the requests that must be refused). */
+  invitationToken: string;
 };
 
 type FileField = { filename: string; type: string; data: Buffer };
@@ -141,6 +151,12 @@ const dataRequest =
   () =>
     `/admin/data-requests?email=${encodeURIComponent(ENQUIRY.email)}${query}`;
 const credentials = ({ email, password }: Values) => ({ email, password });
+/** The Team tab's invitation form: an address that says which request invited it. */
+const inviteForm = ({ marker }: Values) => ({ intent: "invite", email: `invitee-${marker}@example.com`, role: "editor" });
+/** The invitation's page, and its form: a name and a password long enough. */
+const joinPage = ({ invitationToken }: Values) => `/admin/join?token=${invitationToken}`;
+const joinData = ({ invitationToken }: Values) => `/admin/join.data?token=${invitationToken}`;
+const joinForm = ({ marker }: Values) => ({ name: `Joiner ${marker}`, password: "a long password for a new member" });
 
 /** A small JPEG, as an admin's upload. */
 const JPEG = await twoToneJpeg(48, 32);
@@ -370,6 +386,46 @@ const TABLE: Entry[] = [
     calls: [get(() => "/admin/website/preview", "document", "preview"), get(() => "/admin/website/preview.data", "data", "preview")],
   },
   {
+    route: "admin/team",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/team", "document"), get(() => "/admin/team.data", "data")],
+  },
+  {
+    route: "admin/team",
+    handler: "action",
+    access: "admin",
+    calls: [send("POST", () => "/admin/team", "document", "invite", inviteForm), send("POST", () => "/admin/team.data", "data", "invite", inviteForm)],
+  },
+  {
+    route: "admin/team/audit",
+    handler: "loader",
+    access: "admin",
+    calls: [
+      get(() => "/admin/team/audit", "document"),
+      get(() => "/admin/team/audit?kind=sign-in&from=2026-01-01", "document"),
+      get(() => "/admin/team/audit.data", "data"),
+    ],
+  },
+  {
+    route: "admin/team/audit.csv",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/team/audit.csv", "file", "audit-download"), get(() => "/admin/team/audit.csv?kind=sign-in", "file", "audit-download")],
+  },
+  {
+    route: "admin/join",
+    handler: "loader",
+    access: "invitation",
+    calls: [get(joinPage, "document", "join-page"), get(joinData, "data", "join-page")],
+  },
+  {
+    route: "admin/join",
+    handler: "action",
+    access: "invitation",
+    calls: [send("POST", joinPage, "document", "join", joinForm), send("POST", joinData, "data", "join", joinForm)],
+  },
+  {
     route: "api/admin/images",
     handler: "action",
     access: "admin",
@@ -445,6 +501,7 @@ const PLACEHOLDERS: Values = {
   afterUrl: "<after>",
   marker: "<marker>",
   siteRevision: "<revision>",
+  invitationToken: "<token>",
 };
 
 function label(call: Call): string {
@@ -511,6 +568,8 @@ describe.each(backends)("admin access on $name", (backend) => {
     afterUrl,
     marker: "refused",
     siteRevision: "0",
+    // A link that names no invitation: a request that must be refused never joins.
+    invitationToken: "A".repeat(43),
   });
 
   /** One request, exactly as given (node:http: no headers of its own but Host and Connection). */
@@ -553,6 +612,23 @@ describe.each(backends)("admin access on $name", (backend) => {
     const [cookie] = sessionsSet(response);
     expect(cookie, "a session cookie").toBeTruthy();
     return cookie!.split(";")[0]!;
+  }
+
+  /** A pending invitation (an owner's, with e-mail off), by its link's token. */
+  async function invitationFor(email: string): Promise<string> {
+    const owner = await reader.db.selectFrom("admin_users").select("id").where("email", "=", ADMIN.email).executeTakeFirstOrThrow();
+    const invited = await inviteMember(
+      reader.db,
+      { email, role: "owner" },
+      memberActor({ adminId: owner.id, email: ADMIN.email, role: "owner" }, "127.0.0.1"),
+      {
+        mail: undefined,
+        companyName: "Test",
+        siteUrl: server.url,
+      },
+    );
+    if (!invited.ok || invited.delivery.kind !== "link") throw new Error(`${email} was not invited`);
+    return new URL(invited.delivery.link).searchParams.get("token")!;
   }
 
   /** Control projects are created last in the list, each below the one before. */
@@ -625,7 +701,14 @@ describe.each(backends)("admin access on $name", (backend) => {
     beforeUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
     afterUrl = (await saveImage(images, JPEG, TEST_ACTOR)).url;
     await seeding.close();
-    server = await startServer({ ...database.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CONTACT_RATE_LIMIT: "1000" });
+    // Every request of the tables comes from this one address: the sign-in's and the invitation's per-address limits are not under test.
+    server = await startServer({
+      ...database.env,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      CONTACT_RATE_LIMIT: "1000",
+      LOGIN_RATE_LIMIT: "1000",
+    });
     reader = database.open();
     enquiryId = await seedEnquiry();
     session = await signIn();
@@ -637,9 +720,10 @@ describe.each(backends)("admin access on $name", (backend) => {
   });
 
   describe("every admin route in app/routes.ts, anonymously", () => {
-    /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in. */
+    /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in and the invitation's page, open by nature. */
     async function adminRoutePaths(): Promise<string[]> {
-      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && routePath !== "admin/sign-in");
+      const open = new Set(["admin/sign-in", "admin/join"]);
+      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && !open.has(routePath));
       return [...new Set(paths)];
     }
 
@@ -710,6 +794,10 @@ describe.each(backends)("admin access on $name", (backend) => {
       } else if (entry.access === "sign-in") {
         expect(response.status, what).toBe(401);
         expect(response.text).toContain(LOGIN_TEXT.failure);
+      } else if (entry.access === "invitation") {
+        // The made-up link: said plainly, with nothing of the team in it.
+        expect(response.status, what).toBe(404);
+        expect(response.text).toContain(INVITATION_TEXT.unknownLink);
       } else {
         // A page visit is answered with the sign-in page, 200 as sign-in pages are (isSignInPage in
         // app/auth/require-admin.server.ts); writes, data requests and the API with 401.
@@ -881,6 +969,8 @@ describe.each(backends)("admin access on $name", (backend) => {
         afterUrl: (await saveImage(images, JPEG, TEST_ACTOR)).url,
         marker: randomBytes(6).toString("hex"),
         siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
+        invitationToken:
+          call.effect === "join" || call.effect === "join-page" ? await invitationFor(`joiner-${randomBytes(6).toString("hex")}@example.com`) : "",
       };
       const properly = () => request(call, values, { ...sameOrigin(), cookie: session });
       const redirected = call.format === "document" ? 302 : 202;
@@ -1066,6 +1156,43 @@ describe.each(backends)("admin access on $name", (backend) => {
             expect(response.status, what).toBe(202);
             expect(response.text, what).toContain(`"redirect","${call.location}"`);
           }
+          break;
+        }
+        case "invite": {
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          const invited = await reader.db
+            .selectFrom("admin_invitations")
+            .select("role")
+            .where("email", "=", `invitee-${values.marker}@example.com`)
+            .executeTakeFirst();
+          expect(invited, `${what}: invited`).toEqual({ role: "editor" });
+          break;
+        }
+        case "audit-download": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          expect(header(response, "content-disposition"), what).toMatch(/^attachment; filename="audit-log-/);
+          // The admin's sign-ins are in the log: the loader ran for them.
+          expect(response.text, what).toContain(ADMIN.email);
+          break;
+        }
+        case "join-page": {
+          const response = await request(call, values);
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          expect(response.text, `${what}: the invitation's address`).toContain("@example.com");
+          expect(response.text, what).not.toContain(INVITATION_TEXT.unknownLink);
+          break;
+        }
+        case "join": {
+          // From a browser of its own: joining ends the session a browser had (the admin's, here).
+          const response = await request(call, values, sameOrigin());
+          expect(response.status, `${what}: ${response.text.slice(0, 300)}`).toBe(redirected);
+          const [cookie] = sessionsSet(response);
+          expect(cookie, `${what}: a session cookie`).toBeTruthy();
+          expect((await enquiriesAs(cookie!.split(";")[0]!)).status, "the new member's session").toBe(200);
           break;
         }
         case "preview": {

@@ -19,6 +19,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
+import { memberActor } from "~/audit/actor";
+import { inviteMember } from "~/auth/invitations.server";
 import { FAILURE_MESSAGE } from "~/enquiries/schema";
 import { UPLOAD_TEXT } from "~/images/image-files";
 import type { Database } from "~/platform/db/db.server";
@@ -38,7 +40,7 @@ import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
-import { visibleHtml } from "../support/html";
+import { htmlText, visibleHtml } from "../support/html";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 
@@ -46,15 +48,27 @@ const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
 // The routes
 // ---------------------------------------------------------------------------
 
-/** What a route's form needs: the seeded enquiry and project, the page's time-trap token, a picture, the Website draft's revision. */
-type Context = { enquiryId: string; enquiryEmail: string; projectId: string; formToken: string; jpeg: Buffer; siteRevision: string };
+/**
+ * What a route's form needs: the seeded enquiry and project, the page's
+ * time-trap token, a picture, the Website draft's revision, and a pending
+ * invitation's link.
+ */
+type Context = {
+  enquiryId: string;
+  enquiryEmail: string;
+  projectId: string;
+  formToken: string;
+  jpeg: Buffer;
+  siteRevision: string;
+  invitationToken: string;
+};
 
 type FormRoute = {
   /** The route's path as app/routes.ts spells it ("" is the landing page). */
   route: string;
   /** Where its form posts, and React Router's single-fetch address for it (a browser with JavaScript uses that). */
-  document: string;
-  data?: string;
+  document: string | ((context: Context) => string);
+  data?: string | ((context: Context) => string);
   /** How it answers: an HTML page, or JSON {error}. */
   answer: "page" | "json";
   /**
@@ -207,6 +221,29 @@ const ROUTES: FormRoute[] = [
     randomDamage: true,
   },
   {
+    route: "admin/team",
+    document: "/admin/team",
+    data: "/admin/team.data",
+    answer: "page",
+    reads: "form",
+    unreadable: FORM_TEXT.notUnderstood,
+    session: true,
+    urlencoded: () => text({ intent: "invite", email: "fuzzed.invitee@example.com", role: "editor" }),
+    randomDamage: true,
+  },
+  {
+    // The invitation's page: open to anybody with the link, which is in its address.
+    route: "admin/join",
+    document: ({ invitationToken }) => `/admin/join?token=${invitationToken}`,
+    data: ({ invitationToken }) => `/admin/join.data?token=${invitationToken}`,
+    answer: "page",
+    reads: "form",
+    unreadable: FORM_TEXT.notUnderstood,
+    session: false,
+    urlencoded: () => text({ name: "Fuzzed Joiner", password: "a long password for the fuzzed joiner" }),
+    randomDamage: true,
+  },
+  {
     route: "api/admin/images",
     document: "/api/admin/images",
     answer: "json",
@@ -223,10 +260,20 @@ const ROUTES: FormRoute[] = [
 // The test
 // ---------------------------------------------------------------------------
 
-/** Text as React writes it into HTML. */
-const htmlText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-
 beforeAll(() => assertBuilt());
+
+/** A pending invitation of the test admin's (e-mail off), by its link's token. */
+async function invitationToken(reader: Database): Promise<string> {
+  const owner = await reader.db.selectFrom("admin_users").select("id").where("email", "=", TEST_ADMIN.email).executeTakeFirstOrThrow();
+  const actor = memberActor({ adminId: owner.id, email: TEST_ADMIN.email, role: "owner" }, "127.0.0.1");
+  const invited = await inviteMember(reader.db, { email: "fuzzed.joiner@example.com", role: "editor" }, actor, {
+    mail: undefined,
+    companyName: "Fuzz",
+    siteUrl: "http://x",
+  });
+  if (!invited.ok || invited.delivery.kind !== "link") throw new Error("not invited");
+  return new URL(invited.delivery.link).searchParams.get("token")!;
+}
 
 describe("the routes that read a body", () => {
   it("are all in the fuzz table, and the table has no route that is gone", async () => {
@@ -281,10 +328,12 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       formToken: await formTokensOf(reader.db).issue(new Date(Date.now() - 10_000)),
       jpeg: await twoToneJpeg(48, 32),
       siteRevision: "0",
+      invitationToken: await invitationToken(reader),
     };
   });
 
   const snapshot = () => dataSnapshot(reader, imagesDir);
+  const addressOf = (address: FormRoute["document"]) => (typeof address === "function" ? address(context) : address);
 
   /**
    * Nothing changed; for a route that keeps the uploads of a refused form,
@@ -311,7 +360,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
 
   function send(route: FormRoute, testCase: Case, index: number, session = cookie): Promise<RawResponse> {
     // Every other case goes to the single-fetch address, where the route has one.
-    const path = route.data && index % 2 === 1 ? route.data : route.document;
+    const path = addressOf(route.data && index % 2 === 1 ? route.data : route.document);
     return rawRequest(server.port, {
       method: "POST",
       path,
@@ -431,7 +480,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       const form = route.multipart?.(context) ?? route.urlencoded(context);
       const { body } = buildMultipart([...form.fields.map(([name, value]) => textPart(name, value)), ...form.files.map(filePart)]);
       const head = [
-        `POST ${route.document} HTTP/1.1`,
+        `POST ${addressOf(route.document)} HTTP/1.1`,
         `Host: 127.0.0.1:${server.port}`,
         `Origin: ${server.url}`,
         ...(route.session ? [`Cookie: ${cookie}`] : []),

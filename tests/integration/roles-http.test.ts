@@ -35,6 +35,9 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/projects": { permission: "projects" },
   "admin/enquiries": { permission: "enquiries" },
   "admin/website": { permission: "website" },
+  "admin/team": { permission: "team" },
+  "admin/team/audit": { permission: "audit-log" },
+  "admin/team/audit.csv": { permission: "audit-log" },
   "admin/sign-out": { permission: "member" },
   "admin/enquiries.csv": { permission: "enquiries-export" },
   "admin/data-requests": { permission: "data-requests" },
@@ -45,9 +48,12 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
 
 const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : route.path);
 
-/** The admin routes (under the session's layout) with a loader or an action: the sign-in form and the public pages are not. */
+/** Open to anybody, outside the session's layout: the sign-in form, and the invitation's page (its link is for somebody not yet a member). */
+const OPEN = new Set(["admin/sign-in", "admin/join"]);
+
+/** The admin routes (under the session's layout) with a loader or an action: the open ones and the public pages are not. */
 async function adminRoutes(): Promise<Array<{ name: string; path: string; handlers: Array<"loader" | "action"> }>> {
-  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && route.path !== "admin/sign-in");
+  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && !OPEN.has(route.path));
   const found = [];
   for (const route of routes) {
     const handlers = await handlersOf(route);
@@ -123,11 +129,12 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
         }
       }
     }
-    // 11 routes; their 16 handlers but signing out's action; 3 roles each.
-    expect(walked).toBe(45);
+    // 14 routes; their 20 handlers but signing out's action; 3 roles each.
+    expect(walked).toBe(57);
     // An Editor: Contact Submissions (2), its CSV (1) and API (1), the data requests (2); an Enquiries member: Renovation
-    // Projects (2) and its uploads (1), the Website tab (2) and its preview (1). /admin sends them on instead.
-    expect(refused).toHaveLength(12);
+    // Projects (2) and its uploads (1), the Website tab (2) and its preview (1); both: the Team tab (2), the Audit log (1)
+    // and its CSV (1). /admin sends them on instead.
+    expect(refused).toHaveLength(20);
     // The log is written a few lines at a time: each refusal's own request line, and nothing else said about any.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const lines = logLines(site.server.stdout()).slice(before);
@@ -155,7 +162,7 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
 
   it("shows each role only its own tabs, and opens the dashboard on the first of them", async () => {
     const tabsOn = (text: string) => [...text.matchAll(/id="tab-(\w+)"/g)].map((match) => match[1]);
-    expect(tabsOn((await get("owner", "/admin")).text)).toEqual(["projects", "enquiries", "website"]);
+    expect(tabsOn((await get("owner", "/admin")).text)).toEqual(["projects", "enquiries", "website", "team"]);
     const editor = await get("editor", "/admin");
     expect(editor.status).toBe(200);
     expect(tabsOn(editor.text)).toEqual(["projects", "website"]);

@@ -12,3 +12,8 @@ export function visibleText(html: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/** Text as React writes it into HTML (its escapes), to look for in a page. */
+export function htmlText(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}

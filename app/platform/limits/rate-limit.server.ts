@@ -20,6 +20,8 @@ export type RateLimitBucket =
   | "login-address"
   | "login-device-failure"
   | "login-lockout"
+  /** An invitation link that names no invitation, per client address (auth/join.server.ts). */
+  | "join-link"
   | "contact-submission"
   | "contact-site"
   | "password-reset-address"

@@ -23,7 +23,9 @@ export type TallyBucket =
   /** A sign-in turned away by the sign-in limits (per address, per e-mail, the lockout). */
   | "sign-in-refused-limit"
   /** A password-reset request turned away by its limits (per address, per client address). */
-  | "password-reset-refused";
+  | "password-reset-refused"
+  /** An invitation's page turned away: too many links that name no invitation from one address. */
+  | "join-refused-limit";
 
 /** The period one row counts: also the flood summary's window (enquiries/flood.server.ts). */
 export const TALLY_PERIOD_MS = 15 * 60_000;
