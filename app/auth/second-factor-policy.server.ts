@@ -54,6 +54,13 @@ export async function secondFactorsOf(db: Db, adminId: string): Promise<SecondFa
   return { totp: totp !== undefined, passkeys: Number(passkeys.count) };
 }
 
+/** The members who have a second factor (an authenticator app confirmed, or a passkey): what the Team tab shows as two-step sign-in on. */
+export async function membersWithSecondFactor(db: Db): Promise<Set<string>> {
+  const totp = await db.selectFrom("totp_factors").select("admin_id").where("confirmed_at", "is not", null).execute();
+  const passkeys = await db.selectFrom("passkeys").select("admin_id").distinct().execute();
+  return new Set([...totp, ...passkeys].map((row) => row.admin_id));
+}
+
 export type SecondFactorRequirement = {
   required: boolean;
   /** True: this member must set up two-step sign-in or a passkey before anything else. */

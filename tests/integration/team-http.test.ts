@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JOIN_TEXT, TEAM_TEXT_ADMIN } from "~/admin/team-texts";
 import { INVITATION_TEXT } from "~/auth/invitations.server";
 import { TEAM_TEXT } from "~/auth/team.server";
+import { memberActor } from "~/audit/actor";
+import { confirmTotpSetup, startTotpSetup } from "~/auth/totp.server";
+import { totpCodeAt } from "../support/auth-domain";
 import { TEST_ADMIN } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
@@ -176,6 +179,22 @@ describe.each(backends)("the Team tab over HTTP on $name", (backend) => {
       expect(await signedIn(site, member.cookie, "/admin/projects")).toBe(false);
       expect(await site.db.selectFrom("admin_users").select("role").where("id", "=", member.id).executeTakeFirstOrThrow()).toEqual({ role: "editor" });
       expect((await site.postForm("/admin/team", { intent: "end-sessions", id: "not-an-id", confirmed: "yes" })).status).toBe(400);
+    });
+  });
+
+  describe("with a member who has a second factor", () => {
+    const site = useSite(backend);
+
+    it("shows two-step sign-in On for a member with an authenticator app confirmed, Off for the others", async () => {
+      const joined = await joinOverHttp(site, "secured@example.com", "editor");
+      const now = new Date();
+      const setup = await startTotpSetup(site.db, { adminId: joined.id, email: "secured@example.com", issuer: "Test" }, now);
+      const member = memberActor({ adminId: joined.id, email: "secured@example.com", role: "editor" }, "127.0.0.1");
+      expect((await confirmTotpSetup(site.db, { member, code: totpCodeAt(setup, now), now })).ok).toBe(true);
+      const text = shown(await site.get("/admin/team", { cookie: site.cookie }));
+      const rowOf = (email: string) => text.slice(text.indexOf(email), text.indexOf("Two-step sign-in:", text.indexOf(email)) + 22);
+      expect(rowOf("secured@example.com")).toContain("Two-step sign-in: On");
+      expect(rowOf(TEST_ADMIN.email)).toContain("Two-step sign-in: Off");
     });
   });
 

@@ -2,6 +2,7 @@ import type { TeamInvitationRow, TeamMemberRow, TeamView } from "~/admin/team-ty
 import { TEAM_TEXT_ADMIN } from "~/admin/team-texts";
 import { listInvitations, type InvitationSummary } from "~/auth/invitations.server";
 import { listMembers } from "~/auth/team.server";
+import { membersWithSecondFactor } from "~/auth/second-factor-policy.server";
 import type { Db } from "~/platform/db/db.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import type { Log } from "~/platform/observe/log.server";
@@ -34,7 +35,7 @@ export async function loadTeamTab(
   now = new Date(),
 ): Promise<TeamView> {
   try {
-    const [members, invitations] = await Promise.all([listMembers(db, now), listInvitations(db, now)]);
+    const [members, invitations, secured] = await Promise.all([listMembers(db, now), listInvitations(db, now), membersWithSecondFactor(db)]);
     return {
       status: "ok",
       mailOn,
@@ -45,8 +46,8 @@ export async function loadTeamTab(
           name: member.name,
           role: member.role,
           lastSignIn: member.lastSignInAt === null ? null : formatSubmittedAt(member.lastSignInAt),
-          // Two-step sign-in is not stored yet: off for every member until the factors land (issue 21).
-          twoStep: false,
+          // On with either second factor the owners' requirement accepts: an authenticator app or a passkey.
+          twoStep: secured.has(member.id),
           activeSessions: member.activeSessions,
           you: member.id === memberId,
         }),
