@@ -16,6 +16,7 @@ import {
 } from "~/platform/http/page-cache.server";
 import { securityHeaders } from "~/platform/http/security-headers.server";
 import { SiteLockBusy } from "~/platform/db/site-lock.server";
+import { isDatabaseUnavailable } from "~/platform/db/db.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
 import { pageOrigin, type TrustProxy } from "./page-origin";
@@ -54,7 +55,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw error;
   }
   // The one logger and the one set of metrics, passed down from here (decision 031).
-  const log = await createLog({ level: env.logLevel, pretty: env.mode === "development" });
+  const log = await createLog({ level: env.logLevel, pretty: env.mode === "development", isOutsideFault: isDatabaseUnavailable });
   const metrics = env.metricsToken === undefined ? undefined : await createMetrics(env.metricsToken);
   let booted: Booted;
   try {

@@ -1,4 +1,5 @@
-import type { Db } from "~/platform/db/db.server";
+import { isDatabaseUnavailable, type Db } from "~/platform/db/db.server";
+import { databaseFailureText } from "~/platform/db/database-health.server";
 import type { Log } from "~/platform/observe/log.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { startRepeating, type Repeating } from "~/platform/fleet/schedule.server";
@@ -102,14 +103,16 @@ export async function publishDue(db: Db, now: Date): Promise<number | undefined>
 }
 
 /** The server's check for due publishes: every 20 seconds. */
-export function startScheduledPublishing({ db, clock, log }: { db: Db; clock: Clock; log: Pick<Log, "info" | "error"> }): Repeating {
+export function startScheduledPublishing({ db, clock, log }: { db: Db; clock: Clock; log: Pick<Log, "info" | "warn" | "error"> }): Repeating {
   return startRepeating(
     async () => {
       try {
         const version = await publishDue(db, clock.now());
         if (version !== undefined) log.info(`Published the scheduled website version ${version}`);
       } catch (error) {
-        log.error({ err: error }, "Could not publish the scheduled website version");
+        // The database away (restarting, unreachable): named in one line; the next check publishes it.
+        if (isDatabaseUnavailable(error)) log.warn(`Could not publish the scheduled website version yet: ${databaseFailureText(error)}`);
+        else log.error({ err: error }, "Could not publish the scheduled website version");
       }
     },
     { firstAfterMs: 2_000, everyMs: 20_000 },

@@ -37,6 +37,22 @@ describe("the server's log", () => {
     expect((line!.err as { stack: string }).stack).toContain("TypeError: broken");
   });
 
+  it("logs an error of a part around us (the database away) by its name and message, without a stack", async () => {
+    const lines: string[] = [];
+    const outside = Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+    const log = await createLog({
+      level: "info",
+      pretty: false,
+      destination: { write: (line: string) => void lines.push(line) },
+      isOutsideFault: (error) => error === outside,
+    });
+    log.error({ err: outside }, "Could not do it");
+    log.error({ err: new TypeError("broken") }, "Could not do it either");
+    const [away, ours] = lines.map((line) => JSON.parse(line) as { err: Record<string, unknown> });
+    expect(away!.err).toEqual({ type: "Error", message: "terminating connection due to administrator command", code: "57P01" });
+    expect(ours!.err.stack, "our own fault keeps its stack").toContain("TypeError: broken");
+  });
+
   it("leaves out what is below LOG_LEVEL", async () => {
     const lines: string[] = [];
     const log = await createLog({ level: "warn", pretty: false, destination: { write: (line: string) => void lines.push(line) } });

@@ -62,6 +62,12 @@ export type LogOptions = {
   pretty: boolean;
   /** Where lines go; stdout by default. For tests. */
   destination?: DestinationStream;
+  /**
+   * True for an error of a part around us that the line names well enough by its
+   * message (the database restarting or unreachable): logged without its stack,
+   * which would only say where our code was when the part went away.
+   */
+  isOutsideFault?: (error: unknown) => boolean;
 };
 
 /** A destination that takes lines and writes them out: the test's, pino-pretty, or stdout's gathered one. */
@@ -105,7 +111,7 @@ function gatheredStdout(): LineSink {
   };
 }
 
-export async function createLog({ level, pretty, destination }: LogOptions): Promise<ServerLog> {
+export async function createLog({ level, pretty, destination, isOutsideFault = () => false }: LogOptions): Promise<ServerLog> {
   const hash = visitorHasher();
   const stream: LineSink =
     destination ??
@@ -116,7 +122,14 @@ export async function createLog({ level, pretty, destination }: LogOptions): Pro
   // pino's serializers, by field name, rather than its redact paths: a look-up per field, where
   // paths are walked on every line (a tenth of the log's cost on GET /). Fields are flat here:
   // nothing logs a request's headers or a whole object of settings.
-  const serializers: Record<string, (value: unknown) => unknown> = { err: (value) => stdSerializers.err(value as Error) };
+  const serializers: Record<string, (value: unknown) => unknown> = {
+    err: (value) => {
+      const serialized = stdSerializers.err(value as Error);
+      if (!isOutsideFault(value)) return serialized;
+      const { stack: _stack, ...named } = serialized;
+      return named;
+    },
+  };
   for (const name of SECRET_FIELDS) serializers[name] = () => "[Redacted]";
   for (const name of ["ip", "clientIp"]) serializers[name] = (value) => hash("ip", value);
   serializers.email = (value) => hash("email", value);
