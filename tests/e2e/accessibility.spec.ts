@@ -77,8 +77,12 @@ for (const viewport of WIDTHS) {
 const ADMIN = { email: "a11y.admin@example.com", password: "e2e-a11y-correct-horse" };
 
 test.describe("admin pages", () => {
-  /** A tag of this run, so the enquiries seeded here can be searched for. */
-  const run = `axe${Date.now().toString(36)}`;
+  /**
+   * A tag of this worker's run, so the enquiries seeded here can be searched for. Each worker
+   * that runs a test of this block seeds its own (beforeAll); workers that start together
+   * read the same Date.now(), so the process id is part of the tag.
+   */
+  const run = `axe${process.pid.toString(36)}x${Date.now().toString(36)}`;
 
   test.beforeAll(async () => {
     await withSiteDb(async (db) => {
