@@ -14,6 +14,8 @@ export default [
   route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
   // Signing in is open to anybody, by nature; so is accepting an invitation.
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
+  route("admin/forgot-password", "routes/admin.forgot-password.tsx"),
+  route("admin/reset-password", "routes/admin.reset-password.tsx"),
   // Accepting an invitation: its link is for somebody not yet a member (decision 050).
   route("admin/join", "routes/admin.join.tsx"),
   // Every other admin route: the layout checks the session before any of their loaders or

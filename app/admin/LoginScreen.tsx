@@ -3,6 +3,7 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { DASHBOARD_PATH, RETURN_PATHS } from "./tabs";
+import { RESET_TEXT } from "./reset-texts";
 import { LOGIN_TEXT } from "./texts";
 
 /** What the sign-in action answers when it does not sign in. */
@@ -26,6 +27,8 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
   // Signed out mid-task (the session ended): come back to the same view after signing in.
   const location = useLocation();
   const returnTo = RETURN_PATHS.has(location.pathname) ? `${location.pathname}${location.search}` : DASHBOARD_PATH;
+  // Back from setting a new password through an e-mailed link (admin.reset-password.tsx).
+  const passwordReset = new URLSearchParams(location.search).get("reset") === "done";
 
   // After a failure the password is cleared, ready for another try.
   useEffect(() => {
@@ -45,6 +48,12 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
           <h1 className="mt-4 text-2xl font-bold text-slate-900">{LOGIN_TEXT.title}</h1>
           <p className="mt-2 text-slate-600">{LOGIN_TEXT.subtitle}</p>
         </div>
+
+        {passwordReset && !failure ? (
+          <p role="status" className="mt-6 rounded-lg border border-green-300 bg-green-50 px-4 py-3 text-sm text-green-900">
+            {RESET_TEXT.done}
+          </p>
+        ) : null}
 
         <fetcher.Form method="post" action="/admin/sign-in" className="mt-8 space-y-5">
           <input type="hidden" name="returnTo" value={returnTo} />
@@ -98,7 +107,13 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
           </button>
         </fetcher.Form>
 
-        <p className="mt-6 text-center text-sm">
+        <p className="mt-4 text-center text-sm">
+          <Link to="/admin/forgot-password" className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
+            {RESET_TEXT.link}
+          </Link>
+        </p>
+
+        <p className="mt-4 text-center text-sm">
           <Link to="/" className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
             Back to the website
           </Link>
