@@ -17,7 +17,7 @@ const RED = `${BANNER} border-red-700 bg-red-50 text-red-950`;
  * invitation pages turned away by the limit on links that do not work.
  */
 export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
-  const { held, refused, signIns, joins } = limits;
+  const { held, refused, signIns, joins, resets } = limits;
   const refusedParts = refused
     ? [
         ...(refused.ceiling > 0 ? [LIMITS_TEXT.refusedCeiling(refused.ceiling, refused.hardLimit)] : []),
@@ -60,6 +60,12 @@ export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
             </Link>
             .
           </p>
+        </div>
+      ) : null}
+      {resets ? (
+        <div className={AMBER}>
+          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
+          <p className="min-w-0">{LIMITS_TEXT.resets(resets.limited, resets.last)}</p>
         </div>
       ) : null}
     </>

@@ -105,7 +105,7 @@ async function readLimits(services: DashboardServices, owner: boolean): Promise<
     const lastOf = (...parts: Array<{ last: Date } | undefined>) =>
       formatSubmittedAt(new Date(Math.max(...parts.map((part) => part?.last.getTime() ?? 0))).toISOString());
     const { "contact-held": held, "contact-refused-ceiling": ceiling, "contact-refused-address": address } = totals;
-    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited, "join-refused-limit": joins } = totals;
+    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited, "join-refused-limit": joins, "password-reset-refused": resets } = totals;
     const { siteLimit, hardLimit, rateLimit } = services.contact;
     const notice: LimitsNotice = {
       ...(held && { held: { count: held.count, limit: siteLimit, last: lastOf(held) } }),
@@ -115,6 +115,8 @@ async function readLimits(services: DashboardServices, owner: boolean): Promise<
       ...((busy || limited) && { signIns: { busy: busy?.count ?? 0, limited: limited?.count ?? 0, last: lastOf(busy, limited) } }),
       // Invitation links are an owner's business (the Team tab): the others are not shown what they cannot act on.
       ...(owner && joins && { joins: { limited: joins.count, limit: joinLimit(services.auth.loginRateLimit), last: lastOf(joins) } }),
+      // Who cannot get a link is a member an owner helps from the shell: shown to owners.
+      ...(owner && resets && { resets: { limited: resets.count, last: lastOf(resets) } }),
     };
     return Object.keys(notice).length > 0 ? notice : undefined;
   } catch (error) {
