@@ -110,6 +110,7 @@ test.describe("admin pages", () => {
         "sign-in-refused-busy",
         "sign-in-refused-limit",
         "join-refused-limit",
+        "password-reset-refused",
       ] as const) {
         await addToTally(db, bucket, now, 3);
       }
@@ -125,7 +126,8 @@ test.describe("admin pages", () => {
       await expect(loginHeading(page)).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the sign-in screen");
-      expect(await tabThroughPage(page, "Tab")).toHaveLength(4);
+      // Email, Password, Sign In, Forgot your password?, Back to the website.
+      expect(await tabThroughPage(page, "Tab")).toHaveLength(5);
 
       const fields = loginFields(page);
       await fields.email.fill(`nobody-${run}@example.com`);

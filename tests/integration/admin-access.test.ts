@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESET_TEXT } from "~/admin/reset-texts";
 import { LOGIN_TEXT } from "~/admin/texts";
 import { memberActor } from "~/audit/actor";
 import { INVITATION_TEXT, inviteMember } from "~/auth/invitations.server";
@@ -33,7 +34,9 @@ import { dataSnapshot } from "../support/data-snapshot";
 import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
+import { htmlText } from "../support/html";
 import { TEST_ACTOR } from "../support/actors";
+import { memberWithResetLink } from "../support/reset-links";
 
 // ---------------------------------------------------------------------------
 // The table
@@ -47,9 +50,11 @@ type Format = "document" | "data" | "json" | "file";
  * (it is how one gets a session) but never from another site. invitation:
  * anybody with an invitation's link (it is how a new member gets a session),
  * never from another site; a link that names no invitation shows nothing.
+ * reset: anybody (it is how a member who forgot the password gets back in),
+ * never from another site; a link that names no reset shows nothing.
  * redirect: a loader that only sends the visitor to /admin and reads nothing.
  */
-type Access = "admin" | "sign-in" | "invitation" | "redirect";
+type Access = "admin" | "sign-in" | "invitation" | "reset" | "redirect";
 /** What a proper request (signed in, same origin) does; how the last test checks it. */
 type Effect =
   | "read"
@@ -75,7 +80,10 @@ type Effect =
   | "invite"
   | "audit-download"
   | "join-page"
-  | "join";
+  | "join"
+  | "reset-request"
+  | "reset-page"
+  | "reset";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
@@ -94,6 +102,8 @@ type Values = {
   siteRevision: string;
   /** The token of an invitation's link (a made-up one for the requests that must be refused). */
   invitationToken: string;
+  /** The token of a password-reset link (made up for the requests that must be refused). */
+  resetToken: string;
 };
 
 type FileField = { filename: string; type: string; data: Buffer };
@@ -156,6 +166,9 @@ const inviteForm = ({ marker }: Values) => ({ intent: "invite", email: `invitee-
 /** The invitation's page, and its form: a name and a password long enough. */
 const joinPage = ({ invitationToken }: Values) => `/admin/join?token=${invitationToken}`;
 const joinData = ({ invitationToken }: Values) => `/admin/join.data?token=${invitationToken}`;
+const resetPage = ({ resetToken }: Values) => `/admin/reset-password?token=${resetToken}`;
+const resetData = ({ resetToken }: Values) => `/admin/reset-password.data?token=${resetToken}`;
+const newPassword = () => ({ password: "a new long password after a reset", repeat: "a new long password after a reset" });
 const joinForm = ({ marker }: Values) => ({ name: `Joiner ${marker}`, password: "a long password for a new member" });
 
 /** A small JPEG, as an admin's upload. */
@@ -426,6 +439,39 @@ const TABLE: Entry[] = [
     calls: [send("POST", joinPage, "document", "join", joinForm), send("POST", joinData, "data", "join", joinForm)],
   },
   {
+    route: "admin/forgot-password",
+    handler: "action",
+    access: "reset",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/forgot-password",
+        "document",
+        "reset-request",
+        ({ email }) => ({ email }),
+      ),
+      send(
+        "POST",
+        () => "/admin/forgot-password.data",
+        "data",
+        "reset-request",
+        ({ email }) => ({ email }),
+      ),
+    ],
+  },
+  {
+    route: "admin/reset-password",
+    handler: "loader",
+    access: "reset",
+    calls: [get(resetPage, "document", "reset-page"), get(resetData, "data", "reset-page")],
+  },
+  {
+    route: "admin/reset-password",
+    handler: "action",
+    access: "reset",
+    calls: [send("POST", resetPage, "document", "reset", newPassword), send("POST", resetData, "data", "reset", newPassword)],
+  },
+  {
     route: "api/admin/images",
     handler: "action",
     access: "admin",
@@ -502,6 +548,7 @@ const PLACEHOLDERS: Values = {
   marker: "<marker>",
   siteRevision: "<revision>",
   invitationToken: "<token>",
+  resetToken: "<token>",
 };
 
 function label(call: Call): string {
@@ -570,6 +617,8 @@ describe.each(backends)("admin access on $name", (backend) => {
     siteRevision: "0",
     // A link that names no invitation: a request that must be refused never joins.
     invitationToken: "A".repeat(43),
+    // A link that names no reset: a request that must be refused sets no password.
+    resetToken: "A".repeat(43),
   });
 
   /** One request, exactly as given (node:http: no headers of its own but Host and Connection). */
@@ -722,7 +771,7 @@ describe.each(backends)("admin access on $name", (backend) => {
   describe("every admin route in app/routes.ts, anonymously", () => {
     /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in and the invitation's page, open by nature. */
     async function adminRoutePaths(): Promise<string[]> {
-      const open = new Set(["admin/sign-in", "admin/join"]);
+      const open = new Set(["admin/sign-in", "admin/join", "admin/forgot-password", "admin/reset-password"]);
       const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && !open.has(routePath));
       return [...new Set(paths)];
     }
@@ -794,6 +843,12 @@ describe.each(backends)("admin access on $name", (backend) => {
       } else if (entry.access === "sign-in") {
         expect(response.status, what).toBe(401);
         expect(response.text).toContain(LOGIN_TEXT.failure);
+      } else if (entry.access === "reset") {
+        // Asking for a link: the same answer for every address (here e-mail is off, so none can be sent).
+        // The made-up link: said plainly, with nothing of the team in it.
+        const forgot = entry.route === "admin/forgot-password";
+        expect(response.status, what).toBe(forgot ? 200 : 404);
+        expect(htmlText(response.text)).toContain(forgot ? RESET_TEXT.noMail : RESET_TEXT.invalid);
       } else if (entry.access === "invitation") {
         // The made-up link: said plainly, with nothing of the team in it.
         expect(response.status, what).toBe(404);
@@ -971,6 +1026,10 @@ describe.each(backends)("admin access on $name", (backend) => {
         siteRevision: String((await reader.db.selectFrom("site_draft").select("revision").executeTakeFirst())?.revision ?? 0),
         invitationToken:
           call.effect === "join" || call.effect === "join-page" ? await invitationFor(`joiner-${randomBytes(6).toString("hex")}@example.com`) : "",
+        resetToken:
+          call.effect === "reset" || call.effect === "reset-page"
+            ? await memberWithResetLink(reader.db, `resetter-${randomBytes(6).toString("hex")}@example.com`)
+            : "",
       };
       const properly = () => request(call, values, { ...sameOrigin(), cookie: session });
       const redirected = call.format === "document" ? 302 : 202;
@@ -1176,6 +1235,27 @@ describe.each(backends)("admin access on $name", (backend) => {
           expect(header(response, "content-disposition"), what).toMatch(/^attachment; filename="audit-log-/);
           // The admin's sign-ins are in the log: the loader ran for them.
           expect(response.text, what).toContain(ADMIN.email);
+          break;
+        }
+        case "reset-request": {
+          // E-mail is off on this server: the answer says no link can be sent, and nothing changes.
+          const response = await request(call, values, sameOrigin());
+          expect(response.status, what).toBe(200);
+          expect(htmlText(response.text), what).toContain(RESET_TEXT.noMail);
+          break;
+        }
+        case "reset-page": {
+          const response = await request(call, values);
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          expect(response.text, `${what}: the member's address`).toContain("@example.com");
+          expect(htmlText(response.text), what).not.toContain(RESET_TEXT.invalid);
+          break;
+        }
+        case "reset": {
+          const response = await request(call, values, sameOrigin());
+          expect(response.status, `${what}: ${response.text.slice(0, 300)}`).toBe(redirected);
+          expect(sessionsSet(response), `${what}: no session: the member signs in with the new password`).toEqual([]);
           break;
         }
         case "join-page": {

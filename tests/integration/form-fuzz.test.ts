@@ -18,6 +18,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RESET_TEXT } from "~/admin/reset-texts";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
 import { memberActor } from "~/audit/actor";
 import { inviteMember } from "~/auth/invitations.server";
@@ -40,6 +41,7 @@ import { appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, type SpawnedServer } from "../support/server";
 import { seededRandom, waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
+import { memberWithResetLink } from "../support/reset-links";
 import { htmlText, visibleHtml } from "../support/html";
 
 const SEED = Number(process.env.FORM_FUZZ_SEED ?? 20_261_126);
@@ -61,6 +63,7 @@ type Context = {
   jpeg: Buffer;
   siteRevision: string;
   invitationToken: string;
+  resetToken: string;
 };
 
 type FormRoute = {
@@ -244,6 +247,30 @@ const ROUTES: FormRoute[] = [
     randomDamage: true,
   },
   {
+    // "Forgot your password?": open to anybody (e-mail is off here, so an accepted form changes nothing either).
+    route: "admin/forgot-password",
+    document: "/admin/forgot-password",
+    data: "/admin/forgot-password.data",
+    answer: "page",
+    reads: "form",
+    unreadable: RESET_TEXT.notAnAddress,
+    session: false,
+    urlencoded: () => text({ email: TEST_ADMIN.email }),
+    randomDamage: true,
+  },
+  {
+    // The e-mailed link's page: open to anybody with the link (a member of its own: resetToken).
+    route: "admin/reset-password",
+    document: ({ resetToken }) => `/admin/reset-password?token=${resetToken}`,
+    data: ({ resetToken }) => `/admin/reset-password.data?token=${resetToken}`,
+    answer: "page",
+    reads: "form",
+    unreadable: RESET_TEXT.missing,
+    session: false,
+    urlencoded: () => text({ password: "a new long password for the fuzz", repeat: "a new long password for the fuzz" }),
+    randomDamage: true,
+  },
+  {
     route: "api/admin/images",
     document: "/api/admin/images",
     answer: "json",
@@ -329,6 +356,7 @@ describe.each(backends)("malformed form bodies on $name", (backend) => {
       jpeg: await twoToneJpeg(48, 32),
       siteRevision: "0",
       invitationToken: await invitationToken(reader),
+      resetToken: await memberWithResetLink(reader.db, "fuzzed.resetter@example.com"),
     };
   });
 

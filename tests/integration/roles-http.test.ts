@@ -48,8 +48,8 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
 
 const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : route.path);
 
-/** Open to anybody, outside the session's layout: the sign-in form, and the invitation's page (its link is for somebody not yet a member). */
-const OPEN = new Set(["admin/sign-in", "admin/join"]);
+/** Open to anybody, outside the session's layout: the sign-in form, the invitation's page (its link is for somebody not yet a member), and "Forgot your password?" with the page its link opens. */
+const OPEN = new Set(["admin/sign-in", "admin/join", "admin/forgot-password", "admin/reset-password"]);
 
 /** The admin routes (under the session's layout) with a loader or an action: the open ones and the public pages are not. */
 async function adminRoutes(): Promise<Array<{ name: string; path: string; handlers: Array<"loader" | "action"> }>> {
