@@ -6,15 +6,15 @@
  * every session of the member and sends them to sign in with it; a used,
  * made-up or mistyped attempt refused with its reason and nothing changed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RESET_TEXT } from "~/admin/reset-texts";
 import { findSession } from "~/auth/sessions.server";
 import { TEST_ADMIN, postAdminForm, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { assertBuilt } from "../support/server";
-import { useSite } from "../support/sites";
-import { parseMessage, startSmtpServer, testCertificate, type TestSmtpServer } from "../support/smtp";
+import { useSite, useSiteWithMail } from "../support/sites";
+import { parseMessage } from "../support/smtp";
 import { shown } from "../support/team-http";
 import { waitFor } from "../support/wait";
 
@@ -31,19 +31,7 @@ function outwardly(response: RawResponse) {
 
 describe.each(backends)("a forgotten password over HTTP on $name", (backend) => {
   describe("with a mail server", () => {
-    let smtp: TestSmtpServer;
-    beforeAll(async () => {
-      smtp = await startSmtpServer(undefined, { tls: true });
-    });
-    afterAll(() => smtp?.stop());
-    const site = useSite(backend, {
-      env: async () => ({
-        SMTP_URL: smtp.url,
-        MAIL_FROM: "Example Lettings <office@mail.example.com>",
-        CONTACT_NOTIFY_TO: "office@example.com",
-        NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-      }),
-    });
+    const { site, smtp } = useSiteWithMail(backend);
     const ask = (email: string) => postAdminForm(site.server, "", "/admin/forgot-password", { email });
 
     it("links to it from the sign-in form", async () => {
@@ -120,19 +108,7 @@ describe.each(backends)("a forgotten password over HTTP on $name", (backend) => 
   });
 
   describe("over its limits", () => {
-    let smtp: TestSmtpServer;
-    beforeAll(async () => {
-      smtp = await startSmtpServer(undefined, { tls: true });
-    });
-    afterAll(() => smtp?.stop());
-    const site = useSite(backend, {
-      env: async () => ({
-        SMTP_URL: smtp.url,
-        MAIL_FROM: "Example Lettings <office@mail.example.com>",
-        CONTACT_NOTIFY_TO: "office@example.com",
-        NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-      }),
-    });
+    const { site } = useSiteWithMail(backend);
 
     it("refuses a fourth request for one address within the hour with 429 and Retry-After, and the owners' dashboard says so", async () => {
       const ask = () => postAdminForm(site.server, "", "/admin/forgot-password", { email: "asked.often@example.com" });

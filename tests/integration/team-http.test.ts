@@ -7,7 +7,7 @@
  * sessions (their next request finds none). The invitation's page is
  * join-http.test.ts's.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { JOIN_TEXT, TEAM_TEXT_ADMIN } from "~/admin/team-texts";
 import { INVITATION_TEXT } from "~/auth/invitations.server";
 import { TEAM_TEXT } from "~/auth/team.server";
@@ -17,8 +17,8 @@ import { totpCodeAt } from "../support/auth-domain";
 import { TEST_ADMIN } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
-import { parseMessage, startSmtpServer, testCertificate, type TestSmtpServer } from "../support/smtp";
-import { useSite } from "../support/sites";
+import { parseMessage } from "../support/smtp";
+import { useSite, useSiteWithMail } from "../support/sites";
 import { INVITATION_LINK, MEMBER_PASSWORD, inviteOverHttp, joinOverHttp, ownerId, postJoin, shown, signedIn } from "../support/team-http";
 import { waitFor } from "../support/wait";
 
@@ -199,20 +199,7 @@ describe.each(backends)("the Team tab over HTTP on $name", (backend) => {
   });
 
   describe("with a mail server", () => {
-    let smtp: TestSmtpServer;
-    beforeAll(async () => {
-      smtp = await startSmtpServer(undefined, { tls: true });
-    });
-    afterAll(() => smtp?.stop());
-    const site = useSite(backend, {
-      env: async () => ({
-        SMTP_URL: smtp.url,
-        MAIL_FROM: "Example Lettings <office@mail.example.com>",
-        CONTACT_NOTIFY_TO: "office@example.com",
-        NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-        PUBLIC_URL: "https://lettings.example.com",
-      }),
-    });
+    const { site, smtp } = useSiteWithMail(backend, { PUBLIC_URL: "https://lettings.example.com" });
 
     it("sends the invitation by e-mail and says so; the link is in the e-mail, not on the page, and starts with PUBLIC_URL", async () => {
       const before = await site.get("/admin/team", { cookie: site.cookie });

@@ -5,6 +5,7 @@ import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "./admin-http";
 import type { Backend, TestDatabase } from "./backends";
 import { rawRequest, type RawResponse } from "./http";
 import { startServer, type SpawnedServer } from "./server";
+import { startSmtpServer, testCertificate, type TestSmtpServer } from "./smtp";
 
 /**
  * The fixtures of the integration tests: a migrated database of one backend,
@@ -123,4 +124,33 @@ export function useDatabase(backend: Backend): OpenDatabase {
 /** A site on `backend` for the tests of this describe block: by default the test admin is signed in. */
 export function useSite(backend: Backend, options: SiteOptions = {}): Site {
   return fixture("The site", () => startSite(backend, options));
+}
+
+/**
+ * A site that sends its e-mail to a real SMTP server of the test's (over
+ * STARTTLS, with the test's certificate trusted), started before the site and
+ * stopped after it. `env`: more of the server's settings (PUBLIC_URL…).
+ */
+export function useSiteWithMail(backend: Backend, env: ServerEnv = {}): { site: Site; smtp: TestSmtpServer } {
+  let smtp: TestSmtpServer | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer(undefined, { tls: true });
+  });
+  afterAll(() => smtp?.stop());
+  const site = useSite(backend, {
+    env: async () => ({
+      SMTP_URL: smtp!.url,
+      MAIL_FROM: "Example Lettings <office@mail.example.com>",
+      CONTACT_NOTIFY_TO: "office@example.com",
+      NODE_EXTRA_CA_CERTS: testCertificate().certFile,
+      ...env,
+    }),
+  });
+  const server = new Proxy({} as TestSmtpServer, {
+    get(_target, field) {
+      if (!smtp) throw new Error(`The SMTP server is started in the describe block's beforeAll: read ${String(field)} in a test or a hook`);
+      return smtp[field as keyof TestSmtpServer];
+    },
+  });
+  return { site, smtp: server };
 }
