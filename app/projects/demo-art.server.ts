@@ -5,7 +5,7 @@
  * and stores them like any upload. Shapes are given in picture-plane
  * coordinates (800×600) plus a depth: 0 is the back wall, 1 the picture plane.
  *
- * Over 400 lines on purpose: it is drawing data (three rooms, before and after)
+ * This file is over 400 lines on purpose: it is drawing data (three rooms, before and after)
  * around a handful of perspective helpers; split by room, every part would
  * import all the helpers and the pictures would be harder to compare.
  */
