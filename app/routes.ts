@@ -12,8 +12,12 @@ export default [
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
-  // Signing in is the one admin route open to anybody, by nature.
+  // Signing in is open to anybody, by nature, and so are its other steps: the two-step code (after a right
+  // password) and a forgotten password (its request, and the e-mailed link's page).
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
+  route("admin/two-step", "routes/admin.two-step.tsx"),
+  route("admin/forgot-password", "routes/admin.forgot-password.tsx"),
+  route("admin/reset-password", "routes/admin.reset-password.tsx"),
   // Every other admin route: the layout checks the session before any of their loaders or
   // actions runs; tests/integration/admin-access.test.ts proves it for each route listed here.
   layout("routes/admin-guard.tsx", [

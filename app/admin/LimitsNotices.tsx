@@ -12,10 +12,11 @@ const RED = `${BANNER} border-red-700 bg-red-50 text-red-950`;
  * A limit that can catch a genuine person says what it caught (decision 037):
  * enquiries held in a flood (amber, with the way to review them), enquiries
  * turned away (red when the hard ceiling refused everyone, amber when only
- * single connections were), and sign-ins turned away.
+ * single connections were), sign-ins turned away, and requests for a new
+ * password turned away.
  */
 export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
-  const { held, refused, signIns } = limits;
+  const { held, refused, signIns, resets } = limits;
   const refusedParts = refused
     ? [
         ...(refused.ceiling > 0 ? [LIMITS_TEXT.refusedCeiling(refused.ceiling, refused.hardLimit)] : []),
@@ -46,6 +47,12 @@ export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
         <div className={AMBER}>
           <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
           <p className="min-w-0">{LIMITS_TEXT.signIns(signIns.busy, signIns.limited, signIns.last)}</p>
+        </div>
+      ) : null}
+      {resets ? (
+        <div className={AMBER}>
+          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
+          <p className="min-w-0">{LIMITS_TEXT.resets(resets.count, resets.perAddress, resets.perClient, resets.last)}</p>
         </div>
       ) : null}
     </>

@@ -11,6 +11,7 @@ import { formatSubmittedAt } from "~/platform/dates";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { readTally, type Tally } from "~/platform/limits/tally.server";
+import { RESET_LIMITS } from "~/auth/password-reset.server";
 import { publishedSite } from "~/website/website.server";
 import { tabsAllowed } from "./tabs";
 import type { DatabaseNotice, LimitsNotice } from "./types";
@@ -103,7 +104,7 @@ async function readLimits(services: DashboardServices): Promise<LimitsNotice | u
     const lastOf = (...parts: Array<{ last: Date } | undefined>) =>
       formatSubmittedAt(new Date(Math.max(...parts.map((part) => part?.last.getTime() ?? 0))).toISOString());
     const { "contact-held": held, "contact-refused-ceiling": ceiling, "contact-refused-address": address } = totals;
-    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited } = totals;
+    const { "sign-in-refused-busy": busy, "sign-in-refused-limit": limited, "password-reset-refused": resets } = totals;
     const { siteLimit, hardLimit, rateLimit } = services.contact;
     const notice: LimitsNotice = {
       ...(held && { held: { count: held.count, limit: siteLimit, last: lastOf(held) } }),
@@ -111,6 +112,8 @@ async function readLimits(services: DashboardServices): Promise<LimitsNotice | u
         refused: { ceiling: ceiling?.count ?? 0, hardLimit, address: address?.count ?? 0, rateLimit, last: lastOf(ceiling, address) },
       }),
       ...((busy || limited) && { signIns: { busy: busy?.count ?? 0, limited: limited?.count ?? 0, last: lastOf(busy, limited) } }),
+      // The reset's limits (password-reset.server.ts, refusedResetRequests reads the same count).
+      ...(resets && { resets: { count: resets.count, ...RESET_LIMITS, last: lastOf(resets) } }),
     };
     return Object.keys(notice).length > 0 ? notice : undefined;
   } catch (error) {

@@ -163,6 +163,8 @@ export const LIMITS_TEXT = {
   refusedAddress: (count: number, limit: number) => `${count} because one connection had sent ${limit} within an hour (CONTACT_RATE_LIMIT)`,
   signIns: (busy: number, limited: number, last: string) =>
     `Sign-in attempts turned away in the last 24 hours: ${busy} because too many were being checked at once, ${limited} over the sign-in limits; the last at ${last}. A browser you have signed in from before still gets in with the right password.`,
+  resets: (count: number, perAddress: number, perClient: number, last: string) =>
+    `${count} ${count === 1 ? "request" : "requests"} for a new password turned away in the last 24 hours (over ${perAddress} an hour for one address, or ${perClient} an hour from one connection); the last at ${last}. A member who cannot get a link can ask an owner to set a password for them.`,
 } as const;
 
 /** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */

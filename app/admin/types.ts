@@ -11,6 +11,8 @@ export type LimitsNotice = {
   refused?: { ceiling: number; hardLimit: number; address: number; rateLimit: number; last: string };
   /** Sign-ins refused: every hash slot busy, or over the sign-in limits. */
   signIns?: { busy: number; limited: number; last: string };
+  /** Requests for a password reset link refused by its limits (per address, per client address). */
+  resets?: { count: number; perAddress: number; perClient: number; last: string };
 };
 
 /** A submission with its words already made on the server (dates in UK time). */
