@@ -104,7 +104,10 @@ export default function TwoStepRoute({ loaderData, actionData }: Route.Component
   if (page.state === "expired") {
     return (
       <AuthCard title={TWO_STEP_TEXT.expiredTitle} footer={signInAgain}>
-        <p className="mt-6 text-slate-800">{TWO_STEP_TEXT.expired(page.minutes)}</p>
+        {/* After the last wrong code the step is over: the page says why. */}
+        <p className="mt-6 text-slate-800" role={failure ? "alert" : undefined}>
+          {failure ?? TWO_STEP_TEXT.expired(page.minutes)}
+        </p>
       </AuthCard>
     );
   }
