@@ -115,6 +115,12 @@ export default function ResetPasswordRoute({ loaderData, actionData }: Route.Com
           </Link>
         }
       >
+        {/* A form posted without a link that works (its body unreadable, say): what was wrong with it, too. */}
+        {failure ? (
+          <div className="mt-6">
+            <AuthError id={errorId}>{failure}</AuthError>
+          </div>
+        ) : null}
         <p className="mt-6 text-slate-800">{text}</p>
         <p className="mt-4">
           <Link to={FORGOT_PATH} className={`font-semibold ${AUTH_LINK}`}>
@@ -127,7 +133,7 @@ export default function ResetPasswordRoute({ loaderData, actionData }: Route.Com
   const described = [rulesId, ...(failure ? [errorId] : [])].join(" ");
   return (
     <AuthCard title={RESET_TEXT.title} subtitle={RESET_TEXT.subtitle(page.email)}>
-      <Form method="post" action="/admin/reset-password" className="mt-8 space-y-5">
+      <Form method="post" action={`/admin/reset-password?token=${encodeURIComponent(page.token)}`} className="mt-8 space-y-5">
         <input type="hidden" name="token" value={page.token} />
         {/* For password managers: whose password this is. */}
         <input type="hidden" name="username" autoComplete="username" value={page.email} />

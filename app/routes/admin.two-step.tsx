@@ -112,11 +112,12 @@ export default function TwoStepRoute({ loaderData, actionData }: Route.Component
     );
   }
   const { recovery } = page;
-  const back = page.returnTo === "/admin" ? "" : `returnTo=${encodeURIComponent(page.returnTo)}`;
-  const other = recovery ? `${TWO_STEP_PATH}${back ? `?${back}` : ""}` : `${TWO_STEP_PATH}?recovery${back ? `&${back}` : ""}`;
+  // The page's own address (so a refused code shows the same field again, and still goes on to returnTo), and the other kind of code's.
+  const here = twoStepAddress(recovery, page.returnTo);
+  const other = twoStepAddress(!recovery, page.returnTo);
   return (
     <AuthCard title={TWO_STEP_TEXT.title} subtitle={recovery ? TWO_STEP_TEXT.recoverySubtitle : TWO_STEP_TEXT.subtitle} footer={signInAgain}>
-      <Form method="post" action={TWO_STEP_PATH} className="mt-8 space-y-5">
+      <Form method="post" action={here} className="mt-8 space-y-5">
         <input type="hidden" name="returnTo" value={page.returnTo} />
         <div>
           <label htmlFor="two-step-code" className="block text-sm font-medium text-slate-800">
@@ -159,4 +160,9 @@ export default function TwoStepRoute({ loaderData, actionData }: Route.Component
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <AdminErrorBoundary error={error} />;
+}
+
+function twoStepAddress(recovery: boolean, to: string): string {
+  const query = [...(recovery ? ["recovery"] : []), ...(to === "/admin" ? [] : [`returnTo=${encodeURIComponent(to)}`])].join("&");
+  return query ? `${TWO_STEP_PATH}?${query}` : TWO_STEP_PATH;
 }

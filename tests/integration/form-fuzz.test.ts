@@ -19,6 +19,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
+import { FORGOT_TEXT, RESET_TEXT, TWO_STEP_TEXT } from "~/admin/sign-in-texts";
 import { FAILURE_MESSAGE } from "~/enquiries/schema";
 import { UPLOAD_TEXT } from "~/images/image-files";
 import type { Database } from "~/platform/db/db.server";
@@ -114,6 +115,42 @@ const ROUTES: FormRoute[] = [
     session: false,
     urlencoded: () => text({ email: TEST_ADMIN.email, password: TEST_ADMIN.password, returnTo: "/admin" }),
     randomDamage: false,
+  },
+  {
+    // The code's step, without its pending cookie: the body is read before the cookie is looked at.
+    route: "admin/two-step",
+    document: "/admin/two-step",
+    data: "/admin/two-step.data",
+    answer: "page",
+    reads: "form",
+    unreadable: TWO_STEP_TEXT.missing,
+    session: false,
+    urlencoded: () => text({ code: "123456", returnTo: "/admin" }),
+    randomDamage: true,
+  },
+  {
+    // E-mail is off on the fuzzed site: an accepted request queues nothing.
+    route: "admin/forgot-password",
+    document: "/admin/forgot-password",
+    data: "/admin/forgot-password.data",
+    answer: "page",
+    reads: "form",
+    unreadable: FORGOT_TEXT.notAnAddress,
+    session: false,
+    urlencoded: () => text({ email: TEST_ADMIN.email }),
+    randomDamage: true,
+  },
+  {
+    // A link that is not one we sent: the rules, then the link, are checked after the body is read.
+    route: "admin/reset-password",
+    document: "/admin/reset-password",
+    data: "/admin/reset-password.data",
+    answer: "page",
+    reads: "form",
+    unreadable: RESET_TEXT.missing,
+    session: false,
+    urlencoded: () => text({ token: "A".repeat(43), password: "a new password for the fuzz", confirm: "a new password for the fuzz" }),
+    randomDamage: true,
   },
   {
     route: "admin/sign-out",
