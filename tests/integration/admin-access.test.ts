@@ -28,7 +28,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { dataSnapshot } from "../support/data-snapshot";
-import { appRoutes, handlersOf } from "../support/routes";
+import { OPEN_TO_ANYBODY, appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
 import { TEST_ACTOR } from "../support/actors";
@@ -43,9 +43,12 @@ type Format = "document" | "data" | "json" | "file";
 /**
  * Who may use the handler. admin: nobody without a session. sign-in: anybody
  * (it is how one gets a session) but never from another site. redirect: a
- * loader that only sends the visitor to /admin and reads nothing.
+ * loader that only sends the visitor to /admin and reads nothing. public:
+ * the other steps of signing in (the two-step code, a forgotten password),
+ * open to anybody, never from another site, and never a session by
+ * themselves with what the table sends.
  */
-type Access = "admin" | "sign-in" | "redirect";
+type Access = "admin" | "sign-in" | "redirect" | "public";
 /** What a proper request (signed in, same origin) does; how the last test checks it. */
 type Effect =
   | "read"
@@ -58,6 +61,7 @@ type Effect =
   | "erase"
   | "sign-out"
   | "sign-in"
+  | "public"
   | "redirect"
   | "upload"
   | "create-project"
@@ -291,6 +295,64 @@ const TABLE: Entry[] = [
       send("POST", () => "/admin/sign-in.data", "data", "sign-in", credentials),
     ],
   },
+  // The other steps of signing in: without a pending step, a link or e-mail (the server has none), they answer and change nothing.
+  { route: "admin/two-step", handler: "loader", access: "public", calls: [get(() => "/admin/two-step", "document", "public")] },
+  {
+    route: "admin/two-step",
+    handler: "action",
+    access: "public",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/two-step",
+        "document",
+        "public",
+        () => ({ code: "123456" }),
+      ),
+    ],
+  },
+  { route: "admin/forgot-password", handler: "loader", access: "public", calls: [get(() => "/admin/forgot-password", "document", "public")] },
+  {
+    route: "admin/forgot-password",
+    handler: "action",
+    access: "public",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/forgot-password",
+        "document",
+        "public",
+        ({ email }) => ({ email }),
+      ),
+      send(
+        "POST",
+        () => "/admin/forgot-password.data",
+        "data",
+        "public",
+        ({ email }) => ({ email }),
+      ),
+    ],
+  },
+  {
+    route: "admin/reset-password",
+    handler: "loader",
+    access: "public",
+    calls: [get(() => `/admin/reset-password?token=${"A".repeat(43)}`, "document", "public")],
+  },
+  {
+    route: "admin/reset-password",
+    handler: "action",
+    access: "public",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/reset-password",
+        "document",
+        "public",
+        ({ password }) => ({ token: "A".repeat(43), password, confirm: password }),
+      ),
+    ],
+  },
   {
     route: "admin/sign-out",
     handler: "loader",
@@ -482,6 +544,11 @@ function expectNoAdminData(response: RawResponse, what: string) {
   for (const secret of SECRETS) expect(response.text, `${what}: the body must not contain "${secret}"`).not.toContain(secret);
 }
 
+/** A step of signing in without what it needs (a pending step, a link, e-mail): a page or a redirect, never a 5xx. */
+function expectPublicAnswer(response: RawResponse, what: string) {
+  expect([200, 202, 302, 400, 404, 410], `${what}: ${response.status}`).toContain(response.status);
+}
+
 function expectNoStore(response: RawResponse, what: string) {
   expect(header(response, "cache-control"), `${what}: Cache-Control`).toMatch(/\bno-store\b/);
 }
@@ -639,7 +706,7 @@ describe.each(backends)("admin access on $name", (backend) => {
   describe("every admin route in app/routes.ts, anonymously", () => {
     /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in. */
     async function adminRoutePaths(): Promise<string[]> {
-      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && routePath !== "admin/sign-in");
+      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && !OPEN_TO_ANYBODY.has(routePath));
       return [...new Set(paths)];
     }
 
@@ -710,6 +777,8 @@ describe.each(backends)("admin access on $name", (backend) => {
       } else if (entry.access === "sign-in") {
         expect(response.status, what).toBe(401);
         expect(response.text).toContain(LOGIN_TEXT.failure);
+      } else if (entry.access === "public") {
+        expectPublicAnswer(response, what);
       } else {
         // A page visit is answered with the sign-in page, 200 as sign-in pages are (isSignInPage in
         // app/auth/require-admin.server.ts); writes, data requests and the API with 401.
@@ -982,6 +1051,10 @@ describe.each(backends)("admin access on $name", (backend) => {
           expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
           expect((await enquiriesAs(other)).status, "the signed-out session").toBe(401);
           expect((await enquiriesAs(session)).status, "the admin's other session").toBe(200);
+          break;
+        }
+        case "public": {
+          expectPublicAnswer(await properly(), what);
           break;
         }
         case "sign-in": {

@@ -18,7 +18,7 @@ import { postAdminForm } from "../support/admin-http";
 import { useSite } from "../support/sites";
 import { rawRequest } from "../support/http";
 import { twoToneJpeg } from "../support/images";
-import { appRoutes, handlersOf, type AppRoute } from "../support/routes";
+import { OPEN_TO_ANYBODY, appRoutes, handlersOf, type AppRoute } from "../support/routes";
 import { logLines } from "../support/server";
 
 const PASSWORD = "a long password for a member";
@@ -47,7 +47,7 @@ const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : rou
 
 /** The admin routes (under the session's layout) with a loader or an action: the sign-in form and the public pages are not. */
 async function adminRoutes(): Promise<Array<{ name: string; path: string; handlers: Array<"loader" | "action"> }>> {
-  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && route.path !== "admin/sign-in");
+  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && !OPEN_TO_ANYBODY.has(route.path));
   const found = [];
   for (const route of routes) {
     const handlers = await handlersOf(route);
