@@ -6,7 +6,7 @@ import { DASHBOARD_PATH } from "~/admin/tabs";
 import { TWO_STEP_PATH } from "~/admin/sign-in-texts";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { readDeviceCookie } from "~/auth/device-cookie.server";
-import { pendingSignInCookie } from "~/auth/pending-sign-in.server";
+import { pendingSignInCookie, readPendingSignInToken } from "~/auth/pending-sign-in.server";
 import { readSessionToken } from "~/auth/sessions.server";
 import { signedInRedirect } from "~/auth/sign-in-response.server";
 import { limitedAnswer, returnTo } from "~/admin/sign-in-answers.server";
@@ -75,7 +75,9 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
     }
     return limitedAnswer(result, tally, clock, email);
   }
-  return signedInRedirect(result, { secrets, cookie: auth.cookie, device, to: returnTo(fields.returnTo) });
+  // A pending step left from an earlier try (a password right, no code) is over.
+  const clearPending = readPendingSignInToken(request, auth.cookie) !== undefined;
+  return signedInRedirect(result, { secrets, cookie: auth.cookie, device, to: returnTo(fields.returnTo), clearPending });
 }
 
 /** The two-step code's page, carrying where to go after it when that is not the dashboard. */

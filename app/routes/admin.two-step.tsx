@@ -80,7 +80,7 @@ async function codeAction({ request, context }: Route.ActionArgs, fields: Record
     userAgent: request.headers.get("user-agent"),
     log,
   });
-  if (result.ok) return signedInRedirect(result, { secrets, cookie: auth.cookie, device, to: returnTo(fields.returnTo) });
+  if (result.ok) return signedInRedirect(result, { secrets, cookie: auth.cookie, device, to: returnTo(fields.returnTo), clearPending: true });
   if (result.reason === "expired") return expired(auth.cookie);
   if (result.reason === "limited") return limitedAnswer(result, tally, clock, "");
   if (result.codesLeft === 0) {
