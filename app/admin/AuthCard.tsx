@@ -75,7 +75,9 @@ export function useFocusOnError(error: string | undefined) {
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (error && field.current) {
+      // Passwords and codes are typed again (every password field of the form: the two must match).
       if (field.current.type !== "email") field.current.value = "";
+      for (const password of field.current.form?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) password.value = "";
       field.current.focus();
     }
   }, [error]);
