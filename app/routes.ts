@@ -12,8 +12,10 @@ export default [
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
-  // Signing in is open to anybody, by nature; so is accepting an invitation.
+  // Signing in is open to anybody, by nature, and so are its other steps: the two-step code (after a right
+  // password) and a forgotten password (its request, and the e-mailed link's page).
   route("admin/sign-in", "routes/admin.sign-in.tsx"),
+  route("admin/two-step", "routes/admin.two-step.tsx"),
   route("admin/forgot-password", "routes/admin.forgot-password.tsx"),
   route("admin/reset-password", "routes/admin.reset-password.tsx"),
   // Accepting an invitation: its link is for somebody not yet a member (decision 050).

@@ -13,8 +13,9 @@ const RED = `${BANNER} border-red-700 bg-red-50 text-red-950`;
  * A limit that can catch a genuine person says what it caught (decision 037):
  * enquiries held in a flood (amber, with the way to review them), enquiries
  * turned away (red when the hard ceiling refused everyone, amber when only
- * single connections were), sign-ins turned away, and (for owners)
- * invitation pages turned away by the limit on links that do not work.
+ * single connections were), sign-ins turned away, (for owners)
+ * invitation pages turned away by the limit on links that do not work, and
+ * (for owners) requests for a new password turned away.
  */
 export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
   const { held, refused, signIns, joins, resets } = limits;
@@ -65,7 +66,7 @@ export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
       {resets ? (
         <div className={AMBER}>
           <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
-          <p className="min-w-0">{LIMITS_TEXT.resets(resets.limited, resets.last)}</p>
+          <p className="min-w-0">{LIMITS_TEXT.resets(resets.count, resets.perAddress, resets.perClient, resets.last)}</p>
         </div>
       ) : null}
     </>

@@ -12,6 +12,7 @@ import { formatSubmittedAt } from "~/platform/dates";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { readTally, type Tally } from "~/platform/limits/tally.server";
+import { RESET_LIMITS } from "~/auth/password-reset.server";
 import { publishedSite } from "~/website/website.server";
 import { tabsAllowed } from "./tabs";
 import type { DatabaseNotice, LimitsNotice } from "./types";
@@ -116,7 +117,7 @@ async function readLimits(services: DashboardServices, owner: boolean): Promise<
       // Invitation links are an owner's business (the Team tab): the others are not shown what they cannot act on.
       ...(owner && joins && { joins: { limited: joins.count, limit: joinLimit(services.auth.loginRateLimit), last: lastOf(joins) } }),
       // Who cannot get a link is a member an owner helps from the shell: shown to owners.
-      ...(owner && resets && { resets: { limited: resets.count, last: lastOf(resets) } }),
+      ...(owner && resets && { resets: { count: resets.count, ...RESET_LIMITS, last: lastOf(resets) } }),
     };
     return Object.keys(notice).length > 0 ? notice : undefined;
   } catch (error) {

@@ -167,8 +167,8 @@ export const LIMITS_TEXT = {
   joins: (count: number, limit: number, last: string) =>
     `Invitation pages turned away in the last 24 hours: ${count}, because one connection had tried ${limit} invitation links that do not work within 15 minutes; the last at ${last}. Someone invited on that connection is asked to wait; if they cannot get in, invite them again from`,
   joinsLink: "Team",
-  resets: (count: number, last: string) =>
-    `Requests for a new password turned away in the last 24 hours: ${count}, over 3 an hour for one address or 10 from one connection; the last at ${last}. A member who cannot get a link can wait an hour, or an owner can set a password for them (npm run admin -- set-password).`,
+  resets: (count: number, perAddress: number, perClient: number, last: string) =>
+    `${count} ${count === 1 ? "request" : "requests"} for a new password turned away in the last 24 hours (over ${perAddress} an hour for one address, or ${perClient} an hour from one connection); the last at ${last}. A member who cannot get a link can wait an hour, or an owner can set a password for them (npm run admin -- set-password).`,
 } as const;
 
 /** The dashboard's word on e-mail: failing notifications are hard to miss, e-mail off is a quiet note. */

@@ -14,7 +14,7 @@ export type LimitsNotice = {
   /** Invitation pages refused: too many links that name no invitation from one address (shown to owners). */
   joins?: { limited: number; limit: number; last: string };
   /** "Forgot your password?" requests refused: over the limits per address or per client address. */
-  resets?: { limited: number; last: string };
+  resets?: { count: number; perAddress: number; perClient: number; last: string };
 };
 
 /** A submission with its words already made on the server (dates in UK time). */

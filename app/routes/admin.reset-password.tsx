@@ -1,91 +1,185 @@
-import { data, redirect, type RouterContextProvider } from "react-router";
+import { useId } from "react";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { RESET_TEXT } from "~/admin/reset-texts";
-import { LOGIN_TEXT } from "~/admin/texts";
-import { ResetPasswordScreen, type ResetView } from "~/admin/ResetScreens";
+import { AUTH_INPUT, AUTH_LINK, AuthCard, AuthError, AuthSubmit, useFocusOnError } from "~/admin/AuthCard";
+import { FORGOT_PATH, PASSWORD_RESET_DONE_PATH } from "~/admin/LoginScreen";
+import { RESET_TEXT } from "~/admin/sign-in-texts";
 import { AdminError } from "~/auth/admins.server";
-import { reserveHashSlot } from "~/auth/password.server";
-import { checkResetLink, resetPassword, type ResetLink } from "~/auth/password-reset.server";
+import { withHashSlot } from "~/auth/password.server";
+import { RESET_LINK_MS, checkResetLink, resetPassword, type ResetLink } from "~/auth/password-reset.server";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
-import { BUSY_RETRY_AFTER_SECONDS } from "~/auth/sign-in.server";
-import { requestContext } from "~/platform/http/context";
 import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
+import { PASSWORD_RULES, passwordProblem } from "~/platform/password-rules";
 import { servicesContext } from "~/services";
 import type { Route } from "./+types/admin.reset-password";
 
 /**
- * /admin/reset-password?token=…: the page the e-mailed link opens (decisions
- * 043 and 051). The link is checked before anything else (a lookup of its
- * hash: a made-up one costs no more); the new password is hashed only for a
- * link that works, in a place of the sign-ins' hash lane. Setting it uses the
- * link up and signs the member out everywhere; they then sign in with it.
+ * The page an e-mailed reset link opens (/admin/reset-password?token=…):
+ * the new password, twice. Setting it uses the link up, ends every session
+ * of the member (the domain's resetPassword) and sends them to sign in with
+ * it (decision 053: a link proves the mailbox, not a second factor). A link
+ * made up, used or expired is a 4xx page that says which, never a 500.
  */
+type LinkRefused = Extract<ResetLink, { ok: false }>["reason"];
+type Page = { state: "ok"; email: string; token: string } | { state: LinkRefused; minutes: number };
+type Failure = { error: string };
+
+/** Not found for a link we never made; gone for one that was ours. */
+const STATUS: Record<LinkRefused, number> = { invalid: 404, expired: 410, used: 410 };
+const MINUTES = RESET_LINK_MS / 60_000;
+
 export function meta() {
-  return [{ title: "Set a new password" }, { name: "robots", content: "noindex, nofollow" }];
+  return [{ title: RESET_TEXT.title }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  return actionHeaders;
+/** The loader's status reaches a document request; an action's headers (Retry-After, Connection: close) too. */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  const merged = new Headers(loaderHeaders);
+  for (const [name, value] of actionHeaders) merged.set(name, value);
+  return merged;
 }
 
-type Context = Readonly<RouterContextProvider>;
-type Refusal = Extract<ResetLink, { ok: false }>;
-
-const STATUS: Record<Refusal["reason"], number> = { invalid: 404, expired: 410, used: 410 };
-
-function tokenOf(request: Request): string {
-  return (new URL(request.url).searchParams.get("token") ?? "").slice(0, 100);
-}
-
-function refused(refusal: Refusal, context: Context) {
-  context.get(requestContext).refused(`password reset link: ${refusal.reason}`);
-  const view: ResetView = { state: "refused", message: RESET_TEXT[refusal.reason] };
-  return data({ view, problem: undefined as string | undefined }, { status: STATUS[refusal.reason] });
+function refusedLink(reason: LinkRefused) {
+  return data<Page>({ state: reason, minutes: MINUTES }, { status: STATUS[reason] });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const services = context.get(servicesContext);
-  const link = await checkResetLink(services.db, tokenOf(request), services.clock.now());
-  if (!link.ok) return refused(link, context);
-  return { view: { state: "open", email: link.email } satisfies ResetView as ResetView, problem: undefined as string | undefined };
+  const { db } = context.get(servicesContext);
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const link = await checkResetLink(db, token);
+  if (!link.ok) return refusedLink(link.reason);
+  return data<Page>({ state: "ok", email: link.email, token });
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { request, context } = args;
-  assertSameOrigin(request);
-  const services = context.get(servicesContext);
-  // The link first: a form posted to a made-up, used or run-out link is not read.
-  const link = await checkResetLink(services.db, tokenOf(request), services.clock.now());
-  if (!link.ok) return refused(link, context);
-  const view: ResetView = { state: "open", email: link.email };
-  const again = (problem: string, status: number, headers?: HeadersInit) => data({ view, problem }, { status, headers });
-  return withBody(
-    (body: Request) => readFormFields(body, ADMIN_FORM_LIMIT, RESET_TEXT.missing),
-    (refusal) => again(refusal.message, refusal.status, refusal.headers),
-    async (_args: Route.ActionArgs, fields) => {
-      const password = fields.password ?? "";
-      if (password === "" || (fields.repeat ?? "") === "") return again(RESET_TEXT.missing, 400);
-      if (password !== fields.repeat) return again(RESET_TEXT.mismatch, 400);
-      const place = reserveHashSlot("anyone");
-      if (!place) return again(LOGIN_TEXT.busy, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
-      let result: Awaited<ReturnType<typeof resetPassword>>;
-      try {
-        result = await place.run(() => resetPassword(services.db, tokenOf(request), password, { clientIp: clientIp(context), now: services.clock.now() }));
-      } catch (error) {
-        if (!(error instanceof AdminError)) throw error;
-        context.get(requestContext).refused("password reset: the new password breaks the rules");
-        return again(error.message, 400);
-      }
-      // Used or run out while the form was being filled in.
-      if (!result.ok) return refused(result, context);
-      services.log.info(`Password reset through a link; ended ${result.endedSessions} session${result.endedSessions === 1 ? "" : "s"}`);
-      throw redirect("/admin/sign-in?reset=done");
-    },
-  )(args);
+  assertSameOrigin(args.request);
+  return resetWithForm(args);
+}
+
+const resetWithForm = withBody(
+  (request) => readFormFields(request, ADMIN_FORM_LIMIT, RESET_TEXT.missing),
+  (refusal) => data<Failure>({ error: refusal.message }, { status: refusal.status, headers: refusal.headers }),
+  resetAction,
+);
+
+async function resetAction({ context }: Route.ActionArgs, fields: Record<string, string>) {
+  const { db, log } = context.get(servicesContext);
+  const token = fields.token ?? "";
+  const password = fields.password ?? "";
+  if (password === "" || (fields.confirm ?? "") === "") return data<Failure>({ error: RESET_TEXT.missing }, { status: 400 });
+  if (password !== fields.confirm) return data<Failure>({ error: RESET_TEXT.mismatch }, { status: 400 });
+  const problem = passwordProblem(password);
+  if (problem) return data<Failure>({ error: `The password ${problem}.` }, { status: 400 });
+  const ip = clientIp(context);
+  // The new password is hashed in one of the places every password hash waits for.
+  const done = await withHashSlot(async () => {
+    try {
+      return await resetPassword(db, token, password, { clientIp: ip });
+    } catch (error) {
+      if (error instanceof AdminError) return { ok: false as const, reason: "rules" as const, message: error.message };
+      throw error;
+    }
+  });
+  if (!done) return data<Failure>({ error: RESET_TEXT.busy }, { status: 503, headers: { "Retry-After": "5" } });
+  const result = done.value;
+  if (result.ok) {
+    log.info({ ip }, `Admin ${result.email} set a new password through an e-mailed link; ${result.endedSessions} sessions ended`);
+    return redirect(PASSWORD_RESET_DONE_PATH);
+  }
+  if (result.reason === "rules") return data<Failure>({ error: result.message }, { status: 400 });
+  log.warn({ ip }, `A new password through a reset link refused: the link is ${result.reason}`);
+  return refusedLink(result.reason);
 }
 
 export default function ResetPasswordRoute({ loaderData, actionData }: Route.ComponentProps) {
-  return <ResetPasswordScreen view={actionData?.view ?? loaderData.view} problem={actionData?.problem} />;
+  // A link that stopped working between the page and the post is the action's answer.
+  const page = actionData && "state" in actionData ? actionData : loaderData;
+  const failure = actionData && "error" in actionData ? actionData.error : undefined;
+  const navigation = useNavigation();
+  const errorId = useId();
+  const rulesId = useId();
+  const field = useFocusOnError(failure);
+  if (page.state !== "ok") {
+    const [title, text] =
+      page.state === "invalid"
+        ? [RESET_TEXT.invalidTitle, RESET_TEXT.invalid]
+        : page.state === "expired"
+          ? [RESET_TEXT.expiredTitle, RESET_TEXT.expired(page.minutes)]
+          : [RESET_TEXT.usedTitle, RESET_TEXT.used];
+    return (
+      <AuthCard
+        title={title}
+        footer={
+          <Link to="/admin/sign-in" className={AUTH_LINK}>
+            Back to sign in
+          </Link>
+        }
+      >
+        {/* A form posted without a link that works (its body unreadable, say): what was wrong with it, too. */}
+        {failure ? (
+          <div className="mt-6">
+            <AuthError id={errorId}>{failure}</AuthError>
+          </div>
+        ) : null}
+        <p className="mt-6 text-slate-800">{text}</p>
+        <p className="mt-4">
+          <Link to={FORGOT_PATH} className={`font-semibold ${AUTH_LINK}`}>
+            {RESET_TEXT.askAgain}
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  const described = [rulesId, ...(failure ? [errorId] : [])].join(" ");
+  return (
+    <AuthCard title={RESET_TEXT.title} subtitle={RESET_TEXT.subtitle(page.email)}>
+      <Form method="post" action={`/admin/reset-password?token=${encodeURIComponent(page.token)}`} className="mt-8 space-y-5">
+        <input type="hidden" name="token" value={page.token} />
+        {/* For password managers: whose password this is. */}
+        <input type="hidden" name="username" autoComplete="username" value={page.email} />
+        <p id={rulesId} className="text-sm text-slate-600">
+          {RESET_TEXT.rules}
+        </p>
+        <div>
+          <label htmlFor="reset-password" className="block text-sm font-medium text-slate-800">
+            {RESET_TEXT.password}
+          </label>
+          <input
+            ref={field}
+            id="reset-password"
+            name="password"
+            type="password"
+            required
+            minLength={PASSWORD_RULES.minLength}
+            autoComplete="new-password"
+            // biome-ignore lint/a11y/noAutofocus: only on a refused form, so that without JavaScript too the keyboard is back on the field the error describes.
+            autoFocus={failure ? true : undefined}
+            aria-invalid={failure ? true : undefined}
+            aria-describedby={described}
+            className={AUTH_INPUT}
+          />
+        </div>
+        <div>
+          <label htmlFor="reset-confirm" className="block text-sm font-medium text-slate-800">
+            {RESET_TEXT.confirm}
+          </label>
+          <input
+            id="reset-confirm"
+            name="confirm"
+            type="password"
+            required
+            minLength={PASSWORD_RULES.minLength}
+            autoComplete="new-password"
+            aria-invalid={failure ? true : undefined}
+            aria-describedby={failure ? errorId : undefined}
+            className={AUTH_INPUT}
+          />
+        </div>
+        {failure ? <AuthError id={errorId}>{failure}</AuthError> : null}
+        <AuthSubmit busy={navigation.state === "submitting"} label={RESET_TEXT.submit} busyLabel={RESET_TEXT.submitting} />
+      </Form>
+    </AuthCard>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -2,10 +2,14 @@ import { data, redirect } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { LoginScreen, type SignInFailure } from "~/admin/LoginScreen";
 import { LOGIN_TEXT } from "~/admin/texts";
-import { DASHBOARD_PATH, returnPath } from "~/admin/tabs";
+import { DASHBOARD_PATH } from "~/admin/tabs";
+import { TWO_STEP_PATH } from "~/admin/sign-in-texts";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
-import { issueDeviceCookie, readDeviceCookie } from "~/auth/device-cookie.server";
-import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
+import { readDeviceCookie } from "~/auth/device-cookie.server";
+import { pendingSignInCookie, readPendingSignInToken } from "~/auth/pending-sign-in.server";
+import { readSessionToken } from "~/auth/sessions.server";
+import { signedInRedirect } from "~/auth/sign-in-response.server";
+import { limitedAnswer, returnTo } from "~/admin/sign-in-answers.server";
 import { signIn } from "~/auth/sign-in.server";
 import { servicesContext } from "~/services";
 import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
@@ -19,8 +23,6 @@ export function meta() {
 export function headers({ actionHeaders }: Route.HeadersArgs) {
   return actionHeaders;
 }
-
-const SECOND_STEP_NOT_YET = "Two-step sign-in is on for this account, and this form cannot ask for its code yet.";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -66,26 +68,21 @@ async function signInAction({ request, context }: Route.ActionArgs, fields: Reco
   });
   if (!result.ok) {
     if (result.reason === "invalid") return data<SignInFailure>({ error: LOGIN_TEXT.failure, email }, { status: 401 });
-    // The code's form (completeSignInWithCode, with the pending cookie) comes with the account screens.
-    if (result.reason === "second-step") return data<SignInFailure>({ error: SECOND_STEP_NOT_YET, email }, { status: 401 });
-    const busy = result.reason === "busy";
-    // A flood of sign-ins shows on the dashboard, counted without a row each.
-    tally.count(busy ? "sign-in-refused-busy" : "sign-in-refused-limit", clock.now());
-    return data<SignInFailure>(
-      { error: busy ? LOGIN_TEXT.busy : LOGIN_TEXT.limited, email },
-      { status: busy ? 503 : 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-    );
+    if (result.reason === "second-step") {
+      // The password was right: the code comes next, on its own page, with the pending step's cookie.
+      const maxAge = Math.max(1, Math.floor((result.expiresAt.getTime() - Date.now()) / 1000));
+      return redirect(twoStepPath(returnTo(fields.returnTo)), { headers: { "Set-Cookie": pendingSignInCookie(result.pendingToken, auth.cookie, maxAge) } });
+    }
+    return limitedAnswer(result, tally, clock, email);
   }
-  const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
-  const headers = new Headers({ "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) });
-  // This browser has now signed in to the account: it keeps (or gets) the cookie that says so.
-  if (device?.adminId !== result.adminId) headers.append("Set-Cookie", await issueDeviceCookie(secrets, result.adminId, auth.cookie));
-  return redirect(returnTo(fields.returnTo), { headers });
+  // A pending step left from an earlier try (a password right, no code) is over.
+  const clearPending = readPendingSignInToken(request, auth.cookie) !== undefined;
+  return signedInRedirect(result, { secrets, cookie: auth.cookie, device, to: returnTo(fields.returnTo), clearPending });
 }
 
-/** Back to the admin view the form was shown on; only ever one of our pages (no open redirect). */
-function returnTo(value: string | undefined): string {
-  return returnPath(value) ?? DASHBOARD_PATH;
+/** The two-step code's page, carrying where to go after it when that is not the dashboard. */
+function twoStepPath(to: string): string {
+  return to === DASHBOARD_PATH ? TWO_STEP_PATH : `${TWO_STEP_PATH}?${new URLSearchParams({ returnTo: to })}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESET_TEXT } from "~/admin/reset-texts";
+import { RESET_TEXT } from "~/admin/sign-in-texts";
 import { LOGIN_TEXT } from "~/admin/texts";
 import { memberActor } from "~/audit/actor";
 import { INVITATION_TEXT, inviteMember } from "~/auth/invitations.server";
@@ -31,7 +31,7 @@ import { backends, type TestDatabase } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
 import { filesIn, multipartBody, twoToneJpeg } from "../support/images";
 import { dataSnapshot } from "../support/data-snapshot";
-import { appRoutes, handlersOf } from "../support/routes";
+import { OPEN_TO_ANYBODY, appRoutes, handlersOf } from "../support/routes";
 import { assertBuilt, logLines, startServer, type SpawnedServer } from "../support/server";
 import { waitFor } from "../support/wait";
 import { htmlText } from "../support/html";
@@ -53,8 +53,11 @@ type Format = "document" | "data" | "json" | "file";
  * reset: anybody (it is how a member who forgot the password gets back in),
  * never from another site; a link that names no reset shows nothing.
  * redirect: a loader that only sends the visitor to /admin and reads nothing.
+ * public: the other pages of signing in (the two-step code, the page a
+ * reset request leads to), open to anybody, never from another site, and
+ * never a session by themselves with what the table sends.
  */
-type Access = "admin" | "sign-in" | "invitation" | "reset" | "redirect";
+type Access = "admin" | "sign-in" | "invitation" | "reset" | "redirect" | "public";
 /** What a proper request (signed in, same origin) does; how the last test checks it. */
 type Effect =
   | "read"
@@ -67,6 +70,7 @@ type Effect =
   | "erase"
   | "sign-out"
   | "sign-in"
+  | "public"
   | "redirect"
   | "upload"
   | "create-project"
@@ -168,7 +172,11 @@ const joinPage = ({ invitationToken }: Values) => `/admin/join?token=${invitatio
 const joinData = ({ invitationToken }: Values) => `/admin/join.data?token=${invitationToken}`;
 const resetPage = ({ resetToken }: Values) => `/admin/reset-password?token=${resetToken}`;
 const resetData = ({ resetToken }: Values) => `/admin/reset-password.data?token=${resetToken}`;
-const newPassword = () => ({ password: "a new long password after a reset", repeat: "a new long password after a reset" });
+const newPassword = ({ resetToken }: Values) => ({
+  token: resetToken,
+  password: "a new long password after a reset",
+  confirm: "a new long password after a reset",
+});
 const joinForm = ({ marker }: Values) => ({ name: `Joiner ${marker}`, password: "a long password for a new member" });
 
 /** A small JPEG, as an admin's upload. */
@@ -320,6 +328,23 @@ const TABLE: Entry[] = [
       send("POST", () => "/admin/sign-in.data", "data", "sign-in", credentials),
     ],
   },
+  // The other steps of signing in: without a pending step, a link or e-mail (the server has none), they answer and change nothing.
+  { route: "admin/two-step", handler: "loader", access: "public", calls: [get(() => "/admin/two-step", "document", "public")] },
+  {
+    route: "admin/two-step",
+    handler: "action",
+    access: "public",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/two-step",
+        "document",
+        "public",
+        () => ({ code: "123456" }),
+      ),
+    ],
+  },
+  { route: "admin/forgot-password", handler: "loader", access: "public", calls: [get(() => "/admin/forgot-password", "document", "public")] },
   {
     route: "admin/sign-out",
     handler: "loader",
@@ -586,6 +611,11 @@ function expectNoAdminData(response: RawResponse, what: string) {
   for (const secret of SECRETS) expect(response.text, `${what}: the body must not contain "${secret}"`).not.toContain(secret);
 }
 
+/** A step of signing in without what it needs (a pending step, a link, e-mail): a page or a redirect, never a 5xx. */
+function expectPublicAnswer(response: RawResponse, what: string) {
+  expect([200, 202, 302, 400, 404, 410], `${what}: ${response.status}`).toContain(response.status);
+}
+
 function expectNoStore(response: RawResponse, what: string) {
   expect(header(response, "cache-control"), `${what}: Cache-Control`).toMatch(/\bno-store\b/);
 }
@@ -771,8 +801,7 @@ describe.each(backends)("admin access on $name", (backend) => {
   describe("every admin route in app/routes.ts, anonymously", () => {
     /** "admin/data-requests" and the like: every route under the admin prefix but the sign-in and the invitation's page, open by nature. */
     async function adminRoutePaths(): Promise<string[]> {
-      const open = new Set(["admin/sign-in", "admin/join", "admin/forgot-password", "admin/reset-password"]);
-      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && !open.has(routePath));
+      const paths = (await appRoutes()).map((route) => route.path).filter((routePath) => ADMIN_PATH.test(routePath) && !OPEN_TO_ANYBODY.has(routePath));
       return [...new Set(paths)];
     }
 
@@ -844,15 +873,21 @@ describe.each(backends)("admin access on $name", (backend) => {
         expect(response.status, what).toBe(401);
         expect(response.text).toContain(LOGIN_TEXT.failure);
       } else if (entry.access === "reset") {
-        // Asking for a link: the same answer for every address (here e-mail is off, so none can be sent).
+        // Asking for a link: the same answer for every address, the page that says one is on its way.
         // The made-up link: said plainly, with nothing of the team in it.
-        const forgot = entry.route === "admin/forgot-password";
-        expect(response.status, what).toBe(forgot ? 200 : 404);
-        expect(htmlText(response.text)).toContain(forgot ? RESET_TEXT.noMail : RESET_TEXT.invalid);
+        if (entry.route === "admin/forgot-password") {
+          expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
+          expect(call.format === "document" ? header(response, "location") : response.text, what).toContain("/admin/forgot-password?sent");
+        } else {
+          expect(response.status, what).toBe(404);
+          expect(htmlText(response.text)).toContain(RESET_TEXT.invalid);
+        }
       } else if (entry.access === "invitation") {
         // The made-up link: said plainly, with nothing of the team in it.
         expect(response.status, what).toBe(404);
         expect(response.text).toContain(INVITATION_TEXT.unknownLink);
+      } else if (entry.access === "public") {
+        expectPublicAnswer(response, what);
       } else {
         // A page visit is answered with the sign-in page, 200 as sign-in pages are (isSignInPage in
         // app/auth/require-admin.server.ts); writes, data requests and the API with 401.
@@ -1133,6 +1168,10 @@ describe.each(backends)("admin access on $name", (backend) => {
           expect((await enquiriesAs(session)).status, "the admin's other session").toBe(200);
           break;
         }
+        case "public": {
+          expectPublicAnswer(await properly(), what);
+          break;
+        }
         case "sign-in": {
           const response = await request(call, values, sameOrigin());
           expect(response.status, what).toBe(call.format === "document" ? 302 : 202);
@@ -1238,10 +1277,10 @@ describe.each(backends)("admin access on $name", (backend) => {
           break;
         }
         case "reset-request": {
-          // E-mail is off on this server: the answer says no link can be sent, and nothing changes.
+          // The same answer for every address: the page that says a link is on its way (which, e-mail being off here, says none can be sent).
           const response = await request(call, values, sameOrigin());
-          expect(response.status, what).toBe(200);
-          expect(htmlText(response.text), what).toContain(RESET_TEXT.noMail);
+          expect(response.status, what).toBe(redirected);
+          expect(call.format === "document" ? header(response, "location") : response.text, what).toContain("/admin/forgot-password?sent");
           break;
         }
         case "reset-page": {

@@ -18,7 +18,7 @@ import { postAdminForm } from "../support/admin-http";
 import { useSite } from "../support/sites";
 import { rawRequest } from "../support/http";
 import { twoToneJpeg } from "../support/images";
-import { appRoutes, handlersOf, type AppRoute } from "../support/routes";
+import { OPEN_TO_ANYBODY, appRoutes, handlersOf, type AppRoute } from "../support/routes";
 import { logLines } from "../support/server";
 
 const PASSWORD = "a long password for a member";
@@ -48,12 +48,9 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
 
 const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : route.path);
 
-/** Open to anybody, outside the session's layout: the sign-in form, the invitation's page (its link is for somebody not yet a member), and "Forgot your password?" with the page its link opens. */
-const OPEN = new Set(["admin/sign-in", "admin/join", "admin/forgot-password", "admin/reset-password"]);
-
 /** The admin routes (under the session's layout) with a loader or an action: the open ones and the public pages are not. */
 async function adminRoutes(): Promise<Array<{ name: string; path: string; handlers: Array<"loader" | "action"> }>> {
-  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && !OPEN.has(route.path));
+  const routes = (await appRoutes()).filter((route) => /^(admin|api\/admin)(\/|$)/.test(route.path) && !OPEN_TO_ANYBODY.has(route.path));
   const found = [];
   for (const route of routes) {
     const handlers = await handlersOf(route);

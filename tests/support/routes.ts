@@ -35,3 +35,6 @@ export async function handlersOf(route: AppRoute): Promise<Array<"loader" | "act
   const module = (await import(/* @vite-ignore */ path.join(repoRoot, "app", route.file))) as Record<string, unknown>;
   return (["loader", "action"] as const).filter((handler) => typeof module[handler] === "function");
 }
+
+/** The admin routes outside the session's layout, open to anybody: signing in and its other steps (the two-step code, a forgotten password), and the invitation's page (its link is for somebody not yet a member). */
+export const OPEN_TO_ANYBODY: ReadonlySet<string> = new Set(["admin/sign-in", "admin/two-step", "admin/forgot-password", "admin/reset-password", "admin/join"]);
