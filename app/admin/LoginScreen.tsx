@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
+import { PasskeySignIn } from "./PasskeySignIn";
 import { DASHBOARD_PATH, RETURN_PATHS } from "./tabs";
 import { LOGIN_TEXT } from "./texts";
 
@@ -97,6 +98,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
             {busy ? LOGIN_TEXT.submitting : LOGIN_TEXT.submit}
           </button>
         </fetcher.Form>
+        <PasskeySignIn />
 
         <p className="mt-6 text-center text-sm">
           <Link to="/" className="text-blue-800 underline underline-offset-2 hover:text-blue-950">

@@ -26,6 +26,9 @@ export function tabsAllowed(allowed: (permission: Permission) => boolean): Admin
 
 export const DASHBOARD_PATH = "/admin";
 
+/** The member's own account page: under the dashboard, not a tab. */
+export const ACCOUNT_PATH = "/admin/account";
+
 export function tabPath(id: AdminTabId): string {
   return `${DASHBOARD_PATH}/${id}`;
 }
@@ -68,7 +71,7 @@ export function movedTabAddress(url: URL, first: AdminTabId = ADMIN_TABS[0].id):
  * Admin pages a signed-out admin is sent back to after signing in, with their
  * query (the sign-in action checks it again: never another site).
  */
-export const RETURN_PATHS: ReadonlySet<string> = new Set([DASHBOARD_PATH, ...ADMIN_TABS.map((tab) => tabPath(tab.id)), "/admin/data-requests"]);
+export const RETURN_PATHS: ReadonlySet<string> = new Set([DASHBOARD_PATH, ...ADMIN_TABS.map((tab) => tabPath(tab.id)), "/admin/data-requests", ACCOUNT_PATH]);
 
 /** `returnTo` of the sign-in form, when it is one of RETURN_PATHS with a plain query; else undefined. */
 export function returnPath(value: string | undefined): string | undefined {
