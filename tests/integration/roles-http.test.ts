@@ -41,6 +41,9 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/website/preview": { permission: "website" },
   "api/admin/enquiries": { permission: "enquiries" },
   "api/admin/images": { permission: "projects" },
+  // The member's own account, and adding a passkey to it.
+  "admin/account": { permission: "member" },
+  "api/admin/passkeys": { permission: "member" },
 };
 
 const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : route.path);
@@ -123,8 +126,8 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
         }
       }
     }
-    // 11 routes; their 16 handlers but signing out's action; 3 roles each.
-    expect(walked).toBe(45);
+    // 13 routes; their 19 handlers but signing out's action; 3 roles each.
+    expect(walked).toBe(54);
     // An Editor: Contact Submissions (2), its CSV (1) and API (1), the data requests (2); an Enquiries member: Renovation
     // Projects (2) and its uploads (1), the Website tab (2) and its preview (1). /admin sends them on instead.
     expect(refused).toHaveLength(12);
