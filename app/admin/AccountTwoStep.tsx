@@ -18,6 +18,7 @@ export function AccountTwoStep({ view, notice, recoveryCodes }: { view: AccountV
         <div className="space-y-4 rounded-lg bg-slate-50 p-4 ring-1 ring-slate-200">
           <p className="font-medium text-slate-900">{T.scan}</p>
           {/* Drawn by the server (qrcode, from our own otpauth:// URI): an SVG with role="img" and a label. */}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG the server drew from our own otpauth:// URI (qrcode), no visitor's text in it. */}
           <div className="w-56 max-w-full bg-white" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
           <div>
             <p className="text-slate-800">{T.typeIn}</p>
@@ -101,7 +102,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   const T = ACCOUNT_TEXT.codes;
   const file = `${T.listLabel}\n\n${codes.join("\n")}\n`;
   return (
-    <div role="region" aria-labelledby="recovery-codes-title" className="rounded-xl border-2 border-amber-600 bg-amber-50 p-4 text-amber-950">
+    <section aria-labelledby="recovery-codes-title" className="rounded-xl border-2 border-amber-600 bg-amber-50 p-4 text-amber-950">
       <h3 id="recovery-codes-title" className="font-bold">
         {T.title}
       </h3>
@@ -120,6 +121,6 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
           {T.download}
         </a>
       </p>
-    </div>
+    </section>
   );
 }

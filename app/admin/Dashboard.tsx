@@ -116,7 +116,7 @@ export function Dashboard({ email, signIns, company, tabs, unread, mail, limits,
             selected: tab.id === shownTab,
           }))}
         />
-        <div id="dashboard-panel" role={shownTab ? "tabpanel" : undefined} aria-labelledby={shownTab ? `tab-${shownTab}` : undefined} className="pt-8">
+        <div id="dashboard-panel" {...(shownTab ? { role: "tabpanel", "aria-labelledby": `tab-${shownTab}` } : {})} className="pt-8">
           {loadingPanel ? loadingPanel(new URLSearchParams(navigation.location?.search), company.name) : children}
         </div>
       </main>

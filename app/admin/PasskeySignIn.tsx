@@ -26,8 +26,9 @@ export function PasskeySignIn() {
       step: "options",
     });
     if (!options.ok) return fail(options.message);
-    const { usePasskeyInBrowser } = await import("~/auth/passkey-client");
-    const used = await usePasskeyInBrowser(options.value);
+    // Not a React hook, whatever its name: the browser's WebAuthn call.
+    const { usePasskeyInBrowser: signWithPasskey } = await import("~/auth/passkey-client");
+    const used = await signWithPasskey(options.value);
     if (!used.ok) return fail(used.message);
     const signedIn = await postPasskeyStep<{ redirect: string }>("/api/passkey-sign-in", { step: "verify", response: used.response, returnTo });
     if (!signedIn.ok) return fail(signedIn.message);

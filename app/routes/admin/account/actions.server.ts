@@ -44,7 +44,7 @@ function identityRefusal(result: Exclude<IdentityResult, { ok: true }>, form: st
 export async function handleAccountAction(services: AccountServices, fields: Record<string, string>, admin: AdminSession, actor: MemberActor) {
   const { db } = services;
   const now = new Date();
-  const check = (form: string): IdentityCheck => ({
+  const check = (): IdentityCheck => ({
     member: actor,
     password: fields.password,
     code: fields.code,
@@ -58,7 +58,7 @@ export async function handleAccountAction(services: AccountServices, fields: Rec
       const form = "password";
       if ((fields.newPassword ?? "") !== (fields.newPasswordAgain ?? "")) return answer("error", T.mismatch, 400, { form });
       try {
-        const result = await changeOwnPassword(db, { check: check(form), newPassword: fields.newPassword ?? "", keepSessionId: admin.sessionId });
+        const result = await changeOwnPassword(db, { check: check(), newPassword: fields.newPassword ?? "", keepSessionId: admin.sessionId });
         if (!result.ok) return identityRefusal(result, form);
         return answer("success", T.done("endedSessions" in result ? result.endedSessions : 0), 200, { form });
       } catch (error) {
@@ -86,7 +86,7 @@ export async function handleAccountAction(services: AccountServices, fields: Rec
     case "totp-off":
     case "recovery-codes": {
       const form = "totp-manage";
-      const identity = await checkIdentity(db, check(form));
+      const identity = await checkIdentity(db, check());
       if (!identity.ok) return identityRefusal(identity, form);
       if (fields.intent === "recovery-codes") {
         const codes = await regenerateRecoveryCodes(db, actor, now);
