@@ -20,6 +20,8 @@ export default [
   route("admin/reset-password", "routes/admin.reset-password.tsx"),
   // Accepting an invitation: its link is for somebody not yet a member (decision 050).
   route("admin/join", "routes/admin.join.tsx"),
+  // "Sign in with a passkey": open to anybody too, held to the sign-in limits.
+  route("api/passkey-sign-in", "routes/api.passkey-sign-in.ts"),
   // Every other admin route: the layout checks the session before any of their loaders or
   // actions runs; tests/integration/admin-access.test.ts proves it for each route listed here.
   layout("routes/admin-guard.tsx", [
@@ -30,6 +32,8 @@ export default [
       ...ADMIN_TABS.map((tab) => route(tab.id, `routes/admin/${tab.id}/route.tsx`)),
       // A tab's other pages, in its folder: /admin/team/audit.
       ...TAB_PAGES.map(({ tab, page }) => route(`${tab}/${page}`, `routes/admin/${tab}/${page}/route.tsx`)),
+      // The member's own account: a page under the dashboard, not a tab (decisions 045, 052).
+      route("account", "routes/admin/account/route.tsx"),
     ]),
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
@@ -38,5 +42,6 @@ export default [
     route("admin/website/preview", "routes/admin.website-preview.tsx"),
     route("api/admin/enquiries", "routes/api.admin.enquiries.ts"),
     route("api/admin/images", "routes/api.admin.images.ts"),
+    route("api/admin/passkeys", "routes/api.admin.passkeys.ts"),
   ]),
 ] satisfies RouteConfig;

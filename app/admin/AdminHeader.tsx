@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { ACCOUNT_TEXT } from "./account-texts";
+import { ACCOUNT_PATH } from "./tabs";
 import { DASHBOARD_TEXT } from "./texts";
 
 /** The admin pages' header: who is signed in, a way back to the site, Sign Out. `children` go before the site link. */
@@ -20,6 +22,9 @@ export function AdminHeader({ email, logoUrl, children }: { email: string; logoU
           {children}
           <Link to="/" className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
             {DASHBOARD_TEXT.viewSite}
+          </Link>
+          <Link to={ACCOUNT_PATH} className="text-sm text-blue-800 underline underline-offset-2 hover:text-blue-950">
+            {ACCOUNT_TEXT.link}
           </Link>
           <Form method="post" action="/admin/sign-out">
             <button

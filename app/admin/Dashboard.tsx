@@ -61,7 +61,8 @@ const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, compa
 export function Dashboard({ email, signIns, company, tabs, unread, mail, limits, certificate, database, children }: DashboardProps) {
   const location = useLocation();
   const navigation = useNavigation();
-  const openTab = tabOfPath(location.pathname) ?? ADMIN_TABS[0].id;
+  // A page under the dashboard that is not a tab (/admin/account) selects none.
+  const openTab = tabOfPath(location.pathname);
   // Another tab on its way, slowly: it is selected at once and shows its loading panel, if it has one.
   const slowTab = useSlowTab();
   const loadingPanel = slowTab !== undefined && slowTab !== openTab ? LOADING_PANELS[slowTab] : undefined;
@@ -115,7 +116,7 @@ export function Dashboard({ email, signIns, company, tabs, unread, mail, limits,
             selected: tab.id === shownTab,
           }))}
         />
-        <div id="dashboard-panel" role="tabpanel" aria-labelledby={`tab-${shownTab}`} className="pt-8">
+        <div id="dashboard-panel" {...(shownTab ? { role: "tabpanel", "aria-labelledby": `tab-${shownTab}` } : {})} className="pt-8">
           {loadingPanel ? loadingPanel(new URLSearchParams(navigation.location?.search), company.name) : children}
         </div>
       </main>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { AUTH_INPUT, AUTH_LINK, AuthCard, AuthError, AuthNotice, AuthSubmit } from "./AuthCard";
 import { FORGOT_TEXT, RESET_TEXT } from "./sign-in-texts";
+import { PasskeySignIn } from "./PasskeySignIn";
 import { DASHBOARD_PATH, RETURN_PATHS } from "./tabs";
 import { LOGIN_TEXT } from "./texts";
 
@@ -87,6 +88,7 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
 
         <AuthSubmit busy={busy} label={LOGIN_TEXT.submit} busyLabel={LOGIN_TEXT.submitting} />
       </fetcher.Form>
+      <PasskeySignIn />
     </AuthCard>
   );
 }

@@ -27,6 +27,7 @@ export function TabLinks({
   const navigate = useNavigate();
   const location = useLocation();
   const list = useRef<HTMLDivElement>(null);
+  const anySelected = items.some((item) => item.selected);
 
   // The dashboard's tabs share one layout, so the list normally stays; should a navigation draw it afresh, focus follows the arrow key there.
   const focusTab = (location.state as { focusTab?: unknown } | null)?.focusTab;
@@ -60,7 +61,7 @@ export function TabLinks({
 
   return (
     <div ref={list} role="tablist" aria-label={label} className={className} onKeyDown={onKeyDown}>
-      {items.map((item) => (
+      {items.map((item, index) => (
         <Link
           key={item.id}
           id={item.id}
@@ -68,7 +69,8 @@ export function TabLinks({
           to={item.to}
           aria-selected={item.selected}
           aria-controls={panelId}
-          tabIndex={hydrated && !item.selected ? -1 : undefined}
+          // With none selected (a page that is not a tab), the first is the one in the Tab order.
+          tabIndex={hydrated && !item.selected && (anySelected || index > 0) ? -1 : undefined}
           preventScrollReset
           className={tabClassName(item.selected)}
         >

@@ -27,6 +27,9 @@ export function tabsAllowed(allowed: (permission: Permission) => boolean): Admin
 
 export const DASHBOARD_PATH = "/admin";
 
+/** The member's own account page: under the dashboard, not a tab. */
+export const ACCOUNT_PATH = "/admin/account";
+
 export function tabPath(id: AdminTabId): string {
   return `${DASHBOARD_PATH}/${id}`;
 }
@@ -83,6 +86,7 @@ export const RETURN_PATHS: ReadonlySet<string> = new Set([
   ...ADMIN_TABS.map((tab) => tabPath(tab.id)),
   ...TAB_PAGES.map(({ tab, page }) => `${tabPath(tab)}/${page}`),
   "/admin/data-requests",
+  ACCOUNT_PATH,
 ]);
 
 /** `returnTo` of the sign-in form, when it is one of RETURN_PATHS with a plain query; else undefined. */

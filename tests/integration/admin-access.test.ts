@@ -87,7 +87,9 @@ type Effect =
   | "join"
   | "reset-request"
   | "reset-page"
-  | "reset";
+  | "reset"
+  | "end-other-sessions"
+  | "passkey-options";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
@@ -495,6 +497,49 @@ const TABLE: Entry[] = [
     handler: "action",
     access: "reset",
     calls: [send("POST", resetPage, "document", "reset", newPassword), send("POST", resetData, "data", "reset", newPassword)],
+  },
+  {
+    // The member's own account page: any member, their own settings only.
+    route: "admin/account",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/account", "document"), get(() => "/admin/account?setup=required", "document"), get(() => "/admin/account.data", "data")],
+  },
+  {
+    route: "admin/account",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send(
+        "POST",
+        () => "/admin/account",
+        "document",
+        "end-other-sessions",
+        () => ({ intent: "end-other-sessions" }),
+      ),
+      send(
+        "POST",
+        () => "/admin/account.data",
+        "data",
+        "end-other-sessions",
+        () => ({ intent: "end-other-sessions" }),
+      ),
+    ],
+  },
+  {
+    // Adding a passkey: the registration options (a JSON body; sent so in the test of its effect).
+    route: "api/admin/passkeys",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send(
+        "POST",
+        () => "/api/admin/passkeys",
+        "json",
+        "passkey-options",
+        () => ({ step: "options" }),
+      ),
+    ],
   },
   {
     route: "api/admin/images",
@@ -1170,6 +1215,29 @@ describe.each(backends)("admin access on $name", (backend) => {
         }
         case "public": {
           expectPublicAnswer(await properly(), what);
+          break;
+        }
+        case "end-other-sessions": {
+          const other = await signIn();
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          expect((await enquiriesAs(other)).status, "the other session").toBe(401);
+          expect((await enquiriesAs(session)).status, "the session that asked").toBe(200);
+          break;
+        }
+        case "passkey-options": {
+          // Passkeys need a name, not a bare IP: as a browser at http://localhost:<port> sends it.
+          const host = `localhost:${server.port}`;
+          const body = JSON.stringify(call.form!(values));
+          const response = await rawRequest(server.port, {
+            method: "POST",
+            path: call.path(values),
+            headers: { host, origin: `http://${host}`, cookie: session, "content-type": "application/json", "content-length": String(body.length) },
+            body,
+          });
+          expect(response.status, `${what}: ${response.text}`).toBe(200);
+          expectNoStore(response, what);
+          expect(JSON.parse(response.text), what).toMatchObject({ rp: { id: "localhost" }, user: { name: ADMIN.email } });
           break;
         }
         case "sign-in": {

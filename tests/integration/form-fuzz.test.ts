@@ -18,6 +18,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ACCOUNT_TEXT } from "~/admin/account-texts";
 import { LOGIN_TEXT, FORM_TEXT } from "~/admin/texts";
 import { memberActor } from "~/audit/actor";
 import { inviteMember } from "~/auth/invitations.server";
@@ -278,6 +279,36 @@ const ROUTES: FormRoute[] = [
     unreadable: FORM_TEXT.notUnderstood,
     session: false,
     urlencoded: () => text({ name: "Fuzzed Joiner", password: "a long password for the fuzzed joiner" }),
+    randomDamage: true,
+  },
+  {
+    route: "admin/account",
+    document: "/admin/account",
+    data: "/admin/account.data",
+    answer: "page",
+    reads: "form",
+    unreadable: ACCOUNT_TEXT.invalid,
+    session: true,
+    // The owners' requirement (the test admin is an owner); the forms that ask for a password are left out, as the sign-in's are.
+    urlencoded: () => text({ intent: "second-factor-policy", required: "yes" }),
+    randomDamage: true,
+  },
+  {
+    route: "api/admin/passkeys",
+    document: "/api/admin/passkeys",
+    answer: "json",
+    reads: "json",
+    session: true,
+    urlencoded: () => text({ step: "options" }),
+    randomDamage: true,
+  },
+  {
+    route: "api/passkey-sign-in",
+    document: "/api/passkey-sign-in",
+    answer: "json",
+    reads: "json",
+    session: false,
+    urlencoded: () => text({ step: "options" }),
     randomDamage: true,
   },
   {

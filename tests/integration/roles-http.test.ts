@@ -44,6 +44,9 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/website/preview": { permission: "website" },
   "api/admin/enquiries": { permission: "enquiries" },
   "api/admin/images": { permission: "projects" },
+  // The member's own account, and adding a passkey to it.
+  "admin/account": { permission: "member" },
+  "api/admin/passkeys": { permission: "member" },
 };
 
 const nameOf = (route: AppRoute) => (route.index ? `${route.path} (index)` : route.path);
