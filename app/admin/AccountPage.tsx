@@ -5,6 +5,8 @@ import { ACCOUNT_TEXT } from "./account-texts";
 import { AccountSessions } from "./AccountSessions";
 import { AccountTwoStep } from "./AccountTwoStep";
 import { NoticeRegion } from "./NoticeRegion";
+import { ACCOUNT_PATH } from "./tabs";
+import { Confirmation, ConfirmedForm } from "./ConfirmedForm";
 import { PasskeyAdd } from "./PasskeyAdd";
 
 /** What the account page shows (routes/admin/account/view.server.ts), dates already in words. */
@@ -29,7 +31,7 @@ export type AccountView = {
   policy: { required: boolean } | undefined;
 };
 
-export type AccountResult = { notice: { kind: "success" | "error"; text: string }; form?: string; recoveryCodes?: string[] } | undefined;
+export type AccountResult = { notice: { kind: "success" | "error"; text: string }; form?: string; recoveryCodes?: string[]; confirm?: string } | undefined;
 
 export const INPUT =
   "mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-600 focus-visible:outline-2 focus-visible:outline-offset-0";
@@ -188,14 +190,22 @@ function PasskeysSection({ view, notice }: { view: AccountView; notice: AccountR
                     {T.rename}
                   </button>
                 </Form>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="passkey-remove" />
-                  <input type="hidden" name="id" value={passkey.id} />
+                <ConfirmedForm action={ACCOUNT_PATH} intent="passkey-remove" id={passkey.id} question={T.confirmRemove(passkey.name)}>
                   <button type="submit" aria-label={T.removeLabel(passkey.name)} className={DANGER_BUTTON}>
                     {T.remove}
                   </button>
-                </Form>
+                </ConfirmedForm>
               </div>
+              {notice?.confirm === passkey.id ? (
+                <Confirmation
+                  action={ACCOUNT_PATH}
+                  intent="passkey-remove"
+                  id={passkey.id}
+                  question={T.confirmRemove(passkey.name)}
+                  button={T.removeLabel(passkey.name)}
+                  cancel={{ to: `${ACCOUNT_PATH}#passkeys`, label: T.keep }}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

@@ -77,16 +77,17 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
             aria-describedby={failure ? errorId : undefined}
             className={AUTH_INPUT}
           />
-          <p className="mt-2 text-right text-sm">
-            <Link to={FORGOT_PATH} className={AUTH_LINK}>
-              {FORGOT_TEXT.link}
-            </Link>
-          </p>
         </div>
 
         {failure ? <AuthError id={errorId}>{failure.error}</AuthError> : null}
 
         <AuthSubmit busy={busy} label={LOGIN_TEXT.submit} busyLabel={LOGIN_TEXT.submitting} />
+        {/* After the button, so that Tab goes from the password to Sign In (Enter in either field signs in too). */}
+        <p className="text-center text-sm">
+          <Link to={FORGOT_PATH} className={AUTH_LINK}>
+            {FORGOT_TEXT.link}
+          </Link>
+        </p>
       </fetcher.Form>
       <PasskeySignIn />
     </AuthCard>

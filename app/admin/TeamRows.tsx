@@ -1,16 +1,14 @@
 import { useId, type ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { ROLES, ROLE_LABELS } from "~/auth/roles";
+import { ACTION_BUTTON, Confirmation as SharedConfirmation, ConfirmedForm as SharedConfirmedForm } from "./ConfirmedForm";
 import { TEAM_TEXT_ADMIN } from "./team-texts";
 import type { TeamConfirmation, TeamInvitationRow, TeamMemberRow } from "./team-types";
 import { tabPath } from "./tabs";
-import { useHydrated } from "./use-hydrated";
 
 /** The Team tab: its forms post here, and its links lead here. */
 export const TEAM_PATH = tabPath("team");
 
-export const ACTION_BUTTON =
-  "inline-flex min-h-9 items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm font-medium ring-1 transition-colors text-slate-800 ring-slate-300 hover:bg-slate-50";
 const DANGER_BUTTON =
   "inline-flex min-h-9 items-center gap-1.5 rounded-lg bg-white px-3 py-1.5 text-sm font-medium ring-1 text-red-800 ring-red-300 hover:bg-red-50";
 const CARD = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5";
@@ -18,50 +16,13 @@ const TEXT = TEAM_TEXT_ADMIN;
 
 const hidden = (name: string, value: string) => <input type="hidden" name={name} value={value} />;
 
-/**
- * A form whose action cannot be undone: with JavaScript the browser's dialog
- * asks first (and the form says it was asked); without it the first post
- * only asks, and the page shows the question (decision 009).
- */
-function ConfirmedForm({ intent, id, question, children }: { intent: TeamConfirmation["intent"]; id: string; question: string; children: ReactNode }) {
-  const hydrated = useHydrated();
-  return (
-    <Form
-      method="post"
-      action={TEAM_PATH}
-      preventScrollReset
-      onSubmit={(event) => {
-        if (!window.confirm(question)) event.preventDefault();
-      }}
-    >
-      {hidden("intent", intent)}
-      {hidden("id", id)}
-      {hydrated ? hidden("confirmed", "yes") : null}
-      {children}
-    </Form>
-  );
+/** The Team tab's confirmations: to the Team tab, and back to it. */
+function ConfirmedForm(props: { intent: TeamConfirmation["intent"]; id: string; question: string; children: ReactNode }) {
+  return <SharedConfirmedForm action={TEAM_PATH} {...props} />;
 }
 
-/** Without JavaScript: the question on the page, with the button that does it and a way back. */
-function Confirmation({ intent, id, question, button }: { intent: TeamConfirmation["intent"]; id: string; question: string; button: string }) {
-  return (
-    <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
-      <p className="text-sm text-red-900">{question}</p>
-      <div className="mt-3 flex flex-wrap gap-2">
-        <form method="post" action={TEAM_PATH}>
-          {hidden("intent", intent)}
-          {hidden("id", id)}
-          {hidden("confirmed", "yes")}
-          <button type="submit" className={`${ACTION_BUTTON} bg-red-700 text-white ring-red-700 hover:bg-red-800`}>
-            {button}
-          </button>
-        </form>
-        <Link to={TEAM_PATH} className={ACTION_BUTTON}>
-          {TEXT.cancel}
-        </Link>
-      </div>
-    </div>
-  );
+function Confirmation(props: { intent: TeamConfirmation["intent"]; id: string; question: string; button: string }) {
+  return <SharedConfirmation action={TEAM_PATH} cancel={{ to: TEAM_PATH, label: TEXT.cancel }} {...props} />;
 }
 
 function RoleBadge({ role }: { role: TeamMemberRow["role"] }) {

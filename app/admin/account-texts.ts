@@ -71,6 +71,8 @@ export const ACCOUNT_TEXT = {
     renamed: "Passkey renamed.",
     remove: "Remove",
     removeLabel: (name: string) => `Remove ${name}`,
+    confirmRemove: (name: string) => `Remove the passkey “${name}”? It will no longer sign you in; adding it again needs the device it is on.`,
+    keep: "Keep it",
     removed: (name: string) => `Passkey “${name}” removed. It no longer signs you in (delete it from your device too).`,
     notFound: "That passkey is not one of yours, or it was removed already.",
     requiredLast: "The owners require a second way to sign in: this is your last one, so it cannot be removed.",

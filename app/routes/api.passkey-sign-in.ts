@@ -4,7 +4,9 @@ import { DASHBOARD_PATH, returnPath } from "~/admin/tabs";
 import { passkeySignInOptions, signInWithPasskey } from "~/auth/passkeys.server";
 import { relyingParty } from "~/auth/relying-party.server";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
-import { readSessionToken, sessionCookie } from "~/auth/sessions.server";
+import { readDeviceCookie } from "~/auth/device-cookie.server";
+import { readSessionToken } from "~/auth/sessions.server";
+import { signedInHeaders } from "~/auth/sign-in-response.server";
 import { LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS } from "~/auth/sign-in.server";
 import { countEvents, ipLimitSubject } from "~/platform/limits/rate-limit.server";
 import { jsonRefusal, readJsonObject, withBody } from "~/platform/http/request-body.server";
@@ -33,7 +35,7 @@ const passkeySignIn = withBody(
   (request) => readJsonObject(request, PASSKEY_BODY_LIMIT),
   jsonRefusal,
   async ({ request, context }: Route.ActionArgs, body) => {
-    const { db, auth, publicUrl, log, tally, clock } = context.get(servicesContext);
+    const { db, auth, publicUrl, log, tally, clock, secrets } = context.get(servicesContext);
     const rp = relyingParty(publicUrl, request.url);
     if (!rp.ok) return Response.json({ error: rp.message }, { status: 400 });
     if (body.step === "options") {
@@ -64,8 +66,11 @@ const passkeySignIn = withBody(
       const words = { expired: PASSKEY_SIGN_IN_TEXT.expired, "unknown-passkey": PASSKEY_SIGN_IN_TEXT.unknown, invalid: PASSKEY_SIGN_IN_TEXT.invalid };
       return Response.json({ error: words[result.reason] }, { status: result.reason === "expired" ? 400 : 401 });
     }
-    const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
     const to = returnPath(typeof body.returnTo === "string" ? body.returnTo : undefined) ?? DASHBOARD_PATH;
-    return Response.json({ redirect: to }, { headers: { "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge), "Cache-Control": "no-store" } });
+    // The same cookies as a sign-in by password: the session, and the device cookie that gives this browser its own sign-in lane.
+    const device = await readDeviceCookie(secrets, request.headers.get("cookie"), auth.cookie);
+    const headers = await signedInHeaders(result, { secrets, cookie: auth.cookie, device, clearPending: false });
+    headers.set("Cache-Control", "no-store");
+    return Response.json({ redirect: to }, { headers });
   },
 );

@@ -126,8 +126,8 @@ test.describe("admin pages", () => {
       await expect(loginHeading(page)).toBeVisible();
       await waitForHydration(page);
       await expectAccessible(page, "the sign-in screen");
-      // Email, Password, Sign In, Forgot your password?, Back to the website.
-      expect(await tabThroughPage(page, "Tab")).toHaveLength(5);
+      // Email, Password, Sign In, Forgot your password?, Sign in with a passkey, Back to the website.
+      expect(await tabThroughPage(page, "Tab")).toHaveLength(6);
 
       const fields = loginFields(page);
       await fields.email.fill(`nobody-${run}@example.com`);

@@ -87,6 +87,21 @@ test("a passkey is added on the account page and signs in through the virtual au
   await expectAccessible(page, "the sign-in form with its passkey button");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByText(`Welcome, ${member.email}`)).toBeVisible();
+
+  // Removing it asks first: "Cancel" keeps it, "OK" removes it.
+  await page.goto(`${SITE}/admin/account`);
+  await waitForHydration(page);
+  const remove = page.getByRole("button", { name: "Remove Virtual authenticator" });
+  page.once("dialog", (dialog) => void dialog.dismiss());
+  await remove.click();
+  await expect(page.getByText("Virtual authenticator", { exact: true })).toBeVisible();
+  page.once("dialog", (dialog) => {
+    expect(dialog.message()).toContain("Remove the passkey “Virtual authenticator”?");
+    void dialog.accept();
+  });
+  await remove.click();
+  await expect(page.getByRole("status").filter({ hasText: "Passkey “Virtual authenticator” removed." })).toBeVisible();
+  await expect(page.getByText("Virtual authenticator", { exact: true })).toHaveCount(0);
 });
 
 test("two-step sign-in is set up from the keyboard with a code computed here, and the recovery codes are shown once", async ({ page }) => {

@@ -25,14 +25,16 @@ const total = (urls: Iterable<string>) => [...urls].reduce((sum, url) => sum + g
 
 /**
  * The static imports of a built chunk: bundlers put them first, so read
- * `import…from"./x.js";` / `import"./x.js";` from the start of the file and
- * stop at the first other statement (a dynamic import loads on demand).
+ * `import…from"./x.js";` / `import"./x.js";` from the start of the file (after
+ * Vite's `__vite__mapDeps` table, when there is one) and stop at the first
+ * other statement (a dynamic import loads on demand).
  */
 function staticImports(url: string): string[] {
   const source = readFileSync(path.join(clientDir, url), "utf8");
   const statement = /^\s*(?:import|export)\s*(?:[\w*$\s{},]*?\s*from\s*)?(["'`])([^"'`]+)\1\s*;?/;
   const found: string[] = [];
-  let rest = source;
+  // A chunk that loads others on demand starts with Vite's table of their dependencies: its imports follow.
+  let rest = source.replace(/^const __vite__mapDeps=[^\n]*\n/, "");
   for (let match = statement.exec(rest); match; match = statement.exec(rest)) {
     found.push(path.posix.join(path.posix.dirname(url), match[2]!));
     rest = rest.slice(match[0].length);

@@ -18,7 +18,7 @@ import { TEST_ACTOR } from "../support/actors";
 import { signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { rawRequest, type RawResponse } from "../support/http";
-import { visibleText } from "../support/html";
+import { htmlText, visibleText } from "../support/html";
 import { useSite } from "../support/sites";
 import { assertPasskey, createPasskey } from "../support/soft-authenticator";
 
@@ -164,9 +164,18 @@ describe.each(backends)("the member's account page on $name", (backend) => {
     expect(JSON.parse(signedIn.text)).toEqual({ redirect: "/admin/account" });
     const cookie = (signedIn.headers["set-cookie"] ?? []).find((value) => value.startsWith("__Host-admin_session="))!.split(";")[0]!;
     expect(await works(cookie)).toBe(true);
+    // As a sign-in by password: this browser gets the device cookie that gives it a sign-in lane of its own in a flood.
+    const device = (signedIn.headers["set-cookie"] ?? []).find((value) => value.startsWith("__Host-admin_device="));
+    expect(device, "the device cookie").toMatch(/; HttpOnly/i);
+    expect(device).toMatch(/; SameSite=Strict/i);
     expect(visibleText((await page(cookie)).text)).toMatch(/Last used \d/);
 
-    const removed = await post(member.cookie, { intent: "passkey-remove", id: passkey.id });
+    // Without JavaScript the first post only asks; nothing is removed until the question is answered.
+    const asked = await post(member.cookie, { intent: "passkey-remove", id: passkey.id });
+    expect(asked.status).toBe(200);
+    expect(visibleText(asked.text)).toContain(htmlText(ACCOUNT_TEXT.passkeys.confirmRemove("Home <desktop>")));
+    expect(await site.db.selectFrom("passkeys").select("id").where("admin_id", "=", member.id).execute()).toHaveLength(1);
+    const removed = await post(member.cookie, { intent: "passkey-remove", id: passkey.id, confirmed: "yes" });
     expect(removed.status).toBe(200);
     expect(await site.db.selectFrom("passkeys").select("id").where("admin_id", "=", member.id).execute()).toEqual([]);
     // A removed passkey no longer signs in; the failure is a failed sign-in.

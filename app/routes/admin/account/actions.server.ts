@@ -12,7 +12,7 @@ import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 
 /** What an account form answers: a notice, and the recovery codes when they were just made (shown once, on this answer only). */
-export type AccountActionData = { notice: { kind: "success" | "error"; text: string }; form?: string; recoveryCodes?: string[] };
+export type AccountActionData = { notice: { kind: "success" | "error"; text: string }; form?: string; recoveryCodes?: string[]; confirm?: string };
 
 const answer = (kind: "success" | "error", text: string, status = kind === "success" ? 200 : 400, extra: Partial<AccountActionData> = {}) =>
   data<AccountActionData>({ notice: { kind, text }, ...extra }, { status });
@@ -111,6 +111,8 @@ export async function handleAccountAction(services: AccountServices, fields: Rec
     case "passkey-remove": {
       const T = ACCOUNT_TEXT.passkeys;
       if (!PASSKEY_ID.test(fields.id ?? "")) return answer("error", T.notFound, 400, { form: "passkeys" });
+      // A way in that cannot be put back as it was: the first post only asks (without JavaScript; with it the browser asked).
+      if (fields.confirmed !== "yes") return data<AccountActionData>({ notice: { kind: "success", text: "" }, form: "passkeys", confirm: fields.id! });
       const removed = await removePasskey(db, actor, fields.id!);
       if (removed.ok) return answer("success", T.removed(removed.name), 200, { form: "passkeys" });
       return removed.reason === "required"
