@@ -27,48 +27,37 @@ export function LimitsNotices({ limits }: { limits: LimitsNotice }) {
     : [];
   return (
     <>
-      {held ? (
-        <div className={AMBER}>
-          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
-          <p className="min-w-0">
-            {LIMITS_TEXT.held(held.count, held.limit, held.last)}{" "}
-            <Link to={inboxHref("held")} className="font-semibold underline underline-offset-2">
-              {LIMITS_TEXT.heldLink}
-            </Link>
-            .
-          </p>
-        </div>
-      ) : null}
-      {refused ? (
-        <div role={refused.ceiling > 0 ? "alert" : undefined} className={refused.ceiling > 0 ? RED : AMBER}>
-          <Icon name="exclamation" className={`mt-0.5 size-6 shrink-0 ${refused.ceiling > 0 ? "text-red-700" : "text-amber-700"}`} />
-          <p className="min-w-0">{LIMITS_TEXT.refused(refusedParts, refused.last)}</p>
-        </div>
-      ) : null}
-      {signIns ? (
-        <div className={AMBER}>
-          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
-          <p className="min-w-0">{LIMITS_TEXT.signIns(signIns.busy, signIns.limited, signIns.last)}</p>
-        </div>
-      ) : null}
+      {held ? <LimitBanner text={LIMITS_TEXT.held(held.count, held.limit, held.last)} link={{ to: inboxHref("held"), label: LIMITS_TEXT.heldLink }} /> : null}
+      {refused ? <LimitBanner text={LIMITS_TEXT.refused(refusedParts, refused.last)} urgent={refused.ceiling > 0} /> : null}
+      {signIns ? <LimitBanner text={LIMITS_TEXT.signIns(signIns.busy, signIns.limited, signIns.last)} /> : null}
       {joins ? (
-        <div className={AMBER}>
-          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
-          <p className="min-w-0">
-            {LIMITS_TEXT.joins(joins.limited, joins.limit, joins.last)}{" "}
-            <Link to={tabPath("team")} className="font-semibold underline underline-offset-2">
-              {LIMITS_TEXT.joinsLink}
+        <LimitBanner text={LIMITS_TEXT.joins(joins.limited, joins.limit, joins.last)} link={{ to: tabPath("team"), label: LIMITS_TEXT.joinsLink }} />
+      ) : null}
+      {resets ? <LimitBanner text={LIMITS_TEXT.resets(resets.count, resets.perAddress, resets.perClient, resets.last)} /> : null}
+    </>
+  );
+}
+
+/**
+ * One banner: amber for what a limit held or turned away, red (and announced)
+ * when it turned everybody away; a link to where it is dealt with, when there is one.
+ */
+function LimitBanner({ text, link, urgent = false }: { text: string; link?: { to: string; label: string }; urgent?: boolean }) {
+  return (
+    <div role={urgent ? "alert" : undefined} className={urgent ? RED : AMBER}>
+      <Icon name="exclamation" className={`mt-0.5 size-6 shrink-0 ${urgent ? "text-red-700" : "text-amber-700"}`} />
+      <p className="min-w-0">
+        {text}
+        {link ? (
+          <>
+            {" "}
+            <Link to={link.to} className="font-semibold underline underline-offset-2">
+              {link.label}
             </Link>
             .
-          </p>
-        </div>
-      ) : null}
-      {resets ? (
-        <div className={AMBER}>
-          <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-amber-700" />
-          <p className="min-w-0">{LIMITS_TEXT.resets(resets.count, resets.perAddress, resets.perClient, resets.last)}</p>
-        </div>
-      ) : null}
-    </>
+          </>
+        ) : null}
+      </p>
+    </div>
   );
 }
