@@ -20,6 +20,8 @@ export default [
   route("admin/reset-password", "routes/admin.reset-password.tsx"),
   // Accepting an invitation: its link is for somebody not yet a member (decision 050).
   route("admin/join", "routes/admin.join.tsx"),
+  // Joining with a passkey instead of a password, from the invitation's page (decision 054).
+  route("api/join-passkey", "routes/api.join-passkey.ts"),
   // "Sign in with a passkey": open to anybody too, held to the sign-in limits.
   route("api/passkey-sign-in", "routes/api.passkey-sign-in.ts"),
   // Every other admin route: the layout checks the session before any of their loaders or

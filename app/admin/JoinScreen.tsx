@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { PASSWORD_RULES } from "~/platform/password-rules";
+import { JoinPasskey } from "./JoinPasskey";
 import { JOIN_TEXT } from "./team-texts";
 
 /** What the invitation's page shows: the invitation, or why its link cannot be used. */
@@ -18,7 +19,8 @@ const INPUT =
 
 /**
  * The invitation's page (/admin/join?token=…, decision 050), for somebody
- * not signed in: the company, the role, and a name and password to choose.
+ * not signed in: the company, the role, and a name and password to choose
+ * (or, with JavaScript, a passkey instead of the password: JoinPasskey).
  * A plain POST to the same address, so it works without JavaScript; the
  * answer signs the new member in and opens their first tab.
  */
@@ -142,6 +144,7 @@ export function JoinScreen({ view, attempt }: { view: JoinView; attempt: JoinAtt
                 {busy ? JOIN_TEXT.submitting : JOIN_TEXT.submit}
               </button>
             </Form>
+            <JoinPasskey nameFieldId="join-name" />
           </>
         )}
 

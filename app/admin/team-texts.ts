@@ -132,4 +132,15 @@ export const JOIN_TEXT = {
     `Too many invitation links that do not work were tried from your connection. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
   busy: "The server is busy checking other sign-ins. Please try again in a few seconds.",
   failure: "Your invitation could not be accepted just now. Please try again in a moment.",
+  /** Joining with a passkey instead of a password (decision 054). */
+  passkey: {
+    or: "Or, instead of a password",
+    button: "Join with a passkey",
+    working: "Waiting for your passkey...",
+    hint: "Your fingerprint, face, screen lock or security key signs you in: nothing to remember. Type your name above first.",
+    needsScript: "Joining with a passkey needs JavaScript, which is off in this browser. Choose a password instead.",
+    nameFirst: "Please type your name first.",
+    expired: "The passkey request expired. Please try again.",
+    invalid: "The passkey could not be checked. Please try again, or choose a password instead.",
+  },
 } as const;

@@ -278,39 +278,49 @@ export async function acceptInvitation(
     };
   }
   const passwordHash = await hashPassword(acceptance.password!);
-  const adminId = randomUUID();
+  return inTransaction(db, (trx) => admitMember(trx, invitation.id, { adminId: randomUUID(), passwordHash, name: name.name, ip: acceptance.ip, now }));
+}
 
-  return inTransaction(db, async (trx): Promise<AcceptResult> => {
-    // Again, inside the transaction: another tab may have used it while the password was hashed.
-    const current = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitation.id).executeTakeFirst();
-    const refused = refusalOf(current, now);
-    if (refused) return refused;
-    const member = await trx.selectFrom("admin_users").select("id").where("email", "=", invitation.email).executeTakeFirst();
-    if (member) return { ok: false, reason: "member-exists", message: INVITATION_TEXT.alreadyMember };
-    // The use: one UPDATE that only one acceptance can win, and only while the invitation is open.
-    const used = await trx
-      .updateTable("admin_invitations")
-      .set({ accepted_at: now.toISOString() })
-      .where("id", "=", invitation.id)
-      .where("accepted_at", "is", null)
-      .where("revoked_at", "is", null)
-      .where("expires_at", ">", now.toISOString())
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) === 0) {
-      const again = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitation.id).executeTakeFirst();
-      return refusalOf(again, now) ?? { ok: false, reason: "unknown", message: INVITATION_TEXT.unknownLink };
-    }
-    if (!(await insertMember(trx, { id: adminId, email: invitation.email, passwordHash, role: invitation.role, name: name.name, now }))) {
-      // Made by the CLI since the check above: nothing of this is committed, and the invitation stays open.
-      throw new Error("The invited address became a member while the invitation was being accepted.");
-    }
-    await trx.updateTable("admin_invitations").set({ accepted_by: adminId }).where("id", "=", invitation.id).execute();
-    await dropUnsentEmails(trx, [invitation.id]);
-    const session = await createSession(trx, adminId, now, await takeSignInHistory(trx, adminId, now));
-    const actor = memberActor({ adminId, email: invitation.email, role: invitation.role }, acceptance.ip);
-    await audit(trx, { actor, action: "invitation-accepted", target: adminId, details: { role: invitation.role }, at: now });
-    return { ok: true, adminId, email: invitation.email, role: invitation.role, token: session.token, expiresAt: session.expiresAt };
-  });
+/**
+ * The member an invitation makes, in the caller's transaction: the
+ * invitation used (one UPDATE only one acceptance can win, and only while it
+ * is open), the member created with its role, signed in, and the audit
+ * entry. A refusal when the invitation stopped being usable meanwhile.
+ */
+export async function admitMember(
+  trx: Trx,
+  invitationId: string,
+  { adminId, passwordHash, name, ip, now }: { adminId: string; passwordHash: string; name: string; ip: string; now: Date },
+): Promise<AcceptResult> {
+  // Again, inside the transaction: another tab may have used it while the password was hashed.
+  const invitation = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitationId).executeTakeFirst();
+  const refused = refusalOf(invitation, now);
+  if (refused) return refused;
+  const member = await trx.selectFrom("admin_users").select("id").where("email", "=", invitation!.email).executeTakeFirst();
+  if (member) return { ok: false, reason: "member-exists", message: INVITATION_TEXT.alreadyMember };
+  const used = await trx
+    .updateTable("admin_invitations")
+    .set({ accepted_at: now.toISOString() })
+    .where("id", "=", invitationId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now.toISOString())
+    .executeTakeFirst();
+  if (Number(used.numUpdatedRows) === 0) {
+    const again = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitationId).executeTakeFirst();
+    return refusalOf(again, now) ?? { ok: false, reason: "unknown", message: INVITATION_TEXT.unknownLink };
+  }
+  const { email, role } = invitation!;
+  if (!(await insertMember(trx, { id: adminId, email, passwordHash, role, name, now }))) {
+    // Made by the CLI since the check above: nothing of this is committed, and the invitation stays open.
+    throw new Error("The invited address became a member while the invitation was being accepted.");
+  }
+  await trx.updateTable("admin_invitations").set({ accepted_by: adminId }).where("id", "=", invitationId).execute();
+  await dropUnsentEmails(trx, [invitationId]);
+  const session = await createSession(trx, adminId, now, await takeSignInHistory(trx, adminId, now));
+  const actor = memberActor({ adminId, email, role }, ip);
+  await audit(trx, { actor, action: "invitation-accepted", target: adminId, details: { role }, at: now });
+  return { ok: true, adminId, email, role, token: session.token, expiresAt: session.expiresAt };
 }
 
 /**

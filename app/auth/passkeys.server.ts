@@ -10,7 +10,7 @@ import {
 } from "@simplewebauthn/server";
 import type { Db } from "~/platform/db/db.server";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
-import { inTransaction } from "~/platform/db/transactions.server";
+import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import type { Log } from "~/platform/observe/log.server";
 import { ipLimitSubject, takeSlot } from "~/platform/limits/rate-limit.server";
 import { endSessionsBut } from "./member-sessions.server";
@@ -36,7 +36,7 @@ export const CHALLENGE_MS = 5 * 60 * 1000;
  * rather than left to the library, whose default asks Node's WebCrypto about
  * ML-DSA-44 and so prints an ExperimentalWarning outside the JSON log.
  */
-const ALGORITHMS = [-8, -7, -257];
+export const ALGORITHMS = [-8, -7, -257];
 const MAX_NAME = 60;
 
 type Ready = Extract<RelyingParty, { ok: true }>;
@@ -56,11 +56,27 @@ export function passkeyName(given: string | undefined): string {
   return name;
 }
 
-async function storeChallenge(db: Db, challenge: string, purpose: "registration" | "authentication", adminId: string | null, rp: Ready, now: Date) {
+/** Keeps a challenge for CHALLENGE_MS: a member's (adding a passkey), an invitation's (joining with one), or nobody's (signing in). */
+export async function storeChallenge(
+  db: Db,
+  challenge: string,
+  purpose: "registration" | "authentication",
+  owner: { adminId: string | null; invitationId?: string },
+  rp: Ready,
+  now: Date,
+) {
   await db.deleteFrom("webauthn_challenges").where("expires_at", "<=", now.toISOString()).execute();
   await db
     .insertInto("webauthn_challenges")
-    .values({ challenge, purpose, admin_id: adminId, rp_id: rp.rpId, origin: rp.origin, expires_at: new Date(now.getTime() + CHALLENGE_MS).toISOString() })
+    .values({
+      challenge,
+      purpose,
+      admin_id: owner.adminId,
+      invitation_id: owner.invitationId ?? null,
+      rp_id: rp.rpId,
+      origin: rp.origin,
+      expires_at: new Date(now.getTime() + CHALLENGE_MS).toISOString(),
+    })
     .execute();
 }
 
@@ -76,12 +92,19 @@ function signedChallenge(response: unknown): string | undefined {
   }
 }
 
-/** Deletes the challenge the response signed and returns where it was issued; undefined when unknown, used or expired. */
-async function takeChallenge(db: Db, response: unknown, purpose: "registration" | "authentication", adminId: string | null, now: Date) {
+/** Deletes the challenge the response signed and returns where it was issued; undefined when unknown, used, expired or another's. */
+export async function takeChallenge(
+  db: Db,
+  response: unknown,
+  purpose: "registration" | "authentication",
+  owner: { adminId: string | null; invitationId?: string },
+  now: Date,
+) {
   const challenge = signedChallenge(response);
   if (challenge === undefined) return undefined;
   let query = db.deleteFrom("webauthn_challenges").where("challenge", "=", challenge).where("purpose", "=", purpose);
-  query = adminId === null ? query.where("admin_id", "is", null) : query.where("admin_id", "=", adminId);
+  query = owner.adminId === null ? query.where("admin_id", "is", null) : query.where("admin_id", "=", owner.adminId);
+  query = owner.invitationId === undefined ? query.where("invitation_id", "is", null) : query.where("invitation_id", "=", owner.invitationId);
   const row = await query.returning(["rp_id", "origin", "expires_at"]).executeTakeFirst();
   if (!row || new Date(toIsoString(row.expires_at)).getTime() <= now.getTime()) return undefined;
   return { challenge, rpId: row.rp_id, origin: row.origin };
@@ -104,7 +127,7 @@ export async function passkeyRegistrationOptions(
     timeout: CHALLENGE_MS,
     supportedAlgorithmIDs: ALGORITHMS,
   });
-  await storeChallenge(db, options.challenge, "registration", adminId, rp, now);
+  await storeChallenge(db, options.challenge, "registration", { adminId }, rp, now);
   return options;
 }
 
@@ -124,7 +147,32 @@ export async function verifyPasskeyRegistration(
 ): Promise<PasskeyRegistration> {
   const adminId = member.id;
   const label = passkeyName(name);
-  const issued = await takeChallenge(db, response, "registration", adminId, now);
+  const checked = await checkRegistration(db, response, { adminId }, now);
+  if (!checked.ok) return checked;
+  return inTransaction(db, async (trx) => {
+    const passkey = await insertPasskey(trx, adminId, label, checked, now);
+    if (!passkey) return { ok: false as const, reason: "already-added" as const };
+    const ended = await endSessionsBut(trx, adminId, keepSessionId);
+    await audit(trx, { actor: member, action: "passkey-added", target: adminId, details: { count: ended }, at: now });
+    return { ok: true as const, passkey, endedSessions: ended };
+  });
+}
+
+/** A new passkey the verifier accepted: what is kept of it. */
+export type CheckedRegistration = { ok: true; id: string; publicKey: Uint8Array; counter: number; transports: string[]; backedUp: boolean };
+
+/**
+ * Takes the challenge the authenticator's answer signed (the member's, or
+ * the invitation's) and checks the answer against it: origin, RP ID,
+ * signature, user presence and verification.
+ */
+export async function checkRegistration(
+  db: Db,
+  response: unknown,
+  owner: { adminId: string | null; invitationId?: string },
+  now: Date,
+): Promise<CheckedRegistration | { ok: false; reason: "expired" | "invalid"; detail?: string }> {
+  const issued = await takeChallenge(db, response, "registration", owner, now);
   if (!issued) return { ok: false, reason: "expired" };
   let verification;
   try {
@@ -141,34 +189,40 @@ export async function verifyPasskeyRegistration(
   }
   if (!verification.verified) return { ok: false, reason: "invalid" };
   const { credential, credentialBackedUp } = verification.registrationInfo;
-  const transports = credential.transports ?? [];
-  return inTransaction(db, async (trx) => {
-    const inserted = await trx
-      .insertInto("passkeys")
-      .values({
-        id: credential.id,
-        admin_id: adminId,
-        public_key: Buffer.from(credential.publicKey).toString("base64url"),
-        counter: credential.counter,
-        transports: JSON.stringify(transports),
-        name: label,
-        backed_up: credentialBackedUp,
-        created_at: now.toISOString(),
-      })
-      .onConflict((conflict) => conflict.column("id").doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { ok: false as const, reason: "already-added" as const };
-    const ended = await endSessionsBut(trx, adminId, keepSessionId);
-    await audit(trx, { actor: member, action: "passkey-added", target: adminId, details: { count: ended }, at: now });
-    const passkey = { id: credential.id, name: label, createdAt: now.toISOString(), lastUsedAt: null, backedUp: credentialBackedUp, transports };
-    return { ok: true as const, passkey, endedSessions: ended };
-  });
+  return {
+    ok: true,
+    id: credential.id,
+    publicKey: credential.publicKey,
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+    backedUp: credentialBackedUp,
+  };
+}
+
+/** Keeps a checked passkey for the member, in the caller's transaction; undefined when it is kept already. */
+export async function insertPasskey(trx: Trx, adminId: string, label: string, checked: CheckedRegistration, now: Date): Promise<Passkey | undefined> {
+  const inserted = await trx
+    .insertInto("passkeys")
+    .values({
+      id: checked.id,
+      admin_id: adminId,
+      public_key: Buffer.from(checked.publicKey).toString("base64url"),
+      counter: checked.counter,
+      transports: JSON.stringify(checked.transports),
+      name: label,
+      backed_up: checked.backedUp,
+      created_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
+  return { id: checked.id, name: label, createdAt: now.toISOString(), lastUsedAt: null, backedUp: checked.backedUp, transports: checked.transports };
 }
 
 /** What `navigator.credentials.get()` needs for "Sign in with a passkey": no e-mail, any passkey of this site. */
 export async function passkeySignInOptions(db: Db, rp: Ready, now: Date): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required", timeout: CHALLENGE_MS });
-  await storeChallenge(db, options.challenge, "authentication", null, rp, now);
+  await storeChallenge(db, options.challenge, "authentication", { adminId: null }, rp, now);
   return options;
 }
 
@@ -204,7 +258,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
     attempt.log.warn(fields, "Passkey sign-in refused: too many attempts from this address");
     return { ok: false, reason: "limited", retryAfterSeconds: slot.retryAfterSeconds };
   }
-  const issued = await takeChallenge(db, attempt.response, "authentication", null, now);
+  const issued = await takeChallenge(db, attempt.response, "authentication", { adminId: null }, now);
   if (!issued) return { ok: false, reason: "expired" };
   const credentialId = (attempt.response as { id?: unknown }).id;
   const row =

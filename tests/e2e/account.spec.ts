@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { memberActor } from "~/audit/actor";
 import { createAdmin } from "~/auth/admins.server";
+import { inviteMember } from "~/auth/invitations.server";
 import { TEST_ACTOR } from "../support/actors";
 import { loginFields, loginHeading, withSiteDb } from "./admin-fixtures";
 import { waitForHydration } from "./fixtures";
@@ -102,6 +104,51 @@ test("a passkey is added on the account page and signs in through the virtual au
   await remove.click();
   await expect(page.getByRole("status").filter({ hasText: "Passkey “Virtual authenticator” removed." })).toBeVisible();
   await expect(page.getByText("Virtual authenticator", { exact: true })).toHaveCount(0);
+});
+
+test("an invited member joins with a passkey instead of a password, from the keyboard, and signs in with it", async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const email = `joiner-${randomBytes(4).toString("hex")}@example.com`;
+  const link = await withSiteDb(async (db) => {
+    // Invited by an owner of the site (the invitation names who sent it).
+    const owner = await db.selectFrom("admin_users").select(["id", "email"]).where("role", "=", "owner").orderBy("created_at").executeTakeFirstOrThrow();
+    const actor = memberActor({ adminId: owner.id, email: owner.email, role: "owner" }, "127.0.0.1");
+    const invited = await inviteMember(db, { email, role: "editor" }, actor, { mail: undefined, companyName: "Test", siteUrl: SITE });
+    if (!invited.ok || invited.delivery.kind !== "link") throw new Error("not invited");
+    return invited.delivery.link;
+  });
+
+  await page.goto(link);
+  await waitForHydration(page);
+  await expectAccessible(page, "the invitation's page with its passkey button");
+  const join = page.getByRole("button", { name: "Join with a passkey" });
+  // Without a name it says so and puts the keyboard there.
+  await tabTo(page, join);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "Please type your name first." })).toBeVisible();
+  await expect(page.getByLabel("Your name")).toBeFocused();
+  await page.keyboard.type("Pat Keys");
+  await tabTo(page, join);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\/projects$/);
+  await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(loginHeading(page)).toBeVisible();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
 });
 
 test("two-step sign-in is set up from the keyboard with a code computed here, and the recovery codes are shown once", async ({ page }) => {

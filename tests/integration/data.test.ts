@@ -23,6 +23,7 @@ const ALL_MIGRATIONS = [
   "011-limit-counts",
   "012-team-and-audit",
   "013-sign-in-factors",
+  "014-join-with-a-passkey",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

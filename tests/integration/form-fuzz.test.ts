@@ -312,6 +312,16 @@ const ROUTES: FormRoute[] = [
     randomDamage: true,
   },
   {
+    // "Join with a passkey" on the invitation's page: the body names the invitation (its link is checked after the body is read).
+    route: "api/join-passkey",
+    document: "/api/join-passkey",
+    answer: "json",
+    reads: "json",
+    session: false,
+    urlencoded: ({ invitationToken }) => text({ step: "options", token: invitationToken }),
+    randomDamage: true,
+  },
+  {
     route: "api/admin/images",
     document: "/api/admin/images",
     answer: "json",

@@ -196,6 +196,8 @@ export interface WebauthnChallengeTable {
   challenge: string;
   purpose: "registration" | "authentication";
   admin_id: Nullable<string>;
+  /** A passkey made on an invitation's page, before its member exists (migration 014). */
+  invitation_id: Nullable<string>;
   rp_id: string;
   origin: string;
   expires_at: Date | string;

@@ -11,6 +11,7 @@ import * as jobRuns from "./010-job-runs";
 import * as limitCounts from "./011-limit-counts";
 import * as teamAndAudit from "./012-team-and-audit";
 import * as signInFactors from "./013-sign-in-factors";
+import * as joinWithAPasskey from "./014-join-with-a-passkey";
 import type { AppMigration } from "./types";
 
 /**
@@ -32,4 +33,5 @@ export const migrations: Record<string, AppMigration> = {
   "011-limit-counts": limitCounts,
   "012-team-and-audit": teamAndAudit,
   "013-sign-in-factors": signInFactors,
+  "014-join-with-a-passkey": joinWithAPasskey,
 };
