@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
-import { Icon } from "~/components/Icon";
+import { Icon, type IconName } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 
 /** The text fields of the sign-in screens. */
@@ -11,16 +11,28 @@ export const AUTH_LINK = "text-blue-800 underline underline-offset-2 hover:text-
 
 /**
  * The card every sign-in screen sits in (the sign-in form, "Forgot your
- * password?", the new password, the two-step code): a heading, a line under
- * it, the screen's own content, and a way back below.
+ * password?", the new password, the two-step code, the invitation's page): a
+ * heading, a line under it, the screen's own content, and a way back below.
  */
-export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children?: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+  icon = "lock",
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  icon?: IconName;
+}) {
   return (
     <main className="flex min-h-dvh items-center justify-center bg-slate-100 px-4 py-12">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-lg ring-1 ring-slate-200">
         <div className="text-center">
           <div className="mx-auto flex size-12 items-center justify-center rounded-full bg-blue-100 text-blue-800" aria-hidden="true">
-            <Icon name="lock" className="size-6" />
+            <Icon name={icon} className="size-6" />
           </div>
           <h1 className="mt-4 text-2xl font-bold text-slate-900">{title}</h1>
           {subtitle ? <p className="mt-2 text-slate-600">{subtitle}</p> : null}

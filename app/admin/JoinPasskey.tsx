@@ -1,9 +1,8 @@
 import { useId, useState } from "react";
 import { useLocation } from "react-router";
-import { Spinner } from "~/components/Spinner";
+import { PasskeyButton } from "./PasskeyButton";
 import { postPasskeyStep } from "./passkey-fetch";
 import { JOIN_TEXT } from "./team-texts";
-import { useHydrated } from "./use-hydrated";
 
 /**
  * "Join with a passkey", under the invitation's form (decision 054): the
@@ -15,7 +14,6 @@ import { useHydrated } from "./use-hydrated";
  */
 export function JoinPasskey({ nameFieldId }: { nameFieldId: string }) {
   const T = JOIN_TEXT.passkey;
-  const hydrated = useHydrated();
   const location = useLocation();
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const hintId = useId();
@@ -45,31 +43,19 @@ export function JoinPasskey({ nameFieldId }: { nameFieldId: string }) {
   }
 
   return (
-    <div className="mt-6 border-t border-slate-200 pt-6">
+    <PasskeyButton
+      label={T.button}
+      working={T.working}
+      needsScript={T.needsScript}
+      busy={state.busy}
+      error={state.error}
+      onPress={() => void join()}
+      describedBy={hintId}
+    >
       <p className="text-sm font-medium text-slate-800">{T.or}</p>
-      <noscript>
-        <p className="mt-3 rounded-lg border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950">{T.needsScript}</p>
-      </noscript>
-      <p id={hintId} className="mt-2 text-sm text-slate-600">
+      <p id={hintId} className="mt-2 mb-3 text-sm text-slate-600">
         {T.hint}
       </p>
-      <button
-        type="button"
-        onClick={() => void join()}
-        disabled={!hydrated || state.busy}
-        aria-describedby={hintId}
-        className="mt-3 flex w-full items-center justify-center gap-2 rounded-lg bg-white px-4 py-3 font-semibold text-slate-900 shadow-sm ring-1 ring-slate-400 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-70"
-      >
-        {state.busy ? <Spinner className="size-4" /> : null}
-        {state.busy ? T.working : T.button}
-      </button>
-      <div aria-live="polite">
-        {state.error ? (
-          <p role="alert" className="mt-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
-            {state.error}
-          </p>
-        ) : null}
-      </div>
-    </div>
+    </PasskeyButton>
   );
 }

@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { Icon } from "~/components/Icon";
-import { Spinner } from "~/components/Spinner";
 import { PASSWORD_RULES } from "~/platform/password-rules";
+import { AuthCard, AuthSubmit } from "./AuthCard";
 import { JoinPasskey } from "./JoinPasskey";
 import { JOIN_TEXT } from "./team-texts";
 
@@ -39,121 +38,99 @@ export function JoinScreen({ view, attempt }: { view: JoinView; attempt: JoinAtt
   }, [attempt]);
 
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-slate-100 px-4 py-12">
-      <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-lg ring-1 ring-slate-200">
-        <div className="text-center">
-          <div className="mx-auto flex size-12 items-center justify-center rounded-full bg-blue-100 text-blue-800" aria-hidden="true">
-            <Icon name={view.state === "open" ? "users" : "exclamation"} className="size-6" />
-          </div>
-          <h1 className="mt-4 text-2xl font-bold text-slate-900">{view.state === "open" ? JOIN_TEXT.title(view.company) : JOIN_TEXT.cannotUse}</h1>
-        </div>
-
-        {view.state === "refused" ? (
-          <>
-            <p role="alert" className="mt-6 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
-              {view.message}
+    <AuthCard title={view.state === "open" ? JOIN_TEXT.title(view.company) : JOIN_TEXT.cannotUse} icon={view.state === "open" ? "users" : "exclamation"}>
+      {view.state === "refused" ? (
+        <>
+          <p role="alert" className="mt-6 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {view.message}
+          </p>
+          {view.signIn ? (
+            <p className="mt-6 text-center">
+              <Link to="/admin" className="font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                {JOIN_TEXT.signIn}
+              </Link>
             </p>
-            {view.signIn ? (
-              <p className="mt-6 text-center">
-                <Link to="/admin" className="font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-950">
-                  {JOIN_TEXT.signIn}
-                </Link>
-              </p>
-            ) : null}
-          </>
-        ) : (
-          <>
-            <p className="mt-4 text-slate-700">{JOIN_TEXT.invited(view.roleLabel, view.roleDescription)}</p>
-            <p className="mt-2 text-sm text-slate-600">{JOIN_TEXT.expires(view.expires)}</p>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <p className="mt-4 text-slate-700">{JOIN_TEXT.invited(view.roleLabel, view.roleDescription)}</p>
+          <p className="mt-2 text-sm text-slate-600">{JOIN_TEXT.expires(view.expires)}</p>
 
-            {/* No action: it posts to this page's own address, link and all. */}
-            <Form method="post" className="mt-6 space-y-5">
-              <div>
-                <label htmlFor="join-email" className="block text-sm font-medium text-slate-800">
-                  {JOIN_TEXT.email}
-                </label>
-                {/* Read only, for the browser's password manager to save the password with. */}
-                <input id="join-email" type="email" value={view.email} readOnly autoComplete="username" className={`${INPUT} bg-slate-50`} />
-              </div>
-              <div>
-                <label htmlFor="join-name" className="block text-sm font-medium text-slate-800">
-                  {JOIN_TEXT.name}
-                </label>
-                <input
-                  ref={name}
-                  id="join-name"
-                  name="name"
-                  type="text"
-                  required
-                  maxLength={100}
-                  autoComplete="name"
-                  defaultValue={attempt?.name}
-                  aria-invalid={errors.name ? true : undefined}
-                  aria-describedby={errors.name ? "join-name-error" : undefined}
-                  className={INPUT}
-                />
-                {errors.name ? (
-                  <p id="join-name-error" className="mt-2 text-sm text-red-800">
-                    {errors.name}
-                  </p>
-                ) : null}
-              </div>
-              <div>
-                <label htmlFor="join-password" className="block text-sm font-medium text-slate-800">
-                  {JOIN_TEXT.password}
-                </label>
-                <input
-                  ref={password}
-                  id="join-password"
-                  name="password"
-                  type="password"
-                  required
-                  minLength={PASSWORD_RULES.minLength}
-                  maxLength={PASSWORD_RULES.maxLength}
-                  autoComplete="new-password"
-                  aria-invalid={errors.password ? true : undefined}
-                  aria-describedby={`join-password-hint${errors.password ? " join-password-error" : ""}`}
-                  className={INPUT}
-                />
-                <p id="join-password-hint" className="mt-2 text-sm text-slate-600">
-                  {JOIN_TEXT.passwordHint}
-                </p>
-                {errors.password ? (
-                  <p id="join-password-error" className="mt-1 text-sm text-red-800">
-                    {errors.password}
-                  </p>
-                ) : null}
-              </div>
-
-              {errors.form ? (
-                <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
-                  {errors.form}
-                </p>
-              ) : errors.name || errors.password ? (
-                <p role="alert" className="sr-only">
-                  {[errors.name, errors.password].filter(Boolean).join(" ")}
+          {/* No action: it posts to this page's own address, link and all. */}
+          <Form method="post" className="mt-6 space-y-5">
+            <div>
+              <label htmlFor="join-email" className="block text-sm font-medium text-slate-800">
+                {JOIN_TEXT.email}
+              </label>
+              {/* Read only, for the browser's password manager to save the password with. */}
+              <input id="join-email" type="email" value={view.email} readOnly autoComplete="username" className={`${INPUT} bg-slate-50`} />
+            </div>
+            <div>
+              <label htmlFor="join-name" className="block text-sm font-medium text-slate-800">
+                {JOIN_TEXT.name}
+              </label>
+              <input
+                ref={name}
+                id="join-name"
+                name="name"
+                type="text"
+                required
+                maxLength={100}
+                autoComplete="name"
+                defaultValue={attempt?.name}
+                aria-invalid={errors.name ? true : undefined}
+                aria-describedby={errors.name ? "join-name-error" : undefined}
+                className={INPUT}
+              />
+              {errors.name ? (
+                <p id="join-name-error" className="mt-2 text-sm text-red-800">
+                  {errors.name}
                 </p>
               ) : null}
+            </div>
+            <div>
+              <label htmlFor="join-password" className="block text-sm font-medium text-slate-800">
+                {JOIN_TEXT.password}
+              </label>
+              <input
+                ref={password}
+                id="join-password"
+                name="password"
+                type="password"
+                required
+                minLength={PASSWORD_RULES.minLength}
+                maxLength={PASSWORD_RULES.maxLength}
+                autoComplete="new-password"
+                aria-invalid={errors.password ? true : undefined}
+                aria-describedby={`join-password-hint${errors.password ? " join-password-error" : ""}`}
+                className={INPUT}
+              />
+              <p id="join-password-hint" className="mt-2 text-sm text-slate-600">
+                {JOIN_TEXT.passwordHint}
+              </p>
+              {errors.password ? (
+                <p id="join-password-error" className="mt-1 text-sm text-red-800">
+                  {errors.password}
+                </p>
+              ) : null}
+            </div>
 
-              <button
-                type="submit"
-                disabled={busy}
-                className="flex w-full items-center justify-center gap-2 rounded-lg bg-blue-700 px-4 py-3 font-semibold text-white shadow-sm hover:bg-blue-800 disabled:cursor-wait disabled:bg-blue-700/80"
-              >
-                {busy ? <Spinner className="size-4" /> : null}
-                {busy ? JOIN_TEXT.submitting : JOIN_TEXT.submit}
-              </button>
-            </Form>
-            <JoinPasskey nameFieldId="join-name" />
-          </>
-        )}
+            {errors.form ? (
+              <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
+                {errors.form}
+              </p>
+            ) : errors.name || errors.password ? (
+              <p role="alert" className="sr-only">
+                {[errors.name, errors.password].filter(Boolean).join(" ")}
+              </p>
+            ) : null}
 
-        <p className="mt-6 text-center text-sm">
-          <Link to="/" className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
-            {JOIN_TEXT.backToSite}
-          </Link>
-        </p>
-      </div>
-    </main>
+            <AuthSubmit busy={busy} label={JOIN_TEXT.submit} busyLabel={JOIN_TEXT.submitting} />
+          </Form>
+          <JoinPasskey nameFieldId="join-name" />
+        </>
+      )}
+    </AuthCard>
   );
 }

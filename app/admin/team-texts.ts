@@ -127,7 +127,6 @@ export const JOIN_TEXT = {
   submitting: "Joining...",
   cannotUse: "This invitation cannot be used",
   signIn: "Go to the sign-in page",
-  backToSite: "Back to the website",
   limited: (minutes: number) =>
     `Too many invitation links that do not work were tried from your connection. Please wait ${minutes} ${minutes === 1 ? "minute" : "minutes"} and try again.`,
   busy: "The server is busy checking other sign-ins. Please try again in a few seconds.",

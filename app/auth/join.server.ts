@@ -24,6 +24,16 @@ export function joinLimit(loginRateLimit: number): number {
 
 export type LinkCheck = ({ ok: true } & PendingInvitation) | LinkRefusal | { ok: false; reason: "limited"; retryAfterSeconds: number };
 
+/** The HTTP status of a link that cannot be used, on the invitation's page and its passkey endpoint: 404 names none, 410 used, withdrawn or run out, 409 a member already, 429 the limit. */
+export const LINK_REFUSAL_STATUS: Record<Exclude<LinkCheck, { ok: true }>["reason"], number> = {
+  unknown: 404,
+  expired: 410,
+  used: 410,
+  revoked: 410,
+  "member-exists": 409,
+  limited: 429,
+};
+
 export type JoinServices = { db: Db; refusals: RefusalMemory; tally: Pick<Tally, "count"> };
 
 /** What the link stands for, or why it cannot be used; "limited" before any lookup when the address has tried too many. */

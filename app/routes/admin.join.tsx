@@ -5,8 +5,8 @@ import { tabPath, tabsAllowed } from "~/admin/tabs";
 import { JOIN_TEXT } from "~/admin/team-texts";
 import { FORM_TEXT, LOGIN_TEXT } from "~/admin/texts";
 import { issueDeviceCookie } from "~/auth/device-cookie.server";
-import { acceptInvitation, type LinkRefusal } from "~/auth/invitations.server";
-import { checkInvitationLink, sessionCookieWouldBeDropped, type LinkCheck } from "~/auth/join.server";
+import { acceptInvitation } from "~/auth/invitations.server";
+import { LINK_REFUSAL_STATUS, checkInvitationLink, sessionCookieWouldBeDropped, type LinkCheck } from "~/auth/join.server";
 import { reserveHashSlot } from "~/auth/password.server";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, can } from "~/auth/roles";
@@ -54,15 +54,6 @@ async function checkLink(request: Request, context: Context): Promise<LinkCheck>
   return checkInvitationLink(services, { token: tokenOf(request), clientIp: clientIp(context), loginRateLimit: services.auth.loginRateLimit });
 }
 
-const REFUSAL_STATUS: Record<LinkRefusal["reason"] | "limited", number> = {
-  unknown: 404,
-  expired: 410,
-  used: 410,
-  revoked: 410,
-  "member-exists": 409,
-  limited: 429,
-};
-
 /** The page for a link that cannot be used, with its status (and Retry-After for the limit); the request's log line says why. */
 function refused(check: Exclude<LinkCheck, { ok: true }>, services: AppServices, context: Context) {
   const limited = check.reason === "limited";
@@ -71,7 +62,7 @@ function refused(check: Exclude<LinkCheck, { ok: true }>, services: AppServices,
   const view: JoinView = { state: "refused", company: services.company.name, message, signIn: check.reason === "used" || check.reason === "member-exists" };
   return data(
     { view, attempt: undefined },
-    { status: REFUSAL_STATUS[check.reason], headers: limited ? { "Retry-After": String(check.retryAfterSeconds) } : undefined },
+    { status: LINK_REFUSAL_STATUS[check.reason], headers: limited ? { "Retry-After": String(check.retryAfterSeconds) } : undefined },
   );
 }
 

@@ -1,7 +1,7 @@
 import { JOIN_TEXT } from "~/admin/team-texts";
 import { tabPath, tabsAllowed } from "~/admin/tabs";
 import { LOGIN_TEXT } from "~/admin/texts";
-import { checkInvitationLink, sessionCookieWouldBeDropped, type LinkCheck } from "~/auth/join.server";
+import { LINK_REFUSAL_STATUS, checkInvitationLink, sessionCookieWouldBeDropped } from "~/auth/join.server";
 import { joinPasskeyOptions, joinWithPasskey } from "~/auth/join-passkey.server";
 import { withHashSlot } from "~/auth/password.server";
 import { relyingParty } from "~/auth/relying-party.server";
@@ -17,16 +17,6 @@ import type { Route } from "./+types/api.join-passkey";
 
 const BODY_LIMIT = 32 * 1024;
 const NO_STORE = { "Cache-Control": "no-store" };
-
-/** A link that cannot be used answers as the invitation's page does: 404 unknown, 410 used, withdrawn or run out, 409 a member already. */
-const REFUSAL_STATUS: Record<Exclude<LinkCheck, { ok: true }>["reason"], number> = {
-  unknown: 404,
-  expired: 410,
-  used: 410,
-  revoked: 410,
-  "member-exists": 409,
-  limited: 429,
-};
 
 /**
  * POST /api/join-passkey: "Join with a passkey" on the invitation's page
@@ -63,13 +53,13 @@ const join = withBody(
       if (link.reason === "limited") {
         return refuse(JOIN_TEXT.limited(Math.ceil(link.retryAfterSeconds / 60)), 429, { "Retry-After": String(link.retryAfterSeconds) });
       }
-      return refuse(link.message, REFUSAL_STATUS[link.reason]);
+      return refuse(link.message, LINK_REFUSAL_STATUS[link.reason]);
     }
 
     const now = new Date();
     if (body.step === "options") {
       const answer = await joinPasskeyOptions(db, { token, rp, rpName: company.name, now });
-      return answer.ok ? Response.json(answer.options, { headers: NO_STORE }) : refuse(answer.message, REFUSAL_STATUS[answer.reason]);
+      return answer.ok ? Response.json(answer.options, { headers: NO_STORE }) : refuse(answer.message, LINK_REFUSAL_STATUS[answer.reason]);
     }
     if (body.step !== "verify" || typeof body.response !== "object" || body.response === null) return refuse(JOIN_TEXT.passkey.invalid, 400);
     const name = typeof body.name === "string" ? body.name : "";
@@ -85,7 +75,7 @@ const join = withBody(
         return refuse(JOIN_TEXT.passkey.invalid, 400);
       }
       // Used, withdrawn or run out while the passkey was being made.
-      return "message" in result ? refuse(result.message, REFUSAL_STATUS[result.reason]) : refuse(JOIN_TEXT.failure, 409);
+      return "message" in result ? refuse(result.message, LINK_REFUSAL_STATUS[result.reason]) : refuse(JOIN_TEXT.failure, 409);
     }
     // The browser's earlier session (another member's) ends: one session per browser.
     const previous = readSessionToken(request, auth.cookie);

@@ -59,8 +59,8 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("the control was not reached with Tab");
 }
 
-test("a passkey is added on the account page and signs in through the virtual authenticator", async ({ page }) => {
-  const member = await newMember();
+/** Chromium's virtual authenticator (CDP WebAuthn): a platform passkey store that says yes with the user verified. */
+async function addVirtualAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
@@ -73,6 +73,11 @@ test("a passkey is added on the account page and signs in through the virtual au
       automaticPresenceSimulation: true,
     },
   });
+}
+
+test("a passkey is added on the account page and signs in through the virtual authenticator", async ({ page }) => {
+  const member = await newMember();
+  await addVirtualAuthenticator(page);
 
   await signInAt(page, member);
   await waitForHydration(page);
@@ -107,18 +112,7 @@ test("a passkey is added on the account page and signs in through the virtual au
 });
 
 test("an invited member joins with a passkey instead of a password, from the keyboard, and signs in with it", async ({ page }) => {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addVirtualAuthenticator(page);
   const email = `joiner-${randomBytes(4).toString("hex")}@example.com`;
   const link = await withSiteDb(async (db) => {
     // Invited by an owner of the site (the invitation names who sent it).
