@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { ACCOUNT_TEXT } from "./account-texts";
-import { DANGER_BUTTON, QUIET_BUTTON, Section, type AccountResult, type AccountView } from "./AccountPage";
+import { DANGER_BUTTON, QUIET_BUTTON, Section, type AccountResult, type AccountView } from "./account-ui";
 
 /** "Your sessions": every browser signed in to the member, with Sign out each and Sign out everywhere else. */
 export function AccountSessions({ sessions, notice }: { sessions: AccountView["sessions"]; notice: AccountResult }) {

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { ACCOUNT_TEXT } from "./account-texts";
-import { BUTTON, DANGER_BUTTON, INPUT, IdentityFields, QUIET_BUTTON, Section, type AccountResult, type AccountView } from "./AccountPage";
+import { BUTTON, DANGER_BUTTON, INPUT, IdentityFields, QUIET_BUTTON, Section, type AccountResult, type AccountView } from "./account-ui";
 
 /**
  * Two-step sign-in with an authenticator app: set up (the QR code drawn on

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import { Spinner } from "~/components/Spinner";
 import { ACCOUNT_TEXT } from "./account-texts";
-import { BUTTON, INPUT } from "./AccountPage";
+import { BUTTON, INPUT } from "./account-ui";
 import { postPasskeyStep } from "./passkey-fetch";
 import { useHydrated } from "./use-hydrated";
 

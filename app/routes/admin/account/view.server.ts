@@ -5,7 +5,7 @@ import { can } from "~/auth/roles";
 import { secondFactorRequirement } from "~/auth/second-factor-policy.server";
 import type { AdminSession } from "~/auth/sessions.server";
 import { pendingTotpSetup, twoStepStatus } from "~/auth/totp.server";
-import type { AccountView } from "~/admin/AccountPage";
+import type { AccountView } from "~/admin/account-ui";
 import { formatSubmittedAt } from "~/platform/dates";
 import type { Db } from "~/platform/db/db.server";
 
