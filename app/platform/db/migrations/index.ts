@@ -12,6 +12,7 @@ import * as limitCounts from "./011-limit-counts";
 import * as teamAndAudit from "./012-team-and-audit";
 import * as signInFactors from "./013-sign-in-factors";
 import * as joinWithAPasskey from "./014-join-with-a-passkey";
+import * as enquiryStatus from "./015-enquiry-status";
 import type { AppMigration } from "./types";
 
 /**
@@ -34,4 +35,5 @@ export const migrations: Record<string, AppMigration> = {
   "012-team-and-audit": teamAndAudit,
   "013-sign-in-factors": signInFactors,
   "014-join-with-a-passkey": joinWithAPasskey,
+  "015-enquiry-status": enquiryStatus,
 };
