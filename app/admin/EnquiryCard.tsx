@@ -1,10 +1,10 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
-import { ENQUIRY_STATUSES, MAX_REASON_LENGTH, NOT_PROCEEDING_REASONS, STATUS_LABELS, type EnquiryStatus } from "~/enquiries/pipeline";
 import { isHeldInFlood } from "~/enquiries/spam";
 import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
+import { CardNotes, StatusControl } from "./EnquiryPipeline";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -17,8 +17,6 @@ const BADGE: Record<UserType, string> = {
   investor: "bg-purple-100 text-purple-900 ring-purple-300",
   other: "bg-slate-100 text-slate-800 ring-slate-300",
 };
-
-const SELECT = "mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600";
 
 const ACTION_BUTTON =
   "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70";
@@ -173,6 +171,8 @@ export function EnquiryCard({
           <StatusControl submission={submission} Form={fetcher.Form} busy={busy} askingReason={askingReason || fetcher.data?.askReason === submission.id} />
         )}
 
+        <CardNotes submission={submission} Form={fetcher.Form} busy={busy} added={fetcher.data?.notice?.text === INBOX_TEXT.notes.added} />
+
         {confirmingDelete ? (
           <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
             <p className="text-sm text-red-900">{INBOX_TEXT.deleteConfirm}</p>
@@ -241,90 +241,5 @@ export function EnquiryCard({
         </div>
       </article>
     </li>
-  );
-}
-
-/**
- * The enquiry's Status in the pipeline (issue 22): one small form on the
- * card, posting its intent like the card's buttons, so it works without
- * JavaScript; Not proceeding asks why (a reason from the list, or typed).
- * Under it, who changed the status last and when.
- */
-function StatusControl({
-  submission,
-  Form,
-  busy,
-  askingReason,
-}: {
-  submission: InboxSubmission;
-  Form: ReturnType<typeof useFetcher>["Form"];
-  busy: boolean;
-  askingReason: boolean;
-}) {
-  const text = INBOX_TEXT.status;
-  const [chosen, setChosen] = useState<EnquiryStatus>(askingReason ? "not-proceeding" : submission.status);
-  // The server's answer (or a refresh) settles the control on the stored status.
-  useEffect(() => setChosen(askingReason ? "not-proceeding" : submission.status), [submission.status, askingReason]);
-  const id = submission.id;
-  const listed = (NOT_PROCEEDING_REASONS as readonly string[]).includes(submission.status_reason ?? "");
-  const typed = submission.status_reason !== null && !listed ? submission.status_reason : "";
-  return (
-    <div className="mt-4 rounded-lg bg-slate-50 px-3 py-3 ring-1 ring-slate-200 ring-inset">
-      <Form method="post" className="flex flex-wrap items-end gap-2">
-        <input type="hidden" name="intent" value="set-status" />
-        <input type="hidden" name="id" value={id} />
-        <div>
-          <label htmlFor={`status-${id}`} className="block text-sm font-medium text-slate-800">
-            {text.label}
-          </label>
-          <select
-            id={`status-${id}`}
-            name="status"
-            value={chosen}
-            onChange={(event) => setChosen(event.currentTarget.value as EnquiryStatus)}
-            className={SELECT}
-          >
-            {ENQUIRY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </div>
-        {chosen === "not-proceeding" ? (
-          <>
-            <div>
-              <label htmlFor={`reason-${id}`} className="block text-sm font-medium text-slate-800">
-                {text.reason}
-              </label>
-              <select id={`reason-${id}`} name="reason" defaultValue={listed ? (submission.status_reason ?? "") : typed ? "other" : ""} className={SELECT}>
-                <option value="">{text.chooseReason}</option>
-                {NOT_PROCEEDING_REASONS.map((reason) => (
-                  <option key={reason} value={reason}>
-                    {reason}
-                  </option>
-                ))}
-                <option value="other">{text.otherReason}</option>
-              </select>
-            </div>
-            <div>
-              <label htmlFor={`other-reason-${id}`} className="block text-sm font-medium text-slate-800">
-                {text.typedReason}
-              </label>
-              <input id={`other-reason-${id}`} name="otherReason" type="text" maxLength={MAX_REASON_LENGTH} defaultValue={typed} className={`${SELECT} w-56`} />
-            </div>
-          </>
-        ) : null}
-        <button type="submit" disabled={busy} className={`${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`}>
-          {text.save}
-        </button>
-      </Form>
-      {submission.status_changed_by && submission.status_changed_label ? (
-        <p className="mt-2 text-sm [overflow-wrap:anywhere] text-slate-700">
-          <span className="font-semibold">{STATUS_LABELS[submission.status]}</span>
-          {submission.status_reason ? `: ${submission.status_reason}` : null} ({text.changedBy(submission.status_changed_by, submission.status_changed_label)})
-        </p>
-      ) : null}
-    </div>
   );
 }

@@ -112,6 +112,15 @@ export const INBOX_TEXT = {
     none: (status: string) => `No enquiries here with the status ${status}`,
     showAll: "Show every status",
   },
+  /** Internal notes on a card (issue 22): the team's only. */
+  notes: {
+    title: "Notes",
+    label: "Add a note (only the team sees it)",
+    add: "Add note",
+    added: "Note added.",
+    failure: "Error adding the note. Please try again.",
+    by: (who: string, when: string) => `${who}, ${when}`,
+  },
   spam: {
     badge: "Spam",
     reason: "Caught as spam:",

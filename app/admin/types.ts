@@ -32,6 +32,8 @@ export type InboxSubmission = StoredSubmission & {
   notification?: NotificationLine;
   /** When a member last changed its status, in UK time; absent while nobody has. */
   status_changed_label?: string;
+  /** The team's notes, oldest first, with their times in UK time. */
+  notes: Array<{ id: string; author: string; body: string; when: string }>;
 };
 
 export type InboxView =

@@ -64,6 +64,7 @@ export const AUDIT_KINDS = {
   "enquiry-released": { label: "Released an enquiry held in a flood", target: "enquiry" },
   "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
   "enquiry-status-changed": { label: "Changed an enquiry's status", target: "enquiry" },
+  "enquiry-note-added": { label: "Added a note to an enquiry", target: "enquiry" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },

@@ -863,7 +863,7 @@ test("the dashboard says quietly, on both tabs, that e-mail notifications are of
   await expect(page.getByText(/Notification e-mails are failing/)).toHaveCount(0);
 });
 
-test("the pipeline's Status from the keyboard: Contacted, then Not proceeding with a reason; the filter by status beside the tabs; axe finds nothing", async ({
+test("the pipeline's Status from the keyboard: Contacted, then Not proceeding with a reason; a note; the filter by status beside the tabs; axe finds nothing", async ({
   page,
 }) => {
   await resetInbox([
@@ -891,6 +891,18 @@ test("the pipeline's Status from the keyboard: Contacted, then Not proceeding wi
   await button(lena, "Update status").click();
   await expect(notice(page, "Status changed to Not proceeding.")).toBeVisible();
   await expect(lena).toContainText("Not proceeding: Fees too high");
+
+  // A note for the team, from the keyboard: shown on the card with who and when, and the box empty again.
+  const note = lena.getByLabel("Add a note (only the team sees it)");
+  await tabUntilFocused(page, note);
+  await page.keyboard.type("Called back; prefers e-mail.");
+  await page.keyboard.press("Tab");
+  await expectFocusIndicator(button(lena, "Add note"), "Add note");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, "Note added.")).toBeVisible();
+  await expect(lena.getByRole("heading", { name: "Notes (1)" })).toBeVisible();
+  await expect(lena).toContainText("Called back; prefers e-mail.");
+  await expect(lena.getByLabel("Add a note (only the team sees it)")).toHaveValue("");
 
   // The filter by status, beside the specification's tabs; the tabs' counts follow it.
   await page.getByLabel("Show enquiries with the status").selectOption("new");

@@ -214,6 +214,17 @@ export interface WebauthnChallengeTable {
   expires_at: Date | string;
 }
 
+/** An internal note on an enquiry (migration 016): never sent to the visitor, gone with the enquiry. */
+export interface EnquiryNoteTable {
+  id: string;
+  submission_id: string;
+  /** Null once the member has left the team; author_label still names them. */
+  author_id: string | null;
+  author_label: string;
+  body: string;
+  created_at: Date | string;
+}
+
 /** The password was right and a code is still to come (migration 013). */
 export interface PendingSignInTable {
   /** SHA-256 (hex) of the pending cookie's token. */
@@ -325,6 +336,7 @@ export interface DatabaseSchema {
   recovery_codes: RecoveryCodeTable;
   passkeys: PasskeyTable;
   webauthn_challenges: WebauthnChallengeTable;
+  enquiry_notes: EnquiryNoteTable;
   pending_sign_ins: PendingSignInTable;
   sign_in_policy: SignInPolicyTable;
 }
@@ -354,6 +366,7 @@ export const TABLES = [
   "webauthn_challenges",
   "pending_sign_ins",
   "sign_in_policy",
+  "enquiry_notes",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

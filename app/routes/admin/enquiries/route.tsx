@@ -7,6 +7,7 @@ import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types"
 import { useSlowTab } from "~/admin/use-slow-tab";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
+import { notesOf } from "~/enquiries/notes.server";
 import { parseStatusFilter } from "~/enquiries/pipeline";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
@@ -34,10 +35,16 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
     const now = new Date();
-    const states = await notificationStates(
-      db,
-      page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
-    );
+    const [states, notes] = await Promise.all([
+      notificationStates(
+        db,
+        page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
+      ),
+      notesOf(
+        db,
+        page.submissions.map((submission) => submission.id),
+      ),
+    ]);
     const submissions = page.submissions.map((submission): InboxSubmission => {
       const state = states[submission.id];
       return {
@@ -47,6 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
         ...(submission.spam_signals === null ? {} : { possible_spam_label: spamSignalsLabel(submission.spam_signals) }),
         ...(state ? { notification: describeNotification(state, now) } : {}),
         ...(submission.status_changed_at === null ? {} : { status_changed_label: formatSubmittedAt(submission.status_changed_at) }),
+        notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
       };
     });
     inbox = { status: "ok", filter, search, statusFilter, ...page, submissions, selectAll: params.get("select") === "all" };
