@@ -220,7 +220,11 @@ export function card(page: Page, name: string): Locator {
   return cards(page).filter({ has: page.getByRole("heading", { level: 3, name }) });
 }
 
-/** The senders' names of the cards shown, top to bottom (without the "Unread" badge). */
+/**
+ * The senders' names of the cards shown, top to bottom (without the "Unread"
+ * badge). Read once: a page still arriving (a plain form's answer streams
+ * in) may hold only some cards, so compare it with expect.poll.
+ */
 export async function cardNames(page: Page): Promise<string[]> {
   return cards(page)
     .getByRole("heading", { level: 3 })

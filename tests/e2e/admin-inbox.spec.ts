@@ -398,7 +398,7 @@ test("HTML and script in an enquiry's fields show as literal text and never run"
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
   const scope = cards(page).first();
   await expect(scope.getByRole("heading", { level: 3 })).toContainText(payload.name);
-  expect(await cardNames(page)).toEqual([payload.name]);
+  await expect.poll(() => cardNames(page)).toEqual([payload.name]);
   await expect(scope.getByText("<script>window.__xss=1</script>")).toBeVisible();
   await expect(scope.getByText(payload.message.split("\n")[0]!)).toHaveText(payload.message);
   const mail = scope.getByRole("link", { name: payload.email, exact: true });
@@ -488,7 +488,7 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   ]);
   await openInbox(page);
   await expectCounts(page, { all: 1, unread: 0, read: 1, spam: 2 });
-  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+  await expect.poll(() => cardNames(page)).toEqual(["Real Rachel"]);
   await expect(page.getByRole("banner").getByRole("link", { name: /unread enquir/ })).toHaveCount(0);
 
   await filterTab(page, "Spam").click();
@@ -523,7 +523,7 @@ test("Held (n) lists what arrived during a flood, out of All; Not spam releases 
   ]);
   await openInbox(page);
   await expectCounts(page, { all: 1, unread: 0, read: 1, held: 2 });
-  expect(await cardNames(page)).toEqual(["Real Rachel"]);
+  await expect.poll(() => cardNames(page)).toEqual(["Real Rachel"]);
 
   await filterTab(page, "Held").click();
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=held$/);
@@ -938,7 +938,7 @@ test.describe("without JavaScript", () => {
     await mainTab(page, "Contact Submissions").click();
     await expect(page).toHaveURL(/\/admin\/enquiries$/);
     await expectCounts(page, { all: 2, unread: 2, read: 0 });
-    expect(await cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
+    await expect.poll(() => cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
     const nina = card(page, "Nina Plain");
     await expect(nina.locator("time")).toHaveText("2 Nov 2026, 12:00");
 
@@ -993,7 +993,7 @@ test.describe("without JavaScript", () => {
     await page.getByRole("searchbox", { name: "Search submissions" }).fill("boiler");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect(page).toHaveURL(/\/admin\/enquiries\?q=boiler$/);
-    expect(await cardNames(page)).toEqual(["Plain Cy", "Plain Ada"]);
+    await expect.poll(() => cardNames(page)).toEqual(["Plain Cy", "Plain Ada"]);
     await page.getByRole("link", { name: "Clear search", exact: true }).click();
 
     // Spam and Not spam.
@@ -1034,7 +1034,7 @@ test.describe("without JavaScript", () => {
     await button(bulkBar(page), "Delete selected").click();
     await button(page.locator("#inbox-list").getByRole("alert"), "Delete selected").click();
     await expect(notice(page, INBOX.bulkDeleted(2))).toBeVisible();
-    expect(await cardNames(page)).toEqual(["Plain Bot", "Plain Cy"]);
+    await expect.poll(() => cardNames(page)).toEqual(["Plain Bot", "Plain Cy"]);
     expect((await storedInbox()).map((row) => row.name)).toEqual(["Plain Bot", "Plain Cy"]);
   });
   test("the Status without JavaScript: Not proceeding asks for its reason on the page, then keeps it", async ({ page }) => {
