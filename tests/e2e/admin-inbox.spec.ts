@@ -908,7 +908,7 @@ test("the pipeline's Status from the keyboard: Contacted, then Not proceeding wi
   await page.getByLabel("Show enquiries with the status").selectOption("new");
   await page.getByRole("button", { name: "Show", exact: true }).click();
   await expect(page).toHaveURL(/status=new/);
-  expect(await cardNames(page)).toEqual(["Tom Tenant"]);
+  await expect.poll(() => cardNames(page)).toEqual(["Tom Tenant"]);
   await expect(filterTab(page, "All")).toContainText("(1)");
   await expectAccessible(page, "the inbox filtered by status");
 });
