@@ -116,7 +116,8 @@ export function CardNotes({
   const text = INBOX_TEXT.notes;
   const id = submission.id;
   return (
-    <section aria-labelledby={`notes-${id}`} className="mt-4">
+    // A group, not a landmark: every card has one, and landmarks must be told apart.
+    <div role="group" aria-labelledby={`notes-${id}`} className="mt-4">
       <h4 id={`notes-${id}`} className="text-sm font-semibold text-slate-900">
         {text.title} ({submission.notes.length})
       </h4>
@@ -152,6 +153,6 @@ export function CardNotes({
           {text.add}
         </button>
       </Form>
-    </section>
+    </div>
   );
 }
