@@ -5,6 +5,7 @@ import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
 import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
 import { parseInboxFilter, parseSearch } from "~/enquiries/inbox";
+import { parseStatusFilter } from "~/enquiries/pipeline";
 import { Icon } from "~/components/Icon";
 import { DASHBOARD_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
 import { DatabaseBanner } from "./DatabaseBanner";
@@ -49,7 +50,12 @@ const MAIN_TAB = (selected: boolean) =>
 const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, companyName: string) => ReactNode>> = {
   enquiries: (search, companyName) => (
     <EnquiriesPanel
-      view={{ status: "error", filter: parseInboxFilter(search.get("filter")), search: parseSearch(search.get("q")) }}
+      view={{
+        status: "error",
+        filter: parseInboxFilter(search.get("filter")),
+        search: parseSearch(search.get("q")),
+        statusFilter: parseStatusFilter(search.get("status")),
+      }}
       loading
       companyName={companyName}
       actionData={undefined}

@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/inbox";
+import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "~/enquiries/pipeline";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
@@ -37,10 +38,11 @@ export function inboxHref(filter: InboxFilter, page = 1, search = "", extra: Rec
   return `${INBOX_PATH}${query ? `?${query}` : ""}`;
 }
 
-/** The CSV of the current filter and search (built at /admin/enquiries.csv). */
-function exportHref(filter: InboxFilter, search: string): string {
+/** The CSV of the current filter, search and status (built at /admin/enquiries.csv). */
+function exportHref(filter: InboxFilter, search: string, status: EnquiryStatus | undefined): string {
   const params = new URLSearchParams({ filter });
   if (search !== "") params.set("q", search);
+  if (status) params.set("status", status);
   return `/admin/enquiries.csv?${params}`;
 }
 
@@ -64,7 +66,11 @@ export function EnquiriesPanel({
   /** The action's answer when the page itself is that answer (no JavaScript). */
   actionData: AdminActionData | undefined;
 }) {
-  const { filter, search } = view;
+  const { filter, search, statusFilter } = view;
+  // Every link of the view keeps the status chosen.
+  const statusParam: Record<string, string> = statusFilter ? { status: statusFilter } : {};
+  const viewHref = (to: InboxFilter, toPage = 1, toSearch = search, extra: Record<string, string> = {}) =>
+    inboxHref(to, toPage, toSearch, { ...statusParam, ...extra });
   const page = view.status === "ok" ? view.page : 1;
   const counts = view.status === "ok" ? view.counts : undefined;
   const submissions = view.status === "ok" ? view.submissions : [];
@@ -72,7 +78,7 @@ export function EnquiriesPanel({
 
   // A notice belongs to the view it was given in: another filter, search or page starts clean.
   // (The panel itself stays mounted, so the focused filter tab keeps focus.)
-  const viewKey = `${filter}:${search}:${page}`;
+  const viewKey = `${filter}:${search}:${statusFilter ?? ""}:${page}`;
   const currentView = useRef(viewKey);
   currentView.current = viewKey;
   const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
@@ -103,7 +109,7 @@ export function EnquiriesPanel({
     setFetched({ viewKey: currentView.current, result });
   }, []);
 
-  const here = inboxHref(filter, page, search);
+  const here = viewHref(filter, page);
 
   // Another view's search (a tab, Clear search, Back) shows its own words; the
   // box is not remounted for it, so a search sent with Enter keeps its focus.
@@ -130,6 +136,7 @@ export function EnquiriesPanel({
         <Form method="get" action={INBOX_PATH} preventScrollReset>
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
           {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
+          {statusFilter ? <input type="hidden" name="status" value={statusFilter} /> : null}
           <button type="submit" className={SECONDARY_BUTTON}>
             <Icon name="refresh" className={`size-4 ${loading ? "animate-spin motion-reduce:animate-none" : ""}`} />
             {INBOX_TEXT.refresh}
@@ -140,6 +147,7 @@ export function EnquiriesPanel({
       <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
         <Form method="get" action={INBOX_PATH} role="search" preventScrollReset className="flex w-full max-w-md flex-wrap items-end gap-2">
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
+          {statusFilter ? <input type="hidden" name="status" value={statusFilter} /> : null}
           <div className="min-w-0 flex-1">
             <label htmlFor="inbox-search" className="block text-sm font-medium text-slate-800">
               {INBOX_TEXT.search.label}
@@ -161,7 +169,7 @@ export function EnquiriesPanel({
         </Form>
         <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {/* A file to save, not a page: a plain link, so the router does not try to render it. */}
-          <a href={exportHref(filter, search)} download className={LINK}>
+          <a href={exportHref(filter, search, statusFilter)} download className={LINK}>
             {INBOX_TEXT.exportCsv}
           </a>
           <Link to="/admin/data-requests" className={LINK}>
@@ -179,14 +187,15 @@ export function EnquiriesPanel({
         items={INBOX_FILTERS.map((value) => ({
           id: `inbox-filter-${value}`,
           label: `${INBOX_TEXT.filters[value]} (${counts?.[value] ?? "–"})`,
-          to: inboxHref(value, 1, search),
+          to: viewHref(value),
           selected: value === filter,
         }))}
       />
+      {view.status === "ok" ? <StatusFilter filter={filter} search={search} statusFilter={statusFilter} counts={view.statusCounts} /> : null}
       {search !== "" && submissions.length > 0 ? (
         <p className="mt-3 text-sm text-slate-700">
           {INBOX_TEXT.search.showing(search)}{" "}
-          <Link to={inboxHref(filter)} className={LINK}>
+          <Link to={viewHref(filter, 1, "")} className={LINK}>
             {INBOX_TEXT.search.clear}
           </Link>
         </p>
@@ -205,7 +214,7 @@ export function EnquiriesPanel({
             {INBOX_TEXT.loadFailure}
           </p>
         ) : submissions.length === 0 ? (
-          <EmptyInbox filter={filter} page={page} search={search} />
+          <EmptyInbox filter={filter} page={page} search={search} statusFilter={statusFilter} />
         ) : (
           <>
             <BulkBar
@@ -214,7 +223,7 @@ export function EnquiriesPanel({
               selectedCount={selectedCount}
               pageCount={pageIds.length}
               onSelectAll={(selected) => pick(pageIds, selected)}
-              selectAllHref={inboxHref(filter, page, search, { select: "all" })}
+              selectAllHref={viewHref(filter, page, search, { select: "all" })}
               onResult={onBulkResult}
             />
             {actionData?.confirmBulkDelete ? <BulkDeleteConfirmation ids={actionData.confirmBulkDelete} cancelHref={here} /> : null}
@@ -225,6 +234,7 @@ export function EnquiriesPanel({
                   submission={submission}
                   companyName={companyName}
                   confirmingDelete={actionData?.confirmDelete === submission.id}
+                  askingReason={actionData?.askReason === submission.id}
                   cancelHref={here}
                   onResult={onResult}
                   bulkFormId={BULK_FORM_ID}
@@ -236,14 +246,14 @@ export function EnquiriesPanel({
             {page > 1 || view.hasMore ? (
               <nav aria-label="Pages of submissions" className="mt-6 flex justify-between gap-4">
                 {page > 1 ? (
-                  <Link to={inboxHref(filter, page - 1, search)} className={LINK}>
+                  <Link to={viewHref(filter, page - 1)} className={LINK}>
                     ← {INBOX_TEXT.newer}
                   </Link>
                 ) : (
                   <span />
                 )}
                 {view.hasMore ? (
-                  <Link to={inboxHref(filter, page + 1, search)} className={LINK}>
+                  <Link to={viewHref(filter, page + 1)} className={LINK}>
                     {INBOX_TEXT.older} →
                   </Link>
                 ) : null}
@@ -286,15 +296,27 @@ function BulkDeleteConfirmation({ ids, cancelHref }: { ids: string[]; cancelHref
   );
 }
 
-function EmptyInbox({ filter, page, search }: { filter: InboxFilter; page: number; search: string }) {
+function EmptyInbox({ filter, page, search, statusFilter }: { filter: InboxFilter; page: number; search: string; statusFilter: EnquiryStatus | undefined }) {
   if (search !== "") {
     return (
       <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
         <p className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">{INBOX_TEXT.search.noMatch(search)}</p>
         <p className="mt-2 text-slate-600">{INBOX_TEXT.search.noMatchHint}</p>
         <p className="mt-2">
-          <Link to={inboxHref(filter)} className={LINK}>
+          <Link to={inboxHref(filter, 1, "", statusFilter ? { status: statusFilter } : {})} className={LINK}>
             {INBOX_TEXT.search.clear}
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (statusFilter && page === 1) {
+    return (
+      <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+        <p className="text-lg font-semibold text-slate-900">{INBOX_TEXT.status.none(STATUS_LABELS[statusFilter])}</p>
+        <p className="mt-2">
+          <Link to={inboxHref(filter)} className={LINK}>
+            {INBOX_TEXT.status.showAll}
           </Link>
         </p>
       </div>
@@ -324,5 +346,52 @@ function EmptyInbox({ filter, page, search }: { filter: InboxFilter; page: numbe
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The pipeline's status beside the specification's tabs: a plain GET form
+ * (filter and search kept), each status with how many of the read state and
+ * search shown it holds.
+ */
+function StatusFilter({
+  filter,
+  search,
+  statusFilter,
+  counts,
+}: {
+  filter: InboxFilter;
+  search: string;
+  statusFilter: EnquiryStatus | undefined;
+  counts: Record<EnquiryStatus, number>;
+}) {
+  const text = INBOX_TEXT.status;
+  return (
+    <Form method="get" action={INBOX_PATH} preventScrollReset className="mt-3 flex flex-wrap items-end gap-2">
+      {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
+      {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
+      <div>
+        <label htmlFor="inbox-status" className="block text-sm font-medium text-slate-800">
+          {text.filter}
+        </label>
+        <select
+          id="inbox-status"
+          name="status"
+          key={statusFilter ?? ""}
+          defaultValue={statusFilter ?? ""}
+          className="mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-600"
+        >
+          <option value="">{text.allStatuses}</option>
+          {ENQUIRY_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {`${STATUS_LABELS[status]} (${counts[status]})`}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={SECONDARY_BUTTON}>
+        {text.show}
+      </button>
+    </Form>
   );
 }

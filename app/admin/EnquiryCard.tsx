@@ -4,6 +4,7 @@ import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
 import { isHeldInFlood } from "~/enquiries/spam";
 import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
+import { CardNotes, StatusControl } from "./EnquiryPipeline";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -24,6 +25,7 @@ export function EnquiryCard({
   submission,
   companyName,
   confirmingDelete,
+  askingReason,
   cancelHref,
   onResult,
   bulkFormId,
@@ -34,6 +36,8 @@ export function EnquiryCard({
   companyName: string;
   /** Without JavaScript: this card's delete is waiting for confirmation on the page. */
   confirmingDelete: boolean;
+  /** Without JavaScript: Not proceeding was chosen without its reason, which the card now asks for. */
+  askingReason: boolean;
   /** Where "Cancel" goes from that confirmation (the current view). */
   cancelHref: string;
   onResult: (result: AdminActionData) => void;
@@ -162,6 +166,12 @@ export function EnquiryCard({
             </span>
           </p>
         ) : null}
+
+        {spam ? null : (
+          <StatusControl submission={submission} Form={fetcher.Form} busy={busy} askingReason={askingReason || fetcher.data?.askReason === submission.id} />
+        )}
+
+        <CardNotes submission={submission} Form={fetcher.Form} busy={busy} added={fetcher.data?.notice?.text === INBOX_TEXT.notes.added} />
 
         {confirmingDelete ? (
           <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">

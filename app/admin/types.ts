@@ -1,3 +1,4 @@
+import type { EnquiryStatus } from "~/enquiries/pipeline";
 import type { InboxCounts, InboxFilter, StoredSubmission } from "~/enquiries/inbox";
 import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
@@ -29,6 +30,10 @@ export type InboxSubmission = StoredSubmission & {
   possible_spam_label?: string;
   /** Real enquiries with an e-mail job only. */
   notification?: NotificationLine;
+  /** When a member last changed its status, in UK time; absent while nobody has. */
+  status_changed_label?: string;
+  /** The team's notes, oldest first, with their times in UK time. */
+  notes: Array<{ id: string; author: string; body: string; when: string }>;
 };
 
 export type InboxView =
@@ -37,14 +42,17 @@ export type InboxView =
       filter: InboxFilter;
       /** What the search box holds (parsed); empty: no search. */
       search: string;
+      /** The pipeline's status chosen (?status=); undefined: every status. */
+      statusFilter: EnquiryStatus | undefined;
       counts: InboxCounts;
+      statusCounts: Record<EnquiryStatus, number>;
       page: number;
       hasMore: boolean;
       submissions: InboxSubmission[];
       /** Without JavaScript, "Select all on this page" is a link (?select=all) that comes back with every box ticked. */
       selectAll: boolean;
     }
-  | { status: "error"; filter: InboxFilter; search: string };
+  | { status: "error"; filter: InboxFilter; search: string; statusFilter: EnquiryStatus | undefined };
 
 /** The project form the URL asks for (?form=new or ?edit=<id>). */
 export type ProjectFormState = { mode: "add"; displayOrder: number } | { mode: "edit"; project: RenovationProject };
@@ -60,6 +68,8 @@ export type AdminActionData = {
   confirmDelete?: string;
   /** The same for a bulk delete: the ids to confirm. */
   confirmBulkDelete?: string[];
+  /** Not proceeding was chosen without its reason: the card whose reason's fields to show. */
+  askReason?: string;
   /** A project form the server refused: shown again as the admin left it, with the problems. */
   projectForm?: { values: ProjectFormValues; errors: ProjectFormErrors };
 };

@@ -1,4 +1,4 @@
-import { STORED_ROLES, type StoredRole as Role } from "~/platform/db/schema";
+import { STORED_ENQUIRY_STATUSES, STORED_ROLES, type StoredEnquiryStatus, type StoredRole as Role } from "~/platform/db/schema";
 
 /**
  * What the audit log can say (docs/decisions/042): a closed list of kinds,
@@ -63,6 +63,8 @@ export const AUDIT_KINDS = {
   "enquiry-marked-not-spam": { label: "Marked an enquiry not spam", target: "enquiry" },
   "enquiry-released": { label: "Released an enquiry held in a flood", target: "enquiry" },
   "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
+  "enquiry-status-changed": { label: "Changed an enquiry's status", target: "enquiry" },
+  "enquiry-note-added": { label: "Added a note to an enquiry", target: "enquiry" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },
@@ -105,6 +107,8 @@ export type AuditDetails = {
   at?: string;
   /** A failed sign-in: a member's wrong password, two-step code or passkey, or an address (or passkey) that is no member's. */
   failure?: SignInFailure;
+  /** An enquiry's new status in the pipeline (its reason, which may be typed, is not kept here). */
+  status?: StoredEnquiryStatus;
 };
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -119,6 +123,7 @@ const DETAIL_CHECKS: { [K in keyof Required<AuditDetails>]: (value: unknown) => 
   searched: (value) => typeof value === "boolean",
   at: (value) => typeof value === "string" && ISO_TIME.test(value),
   failure: (value) => (SIGN_IN_FAILURES as readonly unknown[]).includes(value),
+  status: (value) => (STORED_ENQUIRY_STATUSES as readonly unknown[]).includes(value),
 };
 
 /** The details as stored, or a thrown error naming the first field that is not allowed (a bug, never a user's doing). */

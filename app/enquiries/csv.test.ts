@@ -15,6 +15,10 @@ function submission(overrides: Partial<StoredSubmission> = {}): StoredSubmission
     created_at: "2026-07-01T08:30:00.000Z",
     spam_reason: null,
     spam_signals: null,
+    status: "new",
+    status_reason: null,
+    status_changed_at: null,
+    status_changed_by: null,
     ...overrides,
   };
 }

@@ -3,10 +3,11 @@ import type { Db } from "~/platform/db/db.server";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import type { ContactSubmissionTable, DatabaseSchema } from "~/platform/db/schema";
 import { audit, auditEach } from "~/audit/audit.server";
-import type { Actor } from "~/audit/actor";
+import { actorLabel, type Actor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
+import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL } from "./spam";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
@@ -26,6 +27,10 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
     created_at: toIsoString(row.created_at),
     spam_reason: row.spam_reason,
     spam_signals: row.spam_signals,
+    status: row.status,
+    status_reason: row.status_reason,
+    status_changed_at: row.status_changed_at === null ? null : toIsoString(row.status_changed_at),
+    status_changed_by: row.status_changed_by,
   };
 }
 
@@ -57,11 +62,11 @@ function matchesSearch(eb: Where, search: string) {
  * CSV export. `search` should come through parseSearch (inbox.ts); empty
  * means no search.
  */
-export function submissionsQuery(db: Db, { filter, search = "" }: InboxQuery) {
+export function submissionsQuery(db: Db, { filter, search = "", status }: InboxQuery) {
   return db
     .selectFrom("contact_submissions")
     .selectAll()
-    .where((eb) => (search === "" ? inFilter(eb, filter) : eb.and([inFilter(eb, filter), matchesSearch(eb, search)])))
+    .where((eb) => eb.and([inFilter(eb, filter), ...(search === "" ? [] : [matchesSearch(eb, search)]), ...(status ? [eb("status", "=", status)] : [])]))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
 }
@@ -79,8 +84,8 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
   });
 }
 
-/** How many submissions each filter tab holds, of those the search matches (all of them without one). */
-export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts> {
+/** How many submissions each filter tab holds, of those the search (and the status, when one is chosen) matches. */
+export async function countSubmissions(db: Db, search = "", status?: EnquiryStatus): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
   const real = sql`spam_reason is null and not (${HELD})`;
   let query = db
@@ -93,6 +98,7 @@ export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts
       sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
     ]);
   if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
+  if (status) query = query.where("status", "=", status);
   const row = await query.executeTakeFirstOrThrow();
   return {
     all: Number(row.all ?? 0),
@@ -103,18 +109,34 @@ export async function countSubmissions(db: Db, search = ""): Promise<InboxCounts
   };
 }
 
-/** One page of a view (1-based), with the counts for the filter tabs. */
+/** How many real enquiries (not spam, not held) of the read state chosen each status holds, of those the search matches. */
+export async function countByStatus(db: Db, { filter, search = "" }: InboxQuery): Promise<Record<EnquiryStatus, number>> {
+  const readState = filter === "unread" || filter === "read" ? filter : "all";
+  let query = db
+    .selectFrom("contact_submissions")
+    .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
+    .where((eb) => inFilter(eb, readState))
+    .groupBy("status");
+  if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
+  const counts = Object.fromEntries(ENQUIRY_STATUSES.map((status) => [status, 0])) as Record<EnquiryStatus, number>;
+  for (const row of await query.execute()) counts[row.status] = Number(row.count);
+  return counts;
+}
+
+/** One page of a view (1-based), with the counts for the filter tabs and the statuses. */
 export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Promise<InboxPage> {
-  const [rows, counts] = await Promise.all([
+  const [rows, counts, statusCounts] = await Promise.all([
     submissionsQuery(db, query)
       .limit(INBOX_PAGE_SIZE + 1)
       .offset((page - 1) * INBOX_PAGE_SIZE)
       .execute(),
-    countSubmissions(db, query.search),
+    countSubmissions(db, query.search, query.status),
+    countByStatus(db, query),
   ]);
   return {
     submissions: rows.slice(0, INBOX_PAGE_SIZE).map(toSubmission),
     counts,
+    statusCounts,
     page,
     hasMore: rows.length > INBOX_PAGE_SIZE,
   };
@@ -190,6 +212,31 @@ export async function markSpam(db: Db, id: string, actor: Actor): Promise<boolea
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await audit(trx, { actor, action: "enquiry-marked-spam", target: id });
+    return true;
+  });
+}
+
+export type StatusChange = { status: EnquiryStatus; reason?: string };
+
+/**
+ * Moves an enquiry to a status of the pipeline, with who and when, and its
+ * audit entry in the same transaction. Not proceeding keeps its reason; the
+ * other statuses clear it. False when there is no such enquiry.
+ */
+export async function setEnquiryStatus(db: Db, id: string, change: StatusChange, actor: Actor, now = new Date()): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable("contact_submissions")
+      .set({
+        status: change.status,
+        status_reason: change.status === "not-proceeding" ? (change.reason ?? null) : null,
+        status_changed_at: now.toISOString(),
+        status_changed_by: actorLabel(actor),
+      })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await audit(trx, { actor, action: "enquiry-status-changed", target: id, details: { status: change.status }, at: now });
     return true;
   });
 }

@@ -1,4 +1,5 @@
 import { isUuid } from "~/platform/ids";
+import type { EnquiryStatus } from "./pipeline";
 import type { UserType } from "./schema";
 
 /** A stored contact submission as the admin sees it (SPEC §3 field names). */
@@ -15,6 +16,11 @@ export type StoredSubmission = {
   spam_reason: string | null;
   /** Null unless marked as possible spam, or held in a flood ("flood" first); then what the rules noticed. */
   spam_signals: string | null;
+  /** Where it stands in the pipeline (pipeline.ts), with the reason of Not proceeding, and who changed it last and when. */
+  status: EnquiryStatus;
+  status_reason: string | null;
+  status_changed_at: string | null;
+  status_changed_by: string | null;
 };
 
 /**
@@ -27,13 +33,15 @@ export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 export type InboxCounts = Record<InboxFilter, number>;
 
-/** What the admin asked to see: a filter, and words to find in the name, e-mail or message. */
-export type InboxQuery = { filter: InboxFilter; search?: string };
+/** What the admin asked to see: a filter, words to find in the name, e-mail or message, and a status (every status without one). */
+export type InboxQuery = { filter: InboxFilter; search?: string; status?: EnquiryStatus };
 
 export type InboxPage = {
   submissions: StoredSubmission[];
-  /** Per filter, of the submissions that match the search. */
+  /** Per filter, of the submissions that match the search (and the status, when one is chosen). */
   counts: InboxCounts;
+  /** Per status, of the real enquiries (not spam, not held) that match the search and the read state chosen. */
+  statusCounts: Record<EnquiryStatus, number>;
   /** 1-based. */
   page: number;
   hasMore: boolean;

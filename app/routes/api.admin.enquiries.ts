@@ -1,11 +1,12 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
+import { parseStatusFilter } from "~/enquiries/pipeline";
 import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
- * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&page=n): for
+ * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&status=<status>&page=n): for
  * scripts and integrations of the admin's own. As on the page, all, unread
  * and read hold real enquiries only; what a flood brought is under
  * filter=held, spam under filter=spam.
@@ -16,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {
-    const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")) };
+    const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")), status: parseStatusFilter(params.get("status")) };
     const page = await listSubmissions(db, query, parsePage(params.get("page")));
     // Express marks every admin response no-store.
     return Response.json(page);

@@ -21,6 +21,7 @@ import {
   type SeedEnquiry,
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
+import { expectAccessible } from "./axe";
 import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**
@@ -862,6 +863,56 @@ test("the dashboard says quietly, on both tabs, that e-mail notifications are of
   await expect(page.getByText(/Notification e-mails are failing/)).toHaveCount(0);
 });
 
+test("the pipeline's Status from the keyboard: Contacted, then Not proceeding with a reason; a note; the filter by status beside the tabs; axe finds nothing", async ({
+  page,
+}) => {
+  await resetInbox([
+    { name: "Lena Landlord", email: "lena@example.com", userType: "landlord", message: "Two flats to let.", createdAt: "2026-11-02T12:00:00.000Z" },
+    { name: "Tom Tenant", email: "tom@example.com", userType: "tenant", message: "Looking for a flat.", createdAt: "2026-11-01T12:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  const lena = card(page, "Lena Landlord");
+  const status = lena.getByLabel("Status", { exact: true });
+  await expect(status).toHaveValue("new");
+  // Reached with Tab; the native list is the browser's own keyboard control.
+  await tabUntilFocused(page, status);
+  await status.selectOption("contacted");
+  await tabUntilFocused(page, button(lena, "Update status"));
+  await page.keyboard.press("Enter");
+  await expect(notice(page, "Status changed to Contacted.")).toBeVisible();
+  await expect(lena).toContainText(/Contacted \(changed by /);
+
+  // Not proceeding shows why, from a list or typed.
+  await status.selectOption("not-proceeding");
+  const reason = lena.getByLabel("Why it is not proceeding");
+  await expect(reason).toBeVisible();
+  await reason.selectOption("Fees too high");
+  await expectAccessible(page, "a card choosing Not proceeding");
+  await button(lena, "Update status").click();
+  await expect(notice(page, "Status changed to Not proceeding.")).toBeVisible();
+  await expect(lena).toContainText("Not proceeding: Fees too high");
+
+  // A note for the team, from the keyboard: shown on the card with who and when, and the box empty again.
+  const note = lena.getByLabel("Add a note (only the team sees it)");
+  await tabUntilFocused(page, note);
+  await page.keyboard.type("Called back; prefers e-mail.");
+  await page.keyboard.press("Tab");
+  await expectFocusIndicator(button(lena, "Add note"), "Add note");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, "Note added.")).toBeVisible();
+  await expect(lena.getByRole("heading", { name: "Notes (1)" })).toBeVisible();
+  await expect(lena).toContainText("Called back; prefers e-mail.");
+  await expect(lena.getByLabel("Add a note (only the team sees it)")).toHaveValue("");
+
+  // The filter by status, beside the specification's tabs; the tabs' counts follow it.
+  await page.getByLabel("Show enquiries with the status").selectOption("new");
+  await page.getByRole("button", { name: "Show", exact: true }).click();
+  await expect(page).toHaveURL(/status=new/);
+  await expect.poll(() => cardNames(page)).toEqual(["Tom Tenant"]);
+  await expect(filterTab(page, "All")).toContainText("(1)");
+  await expectAccessible(page, "the inbox filtered by status");
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -985,5 +1036,20 @@ test.describe("without JavaScript", () => {
     await expect(notice(page, INBOX.bulkDeleted(2))).toBeVisible();
     await expect.poll(() => cardNames(page)).toEqual(["Plain Bot", "Plain Cy"]);
     expect((await storedInbox()).map((row) => row.name)).toEqual(["Plain Bot", "Plain Cy"]);
+  });
+  test("the Status without JavaScript: Not proceeding asks for its reason on the page, then keeps it", async ({ page }) => {
+    await resetInbox([
+      { name: "Petra Plain", email: "petra@example.com", userType: "landlord", message: "A house to let.", createdAt: "2026-11-02T12:00:00.000Z" },
+    ]);
+    await page.goto("/admin/enquiries");
+    const petra = card(page, "Petra Plain");
+    await petra.getByLabel("Status", { exact: true }).selectOption("not-proceeding");
+    await button(petra, "Update status").click();
+    await expect(page.getByText("Choose why it is not proceeding, or type the reason.")).toBeVisible();
+    const again = card(page, "Petra Plain");
+    await again.getByLabel("Why it is not proceeding").selectOption("other");
+    await again.getByLabel("The reason, in a few words").fill("Selling instead");
+    await button(again, "Update status").click();
+    await expect(card(page, "Petra Plain")).toContainText("Not proceeding: Selling instead");
   });
 });

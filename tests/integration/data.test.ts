@@ -24,6 +24,8 @@ const ALL_MIGRATIONS = [
   "012-team-and-audit",
   "013-sign-in-factors",
   "014-join-with-a-passkey",
+  "015-enquiry-status",
+  "016-enquiry-notes",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -118,7 +120,11 @@ describe.each(backends)("data layer on $name", (backend) => {
       expect(columns("site_versions")).toEqual(["number", "content", "published_at", "published_by", "restored_from"].sort());
       expect(columns("site_draft")).toEqual(["id", "content", "revision", "updated_at", "updated_by"].sort());
       expect(columns("contact_submissions")).toEqual(
-        ["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"].sort(),
+        [
+          ...["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"],
+          // The pipeline (migration 015).
+          ...["status", "status_reason", "status_changed_at", "status_changed_by"],
+        ].sort(),
       );
     });
 
@@ -256,6 +262,11 @@ describe.each(backends)("data layer on $name", (backend) => {
         spam_reason: null,
         spam_signals: null,
         email_folded: "ada@example.com",
+        // New in the pipeline until a member moves it.
+        status: "new",
+        status_reason: null,
+        status_changed_at: null,
+        status_changed_by: null,
       });
     });
 

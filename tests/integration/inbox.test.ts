@@ -36,6 +36,7 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
     expect(await listSubmissions(data.db, { filter: "all" })).toEqual({
       submissions: [],
       counts: { all: 0, unread: 0, read: 0, held: 0, spam: 0 },
+      statusCounts: { new: 0, contacted: 0, "valuation-booked": 0, instructed: 0, "not-proceeding": 0 },
       page: 1,
       hasMore: false,
     });

@@ -54,7 +54,13 @@ describe.each(backends)("migration 012 on $name", (backend) => {
     await untyped.insertInto("email_outbox").values(job).execute();
 
     // 013 (the sign-in factors) and 014 follow, and must keep what 012 made of the outbox.
-    expect(await migrateToLatest(database)).toEqual(["012-team-and-audit", "013-sign-in-factors", "014-join-with-a-passkey"]);
+    expect(await migrateToLatest(database)).toEqual([
+      "012-team-and-audit",
+      "013-sign-in-factors",
+      "014-join-with-a-passkey",
+      "015-enquiry-status",
+      "016-enquiry-notes",
+    ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();
     expect(admins).toEqual([

@@ -24,6 +24,10 @@ export interface RenovationProjectTable {
   updated_at: Generated<Date | string>;
 }
 
+/** The pipeline's statuses as the table's check allows them (migration 015); their words are app/enquiries/pipeline.ts's. */
+export const STORED_ENQUIRY_STATUSES = ["new", "contacted", "valuation-booked", "instructed", "not-proceeding"] as const;
+export type StoredEnquiryStatus = (typeof STORED_ENQUIRY_STATUSES)[number];
+
 export interface ContactSubmissionTable {
   id: string;
   name: string;
@@ -39,6 +43,13 @@ export interface ContactSubmissionTable {
   email_folded: ColumnType<string | null, string | null | undefined, string | null>;
   /** Null: nothing noticed. Otherwise what marked it as possible spam while it stays in the inbox (migration 007). */
   spam_signals: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where it stands in the pipeline (migration 015; app/enquiries/pipeline.ts): "new" until a member changes it. */
+  status: ColumnType<StoredEnquiryStatus, StoredEnquiryStatus | undefined, StoredEnquiryStatus>;
+  /** Not proceeding only: why (chosen from the list or typed). */
+  status_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  status_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The member who changed it last, as the audit log names them. */
+  status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** "password-reset" is allowed by the table (migration 012) for the reset links of issue 21. */
@@ -203,6 +214,17 @@ export interface WebauthnChallengeTable {
   expires_at: Date | string;
 }
 
+/** An internal note on an enquiry (migration 016): never sent to the visitor, gone with the enquiry. */
+export interface EnquiryNoteTable {
+  id: string;
+  submission_id: string;
+  /** Null once the member has left the team; author_label still names them. */
+  author_id: string | null;
+  author_label: string;
+  body: string;
+  created_at: Date | string;
+}
+
 /** The password was right and a code is still to come (migration 013). */
 export interface PendingSignInTable {
   /** SHA-256 (hex) of the pending cookie's token. */
@@ -314,6 +336,7 @@ export interface DatabaseSchema {
   recovery_codes: RecoveryCodeTable;
   passkeys: PasskeyTable;
   webauthn_challenges: WebauthnChallengeTable;
+  enquiry_notes: EnquiryNoteTable;
   pending_sign_ins: PendingSignInTable;
   sign_in_policy: SignInPolicyTable;
 }
@@ -343,6 +366,7 @@ export const TABLES = [
   "webauthn_challenges",
   "pending_sign_ins",
   "sign_in_policy",
+  "enquiry_notes",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

@@ -12,6 +12,8 @@ import * as limitCounts from "./011-limit-counts";
 import * as teamAndAudit from "./012-team-and-audit";
 import * as signInFactors from "./013-sign-in-factors";
 import * as joinWithAPasskey from "./014-join-with-a-passkey";
+import * as enquiryStatus from "./015-enquiry-status";
+import * as enquiryNotes from "./016-enquiry-notes";
 import type { AppMigration } from "./types";
 
 /**
@@ -34,4 +36,6 @@ export const migrations: Record<string, AppMigration> = {
   "012-team-and-audit": teamAndAudit,
   "013-sign-in-factors": signInFactors,
   "014-join-with-a-passkey": joinWithAPasskey,
+  "015-enquiry-status": enquiryStatus,
+  "016-enquiry-notes": enquiryNotes,
 };

@@ -1,7 +1,9 @@
 import { data } from "react-router";
 import type { Actor } from "~/audit/actor";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
-import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
+import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setEnquiryStatus, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
+import { addNote } from "~/enquiries/notes.server";
+import { STATUS_LABELS, isEnquiryStatus, parseReason } from "~/enquiries/pipeline";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
@@ -23,7 +25,7 @@ function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal:
 
 /**
  * The Contact Submissions actions, for the signed-in admin (routes/admin-guard.tsx): a card's mark read,
- * mark unread, delete, Not spam, Move to Spam and Retry now; the bulk bar's mark and
+ * mark unread, delete, Not spam, Move to Spam, Retry now, its Status and a note; the bulk bar's mark and
  * delete of the ticked cards (`ids`, repeated; undefined when the body could
  * not carry repeats). Bad input and unknown ids answer 4xx and change
  * nothing; a database failure answers 503.
@@ -98,6 +100,38 @@ export async function handleInboxAction(
         return notice("error", text.retryFailure, 503);
       }
       return notice("success", text.retried, 200);
+    }
+
+    case "set-status": {
+      const text = INBOX_TEXT.status;
+      if (!isSubmissionId(id)) return notice("error", text.failure, 400);
+      if (!isEnquiryStatus(fields.status)) return notice("error", text.invalid, 400);
+      const reason = fields.status === "not-proceeding" ? parseReason(fields.reason, fields.otherReason) : undefined;
+      // Without JavaScript the reason's fields show once Not proceeding is chosen: the card asks for them.
+      if (fields.status === "not-proceeding" && reason === undefined) {
+        return data<AdminActionData>({ notice: { kind: "error", text: text.missingReason }, askReason: id }, { status: 400 });
+      }
+      try {
+        if (!(await setEnquiryStatus(db, id, { status: fields.status, reason }, actor))) return notice("error", text.failure, 404);
+      } catch (error) {
+        log.error({ err: error }, "Could not change an enquiry's status");
+        return notice("error", text.failure, 503);
+      }
+      return notice("success", text.changed(STATUS_LABELS[fields.status]), 200);
+    }
+
+    case "add-note": {
+      const text = INBOX_TEXT.notes;
+      if (!isSubmissionId(id)) return notice("error", text.failure, 400);
+      let added;
+      try {
+        added = await addNote(db, id, fields.note, actor);
+      } catch (error) {
+        log.error({ err: error }, "Could not add a note to an enquiry");
+        return notice("error", text.failure, 503);
+      }
+      if (!added.ok) return added.reason === "invalid" ? notice("error", added.message, 400) : notice("error", text.failure, 404);
+      return notice("success", text.added, 200);
     }
 
     case "bulk-mark-read":

@@ -7,6 +7,8 @@ import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types"
 import { useSlowTab } from "~/admin/use-slow-tab";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
+import { notesOf } from "~/enquiries/notes.server";
+import { parseStatusFilter } from "~/enquiries/pipeline";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
 import { formatSubmittedAt } from "~/platform/dates";
@@ -16,8 +18,8 @@ import { handleInboxAction } from "./actions.server";
 import type { Route } from "./+types/route";
 
 /**
- * The Contact Submissions tab (/admin/enquiries): the filter, the search and
- * the page are in the URL (?filter=…&q=…&page=n), each enquiry with its words
+ * The Contact Submissions tab (/admin/enquiries): the filter, the search, the
+ * status and the page are in the URL (?filter=…&q=…&status=…&page=n), each enquiry with its words
  * made here (dates in UK time, spam signals, the notification e-mail's state).
  */
 export async function loader(args: Route.LoaderArgs) {
@@ -28,14 +30,21 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const filter = parseInboxFilter(params.get("filter"));
   const search = parseSearch(params.get("q"));
+  const statusFilter = parseStatusFilter(params.get("status"));
   let inbox: InboxView;
   try {
-    const page = await listSubmissions(db, { filter, search }, parsePage(params.get("page")));
+    const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
     const now = new Date();
-    const states = await notificationStates(
-      db,
-      page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
-    );
+    const [states, notes] = await Promise.all([
+      notificationStates(
+        db,
+        page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
+      ),
+      notesOf(
+        db,
+        page.submissions.map((submission) => submission.id),
+      ),
+    ]);
     const submissions = page.submissions.map((submission): InboxSubmission => {
       const state = states[submission.id];
       return {
@@ -44,12 +53,14 @@ export async function loader(args: Route.LoaderArgs) {
         ...(submission.spam_reason === null ? {} : { spam_label: spamSignalsLabel(submission.spam_reason) }),
         ...(submission.spam_signals === null ? {} : { possible_spam_label: spamSignalsLabel(submission.spam_signals) }),
         ...(state ? { notification: describeNotification(state, now) } : {}),
+        ...(submission.status_changed_at === null ? {} : { status_changed_label: formatSubmittedAt(submission.status_changed_at) }),
+        notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
       };
     });
-    inbox = { status: "ok", filter, search, ...page, submissions, selectAll: params.get("select") === "all" };
+    inbox = { status: "ok", filter, search, statusFilter, ...page, submissions, selectAll: params.get("select") === "all" };
   } catch (error) {
     services.log.error({ err: error }, "Could not load contact submissions");
-    inbox = { status: "error", filter, search };
+    inbox = { status: "error", filter, search, statusFilter };
   }
   return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays };
 }
