@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type ComponentProps, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Icon, type IconName } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
@@ -47,6 +47,18 @@ export function AuthCard({
         </p>
       </div>
     </main>
+  );
+}
+
+/** A field of the sign-in screens: its label above it, and the input (AUTH_INPUT unless told otherwise) with whatever else it is given. */
+export function AuthField({ id, label, className = AUTH_INPUT, ...input }: { id: string; label: string } & ComponentProps<"input">) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} className={className} {...input} />
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
-import { AUTH_INPUT, AUTH_LINK, AuthCard, AuthError, AuthNotice, AuthSubmit } from "./AuthCard";
+import { AUTH_LINK, AuthCard, AuthError, AuthNotice, AuthSubmit, AuthField } from "./AuthCard";
 import { FORGOT_TEXT, RESET_TEXT } from "./sign-in-texts";
 import { PasskeySignIn } from "./PasskeySignIn";
 import { DASHBOARD_PATH, RETURN_PATHS } from "./tabs";
@@ -45,39 +45,29 @@ export function LoginScreen({ result }: { result?: SignInFailure }) {
       {passwordReset && !failure ? <AuthNotice>{RESET_TEXT.done}</AuthNotice> : null}
       <fetcher.Form method="post" action="/admin/sign-in" className="mt-8 space-y-5">
         <input type="hidden" name="returnTo" value={returnTo} />
-        <div>
-          <label htmlFor="admin-email" className="block text-sm font-medium text-slate-800">
-            {LOGIN_TEXT.email}
-          </label>
-          <input
-            id="admin-email"
-            name="email"
-            type="email"
-            required
-            autoComplete="username"
-            spellCheck={false}
-            defaultValue={failure?.email}
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? errorId : undefined}
-            className={AUTH_INPUT}
-          />
-        </div>
-        <div>
-          <label htmlFor="admin-password" className="block text-sm font-medium text-slate-800">
-            {LOGIN_TEXT.password}
-          </label>
-          <input
-            ref={password}
-            id="admin-password"
-            name="password"
-            type="password"
-            required
-            autoComplete="current-password"
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? errorId : undefined}
-            className={AUTH_INPUT}
-          />
-        </div>
+        <AuthField
+          id="admin-email"
+          label={LOGIN_TEXT.email}
+          name="email"
+          type="email"
+          required
+          autoComplete="username"
+          spellCheck={false}
+          defaultValue={failure?.email}
+          aria-invalid={failure ? true : undefined}
+          aria-describedby={failure ? errorId : undefined}
+        />
+        <AuthField
+          id="admin-password"
+          label={LOGIN_TEXT.password}
+          ref={password}
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          aria-invalid={failure ? true : undefined}
+          aria-describedby={failure ? errorId : undefined}
+        />
 
         {failure ? <AuthError id={errorId}>{failure.error}</AuthError> : null}
 

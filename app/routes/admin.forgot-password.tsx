@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { AUTH_INPUT, AUTH_LINK, AuthCard, AuthError, AuthNotice, AuthSubmit, useFocusOnError } from "~/admin/AuthCard";
+import { AUTH_LINK, AuthCard, AuthError, AuthNotice, AuthSubmit, useFocusOnError, AuthField } from "~/admin/AuthCard";
 import { FORGOT_PATH } from "~/admin/LoginScreen";
 import { FORGOT_TEXT } from "~/admin/sign-in-texts";
 import { RESET_LINK_MS, requestPasswordReset } from "~/auth/password-reset.server";
@@ -89,26 +89,21 @@ export default function ForgotPasswordRoute({ loaderData, actionData }: Route.Co
     <AuthCard title={FORGOT_TEXT.title} subtitle={FORGOT_TEXT.subtitle} footer={back}>
       {mailOff}
       <Form method="post" action={FORGOT_PATH} className="mt-8 space-y-5">
-        <div>
-          <label htmlFor="forgot-email" className="block text-sm font-medium text-slate-800">
-            {FORGOT_TEXT.email}
-          </label>
-          <input
-            ref={field}
-            id="forgot-email"
-            name="email"
-            type="email"
-            required
-            autoComplete="username"
-            spellCheck={false}
-            // biome-ignore lint/a11y/noAutofocus: only on a refused form, so that without JavaScript too the keyboard is back on the field the error describes.
-            autoFocus={actionData ? true : undefined}
-            defaultValue={actionData?.email}
-            aria-invalid={actionData ? true : undefined}
-            aria-describedby={actionData ? errorId : undefined}
-            className={AUTH_INPUT}
-          />
-        </div>
+        <AuthField
+          id="forgot-email"
+          label={FORGOT_TEXT.email}
+          ref={field}
+          name="email"
+          type="email"
+          required
+          autoComplete="username"
+          spellCheck={false}
+          // Autofocus only on a refused form, so that without JavaScript too the keyboard is back on the field the error describes.
+          autoFocus={actionData ? true : undefined}
+          defaultValue={actionData?.email}
+          aria-invalid={actionData ? true : undefined}
+          aria-describedby={actionData ? errorId : undefined}
+        />
         {actionData ? <AuthError id={errorId}>{actionData.error}</AuthError> : null}
         <AuthSubmit busy={navigation.state === "submitting"} label={FORGOT_TEXT.submit} busyLabel={FORGOT_TEXT.submitting} />
       </Form>

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
-import { AUTH_INPUT, AUTH_LINK, AuthCard, AuthError, AuthSubmit, useFocusOnError } from "~/admin/AuthCard";
+import { AUTH_LINK, AuthCard, AuthError, AuthSubmit, useFocusOnError, AuthField } from "~/admin/AuthCard";
 import { FORGOT_PATH, PASSWORD_RESET_DONE_PATH } from "~/admin/LoginScreen";
 import { RESET_TEXT } from "~/admin/sign-in-texts";
 import { AdminError } from "~/auth/admins.server";
@@ -140,41 +140,31 @@ export default function ResetPasswordRoute({ loaderData, actionData }: Route.Com
         <p id={rulesId} className="text-sm text-slate-600">
           {RESET_TEXT.rules}
         </p>
-        <div>
-          <label htmlFor="reset-password" className="block text-sm font-medium text-slate-800">
-            {RESET_TEXT.password}
-          </label>
-          <input
-            ref={field}
-            id="reset-password"
-            name="password"
-            type="password"
-            required
-            minLength={PASSWORD_RULES.minLength}
-            autoComplete="new-password"
-            // biome-ignore lint/a11y/noAutofocus: only on a refused form, so that without JavaScript too the keyboard is back on the field the error describes.
-            autoFocus={failure ? true : undefined}
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={described}
-            className={AUTH_INPUT}
-          />
-        </div>
-        <div>
-          <label htmlFor="reset-confirm" className="block text-sm font-medium text-slate-800">
-            {RESET_TEXT.confirm}
-          </label>
-          <input
-            id="reset-confirm"
-            name="confirm"
-            type="password"
-            required
-            minLength={PASSWORD_RULES.minLength}
-            autoComplete="new-password"
-            aria-invalid={failure ? true : undefined}
-            aria-describedby={failure ? errorId : undefined}
-            className={AUTH_INPUT}
-          />
-        </div>
+        <AuthField
+          id="reset-password"
+          label={RESET_TEXT.password}
+          ref={field}
+          name="password"
+          type="password"
+          required
+          minLength={PASSWORD_RULES.minLength}
+          autoComplete="new-password"
+          // Autofocus only on a refused form, so that without JavaScript too the keyboard is back on the field the error describes.
+          autoFocus={failure ? true : undefined}
+          aria-invalid={failure ? true : undefined}
+          aria-describedby={described}
+        />
+        <AuthField
+          id="reset-confirm"
+          label={RESET_TEXT.confirm}
+          name="confirm"
+          type="password"
+          required
+          minLength={PASSWORD_RULES.minLength}
+          autoComplete="new-password"
+          aria-invalid={failure ? true : undefined}
+          aria-describedby={failure ? errorId : undefined}
+        />
         {failure ? <AuthError id={errorId}>{failure}</AuthError> : null}
         <AuthSubmit busy={navigation.state === "submitting"} label={RESET_TEXT.submit} busyLabel={RESET_TEXT.submitting} />
       </Form>
