@@ -4,7 +4,7 @@ import { audit } from "~/audit/audit.server";
 import { memberActor } from "~/audit/actor";
 import type { Db } from "~/platform/db/db.server";
 import { inTransaction } from "~/platform/db/transactions.server";
-import { admitMember, checkInvitation, parseMemberName, type AcceptResult, type LinkRefusal } from "./invitations.server";
+import { admitMember, parseMemberName, type AcceptResult, type PendingInvitation } from "./invitations.server";
 import { hashPassword } from "./password.server";
 import { ALGORITHMS, CHALLENGE_MS, PasskeyError, checkRegistration, insertPasskey, passkeyName, storeChallenge } from "./passkeys.server";
 import type { RelyingParty } from "./relying-party.server";
@@ -20,12 +20,11 @@ import type { RelyingParty } from "./relying-party.server";
  */
 type Ready = Extract<RelyingParty, { ok: true }>;
 
+/** The registration options for the invitation the caller checked (join.server.ts's checkInvitationLink). */
 export async function joinPasskeyOptions(
   db: Db,
-  { token, rp, rpName, now }: { token: string; rp: Ready; rpName: string; now: Date },
-): Promise<{ ok: true; options: PublicKeyCredentialCreationOptionsJSON } | LinkRefusal> {
-  const invitation = await checkInvitation(db, token, now);
-  if (!invitation.ok) return invitation;
+  { invitation, rp, rpName, now }: { invitation: PendingInvitation; rp: Ready; rpName: string; now: Date },
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const options = await generateRegistrationOptions({
     rpName,
     rpID: rp.rpId,
@@ -37,7 +36,7 @@ export async function joinPasskeyOptions(
     supportedAlgorithmIDs: ALGORITHMS,
   });
   await storeChallenge(db, options.challenge, "registration", { adminId: null, invitationId: invitation.id }, rp, now);
-  return { ok: true, options };
+  return options;
 }
 
 export type PasskeyJoinResult = AcceptResult | { ok: false; reason: "passkey-expired" | "passkey-invalid"; detail?: string };
@@ -46,14 +45,14 @@ export type PasskeyJoinResult = AcceptResult | { ok: false; reason: "passkey-exp
  * Checks the name, then the passkey against the invitation's challenge,
  * then makes the member with it in one transaction (the invitation used,
  * the member signed in, the passkey kept, both audit entries). The name is
- * checked first: a name to correct does not use the challenge up.
+ * checked first: a name to correct does not use the challenge up. The
+ * invitation is the one the caller checked; admitMember checks it again in
+ * the transaction, where another tab may have used it meanwhile.
  */
 export async function joinWithPasskey(
   db: Db,
-  { token, name, response, ip, now = new Date() }: { token: string; name: string | undefined; response: unknown; ip: string; now?: Date },
+  { invitation, name, response, ip, now = new Date() }: { invitation: PendingInvitation; name: string | undefined; response: unknown; ip: string; now?: Date },
 ): Promise<PasskeyJoinResult> {
-  const invitation = await checkInvitation(db, token, now);
-  if (!invitation.ok) return invitation;
   const parsed = parseMemberName(name);
   if ("problem" in parsed) return { ok: false, reason: "invalid", errors: { name: parsed.problem } };
   const checked = await checkRegistration(db, response, { adminId: null, invitationId: invitation.id }, now);

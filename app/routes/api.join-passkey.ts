@@ -58,13 +58,12 @@ const join = withBody(
 
     const now = new Date();
     if (body.step === "options") {
-      const answer = await joinPasskeyOptions(db, { token, rp, rpName: company.name, now });
-      return answer.ok ? Response.json(answer.options, { headers: NO_STORE }) : refuse(answer.message, LINK_REFUSAL_STATUS[answer.reason]);
+      return Response.json(await joinPasskeyOptions(db, { invitation: link, rp, rpName: company.name, now }), { headers: NO_STORE });
     }
     if (body.step !== "verify" || typeof body.response !== "object" || body.response === null) return refuse(JOIN_TEXT.passkey.invalid, 400);
     const name = typeof body.name === "string" ? body.name : "";
     // The member's password nobody knows is hashed in the same lane as sign-ins.
-    const done = await withHashSlot(() => joinWithPasskey(db, { token, name, response: body.response, ip, now }));
+    const done = await withHashSlot(() => joinWithPasskey(db, { invitation: link, name, response: body.response, ip, now }));
     if (!done) return refuse(JOIN_TEXT.busy, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
     const result = done.value;
     if (!result.ok) {
