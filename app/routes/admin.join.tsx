@@ -4,14 +4,14 @@ import { JoinScreen, type JoinAttempt, type JoinView } from "~/admin/JoinScreen"
 import { tabPath, tabsAllowed } from "~/admin/tabs";
 import { JOIN_TEXT } from "~/admin/team-texts";
 import { FORM_TEXT, LOGIN_TEXT } from "~/admin/texts";
-import { issueDeviceCookie } from "~/auth/device-cookie.server";
 import { acceptInvitation } from "~/auth/invitations.server";
 import { LINK_REFUSAL_STATUS, checkInvitationLink, sessionCookieWouldBeDropped, type LinkCheck } from "~/auth/join.server";
 import { reserveHashSlot } from "~/auth/password.server";
 import { assertSameOrigin, clientIp } from "~/auth/require-admin.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, can } from "~/auth/roles";
 import { BUSY_RETRY_AFTER_SECONDS } from "~/auth/sign-in.server";
-import { deleteSessionByToken, readSessionToken, sessionCookie } from "~/auth/sessions.server";
+import { deleteSessionByToken, readSessionToken } from "~/auth/sessions.server";
+import { signedInHeaders } from "~/auth/sign-in-response.server";
 import { formatSubmittedAt } from "~/platform/dates";
 import { requestContext } from "~/platform/http/context";
 import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
@@ -138,9 +138,8 @@ async function accept({ request, context }: Route.ActionArgs, fields: Record<str
   // The browser's earlier session (another member's, or this one's by another invitation) ends: one session per browser.
   const previous = readSessionToken(request, auth.cookie);
   if (previous) await deleteSessionByToken(db, previous);
-  const maxAge = Math.floor((result.expiresAt.getTime() - Date.now()) / 1000);
-  const headers = new Headers({ "Set-Cookie": sessionCookie(result.token, auth.cookie, maxAge) });
-  headers.append("Set-Cookie", await issueDeviceCookie(secrets, result.adminId, auth.cookie));
+  // The session and device cookies of any sign-in (a new member's browser has no device cookie of theirs yet).
+  const headers = await signedInHeaders(result, { secrets, cookie: auth.cookie, device: undefined, clearPending: false });
   log.info({ ip: clientIp(context) }, `Member ${result.email} joined the team as ${ROLE_LABELS[result.role]} (an invitation accepted)`);
   // Every role has a tab.
   const first = tabsAllowed((permission) => can(result.role, permission))[0]!;
