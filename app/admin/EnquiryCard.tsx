@@ -4,7 +4,7 @@ import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
 import { isHeldInFlood } from "~/enquiries/spam";
 import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
-import { CardNotes, StatusControl } from "./EnquiryPipeline";
+import { ACTION_BUTTON, CardNotes, StatusControl } from "./EnquiryPipeline";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -17,9 +17,6 @@ const BADGE: Record<UserType, string> = {
   investor: "bg-purple-100 text-purple-900 ring-purple-300",
   other: "bg-slate-100 text-slate-800 ring-slate-300",
 };
-
-const ACTION_BUTTON =
-  "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70";
 
 export function EnquiryCard({
   submission,
@@ -168,7 +165,14 @@ export function EnquiryCard({
         ) : null}
 
         {spam ? null : (
-          <StatusControl submission={submission} Form={fetcher.Form} busy={busy} askingReason={askingReason || fetcher.data?.askReason === submission.id} />
+          <StatusControl
+            // A new control when the stored status changes or the server asks for a reason: its choice starts from them.
+            key={`${submission.status}:${askingReason || fetcher.data?.askReason === submission.id}`}
+            submission={submission}
+            Form={fetcher.Form}
+            busy={busy}
+            askingReason={askingReason || fetcher.data?.askReason === submission.id}
+          />
         )}
 
         <CardNotes submission={submission} Form={fetcher.Form} busy={busy} added={fetcher.data?.notice?.text === INBOX_TEXT.notes.added} />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { useFetcher } from "react-router";
 import { MAX_NOTE_LENGTH } from "~/enquiries/notes";
 import { ENQUIRY_STATUSES, MAX_REASON_LENGTH, NOT_PROCEEDING_REASONS, STATUS_LABELS, type EnquiryStatus } from "~/enquiries/pipeline";
@@ -8,8 +8,10 @@ import type { InboxSubmission } from "./types";
 /** The pipeline's parts of an enquiry's card (issue 22): its Status and the team's notes. */
 
 const SELECT = "mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600";
-const BUTTON =
-  "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70 bg-white text-slate-800 ring-slate-300 hover:bg-slate-50";
+/** The card's buttons (EnquiryCard's too), each kind with its colours on top. */
+export const ACTION_BUTTON =
+  "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70";
+const BUTTON = `${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
 
 /**
  * The enquiry's Status in the pipeline (issue 22): one small form on the
@@ -29,9 +31,8 @@ export function StatusControl({
   askingReason: boolean;
 }) {
   const text = INBOX_TEXT.status;
+  // The card gives it a new key when the stored status changes or a reason is asked for.
   const [chosen, setChosen] = useState<EnquiryStatus>(askingReason ? "not-proceeding" : submission.status);
-  // The server's answer (or a refresh) settles the control on the stored status.
-  useEffect(() => setChosen(askingReason ? "not-proceeding" : submission.status), [submission.status, askingReason]);
   const id = submission.id;
   const listed = (NOT_PROCEEDING_REASONS as readonly string[]).includes(submission.status_reason ?? "");
   const typed = submission.status_reason !== null && !listed ? submission.status_reason : "";
