@@ -199,6 +199,18 @@ export function filterTab(page: Page, label: "All" | "Unread" | "Read" | "Held" 
   return page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab", { name: new RegExp(`^${label} \\(`) });
 }
 
+/**
+ * Shows another filter and waits until its list has arrived: the tab is
+ * selected by the view the server answered with, and the list is no longer
+ * busy. (Acting on a card before then acts on the view being left, whose
+ * notice is not the new view's.)
+ */
+export async function showFilter(page: Page, label: "All" | "Unread" | "Read" | "Held" | "Spam"): Promise<void> {
+  await filterTab(page, label).click();
+  await expect(filterTab(page, label)).toHaveAttribute("aria-selected", "true");
+  await expect(page.locator("#inbox-list")).toHaveAttribute("aria-busy", "false");
+}
+
 /** Asserts the four filter tabs' labels, e.g. { all: 3, unread: 2, read: 1 } (spam 0 unless given). */
 export async function expectCounts(page: Page, counts: { all: number; unread: number; read: number; held?: number; spam?: number }): Promise<void> {
   await expect(page.getByRole("tablist", { name: "Filter submissions" }).getByRole("tab")).toHaveText([

@@ -14,6 +14,7 @@ import {
   openInbox,
   resetInbox,
   seedNotification,
+  showFilter,
   storedInbox,
   storedNotification,
   submitSignIn,
@@ -106,15 +107,15 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   await expect(button(card(page, first!), "Mark as read")).toBeVisible();
   await expect(button(card(page, third!), "Mark as unread")).toBeVisible();
 
-  await filterTab(page, "Unread").click();
+  await showFilter(page, "Unread");
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=unread$/);
   await expect(filterTab(page, "Unread")).toHaveAttribute("aria-selected", "true");
   await expect(filterTab(page, "All")).toHaveAttribute("aria-selected", "false");
   await expect.poll(() => cardNames(page)).toEqual([first, second]);
-  await filterTab(page, "Read").click();
+  await showFilter(page, "Read");
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
   await expect.poll(() => cardNames(page)).toEqual([third]);
-  await filterTab(page, "All").click();
+  await showFilter(page, "All");
   await expect(page).toHaveURL(/\/admin\/enquiries$/);
   await expect.poll(() => cardNames(page)).toEqual([first, second, third]);
 
@@ -150,13 +151,13 @@ test("filter tabs All, Unread and Read show live counts; mark as read and mark a
   ]);
 
   // Marked read in the Unread view, a card leaves it.
-  await filterTab(page, "Unread").click();
+  await showFilter(page, "Unread");
   await expect.poll(() => cardNames(page)).toEqual([second, third]);
   await button(card(page, second!), "Mark as read").click();
   await expect(notice(page, INBOX.markedRead)).toBeVisible();
   await expect.poll(() => cardNames(page)).toEqual([third]);
   await expectCounts(page, { all: 3, unread: 1, read: 2 });
-  await filterTab(page, "Read").click();
+  await showFilter(page, "Read");
   await expect.poll(() => cardNames(page)).toEqual([first, second]);
 
   // A reload shows what the server stored.
@@ -172,9 +173,9 @@ test("empty states: 'No contact submissions yet', 'No unread submissions', 'No r
   await expectCounts(page, { all: 0, unread: 0, read: 0 });
   await expect(page.getByText(INBOX.emptyAll, { exact: true })).toBeVisible();
   await expect(cards(page)).toHaveCount(0);
-  await filterTab(page, "Unread").click();
+  await showFilter(page, "Unread");
   await expect(page.getByText(INBOX.emptyUnread, { exact: true })).toBeVisible();
-  await filterTab(page, "Read").click();
+  await showFilter(page, "Read");
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   await expect(page.getByText(INBOX.emptyAll, { exact: true })).toHaveCount(0);
 
@@ -183,7 +184,7 @@ test("empty states: 'No contact submissions yet', 'No unread submissions', 'No r
   await page.goto("/admin/enquiries?filter=read");
   await expectCounts(page, { all: 1, unread: 1, read: 0 });
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
-  await filterTab(page, "Unread").click();
+  await showFilter(page, "Unread");
   await expect.poll(() => cardNames(page)).toEqual(["Solo Sender"]);
   await button(card(page, "Solo Sender"), "Mark as read").click();
   await expect(page.getByText(INBOX.emptyUnread, { exact: true })).toBeVisible();
@@ -258,7 +259,7 @@ test("Refresh picks up an enquiry sent after the page loaded, and keeps the filt
   await expect(page).toHaveURL(/\/admin\/enquiries$/);
 
   // In the Read view, Refresh stays there.
-  await filterTab(page, "Read").click();
+  await showFilter(page, "Read");
   await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   await request.post("/api/contact", {
     data: { name: "Pat Later", email: "pat@example.com", userType: "other", message: "Later still." },
@@ -464,7 +465,7 @@ test("search by name, e-mail or message: keeps the filter, the counts follow, an
   await expect(page.getByRole("banner").getByRole("link", { name: "3 unread enquiries" })).toBeVisible();
 
   // Another filter keeps the search, and the search box keeps the filter.
-  await filterTab(page, "Read").click();
+  await showFilter(page, "Read");
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read&q=Boiler$/);
   await expect.poll(() => cardNames(page)).toEqual(["Bertie Wooster"]);
   await expect(search).toHaveValue("Boiler");
@@ -491,7 +492,7 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   await expect.poll(() => cardNames(page)).toEqual(["Real Rachel"]);
   await expect(page.getByRole("banner").getByRole("link", { name: /unread enquir/ })).toHaveCount(0);
 
-  await filterTab(page, "Spam").click();
+  await showFilter(page, "Spam");
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
   await expect(filterTab(page, "Spam")).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => cardNames(page)).toEqual(["Bot Links", "Bot Honey"]);
@@ -506,7 +507,7 @@ test("Spam (n) lists caught submissions with their reason; Not spam moves one to
   expect((await storedInbox()).find((row) => row.id === honey)).toMatchObject({ spam: null, read: false });
   await expect(page.getByRole("banner").getByRole("link", { name: "1 unread enquiry" })).toBeVisible();
 
-  await filterTab(page, "All").click();
+  await showFilter(page, "All");
   await expect.poll(() => cardNames(page)).toEqual(["Bot Honey", "Real Rachel"]);
   await expect(unreadBadge(card(page, "Bot Honey"))).toBeVisible();
 
@@ -525,7 +526,7 @@ test("Held (n) lists what arrived during a flood, out of All; Not spam releases 
   await expectCounts(page, { all: 1, unread: 0, read: 1, held: 2 });
   await expect.poll(() => cardNames(page)).toEqual(["Real Rachel"]);
 
-  await filterTab(page, "Held").click();
+  await showFilter(page, "Held");
   await expect(page).toHaveURL(/\/admin\/enquiries\?filter=held$/);
   await expect(filterTab(page, "Held")).toHaveAttribute("aria-selected", "true");
   await expect.poll(() => cardNames(page)).toEqual(["Flood Bot", "Flood Genuine"]);
@@ -538,7 +539,7 @@ test("Held (n) lists what arrived during a flood, out of All; Not spam releases 
   await expectCounts(page, { all: 2, unread: 1, read: 1, held: 1 });
   expect((await storedInbox()).find((row) => row.id === genuine)).toMatchObject({ spam: null, read: false });
 
-  await filterTab(page, "All").click();
+  await showFilter(page, "All");
   await expect.poll(() => cardNames(page)).toEqual(["Flood Genuine", "Real Rachel"]);
 
   await resetInbox([{ name: "Only Real", email: "real@example.com", userType: "tenant", message: "Hi." }]);
@@ -581,7 +582,7 @@ test("an enquiry sent within 3 seconds of opening the page, with or without Java
     await expect(unreadBadge(card(page, name))).toBeVisible();
     await expect(card(page, name)).toContainText("Kept in your inbox, but the spam rules noticed: Sent within 3 seconds of opening the page");
   }
-  await filterTab(page, "Unread").click();
+  await showFilter(page, "Unread");
   await expect.poll(() => cardNames(page)).toEqual(["Quick Without Script", "Quick With Script"]);
 
   // Not spam takes the mark away; Move to Spam files the enquiry away.
@@ -591,7 +592,7 @@ test("an enquiry sent within 3 seconds of opening the page, with or without Java
   await button(card(page, "Quick Without Script"), "Move to Spam").click();
   await expect(notice(page, "Moved to Spam.")).toBeVisible();
   await expectCounts(page, { all: 1, unread: 1, read: 0, spam: 1 });
-  await filterTab(page, "Spam").click();
+  await showFilter(page, "Spam");
   await expect(card(page, "Quick Without Script")).toContainText("Caught as spam: Sent within 3 seconds of opening the page");
 });
 
@@ -821,7 +822,7 @@ test("each real card says where its notification e-mail is; a failed one has 'Re
   await expect(card(page, "Failed Fay")).toContainText(/Notification e-mail: failed — Connection refused by smtp\.example\.com; retrying (now|at \d\d:\d\d)/);
   expect((await storedNotification(failed!))?.next_attempt_at).not.toBeNull();
 
-  await filterTab(page, "Spam").click();
+  await showFilter(page, "Spam");
   await expect.poll(() => cardNames(page)).toEqual(["Spam Stan"]);
   await expect(card(page, "Spam Stan").getByText(/Notification e-mail/)).toHaveCount(0);
   await expect(button(card(page, "Spam Stan"), "Retry now")).toHaveCount(0);
@@ -974,7 +975,7 @@ test.describe("without JavaScript", () => {
     expect((await storedInbox()).map((row) => row.name)).toEqual(["Ned Plain"]);
 
     // The filter tabs are links too.
-    await filterTab(page, "Read").click();
+    await showFilter(page, "Read");
     await expect(page).toHaveURL(/\/admin\/enquiries\?filter=read$/);
     await expect(page.getByText(INBOX.emptyRead, { exact: true })).toBeVisible();
   });
@@ -997,7 +998,7 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: "Clear search", exact: true }).click();
 
     // Spam and Not spam.
-    await filterTab(page, "Spam").click();
+    await showFilter(page, "Spam");
     await expect(page).toHaveURL(/\/admin\/enquiries\?filter=spam$/);
     await expect(card(page, "Plain Bot")).toContainText("Caught as spam: Sent without the form's timing token");
     await button(card(page, "Plain Bot"), "Not spam").click();
@@ -1006,7 +1007,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText(INBOX.emptySpam, { exact: true })).toBeVisible();
 
     // Bulk mark read: the ticked boxes join the bar's form.
-    await filterTab(page, "All").click();
+    await showFilter(page, "All");
     await tick(page, "Plain Ada").check();
     await tick(page, "Plain Bea").check();
     await button(bulkBar(page), "Mark as read").click();
