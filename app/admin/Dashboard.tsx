@@ -5,7 +5,7 @@ import { EnquiriesPanel, inboxHref } from "./EnquiriesPanel";
 import { TabLinks } from "./Tabs";
 import type { MailHealth } from "~/enquiries/delivery";
 import { parseInboxFilter, parseSearch } from "~/enquiries/inbox";
-import { parseStatusFilter } from "~/enquiries/pipeline";
+import { parseNarrowing } from "~/enquiries/view";
 import { Icon } from "~/components/Icon";
 import { DASHBOARD_TEXT, MAIL_TEXT, WEBSITE_TEXT_ADMIN } from "./texts";
 import { DatabaseBanner } from "./DatabaseBanner";
@@ -25,6 +25,8 @@ export type DashboardProps = {
   tabs?: readonly AdminTabId[];
   /** Unread submissions, shown on the Contact Submissions tab whichever tab is open. */
   unread?: number;
+  /** Enquiries to follow up today or earlier (issue 22), shown beside them. */
+  due?: number;
   /** How notification e-mail stands; undefined when it could not be read. */
   mail?: MailHealth;
   /** What the limits held or turned away lately; undefined when nothing. */
@@ -54,7 +56,7 @@ const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, compa
         status: "error",
         filter: parseInboxFilter(search.get("filter")),
         search: parseSearch(search.get("q")),
-        statusFilter: parseStatusFilter(search.get("status")),
+        narrowing: parseNarrowing(search),
       }}
       loading
       companyName={companyName}
@@ -64,7 +66,7 @@ const LOADING_PANELS: Partial<Record<AdminTabId, (search: URLSearchParams, compa
 };
 
 /** The dashboard around the open tab: header, banners, the tab list, and the tab's panel. */
-export function Dashboard({ email, signIns, company, tabs, unread, mail, limits, certificate, database, children }: DashboardProps) {
+export function Dashboard({ email, signIns, company, tabs, unread, due, mail, limits, certificate, database, children }: DashboardProps) {
   const location = useLocation();
   const navigation = useNavigation();
   // A page under the dashboard that is not a tab (/admin/account) selects none.
@@ -84,6 +86,15 @@ export function Dashboard({ email, signIns, company, tabs, unread, mail, limits,
           >
             <span aria-hidden="true" className="size-2 rounded-full bg-blue-700" />
             {unread} unread {unread === 1 ? "enquiry" : "enquiries"}
+          </Link>
+        ) : null}
+        {due ? (
+          <Link
+            to={inboxHref("all", 1, "", { due: "1" })}
+            className="inline-flex items-center gap-2 rounded-full bg-amber-50 px-3 py-1 text-sm font-medium text-amber-950 ring-1 ring-amber-300 hover:bg-amber-100"
+          >
+            <span aria-hidden="true" className="size-2 rounded-full bg-amber-600" />
+            {DASHBOARD_TEXT.due(due)}
           </Link>
         ) : null}
       </AdminHeader>

@@ -3,7 +3,9 @@ import { Form, Link } from "react-router";
 import { Icon } from "~/components/Icon";
 import { Spinner } from "~/components/Spinner";
 import { INBOX_FILTERS, MAX_SEARCH_LENGTH, type InboxFilter } from "~/enquiries/inbox";
-import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "~/enquiries/pipeline";
+import { STATUS_LABELS, isEnquiryStatus } from "~/enquiries/pipeline";
+import { isNarrowed, narrowingParams } from "~/enquiries/view";
+import { HiddenParams, NarrowingFilters } from "./InboxNarrowing";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
@@ -38,11 +40,11 @@ export function inboxHref(filter: InboxFilter, page = 1, search = "", extra: Rec
   return `${INBOX_PATH}${query ? `?${query}` : ""}`;
 }
 
-/** The CSV of the current filter, search and status (built at /admin/enquiries.csv). */
-function exportHref(filter: InboxFilter, search: string, status: EnquiryStatus | undefined): string {
+/** The CSV of the current filter, search, status, assignee and Due (built at /admin/enquiries.csv). */
+function exportHref(filter: InboxFilter, search: string, narrow: Record<string, string>): string {
   const params = new URLSearchParams({ filter });
   if (search !== "") params.set("q", search);
-  if (status) params.set("status", status);
+  for (const [name, value] of Object.entries(narrow)) params.set(name, value);
   return `/admin/enquiries.csv?${params}`;
 }
 
@@ -66,11 +68,11 @@ export function EnquiriesPanel({
   /** The action's answer when the page itself is that answer (no JavaScript). */
   actionData: AdminActionData | undefined;
 }) {
-  const { filter, search, statusFilter } = view;
-  // Every link of the view keeps the status chosen.
-  const statusParam: Record<string, string> = statusFilter ? { status: statusFilter } : {};
+  const { filter, search, narrowing } = view;
+  // Every link of the view keeps the status, assignee and Due chosen.
+  const narrowParams = narrowingParams(narrowing);
   const viewHref = (to: InboxFilter, toPage = 1, toSearch = search, extra: Record<string, string> = {}) =>
-    inboxHref(to, toPage, toSearch, { ...statusParam, ...extra });
+    inboxHref(to, toPage, toSearch, { ...narrowParams, ...extra });
   const page = view.status === "ok" ? view.page : 1;
   const counts = view.status === "ok" ? view.counts : undefined;
   const submissions = view.status === "ok" ? view.submissions : [];
@@ -78,7 +80,7 @@ export function EnquiriesPanel({
 
   // A notice belongs to the view it was given in: another filter, search or page starts clean.
   // (The panel itself stays mounted, so the focused filter tab keeps focus.)
-  const viewKey = `${filter}:${search}:${statusFilter ?? ""}:${page}`;
+  const viewKey = `${filter}:${search}:${new URLSearchParams(narrowParams)}:${page}`;
   const currentView = useRef(viewKey);
   currentView.current = viewKey;
   const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
@@ -136,7 +138,7 @@ export function EnquiriesPanel({
         <Form method="get" action={INBOX_PATH} preventScrollReset>
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
           {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
-          {statusFilter ? <input type="hidden" name="status" value={statusFilter} /> : null}
+          <HiddenParams params={narrowParams} />
           <button type="submit" className={SECONDARY_BUTTON}>
             <Icon name="refresh" className={`size-4 ${loading ? "animate-spin motion-reduce:animate-none" : ""}`} />
             {INBOX_TEXT.refresh}
@@ -147,7 +149,7 @@ export function EnquiriesPanel({
       <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
         <Form method="get" action={INBOX_PATH} role="search" preventScrollReset className="flex w-full max-w-md flex-wrap items-end gap-2">
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
-          {statusFilter ? <input type="hidden" name="status" value={statusFilter} /> : null}
+          <HiddenParams params={narrowParams} />
           <div className="min-w-0 flex-1">
             <label htmlFor="inbox-search" className="block text-sm font-medium text-slate-800">
               {INBOX_TEXT.search.label}
@@ -169,7 +171,7 @@ export function EnquiriesPanel({
         </Form>
         <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {/* A file to save, not a page: a plain link, so the router does not try to render it. */}
-          <a href={exportHref(filter, search, statusFilter)} download className={LINK}>
+          <a href={exportHref(filter, search, narrowParams)} download className={LINK}>
             {INBOX_TEXT.exportCsv}
           </a>
           <Link to="/admin/data-requests" className={LINK}>
@@ -191,7 +193,18 @@ export function EnquiriesPanel({
           selected: value === filter,
         }))}
       />
-      {view.status === "ok" ? <StatusFilter filter={filter} search={search} statusFilter={statusFilter} counts={view.statusCounts} /> : null}
+      {view.status === "ok" ? (
+        <NarrowingFilters
+          action={INBOX_PATH}
+          filter={filter}
+          search={search}
+          narrowing={narrowing}
+          statusCounts={view.statusCounts}
+          due={view.due}
+          members={view.members}
+          buttonClassName={SECONDARY_BUTTON}
+        />
+      ) : null}
       {search !== "" && submissions.length > 0 ? (
         <p className="mt-3 text-sm text-slate-700">
           {INBOX_TEXT.search.showing(search)}{" "}
@@ -214,7 +227,7 @@ export function EnquiriesPanel({
             {INBOX_TEXT.loadFailure}
           </p>
         ) : submissions.length === 0 ? (
-          <EmptyInbox filter={filter} page={page} search={search} statusFilter={statusFilter} />
+          <EmptyInbox filter={filter} page={page} search={search} narrowParams={narrowParams} narrowed={isNarrowed(narrowing)} />
         ) : (
           <>
             <BulkBar
@@ -233,6 +246,7 @@ export function EnquiriesPanel({
                   key={submission.id}
                   submission={submission}
                   companyName={companyName}
+                  members={view.members}
                   confirmingDelete={actionData?.confirmDelete === submission.id}
                   askingReason={actionData?.askReason === submission.id}
                   cancelHref={here}
@@ -296,27 +310,41 @@ function BulkDeleteConfirmation({ ids, cancelHref }: { ids: string[]; cancelHref
   );
 }
 
-function EmptyInbox({ filter, page, search, statusFilter }: { filter: InboxFilter; page: number; search: string; statusFilter: EnquiryStatus | undefined }) {
+function EmptyInbox({
+  filter,
+  page,
+  search,
+  narrowParams,
+  narrowed,
+}: {
+  filter: InboxFilter;
+  page: number;
+  search: string;
+  narrowParams: Record<string, string>;
+  narrowed: boolean;
+}) {
   if (search !== "") {
     return (
       <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
         <p className="text-lg font-semibold [overflow-wrap:anywhere] text-slate-900">{INBOX_TEXT.search.noMatch(search)}</p>
         <p className="mt-2 text-slate-600">{INBOX_TEXT.search.noMatchHint}</p>
         <p className="mt-2">
-          <Link to={inboxHref(filter, 1, "", statusFilter ? { status: statusFilter } : {})} className={LINK}>
+          <Link to={inboxHref(filter, 1, "", narrowParams)} className={LINK}>
             {INBOX_TEXT.search.clear}
           </Link>
         </p>
       </div>
     );
   }
-  if (statusFilter && page === 1) {
+  if (narrowed && page === 1) {
+    const status = narrowParams.status;
+    const only = Object.keys(narrowParams).length === 1 && status !== undefined && isEnquiryStatus(status);
     return (
       <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-        <p className="text-lg font-semibold text-slate-900">{INBOX_TEXT.status.none(STATUS_LABELS[statusFilter])}</p>
+        <p className="text-lg font-semibold text-slate-900">{only ? INBOX_TEXT.status.none(STATUS_LABELS[status]) : INBOX_TEXT.narrow.none}</p>
         <p className="mt-2">
           <Link to={inboxHref(filter)} className={LINK}>
-            {INBOX_TEXT.status.showAll}
+            {only ? INBOX_TEXT.status.showAll : INBOX_TEXT.narrow.showAll}
           </Link>
         </p>
       </div>
@@ -346,52 +374,5 @@ function EmptyInbox({ filter, page, search, statusFilter }: { filter: InboxFilte
         </p>
       ) : null}
     </div>
-  );
-}
-
-/**
- * The pipeline's status beside the specification's tabs: a plain GET form
- * (filter and search kept), each status with how many of the read state and
- * search shown it holds.
- */
-function StatusFilter({
-  filter,
-  search,
-  statusFilter,
-  counts,
-}: {
-  filter: InboxFilter;
-  search: string;
-  statusFilter: EnquiryStatus | undefined;
-  counts: Record<EnquiryStatus, number>;
-}) {
-  const text = INBOX_TEXT.status;
-  return (
-    <Form method="get" action={INBOX_PATH} preventScrollReset className="mt-3 flex flex-wrap items-end gap-2">
-      {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
-      {search !== "" ? <input type="hidden" name="q" value={search} /> : null}
-      <div>
-        <label htmlFor="inbox-status" className="block text-sm font-medium text-slate-800">
-          {text.filter}
-        </label>
-        <select
-          id="inbox-status"
-          name="status"
-          key={statusFilter ?? ""}
-          defaultValue={statusFilter ?? ""}
-          className="mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-600"
-        >
-          <option value="">{text.allStatuses}</option>
-          {ENQUIRY_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {`${STATUS_LABELS[status]} (${counts[status]})`}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className={SECONDARY_BUTTON}>
-        {text.show}
-      </button>
-    </Form>
   );
 }

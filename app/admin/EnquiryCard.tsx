@@ -5,6 +5,7 @@ import { isHeldInFlood } from "~/enquiries/spam";
 import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
 import { ACTION_BUTTON, CardNotes, StatusControl } from "./EnquiryPipeline";
+import { AssignmentControls } from "./EnquiryAssignment";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -21,6 +22,7 @@ const BADGE: Record<UserType, string> = {
 export function EnquiryCard({
   submission,
   companyName,
+  members,
   confirmingDelete,
   askingReason,
   cancelHref,
@@ -31,6 +33,8 @@ export function EnquiryCard({
 }: {
   submission: InboxSubmission;
   companyName: string;
+  /** Who it can be assigned to. */
+  members: ReadonlyArray<{ id: string; name: string }>;
   /** Without JavaScript: this card's delete is waiting for confirmation on the page. */
   confirmingDelete: boolean;
   /** Without JavaScript: Not proceeding was chosen without its reason, which the card now asks for. */
@@ -172,6 +176,16 @@ export function EnquiryCard({
             Form={fetcher.Form}
             busy={busy}
             askingReason={askingReason || fetcher.data?.askReason === submission.id}
+          />
+        )}
+        {spam ? null : (
+          <AssignmentControls
+            // A new form when the stored values change: its fields start from them.
+            key={`${submission.assigned_to}:${submission.follow_up_on}`}
+            submission={submission}
+            members={members}
+            Form={fetcher.Form}
+            busy={busy}
           />
         )}
 

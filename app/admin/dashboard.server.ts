@@ -3,12 +3,12 @@ import { can } from "~/auth/roles";
 import type { AdminSession } from "~/auth/sessions.server";
 import type { Company } from "~/company/company";
 import type { MailHealth } from "~/enquiries/delivery";
-import { countSubmissions } from "~/enquiries/inbox.server";
+import { countDue, countSubmissions } from "~/enquiries/inbox.server";
 import { mailHealth } from "~/enquiries/outbox.server";
 import type { Clock } from "~/platform/fleet/clock.server";
 import type { NotificationAddresses } from "~/platform/http/context";
 import type { DatabaseHealth } from "~/platform/db/database-health.server";
-import { formatSubmittedAt } from "~/platform/dates";
+import { formatSubmittedAt, londonDate } from "~/platform/dates";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { readTally, type Tally } from "~/platform/limits/tally.server";
@@ -56,16 +56,18 @@ export async function dashboardBase(services: DashboardServices, admin: AdminSes
     certificate: await readCertificate(services),
     database: databaseNotices(services),
     tabs: tabsAllowed((permission) => can(admin.role, permission)),
-    unread: can(admin.role, "enquiries") ? await readUnread(services) : undefined,
+    ...(can(admin.role, "enquiries") ? await readInboxCounts(services) : {}),
   };
 }
 
-async function readUnread(services: DashboardServices): Promise<number | undefined> {
+/** Unread enquiries, and those to follow up today or earlier (UK), for the header; neither when they could not be read. */
+async function readInboxCounts(services: DashboardServices): Promise<{ unread?: number; due?: number }> {
   try {
-    return (await countSubmissions(services.db)).unread;
+    const [counts, due] = await Promise.all([countSubmissions(services.db), countDue(services.db, { filter: "all", dueBy: londonDate(services.clock.now()) })]);
+    return { unread: counts.unread, due };
   } catch (error) {
     services.log.error({ err: error }, "Could not count the unread enquiries");
-    return undefined;
+    return {};
   }
 }
 

@@ -23,6 +23,8 @@ export const FORM_TEXT = {
 } as const;
 
 export const DASHBOARD_TEXT = {
+  /** Enquiries whose follow-up day is today or past (issue 22), beside the unread count. */
+  due: (count: number) => `${count} to follow up`,
   title: "Admin Dashboard",
   signOut: "Sign Out",
   projectsTab: "Renovation Projects",
@@ -111,6 +113,40 @@ export const INBOX_TEXT = {
     show: "Show",
     none: (status: string) => `No enquiries here with the status ${status}`,
     showAll: "Show every status",
+  },
+  /** Who deals with an enquiry (issue 22). */
+  assign: {
+    label: "Assigned to",
+    nobody: "Nobody",
+    save: "Assign",
+    assigned: "Enquiry assigned.",
+    unassigned: "Enquiry no longer assigned.",
+    unchanged: "It was assigned so already.",
+    notAssignable: "Choose a member with the Enquiries or Owner role.",
+    failure: "Error assigning the enquiry. Please try again.",
+    since: (when: string) => `since ${when}`,
+  },
+  /** When to follow an enquiry up (issue 22). */
+  followUp: {
+    label: "Follow up on",
+    save: "Save date",
+    clear: "Clear date",
+    set: "Follow-up date saved.",
+    cleared: "Follow-up date cleared.",
+    invalid: "Enter a real date, for example 1 December 2026.",
+    failure: "Error saving the follow-up date. Please try again.",
+    overdue: "Overdue",
+    today: "Due today",
+  },
+  /** The view's narrowing beside the tabs: status, assignee, Due (issue 22). */
+  narrow: {
+    assignee: "Assigned to",
+    anyone: "Anyone",
+    mine: "Mine",
+    unassigned: "Unassigned",
+    due: (count: number) => `Due: to follow up today or earlier (${count})`,
+    none: "No enquiries here match what you chose.",
+    showAll: "Show every enquiry",
   },
   /** Internal notes on a card (issue 22): the team's only. */
   notes: {

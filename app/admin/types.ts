@@ -3,6 +3,7 @@ import type { InboxCounts, InboxFilter, StoredSubmission } from "~/enquiries/inb
 import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
+import type { ViewNarrowing } from "~/enquiries/view";
 
 /** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
 export type LimitsNotice = {
@@ -32,6 +33,10 @@ export type InboxSubmission = StoredSubmission & {
   notification?: NotificationLine;
   /** When a member last changed its status, in UK time; absent while nobody has. */
   status_changed_label?: string;
+  /** Who deals with it, by name; absent while nobody does. */
+  assignee_name?: string;
+  /** The follow-up day in words ("Tuesday 1 December 2026"), and whether it is today or past. */
+  follow_up?: { label: string; due: "overdue" | "today" | "later" };
   /** The team's notes, oldest first, with their times in UK time. */
   notes: Array<{ id: string; author: string; body: string; when: string }>;
 };
@@ -42,8 +47,12 @@ export type InboxView =
       filter: InboxFilter;
       /** What the search box holds (parsed); empty: no search. */
       search: string;
-      /** The pipeline's status chosen (?status=); undefined: every status. */
-      statusFilter: EnquiryStatus | undefined;
+      /** The status, assignee and Due chosen (?status=&assignee=&due=1); nothing: every enquiry of the tab. */
+      narrowing: ViewNarrowing;
+      /** How many of the view (without Due) are to be followed up today or earlier. */
+      due: number;
+      /** Who an enquiry can be assigned to: members with the Enquiries or Owner role. */
+      members: Array<{ id: string; name: string }>;
       counts: InboxCounts;
       statusCounts: Record<EnquiryStatus, number>;
       page: number;
@@ -52,7 +61,7 @@ export type InboxView =
       /** Without JavaScript, "Select all on this page" is a link (?select=all) that comes back with every box ticked. */
       selectAll: boolean;
     }
-  | { status: "error"; filter: InboxFilter; search: string; statusFilter: EnquiryStatus | undefined };
+  | { status: "error"; filter: InboxFilter; search: string; narrowing: ViewNarrowing };
 
 /** The project form the URL asks for (?form=new or ?edit=<id>). */
 export type ProjectFormState = { mode: "add"; displayOrder: number } | { mode: "edit"; project: RenovationProject };

@@ -1,3 +1,5 @@
+import { isCalendarDate } from "~/platform/dates";
+import { isUuid } from "~/platform/ids";
 import { STORED_ENQUIRY_STATUSES, STORED_ROLES, type StoredEnquiryStatus, type StoredRole as Role } from "~/platform/db/schema";
 
 /**
@@ -65,6 +67,9 @@ export const AUDIT_KINDS = {
   "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
   "enquiry-status-changed": { label: "Changed an enquiry's status", target: "enquiry" },
   "enquiry-note-added": { label: "Added a note to an enquiry", target: "enquiry" },
+  // The member assigned (details.assignee), or nobody (no detail).
+  "enquiry-assigned": { label: "Assigned an enquiry", target: "enquiry" },
+  "enquiry-follow-up-set": { label: "Set an enquiry's follow-up date", target: "enquiry" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },
@@ -109,6 +114,10 @@ export type AuditDetails = {
   failure?: SignInFailure;
   /** An enquiry's new status in the pipeline (its reason, which may be typed, is not kept here). */
   status?: StoredEnquiryStatus;
+  /** The member an enquiry was assigned to (their id). */
+  assignee?: string;
+  /** A calendar day ("2026-12-01"): an enquiry's follow-up date. */
+  day?: string;
 };
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -124,6 +133,8 @@ const DETAIL_CHECKS: { [K in keyof Required<AuditDetails>]: (value: unknown) => 
   at: (value) => typeof value === "string" && ISO_TIME.test(value),
   failure: (value) => (SIGN_IN_FAILURES as readonly unknown[]).includes(value),
   status: (value) => (STORED_ENQUIRY_STATUSES as readonly unknown[]).includes(value),
+  assignee: isUuid,
+  day: (value) => typeof value === "string" && isCalendarDate(value),
 };
 
 /** The details as stored, or a thrown error naming the first field that is not allowed (a bug, never a user's doing). */

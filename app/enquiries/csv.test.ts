@@ -19,6 +19,9 @@ function submission(overrides: Partial<StoredSubmission> = {}): StoredSubmission
     status_reason: null,
     status_changed_at: null,
     status_changed_by: null,
+    assigned_to: null,
+    assigned_at: null,
+    follow_up_on: null,
     ...overrides,
   };
 }

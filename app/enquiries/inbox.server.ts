@@ -31,6 +31,9 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
     status_reason: row.status_reason,
     status_changed_at: row.status_changed_at === null ? null : toIsoString(row.status_changed_at),
     status_changed_by: row.status_changed_by,
+    assigned_to: row.assigned_to,
+    assigned_at: row.assigned_at === null ? null : toIsoString(row.assigned_at),
+    follow_up_on: row.follow_up_on,
   };
 }
 
@@ -57,18 +60,30 @@ function matchesSearch(eb: Where, search: string) {
 }
 
 /**
- * Every submission the admin's filter and search select, newest first: the
- * one definition of "what this view holds", shared by the inbox pages and the
- * CSV export. `search` should come through parseSearch (inbox.ts); empty
- * means no search.
+ * What narrows every count of a view: the search, the status, the assignee
+ * and Due. (The filter tabs count each read state of what these select.)
  */
-export function submissionsQuery(db: Db, { filter, search = "", status }: InboxQuery) {
-  return db
+function narrowing(eb: Where, { search = "", status, assignee, dueBy }: Omit<InboxQuery, "filter">) {
+  return [
+    ...(search === "" ? [] : [matchesSearch(eb, search)]),
+    ...(status ? [eb("status", "=", status)] : []),
+    ...(assignee === undefined ? [] : [assignee === "unassigned" ? eb("assigned_to", "is", null) : eb("assigned_to", "=", assignee.member)]),
+    ...(dueBy === undefined ? [] : [eb("follow_up_on", "<=", dueBy)]),
+  ];
+}
+
+/**
+ * Every submission the admin's filter and search select, newest first (under
+ * Due, the most overdue first): the one definition of "what this view holds",
+ * shared by the inbox pages and the CSV export. `search` should come through
+ * parseSearch (inbox.ts); empty means no search.
+ */
+export function submissionsQuery(db: Db, query: InboxQuery) {
+  const rows = db
     .selectFrom("contact_submissions")
     .selectAll()
-    .where((eb) => eb.and([inFilter(eb, filter), ...(search === "" ? [] : [matchesSearch(eb, search)]), ...(status ? [eb("status", "=", status)] : [])]))
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc");
+    .where((eb) => eb.and([inFilter(eb, query.filter), ...narrowing(eb, query)]));
+  return (query.dueBy === undefined ? rows : rows.orderBy("follow_up_on", "asc")).orderBy("created_at", "desc").orderBy("id", "desc");
 }
 
 /**
@@ -84,11 +99,11 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
   });
 }
 
-/** How many submissions each filter tab holds, of those the search (and the status, when one is chosen) matches. */
-export async function countSubmissions(db: Db, search = "", status?: EnquiryStatus): Promise<InboxCounts> {
+/** How many submissions each filter tab holds, of those the search, status, assignee and Due (when chosen) select. */
+export async function countSubmissions(db: Db, narrow: Omit<InboxQuery, "filter"> = {}): Promise<InboxCounts> {
   // is_read is 0/1 on SQLite and a boolean on PostgreSQL: both read it as a condition.
   const real = sql`spam_reason is null and not (${HELD})`;
-  let query = db
+  const query = db
     .selectFrom("contact_submissions")
     .select([
       sql<number | string | null>`sum(case when ${real} then 1 else 0 end)`.as("all"),
@@ -97,9 +112,7 @@ export async function countSubmissions(db: Db, search = "", status?: EnquiryStat
       sql<number | string | null>`sum(case when spam_reason is null and ${HELD} then 1 else 0 end)`.as("held"),
       sql<number | string | null>`sum(case when spam_reason is null then 0 else 1 end)`.as("spam"),
     ]);
-  if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
-  if (status) query = query.where("status", "=", status);
-  const row = await query.executeTakeFirstOrThrow();
+  const row = await query.where((eb) => eb.and(narrowing(eb, narrow))).executeTakeFirstOrThrow();
   return {
     all: Number(row.all ?? 0),
     unread: Number(row.unread ?? 0),
@@ -109,34 +122,49 @@ export async function countSubmissions(db: Db, search = "", status?: EnquiryStat
   };
 }
 
-/** How many real enquiries (not spam, not held) of the read state chosen each status holds, of those the search matches. */
-export async function countByStatus(db: Db, { filter, search = "" }: InboxQuery): Promise<Record<EnquiryStatus, number>> {
+/** How many real enquiries (not spam, not held) of the read state chosen each status holds, of those the search, assignee and Due select. */
+export async function countByStatus(db: Db, { filter, status: _chosen, ...narrow }: InboxQuery): Promise<Record<EnquiryStatus, number>> {
   const readState = filter === "unread" || filter === "read" ? filter : "all";
-  let query = db
+  const query = db
     .selectFrom("contact_submissions")
     .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .where((eb) => inFilter(eb, readState))
+    .where((eb) => eb.and([inFilter(eb, readState), ...narrowing(eb, narrow)]))
     .groupBy("status");
-  if (search !== "") query = query.where((eb) => matchesSearch(eb, search));
   const counts = Object.fromEntries(ENQUIRY_STATUSES.map((status) => [status, 0])) as Record<EnquiryStatus, number>;
   for (const row of await query.execute()) counts[row.status] = Number(row.count);
   return counts;
 }
 
-/** One page of a view (1-based), with the counts for the filter tabs and the statuses. */
-export async function listSubmissions(db: Db, query: InboxQuery, page = 1): Promise<InboxPage> {
-  const [rows, counts, statusCounts] = await Promise.all([
+/** How many real enquiries (not spam, not held) are to be followed up on or before `dueBy`, of those the rest of the view selects. */
+export async function countDue(db: Db, { filter: _filter, dueBy, ...narrow }: InboxQuery & { dueBy: string }): Promise<number> {
+  const row = await db
+    .selectFrom("contact_submissions")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where((eb) => eb.and([inFilter(eb, "all"), ...narrowing(eb, { ...narrow, dueBy })]))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * One page of a view (1-based), with the counts for the filter tabs and the
+ * statuses, and, given today's UK date, how many of the view are due.
+ */
+export async function listSubmissions(db: Db, query: InboxQuery, page = 1, today?: string): Promise<InboxPage> {
+  const { filter: _filter, ...narrow } = query;
+  const [rows, counts, statusCounts, due] = await Promise.all([
     submissionsQuery(db, query)
       .limit(INBOX_PAGE_SIZE + 1)
       .offset((page - 1) * INBOX_PAGE_SIZE)
       .execute(),
-    countSubmissions(db, query.search, query.status),
+    countSubmissions(db, narrow),
     countByStatus(db, query),
+    today === undefined ? undefined : countDue(db, { ...query, dueBy: query.dueBy ?? today }),
   ]);
   return {
     submissions: rows.slice(0, INBOX_PAGE_SIZE).map(toSubmission),
     counts,
     statusCounts,
+    ...(due === undefined ? {} : { due }),
     page,
     hasMore: rows.length > INBOX_PAGE_SIZE,
   };

@@ -1,4 +1,5 @@
 import { isUuid } from "~/platform/ids";
+import type { AssigneeFilter } from "./assignment";
 import type { EnquiryStatus } from "./pipeline";
 import type { UserType } from "./schema";
 
@@ -21,6 +22,10 @@ export type StoredSubmission = {
   status_reason: string | null;
   status_changed_at: string | null;
   status_changed_by: string | null;
+  /** The member dealing with it (their id), since when; the UK day to follow it up ("YYYY-MM-DD"). */
+  assigned_to: string | null;
+  assigned_at: string | null;
+  follow_up_on: string | null;
 };
 
 /**
@@ -33,8 +38,13 @@ export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 export type InboxCounts = Record<InboxFilter, number>;
 
-/** What the admin asked to see: a filter, words to find in the name, e-mail or message, and a status (every status without one). */
-export type InboxQuery = { filter: InboxFilter; search?: string; status?: EnquiryStatus };
+/**
+ * What the admin asked to see: a filter, words to find in the name, e-mail or
+ * message, a status (every status without one), whose enquiries (everyone's
+ * without), and Due: only those to follow up on or before `dueBy` (today in
+ * the UK), the most overdue first.
+ */
+export type InboxQuery = { filter: InboxFilter; search?: string; status?: EnquiryStatus; assignee?: AssigneeFilter; dueBy?: string };
 
 export type InboxPage = {
   submissions: StoredSubmission[];
@@ -42,6 +52,8 @@ export type InboxPage = {
   counts: InboxCounts;
   /** Per status, of the real enquiries (not spam, not held) that match the search and the read state chosen. */
   statusCounts: Record<EnquiryStatus, number>;
+  /** Of the real enquiries the view's search, status and assignee select, how many are due (when `dueBy` was asked). */
+  due?: number;
   /** 1-based. */
   page: number;
   hasMore: boolean;

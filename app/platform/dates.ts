@@ -94,3 +94,26 @@ export function toLondonTime(instant: Date): string {
 export function londonLabel(instant: Date): string {
   return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON }).format(instant);
 }
+
+/** The calendar day in London of an instant: "2026-12-01". */
+export function londonDate(instant: Date): string {
+  return toLondonTime(instant).slice(0, 10);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written "YYYY-MM-DD" (an <input type="date">'s value). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const check = new Date(Date.UTC(year, month - 1, day));
+  return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
+}
+
+/** "Tuesday 1 December 2026" for a calendar day "2026-12-01". */
+export function calendarDateLabel(value: string): string {
+  return new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${value}T12:00:00Z`),
+  );
+}

@@ -1,24 +1,26 @@
 import { INBOX_TEXT } from "~/admin/texts";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
-import { parseStatusFilter } from "~/enquiries/pipeline";
+import { inboxQuery, parseNarrowing } from "~/enquiries/view";
+import { londonDate } from "~/platform/dates";
 import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
- * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&status=<status>&page=n): for
+ * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&status=<status>&assignee=mine|unassigned|<member id>&due=1&page=n): for
  * scripts and integrations of the admin's own. As on the page, all, unread
  * and read hold real enquiries only; what a flood brought is under
  * filter=held, spam under filter=spam.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  requireMember(args, "enquiries");
+  const { actor } = requireMember(args, "enquiries");
   const { db, log } = context.get(servicesContext);
   const params = new URL(request.url).searchParams;
   try {
-    const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")), status: parseStatusFilter(params.get("status")) };
-    const page = await listSubmissions(db, query, parsePage(params.get("page")));
+    const today = londonDate(new Date());
+    const view = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")), narrowing: parseNarrowing(params) };
+    const page = await listSubmissions(db, inboxQuery(view, actor.id, today), parsePage(params.get("page")), today);
     // Express marks every admin response no-store.
     return Response.json(page);
   } catch (error) {

@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   "014-join-with-a-passkey",
   "015-enquiry-status",
   "016-enquiry-notes",
+  "021-assignment-and-follow-up",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -124,6 +125,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           ...["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"],
           // The pipeline (migration 015).
           ...["status", "status_reason", "status_changed_at", "status_changed_by"],
+          // Who deals with it and when to follow it up (migration 021).
+          ...["assigned_to", "assigned_at", "follow_up_on"],
         ].sort(),
       );
     });
@@ -267,6 +270,10 @@ describe.each(backends)("data layer on $name", (backend) => {
         status_reason: null,
         status_changed_at: null,
         status_changed_by: null,
+        // Nobody's, with no follow-up day, until a member says.
+        assigned_to: null,
+        assigned_at: null,
+        follow_up_on: null,
       });
     });
 

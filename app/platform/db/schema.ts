@@ -50,10 +50,15 @@ export interface ContactSubmissionTable {
   status_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The member who changed it last, as the audit log names them. */
   status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The member dealing with it (migration 021): null when nobody is, or the member has left the team. */
+  assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
+  assigned_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The day to follow it up, in the UK ("YYYY-MM-DD"), or null. */
+  follow_up_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** "password-reset" is allowed by the table (migration 012) for the reset links of issue 21. */
-export type OutboxKind = "notification" | "acknowledgement" | "invitation" | "password-reset";
+/** As the table's check allows them (migrations 012 and 021). */
+export type OutboxKind = "notification" | "acknowledgement" | "invitation" | "password-reset" | "assignment";
 export type OutboxStatus = "queued" | "sending" | "sent" | "failed";
 
 export interface EmailOutboxTable {

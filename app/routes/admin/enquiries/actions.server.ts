@@ -1,8 +1,11 @@
 import { data } from "react-router";
 import type { Actor } from "~/audit/actor";
 import { MAX_BULK_IDS, isSubmissionId } from "~/enquiries/inbox";
+import { isUuid } from "~/platform/ids";
 import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setEnquiryStatus, setSubmissionRead, setSubmissionsRead } from "~/enquiries/inbox.server";
 import { addNote } from "~/enquiries/notes.server";
+import { parseFollowUp } from "~/enquiries/assignment";
+import { assignEnquiry, setFollowUp, type AssignmentMail } from "~/enquiries/assignment.server";
 import { STATUS_LABELS, isEnquiryStatus, parseReason } from "~/enquiries/pipeline";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db/db.server";
@@ -31,7 +34,7 @@ function parseBulkIds(ids: string[] | undefined): { ids: string[] } | { refusal:
  * nothing; a database failure answers 503.
  */
 export async function handleInboxAction(
-  { db, outbox, log }: { db: Db; outbox: OutboxSignal; log: Pick<Log, "error"> },
+  { db, outbox, log, assignmentMail }: { db: Db; outbox: OutboxSignal; log: Pick<Log, "error">; assignmentMail?: AssignmentMail },
   fields: Record<string, string>,
   ids: string[] | undefined,
   actor: Actor,
@@ -132,6 +135,38 @@ export async function handleInboxAction(
       }
       if (!added.ok) return added.reason === "invalid" ? notice("error", added.message, 400) : notice("error", text.failure, 404);
       return notice("success", text.added, 200);
+    }
+
+    case "assign": {
+      const text = INBOX_TEXT.assign;
+      if (!isSubmissionId(id)) return notice("error", text.failure, 400);
+      const assigneeId = fields.assignee === "" || fields.assignee === undefined ? null : fields.assignee;
+      if (assigneeId !== null && !isUuid(assigneeId)) return notice("error", text.notAssignable, 400);
+      let result;
+      try {
+        result = await assignEnquiry(db, { id, assigneeId }, actor, assignmentMail);
+      } catch (error) {
+        log.error({ err: error }, "Could not assign an enquiry");
+        return notice("error", text.failure, 503);
+      }
+      if (result === "no-such-enquiry") return notice("error", text.failure, 404);
+      if (result === "not-assignable") return notice("error", text.notAssignable, 400);
+      if (result === "assigned") outbox.signal();
+      return notice("success", result === "unassigned" ? text.unassigned : result === "unchanged" ? text.unchanged : text.assigned, 200);
+    }
+
+    case "set-follow-up": {
+      const text = INBOX_TEXT.followUp;
+      if (!isSubmissionId(id)) return notice("error", text.failure, 400);
+      const day = fields.clear === "yes" ? null : parseFollowUp(fields.followUp);
+      if (day === undefined) return notice("error", text.invalid, 400);
+      try {
+        if (!(await setFollowUp(db, id, day, actor))) return notice("error", text.failure, 404);
+      } catch (error) {
+        log.error({ err: error }, "Could not set an enquiry's follow-up date");
+        return notice("error", text.failure, 503);
+      }
+      return notice("success", day === null ? text.cleared : text.set, 200);
     }
 
     case "bulk-mark-read":

@@ -8,10 +8,12 @@ import { useSlowTab } from "~/admin/use-slow-tab";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
-import { parseStatusFilter } from "~/enquiries/pipeline";
+import { assignableMembers, memberName } from "~/enquiries/assignment.server";
+import { inboxQuery, parseNarrowing } from "~/enquiries/view";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
-import { formatSubmittedAt } from "~/platform/dates";
+import { calendarDateLabel, formatSubmittedAt, londonDate } from "~/platform/dates";
+import { siteUrl } from "~/platform/http/context";
 import { firstOfEach, readFormEntries, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { requireMember, servicesContext } from "~/services";
 import { handleInboxAction } from "./actions.server";
@@ -19,23 +21,24 @@ import type { Route } from "./+types/route";
 
 /**
  * The Contact Submissions tab (/admin/enquiries): the filter, the search, the
- * status and the page are in the URL (?filter=…&q=…&status=…&page=n), each enquiry with its words
+ * status, the assignee, Due and the page are in the URL (?filter=…&q=…&status=…&assignee=…&due=1&page=n), each enquiry with its words
  * made here (dates in UK time, spam signals, the notification e-mail's state).
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  requireMember(args, "enquiries");
+  const { actor } = requireMember(args, "enquiries");
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
   const filter = parseInboxFilter(params.get("filter"));
   const search = parseSearch(params.get("q"));
-  const statusFilter = parseStatusFilter(params.get("status"));
+  const narrowing = parseNarrowing(params);
   let inbox: InboxView;
   try {
-    const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
     const now = new Date();
-    const [states, notes] = await Promise.all([
+    const today = londonDate(now);
+    const page = await listSubmissions(db, inboxQuery({ filter, search, narrowing }, actor.id, today), parsePage(params.get("page")), today);
+    const [states, notes, team] = await Promise.all([
       notificationStates(
         db,
         page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
@@ -44,7 +47,10 @@ export async function loader(args: Route.LoaderArgs) {
         db,
         page.submissions.map((submission) => submission.id),
       ),
+      assignableMembers(db),
     ]);
+    const members = team.map((member) => ({ id: member.id, name: memberName(member) }));
+    const names = new Map(members.map((member) => [member.id, member.name]));
     const submissions = page.submissions.map((submission): InboxSubmission => {
       const state = states[submission.id];
       return {
@@ -54,13 +60,32 @@ export async function loader(args: Route.LoaderArgs) {
         ...(submission.spam_signals === null ? {} : { possible_spam_label: spamSignalsLabel(submission.spam_signals) }),
         ...(state ? { notification: describeNotification(state, now) } : {}),
         ...(submission.status_changed_at === null ? {} : { status_changed_label: formatSubmittedAt(submission.status_changed_at) }),
+        ...(submission.assigned_to === null ? {} : { assignee_name: names.get(submission.assigned_to) ?? submission.assigned_to }),
+        ...(submission.follow_up_on === null
+          ? {}
+          : {
+              follow_up: {
+                label: calendarDateLabel(submission.follow_up_on),
+                due: submission.follow_up_on < today ? "overdue" : submission.follow_up_on === today ? "today" : "later",
+              },
+            }),
         notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
       };
     });
-    inbox = { status: "ok", filter, search, statusFilter, ...page, submissions, selectAll: params.get("select") === "all" };
+    inbox = {
+      status: "ok",
+      filter,
+      search,
+      narrowing,
+      ...page,
+      due: page.due ?? 0,
+      members,
+      submissions,
+      selectAll: params.get("select") === "all",
+    };
   } catch (error) {
     services.log.error({ err: error }, "Could not load contact submissions");
-    inbox = { status: "error", filter, search, statusFilter };
+    inbox = { status: "error", filter, search, narrowing };
   }
   return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays };
 }
@@ -96,8 +121,11 @@ const inboxAction = withBody(
   (refusal) => data<AdminActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
   async (args: Route.ActionArgs, { fields, ids }) => {
     const { actor } = requireMember(args, "enquiries");
-    const { db, outbox, log } = args.context.get(servicesContext);
-    return handleInboxAction({ db, outbox, log }, fields, ids, actor);
+    const services = args.context.get(servicesContext);
+    const { db, outbox, log, mail, company } = services;
+    // The e-mail telling a member an enquiry is theirs links to their own enquiries on the address the team uses.
+    const assignmentMail = mail && { from: mail.from, companyName: company.name, inboxUrl: `${siteUrl(services, args.request)}/admin/enquiries?assignee=mine` };
+    return handleInboxAction({ db, outbox, log, assignmentMail }, fields, ids, actor);
   },
 );
 
