@@ -20,6 +20,7 @@ import {
   submitSignIn,
   welcome,
   type SeedEnquiry,
+  withSiteDb,
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 import { expectAccessible } from "./axe";
@@ -828,10 +829,12 @@ test("each real card says where its notification e-mail is; a failed one has 'Re
   await expect(button(card(page, "Spam Stan"), "Retry now")).toHaveCount(0);
 });
 
-test.describe("on a 375 px wide phone", () => {
-  test.use({ viewport: { width: 375, height: 812 } });
+test.describe("on a 360 px wide phone", () => {
+  test.use({ viewport: { width: 360, height: 800 } });
 
-  test("search, tabs, bulk bar, spam reasons and status lines fit without sideways scrolling", async ({ page }) => {
+  test("search, tabs, the status, assignee and Due filters, bulk bar, spam reasons, status lines and a card's pipeline fit without sideways scrolling", async ({
+    page,
+  }) => {
     const long = "averyveryverylongnamewithoutanyspacesatallthatkeepsgoing";
     const [first] = await resetInbox([
       { name: `${long} Landlord`, email: `${long}@example-lettings-company.co.uk`, phone: "020 7946 0999", userType: "landlord", message: `${long} ${long}` },
@@ -843,6 +846,7 @@ test.describe("on a 375 px wide phone", () => {
       lastError: `${long}: ${long}`,
       nextAttemptAt: new Date(Date.now() + 3_600_000).toISOString(),
     });
+    await withSiteDb((db) => db.updateTable("contact_submissions").set({ follow_up_on: "2026-01-01" }).where("id", "=", first!).execute());
     for (const filter of ["all", "spam"] as const) {
       await (filter === "all" ? openInbox(page) : page.goto("/admin/enquiries?filter=spam"));
       await waitForHydration(page);
@@ -912,6 +916,58 @@ test("the pipeline's Status from the keyboard: Contacted, then Not proceeding wi
   await expect.poll(() => cardNames(page)).toEqual(["Tom Tenant"]);
   await expect(filterTab(page, "All")).toContainText("(1)");
   await expectAccessible(page, "the inbox filtered by status");
+});
+
+/** A UK day `days` from today, as a date field holds it: "2026-11-26". */
+function ukDay(days: number): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(new Date(Date.now() + days * 86_400_000));
+}
+
+test("Assigned to and Follow up on from the keyboard; Mine and Due beside the tabs; the header counts what is due; axe finds nothing", async ({ page }) => {
+  await resetInbox([
+    { name: "Lena Landlord", email: "lena@example.com", userType: "landlord", message: "Two flats to let.", createdAt: "2026-11-02T12:00:00.000Z" },
+    { name: "Tom Tenant", email: "tom@example.com", userType: "tenant", message: "Looking for a flat.", createdAt: "2026-11-01T12:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  const lena = card(page, "Lena Landlord");
+  const assignee = lena.getByLabel("Assigned to", { exact: true });
+  await expect(assignee).toHaveValue("");
+  await tabUntilFocused(page, assignee);
+  await assignee.selectOption({ index: 1 });
+  await tabUntilFocused(page, button(lena, "Assign"));
+  await expectFocusIndicator(button(lena, "Assign"), "Assign");
+  await page.keyboard.press("Enter");
+  await expect(notice(page, "Enquiry assigned.")).toBeVisible();
+  await expect(card(page, "Lena Landlord").getByLabel("Assigned to", { exact: true })).not.toHaveValue("");
+
+  // A follow-up day three days ago: overdue, said in words.
+  const followUp = card(page, "Lena Landlord").getByLabel("Follow up on");
+  await tabUntilFocused(page, followUp);
+  await followUp.fill(ukDay(-3));
+  await button(card(page, "Lena Landlord"), "Save date").click();
+  await expect(notice(page, "Follow-up date saved.")).toBeVisible();
+  await expect(card(page, "Lena Landlord").getByText("Overdue", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "1 to follow up" })).toBeVisible();
+  await expectAccessible(page, "a card assigned, with a follow-up day");
+
+  // Mine, beside the tabs; the tabs' counts follow it.
+  await page.getByLabel("Assigned to", { exact: true }).first().selectOption("mine");
+  await page.getByRole("button", { name: "Show", exact: true }).click();
+  await expect(page).toHaveURL(/assignee=mine/);
+  await expect.poll(() => cardNames(page)).toEqual(["Lena Landlord"]);
+  await expect(filterTab(page, "All")).toContainText("(1)");
+
+  // Due, from the header's count.
+  await page.getByRole("link", { name: "1 to follow up" }).click();
+  await expect(page).toHaveURL(/due=1/);
+  await expect(page.getByLabel(/^Due: to follow up today or earlier/)).toBeChecked();
+  await expect.poll(() => cardNames(page)).toEqual(["Lena Landlord"]);
+  await expectAccessible(page, "the inbox's Due view");
+
+  // Cleared, nothing is due.
+  await button(card(page, "Lena Landlord"), "Clear date").click();
+  await expect(page.getByText("No enquiries here match what you chose.")).toBeVisible();
+  await expect(page.getByRole("link", { name: /to follow up$/ })).toHaveCount(0);
 });
 
 test.describe("without JavaScript", () => {
@@ -1038,6 +1094,24 @@ test.describe("without JavaScript", () => {
     await expect.poll(() => cardNames(page)).toEqual(["Plain Bot", "Plain Cy"]);
     expect((await storedInbox()).map((row) => row.name)).toEqual(["Plain Bot", "Plain Cy"]);
   });
+  test("Assigned to, Follow up on and Due without JavaScript, as plain forms", async ({ page }) => {
+    await resetInbox([
+      { name: "Paul Plain", email: "paul@example.com", userType: "landlord", message: "A house to let.", createdAt: "2026-11-02T12:00:00.000Z" },
+      { name: "Quinn Plain", email: "quinn@example.com", userType: "tenant", message: "A room.", createdAt: "2026-11-01T12:00:00.000Z" },
+    ]);
+    await page.goto("/admin/enquiries");
+    await card(page, "Paul Plain").getByLabel("Assigned to", { exact: true }).selectOption({ index: 1 });
+    await button(card(page, "Paul Plain"), "Assign").click();
+    await expect(notice(page, "Enquiry assigned.")).toBeVisible();
+    await card(page, "Paul Plain").getByLabel("Follow up on").fill(ukDay(0));
+    await button(card(page, "Paul Plain"), "Save date").click();
+    await expect(card(page, "Paul Plain").getByText("Due today", { exact: true })).toBeVisible();
+    await page.getByLabel(/^Due: to follow up today or earlier \(1\)/).check();
+    await page.getByRole("button", { name: "Show", exact: true }).click();
+    await expect(page).toHaveURL(/due=1/);
+    await expect.poll(() => cardNames(page)).toEqual(["Paul Plain"]);
+  });
+
   test("the Status without JavaScript: Not proceeding asks for its reason on the page, then keeps it", async ({ page }) => {
     await resetInbox([
       { name: "Petra Plain", email: "petra@example.com", userType: "landlord", message: "A house to let.", createdAt: "2026-11-02T12:00:00.000Z" },
