@@ -6,6 +6,7 @@ import { telHref } from "~/company/company";
 import { Icon } from "~/components/Icon";
 import { ACTION_BUTTON, CardNotes, StatusControl } from "./EnquiryPipeline";
 import { AssignmentControls } from "./EnquiryAssignment";
+import { CardTimeline } from "./EnquiryTimeline";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -190,6 +191,7 @@ export function EnquiryCard({
         )}
 
         <CardNotes submission={submission} Form={fetcher.Form} busy={busy} added={fetcher.data?.notice?.text === INBOX_TEXT.notes.added} />
+        <CardTimeline submission={submission} />
 
         {confirmingDelete ? (
           <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">

@@ -4,6 +4,7 @@ import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
 import type { ViewNarrowing } from "~/enquiries/view";
+import type { TimelineEntry } from "~/enquiries/timeline";
 
 /** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
 export type LimitsNotice = {
@@ -39,6 +40,8 @@ export type InboxSubmission = StoredSubmission & {
   follow_up?: { label: string; due: "overdue" | "today" | "later" };
   /** The team's notes, oldest first, with their times in UK time. */
   notes: Array<{ id: string; author: string; body: string; when: string }>;
+  /** What happened to it, oldest first (decision 062), with times in UK time. */
+  timeline: Array<TimelineEntry & { when: string }>;
 };
 
 export type InboxView =

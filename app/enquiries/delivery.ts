@@ -14,6 +14,8 @@ export type NotificationState = {
   nextAttemptAt: string | null;
   /** ISO time the SMTP server accepted it. */
   sentAt: string | null;
+  /** ISO time it last changed (queued, tried, sent): where the timeline places it while it waits or fails. */
+  lastTriedAt?: string;
 };
 
 /** How e-mail stands for the whole site, for the dashboard's banner. */

@@ -95,7 +95,7 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
   if (submissionIds.length === 0) return {};
   const rows = await db
     .selectFrom("email_outbox")
-    .select(["submission_id", "status", "attempts", "last_error", "next_attempt_at", "sent_at"])
+    .select(["submission_id", "status", "attempts", "last_error", "next_attempt_at", "sent_at", "updated_at"])
     .where("kind", "=", "notification")
     .where("submission_id", "in", submissionIds)
     // One job per enquiry today; should there be more, the newest wins.
@@ -110,6 +110,7 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
       lastError: row.last_error,
       nextAttemptAt: toIsoOrNull(row.next_attempt_at),
       sentAt: toIsoOrNull(row.sent_at),
+      lastTriedAt: toIsoString(row.updated_at),
     };
   }
   return states;

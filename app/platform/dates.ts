@@ -113,7 +113,10 @@ export function isCalendarDate(value: string): boolean {
 
 /** "Tuesday 1 December 2026" for a calendar day "2026-12-01". */
 export function calendarDateLabel(value: string): string {
-  return new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+  const parts = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).formatToParts(
     new Date(`${value}T12:00:00Z`),
   );
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  // Without the comma ICU puts after the weekday, as British writing has it.
+  return `${part("weekday")} ${part("day")} ${part("month")} ${part("year")}`;
 }

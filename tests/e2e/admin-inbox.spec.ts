@@ -948,7 +948,21 @@ test("Assigned to and Follow up on from the keyboard; Mine and Due beside the ta
   await expect(notice(page, "Follow-up date saved.")).toBeVisible();
   await expect(card(page, "Lena Landlord").getByText("Overdue", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "1 to follow up" })).toBeVisible();
-  await expectAccessible(page, "a card assigned, with a follow-up day");
+  // The timeline, folded under its own summary, opened from the keyboard.
+  const timeline = card(page, "Lena Landlord").locator("summary", { hasText: /^Timeline \(3\)$/ });
+  await tabUntilFocused(page, timeline);
+  await page.keyboard.press("Enter");
+  await expect(
+    card(page, "Lena Landlord")
+      .getByRole("listitem")
+      .filter({ hasText: /Assigned to .+ by / }),
+  ).toBeVisible();
+  await expect(
+    card(page, "Lena Landlord")
+      .getByRole("listitem")
+      .filter({ hasText: /Follow up on \w+day \d+ \w+ \d{4}, set by / }),
+  ).toBeVisible();
+  await expectAccessible(page, "a card assigned, with a follow-up day and its timeline open");
 
   // Mine, beside the tabs; the tabs' counts follow it.
   await page.getByLabel("Assigned to", { exact: true }).first().selectOption("mine");

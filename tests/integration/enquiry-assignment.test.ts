@@ -218,6 +218,32 @@ describe.each(backends)("assignment and follow-up of an enquiry on $name", (back
     expect((await rowOf(id)).assigned_to).toBeNull();
   });
 
+  it("shows the card's timeline in order: received, status, assignment, note, follow-up, each with who", async () => {
+    const marker = randomBytes(4).toString("hex");
+    const id = await enquiry(site.db, `Tilly Timeline ${marker}`);
+    const colleague = await member("enquiries", "Sam Colleague");
+    await post({ intent: "set-status", id, status: "contacted" });
+    await post({ intent: "assign", id, assignee: colleague.id });
+    await post({ intent: "add-note", id, note: "Called; a second flat too." });
+    await post({ intent: "set-follow-up", id, followUp: "2026-12-01" });
+    await post({ intent: "assign", id, assignee: "" });
+    const page = visibleText((await signedIn(`/admin/enquiries?q=${marker}`)).text);
+    const start = page.search(/Timeline \(\s*6\s*\)/);
+    expect(start).toBeGreaterThan(0);
+    const timeline = page.slice(start);
+    const lines = [
+      "Received through the website",
+      `Status changed to Contacted by ${TEST_ADMIN.email}`,
+      `Assigned to Sam Colleague by ${TEST_ADMIN.email}`,
+      `Note added by ${TEST_ADMIN.email}`,
+      `Follow up on Tuesday 1 December 2026, set by ${TEST_ADMIN.email}`,
+      `No longer assigned (by ${TEST_ADMIN.email})`,
+    ];
+    const at = lines.map((line) => timeline.indexOf(line));
+    expect(Object.fromEntries(lines.map((line, index) => [line, at[index]! >= 0]))).toEqual(Object.fromEntries(lines.map((line) => [line, true])));
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
   it("refuses an Editor (403) before the form is read", async () => {
     const id = await enquiry(site.db, "Eddie Editor");
     const editor = await member("editor");

@@ -10,6 +10,8 @@ import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
 import { assignableMembers, memberName } from "~/enquiries/assignment.server";
 import { inboxQuery, parseNarrowing } from "~/enquiries/view";
+import { buildTimeline } from "~/enquiries/timeline";
+import { timelineFactsOf } from "~/enquiries/timeline.server";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
 import { calendarDateLabel, formatSubmittedAt, londonDate } from "~/platform/dates";
@@ -38,16 +40,15 @@ export async function loader(args: Route.LoaderArgs) {
     const now = new Date();
     const today = londonDate(now);
     const page = await listSubmissions(db, inboxQuery({ filter, search, narrowing }, actor.id, today), parsePage(params.get("page")), today);
-    const [states, notes, team] = await Promise.all([
+    const ids = page.submissions.map((submission) => submission.id);
+    const [states, notes, team, facts] = await Promise.all([
       notificationStates(
         db,
         page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
       ),
-      notesOf(
-        db,
-        page.submissions.map((submission) => submission.id),
-      ),
+      notesOf(db, ids),
       assignableMembers(db),
+      timelineFactsOf(db, ids),
     ]);
     const members = team.map((member) => ({ id: member.id, name: memberName(member) }));
     const names = new Map(members.map((member) => [member.id, member.name]));
@@ -70,6 +71,12 @@ export async function loader(args: Route.LoaderArgs) {
               },
             }),
         notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
+        timeline: buildTimeline({
+          receivedAt: submission.created_at,
+          notification: state,
+          notes: notes.get(submission.id) ?? [],
+          facts: facts.get(submission.id) ?? [],
+        }).map((entry) => ({ ...entry, when: formatSubmittedAt(entry.at) })),
       };
     });
     inbox = {
