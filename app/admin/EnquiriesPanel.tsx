@@ -7,10 +7,10 @@ import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "~/enquiries
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
-import { tabPath } from "./tabs";
+import { ENQUIRY_SETTINGS_PATH, tabPath } from "./tabs";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
-import type { AdminActionData, InboxView } from "./types";
+import type { AdminActionData, InboxView, ReplyingView } from "./types";
 
 /** The chosen filter is outlined (4:1 against the bar, WCAG 1.4.11): its white alone is 1.2:1 against the bar. */
 const FILTER_TAB = (selected: boolean) =>
@@ -50,14 +50,19 @@ function exportHref(filter: InboxFilter, search: string, status: EnquiryStatus |
  * The Contact Submissions tab: heading, Refresh, search, export, the filter
  * tabs with counts, the bulk bar and the cards.
  */
+const NOT_REPLYING: ReplyingView = { mailOn: false, reasons: [], mayEditSettings: false };
+
 export function EnquiriesPanel({
   view,
+  replying = NOT_REPLYING,
   loading,
   companyName,
   retentionDays,
   actionData,
 }: {
   view: InboxView;
+  /** Replying from the dashboard (decision 059): e-mail on or off, the owner's reasons; absent while the tab loads (no cards). */
+  replying?: ReplyingView;
   /** A navigation to this tab (another filter, Refresh) is under way. */
   loading: boolean;
   companyName: string;
@@ -175,6 +180,11 @@ export function EnquiriesPanel({
           <Link to="/admin/data-requests" className={LINK}>
             {INBOX_TEXT.dataRequests}
           </Link>
+          {replying.mayEditSettings ? (
+            <Link to={ENQUIRY_SETTINGS_PATH} className={LINK}>
+              {INBOX_TEXT.replySettings}
+            </Link>
+          ) : null}
         </p>
       </div>
       {retentionDays !== undefined ? <p className="mt-3 text-sm text-slate-600">{INBOX_TEXT.retention(retentionDays)}</p> : null}
@@ -233,6 +243,7 @@ export function EnquiriesPanel({
                   key={submission.id}
                   submission={submission}
                   companyName={companyName}
+                  replying={replying}
                   confirmingDelete={actionData?.confirmDelete === submission.id}
                   askingReason={actionData?.askReason === submission.id}
                   cancelHref={here}

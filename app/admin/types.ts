@@ -3,6 +3,7 @@ import type { InboxCounts, InboxFilter, StoredSubmission } from "~/enquiries/inb
 import type { NotificationLine } from "./notification-status";
 import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-form";
 import type { RenovationProject } from "~/projects/types";
+import type { ReplyDelivery } from "~/enquiries/replies";
 
 /** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
 export type LimitsNotice = {
@@ -34,7 +35,15 @@ export type InboxSubmission = StoredSubmission & {
   status_changed_label?: string;
   /** The team's notes, oldest first, with their times in UK time. */
   notes: Array<{ id: string; author: string; body: string; when: string }>;
+  /** Replies sent from the dashboard, oldest first, with their delivery state (decision 059). */
+  replies: ReplyViewReply[];
 };
+
+/** A reply as the card and the reply page show it, its time in UK time. */
+export type ReplyViewReply = { id: string; author: string; subject: string; body: string; when: string; delivery: ReplyDelivery };
+
+/** What the cards need to reply (decision 059): is e-mail on, the owner's Not proceeding reasons, may this member edit them. */
+export type ReplyingView = { mailOn: boolean; reasons: string[]; mayEditSettings: boolean };
 
 export type InboxView =
   | {

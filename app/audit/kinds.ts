@@ -65,6 +65,8 @@ export const AUDIT_KINDS = {
   "notification-retried": { label: "Retried an enquiry's notification", target: "enquiry" },
   "enquiry-status-changed": { label: "Changed an enquiry's status", target: "enquiry" },
   "enquiry-note-added": { label: "Added a note to an enquiry", target: "enquiry" },
+  "enquiry-replied": { label: "Replied to an enquiry", target: "enquiry" },
+  "enquiry-settings-saved": { label: "Saved the reply templates, reasons and acknowledgement", target: "enquiries" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },

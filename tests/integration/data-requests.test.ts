@@ -12,15 +12,17 @@ import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
+import { sendReply } from "~/enquiries/replies.server";
 import type { Enquiry } from "~/enquiries/schema";
+import { TEST_ACTOR } from "../support/actors";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
 
-/** E-mail on, with the acknowledgement: a real enquiry gets two e-mail jobs, spam none. */
+/** E-mail on: a real enquiry gets its notification (and here a reply from the team), spam none. */
 const MAIL: SaveEnquiryOptions = {
-  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"], acknowledge: true },
+  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"] },
   company: PLACEHOLDER_COMPANY,
 };
 
@@ -53,6 +55,7 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     await db.deleteFrom("contact_submissions").execute();
     hers = [];
     for (const enquiry of HERS) hers.push((await saveEnquiry(db, enquiry, MAIL)).id);
+    await sendReply(db, hers[0]!, { subject: "Your flats", body: `Hello ${HERS[0]!.name}, we can help.` }, { actor: TEST_ACTOR, mail: MAIL.mail! });
     herSpam = (await saveEnquiry(db, HER_SPAM, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } })).id;
     others = [];
     for (const enquiry of OTHERS) others.push((await saveEnquiry(db, enquiry, MAIL)).id);
@@ -112,14 +115,16 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     // Every field of each submission, as stored, newest first (the folded copy of the address is only an index).
     // No notes were written about her (tests/integration/enquiry-notes.test.ts exports some).
     expect(file.submissions.map((submission) => submission.notes)).toEqual(file.submissions.map(() => []));
-    expect(file.submissions.map(({ email_jobs: _, notes: __, ...submission }) => submission)).toEqual(
+    expect(file.submissions.map(({ email_jobs: _, notes: __, replies: ___, ...submission }) => submission)).toEqual(
       stored
         .map(({ email_folded: _, ...row }) => ({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }))
         .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)),
     );
 
     const real = file.submissions.find((submission) => submission.id === hers[0])!;
-    expect(real.email_jobs.map((job) => job.kind).sort()).toEqual(["acknowledgement", "notification"]);
+    expect(real.email_jobs.map((job) => job.kind).sort()).toEqual(["notification", "reply"]);
+    // The team's replies are held about her too (decision 059).
+    expect(real.replies.map((reply) => [reply.subject, reply.body])).toEqual([["Your flats", `Hello ${HERS[0]!.name}, we can help.`]]);
     for (const job of real.email_jobs) {
       expect(job).toMatchObject({ status: "queued", attempts: 0, sent_at: null });
       expect(Date.parse(job.created_at)).not.toBeNaN();

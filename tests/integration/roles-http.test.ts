@@ -37,6 +37,8 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/website": { permission: "website" },
   "admin/team": { permission: "team" },
   "admin/team/audit": { permission: "audit-log" },
+  "admin/enquiries/settings": { permission: "enquiry-settings" },
+  "admin/enquiries/reply": { permission: "enquiries" },
   "admin/team/audit.csv": { permission: "audit-log" },
   "admin/sign-out": { permission: "member" },
   "admin/enquiries.csv": { permission: "enquiries-export" },

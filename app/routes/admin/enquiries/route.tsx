@@ -8,6 +8,10 @@ import { useSlowTab } from "~/admin/use-slow-tab";
 import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
+import { readEnquirySettings } from "~/enquiries/enquiry-settings.server";
+import { repliesOf } from "~/enquiries/replies.server";
+import { can } from "~/auth/roles";
+import type { ReplyingView } from "~/admin/types";
 import { parseStatusFilter } from "~/enquiries/pipeline";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
@@ -24,7 +28,7 @@ import type { Route } from "./+types/route";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  requireMember(args, "enquiries");
+  const { admin } = requireMember(args, "enquiries");
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
@@ -32,19 +36,21 @@ export async function loader(args: Route.LoaderArgs) {
   const search = parseSearch(params.get("q"));
   const statusFilter = parseStatusFilter(params.get("status"));
   let inbox: InboxView;
+  let replying: ReplyingView = { mailOn: services.mail !== undefined, reasons: [], mayEditSettings: can(admin.role, "enquiry-settings") };
   try {
     const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
     const now = new Date();
-    const [states, notes] = await Promise.all([
+    const ids = page.submissions.map((submission) => submission.id);
+    const [states, notes, replies, settings] = await Promise.all([
       notificationStates(
         db,
         page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
       ),
-      notesOf(
-        db,
-        page.submissions.map((submission) => submission.id),
-      ),
+      notesOf(db, ids),
+      repliesOf(db, ids),
+      readEnquirySettings(db),
     ]);
+    replying = { ...replying, reasons: settings.reasons };
     const submissions = page.submissions.map((submission): InboxSubmission => {
       const state = states[submission.id];
       return {
@@ -55,6 +61,7 @@ export async function loader(args: Route.LoaderArgs) {
         ...(state ? { notification: describeNotification(state, now) } : {}),
         ...(submission.status_changed_at === null ? {} : { status_changed_label: formatSubmittedAt(submission.status_changed_at) }),
         notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
+        replies: (replies.get(submission.id) ?? []).map(({ createdAt, sentAt: _, ...reply }) => ({ ...reply, when: formatSubmittedAt(createdAt) })),
       };
     });
     inbox = { status: "ok", filter, search, statusFilter, ...page, submissions, selectAll: params.get("select") === "all" };
@@ -62,7 +69,7 @@ export async function loader(args: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load contact submissions");
     inbox = { status: "error", filter, search, statusFilter };
   }
-  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays };
+  return { inbox, replying, companyName: services.company.name, retentionDays: services.contact.retentionDays };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
@@ -102,10 +109,10 @@ const inboxAction = withBody(
 );
 
 export default function EnquiriesTab({ loaderData, actionData }: Route.ComponentProps) {
-  const { inbox, companyName, retentionDays } = loaderData;
+  const { inbox, replying, companyName, retentionDays } = loaderData;
   // Another filter, search or page (or Refresh) on its way: after a moment the list says it is loading.
   const loading = useSlowTab() === "enquiries";
-  return <EnquiriesPanel view={inbox} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
+  return <EnquiriesPanel view={inbox} replying={replying} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
