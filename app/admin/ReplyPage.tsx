@@ -24,7 +24,7 @@ export const REPLY_TEXT = {
   subject: "Subject",
   body: "Your reply",
   send: "Send reply",
-  sent: (email: string) => `Reply queued to ${email}. Its delivery shows below and on the enquiry's card.`,
+  sent: (email: string) => `Reply queued to ${email}: its delivery shows below and on its card.`,
   theirMessage: "Their message",
   noMail:
     "Replies cannot be sent from the dashboard: e-mail is not set up on this server (no SMTP_URL). Use Reply via Email to answer from your own mail program.",
