@@ -78,7 +78,7 @@ export function replyEmail(
   return email;
 }
 
-export type SendReplyResult = { ok: true; replyId: string; jobId: string } | { ok: false; reason: "not-found" | "spam" };
+export type SendReplyResult = { ok: true; replyId: string; jobId: string; to: string } | { ok: false; reason: "not-found" | "spam" };
 
 /**
  * Stores the reply and queues its e-mail in one transaction, and moves a New
@@ -116,7 +116,7 @@ export async function sendReply(
       .execute();
     await audit(trx, { actor, action: "enquiry-replied", target: submissionId, at: now });
     if (target.status === "new") await setEnquiryStatus(trx, submissionId, { status: "contacted" }, actor, now);
-    return { ok: true, replyId, jobId };
+    return { ok: true, replyId, jobId, to: target.email };
   });
 }
 

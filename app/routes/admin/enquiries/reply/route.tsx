@@ -88,8 +88,7 @@ const replyAction = withBody(
     }
     if (!sent.ok) return sent.reason === "spam" ? refuse(REPLY_TEXT.spam, 409) : refuse(REPLY_TEXT.notFound, 404);
     outbox.signal();
-    const to = await replyTarget(db, fields.id);
-    return data<ReplyActionData>({ notice: { kind: "success", text: REPLY_TEXT.sent(to?.email ?? "") }, sent: true });
+    return data<ReplyActionData>({ notice: { kind: "success", text: REPLY_TEXT.sent(sent.to) }, sent: true });
   },
 );
 
