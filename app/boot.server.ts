@@ -92,7 +92,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     refusals: createRefusalMemory(),
     publicUrl: env.publicUrl,
     publicImagesUrl: env.publicImagesUrl,
-    mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo, acknowledge: env.mail.acknowledge },
+    mail: env.mail && { from: env.mail.from, notifyTo: env.mail.notifyTo },
     contact: {
       rateLimit: env.contactRateLimit,
       siteLimit: env.contactSiteLimit,
@@ -119,7 +119,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     metrics.watchOutbox(() => outboxBacklog(database.db, clock.now()));
     log.info(
       mailer && env.mail
-        ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}${env.mail.acknowledge ? ", acknowledging visitors" : ""}`
+        ? `E-mail: ${mailer.description}, notifying ${env.mail.notifyTo.join(", ")}`
         : "E-mail: off (no SMTP_URL): enquiries are stored and shown in /admin only",
     );
     if (env.mail?.insecure && env.mail.smtpUrl.startsWith("smtp:")) {

@@ -9,10 +9,10 @@ import { HiddenParams, NarrowingFilters } from "./InboxNarrowing";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
-import { tabPath } from "./tabs";
+import { ENQUIRY_SETTINGS_PATH, tabPath } from "./tabs";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
-import type { AdminActionData, InboxView } from "./types";
+import type { AdminActionData, InboxView, ReplyingView } from "./types";
 
 /** The chosen filter is outlined (4:1 against the bar, WCAG 1.4.11): its white alone is 1.2:1 against the bar. */
 const FILTER_TAB = (selected: boolean) =>
@@ -52,14 +52,19 @@ function exportHref(filter: InboxFilter, search: string, narrow: Record<string, 
  * The Contact Submissions tab: heading, Refresh, search, export, the filter
  * tabs with counts, the bulk bar and the cards.
  */
+const NOT_REPLYING: ReplyingView = { mailOn: false, reasons: [], mayEditSettings: false };
+
 export function EnquiriesPanel({
   view,
+  replying = NOT_REPLYING,
   loading,
   companyName,
   retentionDays,
   actionData,
 }: {
   view: InboxView;
+  /** Replying from the dashboard (decision 059): e-mail on or off, the owner's reasons; absent while the tab loads (no cards). */
+  replying?: ReplyingView;
   /** A navigation to this tab (another filter, Refresh) is under way. */
   loading: boolean;
   companyName: string;
@@ -177,6 +182,11 @@ export function EnquiriesPanel({
           <Link to="/admin/data-requests" className={LINK}>
             {INBOX_TEXT.dataRequests}
           </Link>
+          {replying.mayEditSettings ? (
+            <Link to={ENQUIRY_SETTINGS_PATH} className={LINK}>
+              {INBOX_TEXT.replySettings}
+            </Link>
+          ) : null}
         </p>
       </div>
       {retentionDays !== undefined ? <p className="mt-3 text-sm text-slate-600">{INBOX_TEXT.retention(retentionDays)}</p> : null}
@@ -247,6 +257,7 @@ export function EnquiriesPanel({
                   submission={submission}
                   companyName={companyName}
                   members={view.members}
+                  replying={replying}
                   confirmingDelete={actionData?.confirmDelete === submission.id}
                   askingReason={actionData?.askReason === submission.id}
                   cancelHref={here}

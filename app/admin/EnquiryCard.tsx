@@ -10,7 +10,9 @@ import { CardTimeline } from "./EnquiryTimeline";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
-import type { AdminActionData, InboxSubmission } from "./types";
+import { RepliesList } from "./ReplyPage";
+import { REPLY_PATH } from "./tabs";
+import type { AdminActionData, InboxSubmission, ReplyingView } from "./types";
 
 /** SPEC §9: landlord blue, tenant green, investor purple, other neutral. Each pair passes WCAG AA contrast. */
 const BADGE: Record<UserType, string> = {
@@ -24,6 +26,7 @@ export function EnquiryCard({
   submission,
   companyName,
   members,
+  replying,
   confirmingDelete,
   askingReason,
   cancelHref,
@@ -36,6 +39,8 @@ export function EnquiryCard({
   companyName: string;
   /** Who it can be assigned to. */
   members: ReadonlyArray<{ id: string; name: string }>;
+  /** Replying from the dashboard (decision 059). */
+  replying: ReplyingView;
   /** Without JavaScript: this card's delete is waiting for confirmation on the page. */
   confirmingDelete: boolean;
   /** Without JavaScript: Not proceeding was chosen without its reason, which the card now asks for. */
@@ -84,7 +89,7 @@ export function EnquiryCard({
   );
 
   return (
-    <li>
+    <li id={`enquiry-${submission.id}`}>
       <article
         aria-labelledby={nameId}
         aria-busy={deleting || undefined}
@@ -177,6 +182,7 @@ export function EnquiryCard({
             Form={fetcher.Form}
             busy={busy}
             askingReason={askingReason || fetcher.data?.askReason === submission.id}
+            reasons={replying.reasons}
           />
         )}
         {spam ? null : (
@@ -192,6 +198,13 @@ export function EnquiryCard({
 
         <CardNotes submission={submission} Form={fetcher.Form} busy={busy} added={fetcher.data?.notice?.text === INBOX_TEXT.notes.added} />
         <CardTimeline submission={submission} />
+
+        {submission.replies.length > 0 ? (
+          <div className="mt-4">
+            <h4 className="text-sm font-semibold text-slate-900">{INBOX_TEXT.replies(submission.replies.length)}</h4>
+            <RepliesList replies={submission.replies} />
+          </div>
+        ) : null}
 
         {confirmingDelete ? (
           <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4">
@@ -212,11 +225,19 @@ export function EnquiryCard({
           </div>
         ) : null}
 
+        {spam || replying.mailOn ? null : <p className="mt-4 text-sm text-slate-700">{INBOX_TEXT.replyNoMail}</p>}
+
         <div className="mt-5 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
           <a href={replyHref(submission, companyName)} className={`${ACTION_BUTTON} bg-blue-700 text-white ring-blue-700 hover:bg-blue-800`}>
             <Icon name="envelope" className="size-4" />
             {INBOX_TEXT.reply}
           </a>
+          {spam || !replying.mailOn ? null : (
+            <Link to={`${REPLY_PATH}?id=${submission.id}`} className={`${ACTION_BUTTON} bg-white text-blue-900 ring-blue-300 hover:bg-blue-50`}>
+              <Icon name="envelope" className="size-4" />
+              {INBOX_TEXT.replyHere}
+            </Link>
+          )}
           {spam
             ? cardAction("not-spam", notSpamLabel, busy)
             : cardAction(isRead ? "mark-unread" : "mark-read", isRead ? INBOX_TEXT.markUnread : INBOX_TEXT.markRead, deleting)}

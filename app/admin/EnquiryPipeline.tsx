@@ -24,17 +24,20 @@ export function StatusControl({
   Form,
   busy,
   askingReason,
+  reasons = NOT_PROCEEDING_REASONS,
 }: {
   submission: InboxSubmission;
   Form: ReturnType<typeof useFetcher>["Form"];
   busy: boolean;
   askingReason: boolean;
+  /** The owner's list (decision 059). */
+  reasons?: readonly string[];
 }) {
   const text = INBOX_TEXT.status;
   // The card gives it a new key when the stored status changes or a reason is asked for.
   const [chosen, setChosen] = useState<EnquiryStatus>(askingReason ? "not-proceeding" : submission.status);
   const id = submission.id;
-  const listed = (NOT_PROCEEDING_REASONS as readonly string[]).includes(submission.status_reason ?? "");
+  const listed = reasons.includes(submission.status_reason ?? "");
   const typed = submission.status_reason !== null && !listed ? submission.status_reason : "";
   return (
     <div className="mt-4 rounded-lg bg-slate-50 px-3 py-3 ring-1 ring-slate-200 ring-inset">
@@ -67,7 +70,7 @@ export function StatusControl({
               </label>
               <select id={`reason-${id}`} name="reason" defaultValue={listed ? (submission.status_reason ?? "") : typed ? "other" : ""} className={SELECT}>
                 <option value="">{text.chooseReason}</option>
-                {NOT_PROCEEDING_REASONS.map((reason) => (
+                {reasons.map((reason) => (
                   <option key={reason} value={reason}>
                     {reason}
                   </option>

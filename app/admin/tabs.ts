@@ -38,7 +38,16 @@ export function tabPath(id: AdminTabId): string {
  * Pages of a tab besides its own address, each a route of its own under the
  * dashboard (app/routes.ts): the tab stays selected on them (decision 050).
  */
-export const TAB_PAGES = [{ tab: "team", page: "audit" }] as const satisfies ReadonlyArray<{ tab: AdminTabId; page: string }>;
+export const TAB_PAGES = [
+  { tab: "team", page: "audit" },
+  // Decision 059: the owner's reply templates, reasons and acknowledgement; a member's reply composer.
+  { tab: "enquiries", page: "settings" },
+  { tab: "enquiries", page: "reply" },
+] as const satisfies ReadonlyArray<{ tab: AdminTabId; page: string }>;
+
+/** Contact Submissions' settings (owners) and the reply composer (?id=…), pages of its tab. */
+export const ENQUIRY_SETTINGS_PATH = `${DASHBOARD_PATH}/enquiries/settings`;
+export const REPLY_PATH = `${DASHBOARD_PATH}/enquiries/reply`;
 
 /** The Audit log, a page of the Team tab. */
 export const AUDIT_LOG_PATH = `${DASHBOARD_PATH}/team/audit`;

@@ -67,6 +67,11 @@ export const INBOX_TEXT = {
   markedUnread: "Submission marked as unread.",
   delete: "Delete submission",
   reply: "Reply via Email",
+  /** Decision 059: the composer on its own page, and the owner's settings for it. */
+  replyHere: "Reply",
+  replyNoMail: "Reply from the dashboard needs e-mail set up on the server (SMTP_URL): use Reply via Email.",
+  replySettings: "Reply templates and reasons",
+  replies: (n: number) => `Replies (${n})`,
   filters: { all: "All", unread: "Unread", read: "Read", held: "Held", spam: "Spam" },
   empty: {
     all: { title: "No contact submissions yet", hint: "Contact form submissions will appear here." },

@@ -5,6 +5,7 @@ import type { ProjectFormErrors, ProjectFormValues } from "~/projects/project-fo
 import type { RenovationProject } from "~/projects/types";
 import type { ViewNarrowing } from "~/enquiries/view";
 import type { TimelineEntry } from "~/enquiries/timeline";
+import type { ReplyDelivery } from "~/enquiries/replies";
 
 /** What the limits held or turned away in the last 24 hours; each part only when it happened (last: when, in UK time). */
 export type LimitsNotice = {
@@ -42,7 +43,15 @@ export type InboxSubmission = StoredSubmission & {
   notes: Array<{ id: string; author: string; body: string; when: string }>;
   /** What happened to it, oldest first (decision 062), with times in UK time. */
   timeline: Array<TimelineEntry & { when: string }>;
+  /** Replies sent from the dashboard, oldest first, with their delivery state (decision 059). */
+  replies: ReplyViewReply[];
 };
+
+/** A reply as the card and the reply page show it, its time in UK time. */
+export type ReplyViewReply = { id: string; author: string; subject: string; body: string; when: string; delivery: ReplyDelivery };
+
+/** What the cards need to reply (decision 059): is e-mail on, the owner's Not proceeding reasons, may this member edit them. */
+export type ReplyingView = { mailOn: boolean; reasons: string[]; mayEditSettings: boolean };
 
 export type InboxView =
   | {

@@ -70,6 +70,8 @@ export const AUDIT_KINDS = {
   // The member assigned (details.assignee), or nobody (no detail).
   "enquiry-assigned": { label: "Assigned an enquiry", target: "enquiry" },
   "enquiry-follow-up-set": { label: "Set an enquiry's follow-up date", target: "enquiry" },
+  "enquiry-replied": { label: "Replied to an enquiry", target: "enquiry" },
+  "enquiry-settings-saved": { label: "Saved the reply templates, reasons and acknowledgement", target: "enquiries" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },

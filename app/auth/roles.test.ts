@@ -10,8 +10,8 @@ describe("roles", () => {
     expect(permissionsOf("owner")).toEqual([...PERMISSIONS]);
     expect(permissionsOf("editor")).toEqual(["projects", "website"]);
     expect(permissionsOf("enquiries")).toEqual(["enquiries", "enquiries-export", "data-requests"]);
-    // The legal details, the team and the audit log are an owner's alone.
-    for (const permission of ["legal-details", "team", "audit-log"] as const) {
+    // The legal details, the team, the audit log and the enquiries' settings (decision 059) are an owner's alone.
+    for (const permission of ["legal-details", "team", "audit-log", "enquiry-settings"] as const) {
       expect(ROLES.filter((role) => can(role, permission))).toEqual(["owner"]);
     }
   });

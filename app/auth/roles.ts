@@ -27,7 +27,17 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
  * and Policies sections (app/website/legal-sections.ts): what the law makes
  * the company answer for, so an owner's alone.
  */
-export const PERMISSIONS = ["projects", "website", "legal-details", "enquiries", "enquiries-export", "data-requests", "team", "audit-log"] as const;
+export const PERMISSIONS = [
+  "projects",
+  "website",
+  "legal-details",
+  "enquiries",
+  "enquiries-export",
+  "enquiry-settings",
+  "data-requests",
+  "team",
+  "audit-log",
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** What each permission is, for a refusal's words ("An Editor may not use the Team tab."). */
@@ -37,6 +47,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   "legal-details": "the site's legal details",
   enquiries: "Contact Submissions",
   "enquiries-export": "the CSV export of Contact Submissions",
+  "enquiry-settings": "the reply templates, reasons and acknowledgement of Contact Submissions",
   "data-requests": "the data requests",
   team: "the Team tab",
   "audit-log": "the audit log",

@@ -6,6 +6,8 @@ import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { notesOf } from "./notes.server";
+import { repliesOf } from "./replies.server";
+import type { EnquiryReply } from "./replies";
 import type { EnquiryNote } from "./notes";
 import { deleteEnquiries } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
@@ -76,7 +78,7 @@ export type ExportedEmailJob = {
 };
 
 /** A submission as the inbox shows it (spam_reason null for a real enquiry), with the e-mails about it. */
-export type ExportedSubmission = StoredSubmission & { email_jobs: ExportedEmailJob[]; notes: EnquiryNote[] };
+export type ExportedSubmission = StoredSubmission & { email_jobs: ExportedEmailJob[]; notes: EnquiryNote[]; replies: EnquiryReply[] };
 
 export type DataExport = {
   /** The address asked about, as typed (trimmed). */
@@ -88,7 +90,7 @@ export type DataExport = {
 
 const ABOUT =
   "Everything this website holds about this e-mail address: each enquiry sent with it through the contact form " +
-  "(including any its spam rules caught), where it stands with the company and the team's notes on it, " +
+  "(including any its spam rules caught), where it stands with the company, the team's notes on it and its replies, " +
   "and the e-mails the website wrote about those enquiries, with their delivery status.";
 
 const orNull = (value: Date | string | null) => (value === null ? null : toIsoString(value));
@@ -129,10 +131,8 @@ async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExpor
     .orderBy("created_at", "asc")
     .orderBy("id", "asc")
     .execute();
-  const notes = await notesOf(
-    db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const [notes, replies] = await Promise.all([notesOf(db, ids), repliesOf(db, ids)]);
   const jobsBySubmission = new Map<string, ExportedEmailJob[]>();
   for (const job of jobs) {
     if (job.submission_id === null) continue;
@@ -154,7 +154,12 @@ async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExpor
     email,
     exported_at: now.toISOString(),
     about: ABOUT,
-    submissions: rows.map((row) => ({ ...toSubmission(row), email_jobs: jobsBySubmission.get(row.id) ?? [], notes: notes.get(row.id) ?? [] })),
+    submissions: rows.map((row) => ({
+      ...toSubmission(row),
+      email_jobs: jobsBySubmission.get(row.id) ?? [],
+      notes: notes.get(row.id) ?? [],
+      replies: replies.get(row.id) ?? [],
+    })),
   };
 }
 

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { NotificationAddresses } from "~/platform/http/context";
 import { acknowledgementEmail, escapeHtml, floodSummaryEmail, messageIdFor, notificationEmail } from "./emails";
+import { DEFAULT_ACKNOWLEDGEMENT } from "./replies";
 import type { Enquiry } from "./schema";
 
 const mail: NotificationAddresses = {
   from: "Example Property <enquiries@mail.example.com>",
   notifyTo: ["office@example.com", "lettings@example.com"],
-  acknowledge: true,
 };
 
 const enquiry: Enquiry = {
@@ -34,7 +34,7 @@ function notify(input: Enquiry = enquiry) {
 }
 
 function acknowledge(input: Enquiry = enquiry) {
-  return acknowledgementEmail({ enquiry: input, mail, company: PLACEHOLDER_COMPANY, messageId: "<job-2@mail.example.com>" });
+  return acknowledgementEmail({ enquiry: input, mail, company: PLACEHOLDER_COMPANY, text: DEFAULT_ACKNOWLEDGEMENT, messageId: "<job-2@mail.example.com>" });
 }
 
 describe("the notification e-mail", () => {
@@ -107,14 +107,15 @@ describe("the acknowledgement e-mail", () => {
     });
   });
 
-  it("greets the visitor by name, promises a reply within 24 hours and gives the company phone", () => {
+  it("is the owner's text with its placeholders filled: the visitor's first name, the company's name and phone", () => {
     const { text, html } = acknowledge();
-    expect(text).toMatch(/^Dear Ada Lovelace,\n/);
-    expect(text).toContain("Thank you");
-    expect(text).toContain("We'll get back to you within 24 hours.");
-    expect(text).toContain(PLACEHOLDER_COMPANY.phone);
-    expect(html).toContain("Dear Ada Lovelace,");
-    expect(html).toContain("We&#39;ll get back to you within 24 hours.");
+    expect(text).toMatch(/^Hello Ada,\n/);
+    expect(text).toContain(`Thank you for contacting ${PLACEHOLDER_COMPANY.name}.`);
+    expect(text).toContain(`please call us on ${PLACEHOLDER_COMPANY.phone}.`);
+    expect(html).toContain("Hello Ada,");
+    const own = acknowledgementEmail({ enquiry, mail, company: PLACEHOLDER_COMPANY, text: "Hi {first name} & co, it's {company}.", messageId: "<m@x>" });
+    expect(own.text).toBe(`Hi Ada & co, it's ${PLACEHOLDER_COMPANY.name}.\n`);
+    expect(own.html).toContain("Hi Ada &amp; co, it&#39;s");
   });
 
   it("never repeats the visitor's message, phone or a link they typed", () => {
@@ -127,12 +128,12 @@ describe("the acknowledgement e-mail", () => {
     }
     const linkInName = acknowledge({ ...enquiry, name: "Cheap pills at www.spam.example" });
     expect(`${linkInName.text}${linkInName.html}`).not.toContain("spam.example");
-    expect(linkInName.text).toMatch(/^Hello,\n/);
+    expect(linkInName.text).toMatch(/^Hello there,\n/);
     expect(acknowledge({ ...enquiry, name: "Visit https://spam.example/now" }).text).not.toContain("spam.example");
   });
 
   it("escapes the name in its HTML body", () => {
-    expect(acknowledge({ ...enquiry, name: `O'Brien <b>&</b>` }).html).toContain("Dear O&#39;Brien &lt;b&gt;&amp;&lt;/b&gt;,");
+    expect(acknowledge({ ...enquiry, name: `O'Brien<b>&</b> Smith` }).html).toContain("Hello O&#39;Brien&lt;b&gt;&amp;&lt;/b&gt;,");
   });
 });
 

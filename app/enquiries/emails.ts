@@ -2,6 +2,7 @@ import { formatSubmittedAt, formatUpcomingTime } from "~/platform/dates";
 import type { Company } from "~/company/company";
 import type { NotificationAddresses } from "~/platform/http/context";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
+import { fillPlaceholders, firstNameOf } from "./replies";
 import { USER_TYPE_LABELS, type Enquiry } from "./schema";
 
 /**
@@ -80,29 +81,21 @@ export type AcknowledgementInput = {
   enquiry: Enquiry;
   mail: NotificationAddresses;
   company: Company;
+  /** The owner's text (Contact Submissions, Settings), with its placeholders. */
+  text: string;
   messageId: string;
 };
 
 /**
- * A name that reads like a web address ("Cheap pills at example.com") would
- * turn the receipt into an advertisement sent to any address a stranger types.
+ * To the visitor: a short receipt in the owner's words. It repeats nothing
+ * they typed except a plain first name (never one that reads like a web
+ * address: firstNameOf), so the form cannot relay a message to someone
+ * else's inbox.
  */
-const LINK_LIKE = /:\/\/|www\.|[a-z0-9-]\.[a-z]{2,}/i;
-
-/**
- * To the visitor: a short receipt. It repeats nothing they typed except a
- * plain name, so the form cannot relay a message to someone else's inbox.
- */
-export function acknowledgementEmail({ enquiry, mail, company, messageId }: AcknowledgementInput): OutgoingEmail {
-  const greeting = LINK_LIKE.test(enquiry.name) ? "Hello," : `Dear ${enquiry.name},`;
-  const paragraphs = [
-    greeting,
-    `Thank you for contacting ${company.name}. We have received your message.`,
-    "We'll get back to you within 24 hours.",
-    `If it is urgent, please call us on ${company.phone}.`,
-    `Kind regards,\n${company.name}`,
-  ];
-  const text = `${paragraphs.join("\n\n")}\n`;
+export function acknowledgementEmail({ enquiry, mail, company, text: template, messageId }: AcknowledgementInput): OutgoingEmail {
+  const filled = fillPlaceholders(template, { firstName: firstNameOf(enquiry.name), company: company.name, phone: company.phone, myName: company.name });
+  const paragraphs = filled.split(/\n{2,}/);
+  const text = `${filled}\n`;
   const html = `<!doctype html>
 <html lang="en-GB">
 <body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1f2937;background:#ffffff;">

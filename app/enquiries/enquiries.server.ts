@@ -6,7 +6,8 @@ import type { Db } from "~/platform/db/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/db/schema";
 import { inTransaction, type Trx } from "~/platform/db/transactions.server";
-import { acknowledgementEmail, messageIdFor, notificationEmail } from "./emails";
+import { acknowledgementJob } from "./acknowledgement.server";
+import { messageIdFor, notificationEmail } from "./emails";
 import { holdInFlood, type FloodMail } from "./flood.server";
 import { enqueueEmail, type NewOutboxJob, type OutboxSignal } from "./outbox.server";
 import type { Enquiry } from "./schema";
@@ -65,7 +66,11 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
   const stored = { id: randomUUID(), createdAt: now.toISOString() };
   const held = options.flood !== undefined && verdict.kind !== "spam";
   const possibleSpam = verdict.kind === "possible-spam";
-  const jobs = options.mail && verdict.kind !== "spam" && !held ? enquiryEmails(stored, enquiry, options.mail, options.company, possibleSpam) : [];
+  const jobs = options.mail && verdict.kind !== "spam" && !held ? enquiryEmails(stored, enquiry, options.mail, possibleSpam) : [];
+  // Never for spam, possible spam or an enquiry held in a flood; only when an owner turned it on (decision 059).
+  const acknowledgement =
+    options.mail && verdict.kind === "clean" && !held ? await acknowledgementJob(trx, stored.id, enquiry, options.mail, options.company, now) : undefined;
+  if (acknowledgement) jobs.push(acknowledgement);
   const marks: SpamSignal[] = [...(held ? [FLOOD_SIGNAL] : []), ...(possibleSpam ? verdict.signals : [])];
   await trx
     .insertInto("contact_submissions")
@@ -89,7 +94,7 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
   return { ...stored, emails: 0, held: { inWindow } };
 }
 
-function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: NotificationAddresses, company: Company, possibleSpam: boolean): NewOutboxJob[] {
+function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: NotificationAddresses, possibleSpam: boolean): NewOutboxJob[] {
   const notificationId = randomUUID();
   const jobs: NewOutboxJob[] = [
     {
@@ -105,15 +110,6 @@ function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: Notificati
       }),
     },
   ];
-  if (mail.acknowledge) {
-    const acknowledgementId = randomUUID();
-    jobs.push({
-      id: acknowledgementId,
-      submissionId: stored.id,
-      kind: "acknowledgement",
-      message: acknowledgementEmail({ enquiry, mail, company, messageId: messageIdFor(acknowledgementId, mail.from) }),
-    });
-  }
   return jobs;
 }
 

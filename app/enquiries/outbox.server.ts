@@ -46,7 +46,7 @@ export function createOutboxSignal(): OutboxSignal {
  * never holds it (docs/decisions/043), and it is not sent after `expiresAt`.
  */
 export type NewOutboxJob =
-  | { id: string; kind: "notification" | "acknowledgement" | "assignment"; submissionId: string; message: OutgoingEmail }
+  | { id: string; kind: "notification" | "acknowledgement" | "assignment" | "reply"; submissionId: string; message: OutgoingEmail }
   | { id: string; kind: "invitation"; invitationId: string; link: string; message: OutgoingEmail }
   | { id: string; kind: "password-reset"; payload: string; expiresAt: Date };
 

@@ -17,7 +17,7 @@ export const STATUS_LABELS: Record<EnquiryStatus, string> = {
   "not-proceeding": "Not proceeding",
 };
 
-/** Why an enquiry is not proceeding: a short list to choose from, or a reason typed. */
+/** Why an enquiry is not proceeding: a short list to choose from, or a reason typed. The defaults: an owner keeps the list (decision 059). */
 export const NOT_PROCEEDING_REASONS = [
   "Chose another agent",
   "Fees too high",
@@ -43,8 +43,8 @@ export function parseStatusFilter(value: string | null): EnquiryStatus | undefin
  * typed (`reason=other` with `otherReason`), trimmed, one line. Undefined
  * when none was given or it cannot be one.
  */
-export function parseReason(chosen: string | undefined, typed: string | undefined): string | undefined {
-  if (chosen !== undefined && (NOT_PROCEEDING_REASONS as readonly string[]).includes(chosen)) return chosen;
+export function parseReason(chosen: string | undefined, typed: string | undefined, reasons: readonly string[] = NOT_PROCEEDING_REASONS): string | undefined {
+  if (chosen !== undefined && reasons.includes(chosen)) return chosen;
   if (chosen !== "other") return undefined;
   const text = (typed ?? "")
     .replace(/[\p{Cc}\p{Cf}]/gu, " ")

@@ -1,6 +1,7 @@
 import { calendarDateLabel } from "~/platform/dates";
 import type { NotificationState } from "./delivery";
 import { STATUS_LABELS, type EnquiryStatus } from "./pipeline";
+import type { EnquiryReply } from "./replies";
 
 /**
  * An enquiry's timeline (issue 22, decision 062): what happened to it, in
@@ -36,7 +37,14 @@ export const TIMELINE_TEXT = {
   markedSpam: (by: string) => `Moved to Spam by ${by}`,
   notSpam: (by: string) => `Marked not spam by ${by}`,
   released: (by: string) => `Released from the flood hold by ${by}`,
+  reply: (subject: string, by: string, delivery: string) => `Reply “${subject}” by ${by}: ${delivery}`,
+  replyDelivery: { queued: "waiting to be sent", sent: "sent", failing: "failing", "not-sent": "not sent" },
 } as const;
+
+/** A reply sent from the dashboard (decision 059), when it was written, with how its e-mail stands. */
+export function replyEntry(reply: Pick<EnquiryReply, "subject" | "author" | "createdAt" | "delivery">): TimelineEntry {
+  return { at: reply.createdAt, kind: "reply", text: TIMELINE_TEXT.reply(reply.subject, reply.author, TIMELINE_TEXT.replyDelivery[reply.delivery]) };
+}
 
 /** The e-mail to the company, when there is one: at the time it was sent, or (waiting, failing) when it was last tried. */
 function emailEntry(state: NotificationState | undefined, receivedAt: string): TimelineEntry | undefined {

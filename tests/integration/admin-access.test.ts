@@ -17,6 +17,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESET_TEXT } from "~/admin/sign-in-texts";
 import { LOGIN_TEXT } from "~/admin/texts";
+import { REPLY_TEXT } from "~/admin/ReplyPage";
+import { readEnquirySettings } from "~/enquiries/enquiry-settings.server";
 import { memberActor } from "~/audit/actor";
 import { INVITATION_TEXT, inviteMember } from "~/auth/invitations.server";
 import { CROSS_SITE_MESSAGE } from "~/auth/same-origin";
@@ -89,7 +91,9 @@ type Effect =
   | "reset-page"
   | "reset"
   | "end-other-sessions"
-  | "passkey-options";
+  | "passkey-options"
+  | "save-settings"
+  | "reply";
 
 /**
  * What a request may depend on: the id of an enquiry, credentials, the id of
@@ -148,6 +152,8 @@ const send = (method: Call["method"], pathOf: Call["path"], format: Format, effe
 });
 
 const markRead = ({ id }: Values) => ({ intent: "mark-read", id });
+const saveSettings = ({ marker }: Values) => ({ reasons: `Reason ${marker}`, acknowledgementText: "" });
+const replyForm = ({ id, marker }: Values) => ({ id, subject: `Reply ${marker}`, body: "Hello." });
 const deleteIt = ({ id }: Values) => ({ intent: "delete", id, confirmed: "yes" });
 // The bulk bar sends `ids` once per ticked card; one is enough to be a bulk action.
 const bulkMarkRead = ({ id }: Values) => ({ intent: "bulk-mark-read", ids: id });
@@ -452,6 +458,36 @@ const TABLE: Entry[] = [
     handler: "loader",
     access: "admin",
     calls: [get(() => "/admin/team/audit.csv", "file", "audit-download"), get(() => "/admin/team/audit.csv?kind=sign-in", "file", "audit-download")],
+  },
+  {
+    route: "admin/enquiries/settings",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/enquiries/settings", "document"), get(() => "/admin/enquiries/settings.data", "data")],
+  },
+  {
+    route: "admin/enquiries/settings",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", () => "/admin/enquiries/settings", "document", "save-settings", saveSettings),
+      send("POST", () => "/admin/enquiries/settings.data", "data", "save-settings", saveSettings),
+    ],
+  },
+  {
+    route: "admin/enquiries/reply",
+    handler: "loader",
+    access: "admin",
+    calls: [get(({ id }) => `/admin/enquiries/reply?id=${id}`, "document"), get(({ id }) => `/admin/enquiries/reply.data?id=${id}`, "data")],
+  },
+  {
+    route: "admin/enquiries/reply",
+    handler: "action",
+    access: "admin",
+    calls: [
+      send("POST", ({ id }) => `/admin/enquiries/reply?id=${id}`, "document", "reply", replyForm),
+      send("POST", ({ id }) => `/admin/enquiries/reply.data?id=${id}`, "data", "reply", replyForm),
+    ],
   },
   {
     route: "admin/join",
@@ -1304,6 +1340,21 @@ describe.each(backends)("admin access on $name", (backend) => {
           const response = await properly();
           expect(response.status, what).toBe(200);
           expect(await getProject(reader.db, control.id), `${what}: deleted`).toBeUndefined();
+          break;
+        }
+        case "save-settings": {
+          const response = await properly();
+          expect(response.status, what).toBe(200);
+          const { reasons } = await readEnquirySettings(reader.db);
+          expect(reasons, `${what}: saved`).toEqual([`Reason ${values.marker}`]);
+          break;
+        }
+        case "reply": {
+          // This server has no mail server: the reply is refused, says why (the mailto link instead), and nothing is kept.
+          const response = await properly();
+          expect(response.status, what).toBe(409);
+          expect(response.text, what).toContain(htmlText(REPLY_TEXT.noMail));
+          expect(await reader.db.selectFrom("enquiry_replies").select("id").execute(), what).toEqual([]);
           break;
         }
         case "save-site": {

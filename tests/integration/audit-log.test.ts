@@ -43,7 +43,7 @@ import { twoToneJpeg } from "../support/images";
 const DEFAULTS = siteDefaults();
 const PASSWORD = "the owner's long password";
 const MESSAGE = "My flat's boiler code is 4242, please call";
-const MAIL = { from: "Site <site@example.com>", notifyTo: ["office@example.com"], acknowledge: false };
+const MAIL = { from: "Site <site@example.com>", notifyTo: ["office@example.com"] };
 
 const project = (title: string) => ({
   title,

@@ -50,7 +50,7 @@ import { seedSignInFactors } from "../support/auth-domain";
 const LATEST_MIGRATION = Object.keys(migrations).at(-1)!;
 
 const MAIL = {
-  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"], acknowledge: true },
+  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"] },
   company: PLACEHOLDER_COMPANY,
 };
 

@@ -12,15 +12,16 @@ import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { DataExport } from "~/enquiries/data-requests.server";
 import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
+import { sendReply } from "~/enquiries/replies.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { backends } from "../support/backends";
 import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
 
-/** E-mail on, with the acknowledgement: a real enquiry gets two e-mail jobs, spam none. */
+/** E-mail on: a real enquiry gets its notification (and here a reply from the team), spam none. */
 const MAIL: SaveEnquiryOptions = {
-  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"], acknowledge: true },
+  mail: { from: "Website <website@example.com>", notifyTo: ["office@example.com"] },
   company: PLACEHOLDER_COMPANY,
 };
 
@@ -53,6 +54,12 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     await db.deleteFrom("contact_submissions").execute();
     hers = [];
     for (const enquiry of HERS) hers.push((await saveEnquiry(db, enquiry, MAIL)).id);
+    await sendReply(
+      db,
+      hers[0]!,
+      { subject: "Your flats", body: `Hello ${HERS[0]!.name}, we can help.` },
+      { actor: { kind: "cli", command: "seed-demo" }, mail: MAIL.mail! },
+    );
     herSpam = (await saveEnquiry(db, HER_SPAM, { ...MAIL, verdict: { kind: "spam", signals: ["links"] } })).id;
     others = [];
     for (const enquiry of OTHERS) others.push((await saveEnquiry(db, enquiry, MAIL)).id);
@@ -112,14 +119,22 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     // Every field of each submission, as stored, newest first (the folded copy of the address is only an index).
     // No notes were written about her (tests/integration/enquiry-notes.test.ts exports some).
     expect(file.submissions.map((submission) => submission.notes)).toEqual(file.submissions.map(() => []));
-    expect(file.submissions.map(({ email_jobs: _, notes: __, ...submission }) => submission)).toEqual(
+    expect(file.submissions.map(({ email_jobs: _, notes: __, replies: ___, ...submission }) => submission)).toEqual(
       stored
-        .map(({ email_folded: _, ...row }) => ({ ...row, is_read: toBoolean(row.is_read), created_at: toIsoString(row.created_at) }))
+        .map(({ email_folded: _, ...row }) => ({
+          ...row,
+          is_read: toBoolean(row.is_read),
+          created_at: toIsoString(row.created_at),
+          // Her first enquiry was replied to, so it is Contacted (decision 059).
+          status_changed_at: row.status_changed_at === null ? null : toIsoString(row.status_changed_at),
+        }))
         .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)),
     );
 
     const real = file.submissions.find((submission) => submission.id === hers[0])!;
-    expect(real.email_jobs.map((job) => job.kind).sort()).toEqual(["acknowledgement", "notification"]);
+    expect(real.email_jobs.map((job) => job.kind).sort()).toEqual(["notification", "reply"]);
+    // The team's replies are held about her too (decision 059).
+    expect(real.replies.map((reply) => [reply.subject, reply.body])).toEqual([["Your flats", `Hello ${HERS[0]!.name}, we can help.`]]);
     for (const job of real.email_jobs) {
       expect(job).toMatchObject({ status: "queued", attempts: 0, sent_at: null });
       expect(Date.parse(job.created_at)).not.toBeNaN();
@@ -159,8 +174,8 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
 
     const after = await snapshot();
     expect(after.submissions.map((row) => row.id).sort()).toEqual([...others].sort());
-    // Only the others' jobs are left: two each.
-    expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others, ...others].sort());
+    // Only the others' jobs are left: their notifications.
+    expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others].sort());
     expect(site.server.stdout() + site.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
   });
 
@@ -194,7 +209,7 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
       await saveEnquiry(db, { name: "Jürgen Straße", email: "JÜRGEN@STRASSE.example", phone: undefined, userType: "landlord", message: "Ein Haus." }, MAIL)
     ).id;
     const html = await (await page({ email: "jürgen@straße.example" })).text();
-    expect(html).toContain("1 submission and 2 e-mail jobs are held for jürgen@straße.example.");
+    expect(html).toContain("1 submission and 1 e-mail job are held for jürgen@straße.example.");
 
     const response = await post({ intent: "erase", email: "Jürgen@Straße.example", confirmed: "yes" });
     expect(await response.text()).toContain("Erased 1 submission for Jürgen@Straße.example.");

@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   "014-join-with-a-passkey",
   "015-enquiry-status",
   "016-enquiry-notes",
+  "019-enquiry-replies",
   "021-assignment-and-follow-up",
 ];
 

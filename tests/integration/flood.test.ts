@@ -33,7 +33,7 @@ import { waitFor } from "../support/wait";
 import { useSite } from "../support/sites";
 import { visibleText } from "../support/html";
 
-const MAIL = { from: "Example Property <enquiries@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
+const MAIL = { from: "Example Property <enquiries@mail.example.com>", notifyTo: ["office@example.com"] };
 const MAIL_ENV = { MAIL_FROM: MAIL.from, CONTACT_NOTIFY_TO: MAIL.notifyTo.join(","), SMTP_INSECURE: "true" };
 /** Longer than the outbox worker's 5 s poll: a second copy that was coming has come by then. */
 const NO_MORE_MAIL_WAIT_MS = 6_000;

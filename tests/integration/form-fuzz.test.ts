@@ -190,6 +190,30 @@ const ROUTES: FormRoute[] = [
     randomDamage: true,
   },
   {
+    route: "admin/enquiries/settings",
+    document: "/admin/enquiries/settings",
+    data: "/admin/enquiries/settings.data",
+    answer: "page",
+    reads: "form",
+    unreadable: FORM_TEXT.notUnderstood,
+    session: true,
+    // The owner's settings (decision 059): the reasons, one a line, and the acknowledgement left off.
+    urlencoded: () => text({ reasons: "Chose another agent\nFees too high", acknowledgementText: "" }),
+    randomDamage: true,
+  },
+  {
+    route: "admin/enquiries/reply",
+    document: ({ enquiryId }) => `/admin/enquiries/reply?id=${enquiryId}`,
+    data: ({ enquiryId }) => `/admin/enquiries/reply.data?id=${enquiryId}`,
+    answer: "page",
+    reads: "form",
+    unreadable: FORM_TEXT.notUnderstood,
+    session: true,
+    // A reply (decision 059); this site has no mail server, so it is refused with the mailto link's reason.
+    urlencoded: ({ enquiryId }) => text({ id: enquiryId, subject: "Re: Your enquiry", body: "Hello, thank you." }),
+    randomDamage: true,
+  },
+  {
     route: "admin/projects",
     document: "/admin/projects",
     data: "/admin/projects.data",

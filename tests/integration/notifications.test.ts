@@ -10,7 +10,7 @@ import { mailHealth, notificationStates } from "~/enquiries/outbox.server";
 import { FAILURE_MESSAGE, SUCCESS_MESSAGE } from "~/enquiries/schema";
 import type { Database } from "~/platform/db/db.server";
 import { backends } from "../support/backends";
-import { countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
+import { acknowledgementOn, countEnquiries, findEnquiry, postJson, validEnquiry } from "../support/enquiries";
 import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
 import { addressesOf, createSmtpServer, parseMessage, startSmtpServer, testCertificate, type ParsedMessage, type TestSmtpServer } from "../support/smtp";
 import { waitFor } from "../support/wait";
@@ -341,7 +341,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     });
   });
 
-  describe("with CONTACT_ACKNOWLEDGE=true", () => {
+  describe("with the acknowledgement turned on by an owner (decision 059)", () => {
     let smtp: TestSmtpServer;
 
     beforeAll(async () => {
@@ -350,14 +350,15 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
     afterAll(() => smtp?.stop());
     const site = useSite(backend, {
       signedIn: false,
-      env: async () => ({ ...MAIL_ENV, SMTP_URL: smtp.url, CONTACT_ACKNOWLEDGE: "true", COMPANY_NAME: "Acme Lettings Ltd", COMPANY_PHONE: "020 7946 0999" }),
+      seed: (db) => acknowledgementOn(db),
+      env: async () => ({ ...MAIL_ENV, SMTP_URL: smtp.url, COMPANY_NAME: "Acme Lettings Ltd", COMPANY_PHONE: "020 7946 0999" }),
     });
 
     it("also sends the visitor a receipt that does not repeat their message", async () => {
       expect(site.server.stdout()).toContain(
-        `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com, acknowledging visitors`,
+        `E-mail: SMTP smtp://127.0.0.1:${smtp.port} (STARTTLS required), notifying office@example.com, lettings@example.com`,
       );
-      const message = "Please visit https://spam.example/offer for a great deal.";
+      const message = "Please call me about a great deal on number 12 Quince Row.";
       const response = await postJson(site.server.url, { ...validEnquiry, email: "visitor@example.net", message });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
@@ -371,11 +372,11 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect(addressesOf(receipt.to)).toEqual(["visitor@example.net"]);
       expect(addressesOf(receipt.replyTo)).toEqual(["office@example.com"]);
       expect(receipt.subject).toBe("We received your message – Acme Lettings Ltd");
-      expect(receipt.text).toContain(`Dear ${validEnquiry.name},`);
-      expect(receipt.text).toContain("We'll get back to you within 24 hours.");
+      expect(receipt.text).toContain(`Hello ${validEnquiry.name.split(" ")[0]},`);
+      expect(receipt.text).toContain("will get back to you within 24 hours.");
       expect(receipt.text).toContain("020 7946 0999");
       for (const body of [receipt.text ?? "", receipt.html ?? ""]) {
-        expect(body).not.toContain("spam.example");
+        expect(body).not.toContain("Quince Row");
         expect(body).not.toContain("great deal");
       }
 

@@ -16,12 +16,12 @@ import { toIsoString } from "~/platform/db/db-values";
 import type { Mailer, OutgoingEmail } from "~/platform/mail/mailer.server";
 import { plainLog } from "~/platform/observe/log.server";
 import { backends } from "../support/backends";
-import { NO_MAIL, filedAsSpam } from "../support/enquiries";
+import { NO_MAIL, acknowledgementOn, filedAsSpam } from "../support/enquiries";
 import { waitFor } from "../support/wait";
 import { useDatabase } from "../support/sites";
 import { TEST_ACTOR } from "../support/actors";
 
-const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"], acknowledge: false };
+const MAIL = { from: "Site <site@mail.example.com>", notifyTo: ["office@example.com"] };
 /** What the app shares between storing an enquiry and its worker: a job stored here wakes the worker. */
 const outbox = createOutboxSignal();
 const WITH_MAIL = { mail: MAIL, company: PLACEHOLDER_COMPANY, outbox };
@@ -156,8 +156,10 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     });
   });
 
-  it("queues an acknowledgement to the visitor too when CONTACT_ACKNOWLEDGE is on", async () => {
-    const { id } = await saveEnquiry(data.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+  it("queues an acknowledgement to the visitor too when an owner turned it on", async () => {
+    const off = await acknowledgementOn(data.db);
+    const { id } = await saveEnquiry(data.db, enquiry, WITH_MAIL);
+    await off();
     const jobs = await jobsOf(id);
     expect(jobs.map((job) => job.kind)).toEqual(["notification", "acknowledgement"]);
     expect(jobs[1]!.message).toMatchObject({ to: ["ada@example.org"], replyTo: "office@example.com" });
@@ -384,8 +386,11 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     // A failing acknowledgement does not count: the banner is about the company's own notifications.
     advance(1_000);
-    mailer.failure = (email) => (email.to.includes(enquiry.email) ? smtpError("visitor", { code: "EENVELOPE" }) : undefined);
-    const third = await saveEnquiry(data.db, enquiry, { ...WITH_MAIL, mail: { ...MAIL, acknowledge: true } });
+    mailer.failure = (email) => (email.to.includes("ada.third@example.org") ? smtpError("visitor", { code: "EENVELOPE" }) : undefined);
+    const off = await acknowledgementOn(data.db);
+    // Another address: the first had its one acknowledgement of the day.
+    const third = await saveEnquiry(data.db, { ...enquiry, email: "ada.third@example.org" }, WITH_MAIL);
+    await off();
     await settle(worker);
     expect((await jobsOf(third.id)).map((job) => [job.kind, job.status])).toEqual([
       ["notification", "sent"],

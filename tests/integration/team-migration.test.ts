@@ -60,6 +60,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "014-join-with-a-passkey",
       "015-enquiry-status",
       "016-enquiry-notes",
+      "019-enquiry-replies",
       "021-assignment-and-follow-up",
     ]);
 

@@ -80,3 +80,17 @@ export async function addNotification(db: Db, submissionId: string, job: Notific
     .execute();
   return id;
 }
+
+/**
+ * Turns the visitor's acknowledgement e-mail on (an owner's setting, decision
+ * 059) with its default text; returns what turns it off again.
+ */
+export async function acknowledgementOn(db: Db): Promise<() => Promise<void>> {
+  const { saveEnquirySettings } = await import("~/enquiries/enquiry-settings.server");
+  const { DEFAULT_SETTINGS } = await import("~/enquiries/replies");
+  const { TEST_ACTOR } = await import("./actors");
+  await saveEnquirySettings(db, { ...DEFAULT_SETTINGS, acknowledgement: { ...DEFAULT_SETTINGS.acknowledgement, on: true } }, TEST_ACTOR);
+  return async () => {
+    await db.deleteFrom("enquiry_settings").execute();
+  };
+}

@@ -445,7 +445,7 @@ describe("parseEnv", () => {
     );
   });
 
-  describe("e-mail: SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO, CONTACT_ACKNOWLEDGE", () => {
+  describe("e-mail: SMTP_URL, MAIL_FROM, CONTACT_NOTIFY_TO", () => {
     const mail = {
       SMTP_URL: "smtp://mailer:s3cret-smtp-pw@mail.example.com:587",
       MAIL_FROM: "Acme Lettings <enquiries@acme.example>",
@@ -457,12 +457,11 @@ describe("parseEnv", () => {
       expect(parseEnv(addresses).mail).toBeUndefined();
     });
 
-    it("reads the server, the sender and every recipient; acknowledgements off and STARTTLS required by default", () => {
+    it("reads the server, the sender and every recipient; STARTTLS required by default", () => {
       expect(parseEnv(mail).mail).toEqual({
         smtpUrl: mail.SMTP_URL,
         from: "Acme Lettings <enquiries@acme.example>",
         notifyTo: ["office@acme.example", "boss@acme.example"],
-        acknowledge: false,
         insecure: false,
       });
     });
@@ -473,16 +472,8 @@ describe("parseEnv", () => {
       expect(envErrorOf({ ...mail, SMTP_INSECURE: "maybe" }).message).toMatch(/\bSMTP_INSECURE\b: must be true or false/);
     });
 
-    it.each([
-      ["true", true],
-      ["TRUE", true],
-      ["yes", true],
-      ["1", true],
-      ["false", false],
-      ["off", false],
-      ["0", false],
-    ] as const)("reads CONTACT_ACKNOWLEDGE=%s", (value, expected) => {
-      expect(parseEnv({ ...mail, CONTACT_ACKNOWLEDGE: value }).mail?.acknowledge).toBe(expected);
+    it("no longer reads CONTACT_ACKNOWLEDGE: an owner turns the acknowledgement on in the dashboard (decision 059)", () => {
+      expect(parseEnv({ ...mail, CONTACT_ACKNOWLEDGE: "true" }).mail).not.toHaveProperty("acknowledge");
     });
 
     it.each([

@@ -143,7 +143,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
             smtpUrl: env.SMTP_URL,
             from: env.MAIL_FROM,
             notifyTo: env.CONTACT_NOTIFY_TO.split(",").map((address) => address.trim()),
-            acknowledge: env.CONTACT_ACKNOWLEDGE ?? false,
             insecure: env.SMTP_INSECURE ?? false,
           }
         : undefined,

@@ -101,7 +101,6 @@ export const envSchema = z.object({
       .refine((value) => value.split(",").every((part) => isValidEmail(part.trim())), "must be an e-mail address, or several separated by commas")
       .optional(),
   ),
-  CONTACT_ACKNOWLEDGE: optionalBoolean,
   SMTP_INSECURE: optionalBoolean,
   TRUST_PROXY: optionalText.pipe(
     z

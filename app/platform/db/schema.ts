@@ -57,8 +57,8 @@ export interface ContactSubmissionTable {
   follow_up_on: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** As the table's check allows them (migrations 012 and 021). */
-export type OutboxKind = "notification" | "acknowledgement" | "invitation" | "password-reset" | "assignment";
+/** As the table's check allows them: "password-reset" (migration 012) the reset links of issue 21, "reply" (019) a member's reply to an enquiry, "assignment" (021) telling a member an enquiry is theirs. */
+export type OutboxKind = "notification" | "acknowledgement" | "invitation" | "password-reset" | "reply" | "assignment";
 export type OutboxStatus = "queued" | "sending" | "sent" | "failed";
 
 export interface EmailOutboxTable {
@@ -230,6 +230,31 @@ export interface EnquiryNoteTable {
   created_at: Date | string;
 }
 
+/** A member's reply to an enquiry's visitor (migration 019): sent through the outbox, gone with the enquiry. */
+export interface EnquiryReplyTable {
+  id: string;
+  submission_id: string;
+  author_id: string | null;
+  author_label: string;
+  subject: string;
+  body: string;
+  created_at: Date | string;
+  outbox_job_id: string;
+}
+
+/** One row (id 1), absent until an owner saves (migration 019): reply templates, Not proceeding reasons, the acknowledgement. */
+export interface EnquirySettingsTable {
+  id: number;
+  /** JSON of ReplyTemplate[] (app/enquiries/replies.ts). */
+  templates: string;
+  /** JSON of string[]. */
+  reasons: string;
+  acknowledgement_on: boolean | number;
+  acknowledgement_text: string;
+  updated_at: Date | string;
+  updated_by: string;
+}
+
 /** The password was right and a code is still to come (migration 013). */
 export interface PendingSignInTable {
   /** SHA-256 (hex) of the pending cookie's token. */
@@ -342,6 +367,8 @@ export interface DatabaseSchema {
   passkeys: PasskeyTable;
   webauthn_challenges: WebauthnChallengeTable;
   enquiry_notes: EnquiryNoteTable;
+  enquiry_replies: EnquiryReplyTable;
+  enquiry_settings: EnquirySettingsTable;
   pending_sign_ins: PendingSignInTable;
   sign_in_policy: SignInPolicyTable;
 }
@@ -372,6 +399,8 @@ export const TABLES = [
   "pending_sign_ins",
   "sign_in_policy",
   "enquiry_notes",
+  "enquiry_replies",
+  "enquiry_settings",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES fails the type check here.

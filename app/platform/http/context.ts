@@ -2,7 +2,7 @@ import { createContext } from "react-router";
 import type { MailConfig } from "../mail/mailer.server";
 
 /** Who sends the enquiry e-mails and who gets them: what the domain needs of MailConfig (how to reach SMTP is the mailer's). */
-export type NotificationAddresses = Pick<MailConfig, "from" | "notifyTo" | "acknowledge">;
+export type NotificationAddresses = Pick<MailConfig, "from" | "notifyTo">;
 
 /**
  * The site's absolute address without a trailing slash, for canonical links,

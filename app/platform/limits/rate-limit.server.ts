@@ -25,7 +25,9 @@ export type RateLimitBucket =
   | "contact-submission"
   | "contact-site"
   | "password-reset-address"
-  | "password-reset-client";
+  | "password-reset-client"
+  /** An acknowledgement e-mail, per visitor address (its folded form's SHA-256): one a day (enquiries/acknowledgement.server.ts). */
+  | "acknowledgement";
 
 /** Events older than this are deleted: no window is longer. */
 const KEEP_EVENTS_MS = 24 * 60 * 60 * 1000;

@@ -8,8 +8,6 @@ export type MailConfig = {
   from: string;
   /** CONTACT_NOTIFY_TO: who is told of each enquiry. */
   notifyTo: string[];
-  /** CONTACT_ACKNOWLEDGE: also e-mail the visitor a short receipt (off by default). */
-  acknowledge: boolean;
   /** SMTP_INSECURE: let smtp:// go without STARTTLS (off by default: STARTTLS is required). */
   insecure: boolean;
 };
@@ -25,6 +23,8 @@ export type OutgoingEmail = {
   html: string;
   /** `<outbox-id@…>`: the same id on a retry, so a receiver can tell a duplicate. */
   messageId?: string;
+  /** The Message-ID this answers (In-Reply-To and References), so mail programs thread it. */
+  inReplyTo?: string;
 };
 
 export interface Mailer {
@@ -77,6 +77,8 @@ export function createSmtpMailer(smtpUrl: string, { insecure = false }: { insecu
           text: email.text,
           html: email.html,
           messageId: email.messageId,
+          inReplyTo: email.inReplyTo,
+          references: email.inReplyTo,
           // The message is finished text: nodemailer must never read a file or fetch a URL named in it.
           disableFileAccess: true,
           disableUrlAccess: true,

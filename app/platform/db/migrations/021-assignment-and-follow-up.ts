@@ -13,7 +13,7 @@ import { timestampType, type MigrationDialect } from "./types";
  * outbox is rebuilt from its own stored definition with the wider list (in
  * the migration's transaction, or a restore's: decision 040).
  */
-export const OUTBOX_KINDS = ["notification", "acknowledgement", "invitation", "password-reset", "assignment"] as const;
+export const OUTBOX_KINDS = ["notification", "acknowledgement", "invitation", "password-reset", "reply", "assignment"] as const;
 
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const timestamp = timestampType(dialect);

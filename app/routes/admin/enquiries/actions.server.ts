@@ -6,6 +6,7 @@ import { deleteSubmission, deleteSubmissions, markNotSpam, markSpam, setEnquiryS
 import { addNote } from "~/enquiries/notes.server";
 import { parseFollowUp } from "~/enquiries/assignment";
 import { assignEnquiry, setFollowUp, type AssignmentMail } from "~/enquiries/assignment.server";
+import { readEnquirySettings } from "~/enquiries/enquiry-settings.server";
 import { STATUS_LABELS, isEnquiryStatus, parseReason } from "~/enquiries/pipeline";
 import { retryNotification, type OutboxSignal } from "~/enquiries/outbox.server";
 import type { Db } from "~/platform/db/db.server";
@@ -109,7 +110,14 @@ export async function handleInboxAction(
       const text = INBOX_TEXT.status;
       if (!isSubmissionId(id)) return notice("error", text.failure, 400);
       if (!isEnquiryStatus(fields.status)) return notice("error", text.invalid, 400);
-      const reason = fields.status === "not-proceeding" ? parseReason(fields.reason, fields.otherReason) : undefined;
+      let reason: string | undefined;
+      try {
+        // The owner's list of reasons (decision 059), or a reason typed.
+        if (fields.status === "not-proceeding") reason = parseReason(fields.reason, fields.otherReason, (await readEnquirySettings(db)).reasons);
+      } catch (error) {
+        log.error({ err: error }, "Could not read the reasons for Not proceeding");
+        return notice("error", text.failure, 503);
+      }
       // Without JavaScript the reason's fields show once Not proceeding is chosen: the card asks for them.
       if (fields.status === "not-proceeding" && reason === undefined) {
         return data<AdminActionData>({ notice: { kind: "error", text: text.missingReason }, askReason: id }, { status: 400 });

@@ -10,8 +10,12 @@ import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
 import { assignableMembers, memberName } from "~/enquiries/assignment.server";
 import { inboxQuery, parseNarrowing } from "~/enquiries/view";
-import { buildTimeline } from "~/enquiries/timeline";
+import { buildTimeline, replyEntry } from "~/enquiries/timeline";
 import { timelineFactsOf } from "~/enquiries/timeline.server";
+import { readEnquirySettings } from "~/enquiries/enquiry-settings.server";
+import { repliesOf } from "~/enquiries/replies.server";
+import { can } from "~/auth/roles";
+import type { ReplyingView } from "~/admin/types";
 import { notificationStates } from "~/enquiries/outbox.server";
 import { spamSignalsLabel } from "~/enquiries/spam";
 import { calendarDateLabel, formatSubmittedAt, londonDate } from "~/platform/dates";
@@ -28,7 +32,7 @@ import type { Route } from "./+types/route";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  const { actor } = requireMember(args, "enquiries");
+  const { admin, actor } = requireMember(args, "enquiries");
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
@@ -36,12 +40,13 @@ export async function loader(args: Route.LoaderArgs) {
   const search = parseSearch(params.get("q"));
   const narrowing = parseNarrowing(params);
   let inbox: InboxView;
+  let replying: ReplyingView = { mailOn: services.mail !== undefined, reasons: [], mayEditSettings: can(admin.role, "enquiry-settings") };
   try {
     const now = new Date();
     const today = londonDate(now);
     const page = await listSubmissions(db, inboxQuery({ filter, search, narrowing }, actor.id, today), parsePage(params.get("page")), today);
     const ids = page.submissions.map((submission) => submission.id);
-    const [states, notes, team, facts] = await Promise.all([
+    const [states, notes, team, facts, replies, settings] = await Promise.all([
       notificationStates(
         db,
         page.submissions.filter((submission) => submission.spam_reason === null).map((submission) => submission.id),
@@ -49,7 +54,10 @@ export async function loader(args: Route.LoaderArgs) {
       notesOf(db, ids),
       assignableMembers(db),
       timelineFactsOf(db, ids),
+      repliesOf(db, ids),
+      readEnquirySettings(db),
     ]);
+    replying = { ...replying, reasons: settings.reasons };
     const members = team.map((member) => ({ id: member.id, name: memberName(member) }));
     const names = new Map(members.map((member) => [member.id, member.name]));
     const submissions = page.submissions.map((submission): InboxSubmission => {
@@ -71,11 +79,13 @@ export async function loader(args: Route.LoaderArgs) {
               },
             }),
         notes: (notes.get(submission.id) ?? []).map((note) => ({ id: note.id, author: note.author, body: note.body, when: formatSubmittedAt(note.createdAt) })),
+        replies: (replies.get(submission.id) ?? []).map(({ createdAt, sentAt: _, ...reply }) => ({ ...reply, when: formatSubmittedAt(createdAt) })),
         timeline: buildTimeline({
           receivedAt: submission.created_at,
           notification: state,
           notes: notes.get(submission.id) ?? [],
           facts: facts.get(submission.id) ?? [],
+          extra: (replies.get(submission.id) ?? []).map(replyEntry),
         }).map((entry) => ({ ...entry, when: formatSubmittedAt(entry.at) })),
       };
     });
@@ -94,7 +104,7 @@ export async function loader(args: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load contact submissions");
     inbox = { status: "error", filter, search, narrowing };
   }
-  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays };
+  return { inbox, replying, companyName: services.company.name, retentionDays: services.contact.retentionDays };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
@@ -137,10 +147,10 @@ const inboxAction = withBody(
 );
 
 export default function EnquiriesTab({ loaderData, actionData }: Route.ComponentProps) {
-  const { inbox, companyName, retentionDays } = loaderData;
+  const { inbox, replying, companyName, retentionDays } = loaderData;
   // Another filter, search or page (or Refresh) on its way: after a moment the list says it is loading.
   const loading = useSlowTab() === "enquiries";
-  return <EnquiriesPanel view={inbox} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
+  return <EnquiriesPanel view={inbox} replying={replying} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
