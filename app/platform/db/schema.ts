@@ -50,6 +50,8 @@ export interface ContactSubmissionTable {
   status_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The member who changed it last, as the audit log names them. */
   status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the team first answered it, by a status change or a reply (migration 020, app/enquiries/first-response.server.ts); never moved once set. */
+  first_response_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /** "password-reset" is allowed by the table (migration 012) for the reset links of issue 21. */
