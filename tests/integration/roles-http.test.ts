@@ -40,6 +40,7 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/team/audit.csv": { permission: "audit-log" },
   "admin/sign-out": { permission: "member" },
   "admin/enquiries.csv": { permission: "enquiries-export" },
+  "admin/enquiries/figures.csv": { permission: "enquiries-export" },
   "admin/data-requests": { permission: "data-requests" },
   "admin/website/preview": { permission: "website" },
   "api/admin/enquiries": { permission: "enquiries" },

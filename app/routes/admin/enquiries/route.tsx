@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { EnquiriesPanel } from "~/admin/EnquiriesPanel";
+import { TeamFigures } from "~/admin/TeamFigures";
 import { describeNotification } from "~/admin/notification-status";
 import { FORM_TEXT } from "~/admin/texts";
 import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types";
@@ -15,6 +16,7 @@ import { formatSubmittedAt } from "~/platform/dates";
 import { firstOfEach, readFormEntries, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { requireMember, servicesContext } from "~/services";
 import { handleInboxAction } from "./actions.server";
+import { readTeamFigures } from "./figures.server";
 import type { Route } from "./+types/route";
 
 /**
@@ -24,7 +26,7 @@ import type { Route } from "./+types/route";
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
-  requireMember(args, "enquiries");
+  const { admin } = requireMember(args, "enquiries");
   const services = context.get(servicesContext);
   const { db } = services;
   const params = new URL(request.url).searchParams;
@@ -62,7 +64,7 @@ export async function loader(args: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load contact submissions");
     inbox = { status: "error", filter, search, statusFilter };
   }
-  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays };
+  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays, figures: await readTeamFigures(services, admin.role) };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
@@ -102,10 +104,15 @@ const inboxAction = withBody(
 );
 
 export default function EnquiriesTab({ loaderData, actionData }: Route.ComponentProps) {
-  const { inbox, companyName, retentionDays } = loaderData;
+  const { inbox, companyName, retentionDays, figures } = loaderData;
   // Another filter, search or page (or Refresh) on its way: after a moment the list says it is loading.
   const loading = useSlowTab() === "enquiries";
-  return <EnquiriesPanel view={inbox} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
+  return (
+    <>
+      <EnquiriesPanel view={inbox} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />
+      <TeamFigures weeks={figures.weeks} canExport={figures.canExport} />
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
