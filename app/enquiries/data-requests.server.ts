@@ -76,7 +76,8 @@ export type ExportedEmailJob = {
 };
 
 /** A submission as the inbox shows it (spam_reason null for a real enquiry), with the e-mails about it. */
-export type ExportedSubmission = StoredSubmission & { email_jobs: ExportedEmailJob[]; notes: EnquiryNote[] };
+/** `first_response_at`: when the team first answered it (migration 020), kept on the row and so handed over too. */
+export type ExportedSubmission = StoredSubmission & { first_response_at: string | null; email_jobs: ExportedEmailJob[]; notes: EnquiryNote[] };
 
 export type DataExport = {
   /** The address asked about, as typed (trimmed). */
@@ -154,7 +155,12 @@ async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExpor
     email,
     exported_at: now.toISOString(),
     about: ABOUT,
-    submissions: rows.map((row) => ({ ...toSubmission(row), email_jobs: jobsBySubmission.get(row.id) ?? [], notes: notes.get(row.id) ?? [] })),
+    submissions: rows.map((row) => ({
+      ...toSubmission(row),
+      first_response_at: orNull(row.first_response_at),
+      email_jobs: jobsBySubmission.get(row.id) ?? [],
+      notes: notes.get(row.id) ?? [],
+    })),
   };
 }
 

@@ -125,6 +125,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           ...["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"],
           // The pipeline (migration 015).
           ...["status", "status_reason", "status_changed_at", "status_changed_by"],
+          // The first response (migration 020).
+          "first_response_at",
         ].sort(),
       );
     });
@@ -268,6 +270,7 @@ describe.each(backends)("data layer on $name", (backend) => {
         status_reason: null,
         status_changed_at: null,
         status_changed_by: null,
+        first_response_at: null,
       });
     });
 

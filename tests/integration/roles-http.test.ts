@@ -130,12 +130,12 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
         }
       }
     }
-    // 16 routes; their 23 handlers but signing out's action; 3 roles each.
-    expect(walked).toBe(66);
-    // An Editor: Contact Submissions (2), its CSV (1) and API (1), the data requests (2); an Enquiries member: Renovation
+    // 17 routes; their 24 handlers but signing out's action; 3 roles each.
+    expect(walked).toBe(69);
+    // An Editor: Contact Submissions (2), its CSV (1), its figures' CSV (1) and API (1), the data requests (2); an Enquiries member: Renovation
     // Projects (2) and its uploads (1), the Website tab (2) and its preview (1); both: the Team tab (2), the Audit log (1)
     // and its CSV (1). /admin sends them on instead.
-    expect(refused).toHaveLength(20);
+    expect(refused).toHaveLength(21);
     // The log is written a few lines at a time: each refusal's own request line, and nothing else said about any.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const lines = logLines(site.server.stdout()).slice(before);
