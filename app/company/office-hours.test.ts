@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { officeTimeBetween, officeTimeLabel, type OpeningDay } from "./office-hours";
+import { londonDate, officeTimeBetween, officeTimeLabel, type OpeningDay } from "./office-hours";
 
 const open = (opens: string, closes: string): OpeningDay => ({ open: true, opens, closes });
 const closed: OpeningDay = { open: false, opens: "", closes: "" };
@@ -87,5 +87,17 @@ describe("office time in words", () => {
     expect(officeTimeLabel(HOUR)).toBe("1 hour");
     expect(officeTimeLabel(2 * HOUR + 5 * MINUTE)).toBe("2 hours 5 minutes");
     expect(officeTimeLabel(HOUR + MINUTE)).toBe("1 hour 1 minute");
+  });
+});
+
+describe("the London date of an instant", () => {
+  it("is the next day from 23:00 UTC in summer time, the same day in winter", () => {
+    expect(londonDate(new Date("2026-07-05T22:59:59.999Z"))).toBe("2026-07-05");
+    expect(londonDate(new Date("2026-07-05T23:00:00.000Z"))).toBe("2026-07-06");
+    expect(londonDate(new Date("2026-12-31T23:30:00.000Z"))).toBe("2026-12-31");
+    expect(londonDate(new Date("2027-01-01T00:00:00.000Z"))).toBe("2027-01-01");
+    // The evening before the clocks go back, and the night they do.
+    expect(londonDate(new Date("2026-10-24T23:30:00.000Z"))).toBe("2026-10-25");
+    expect(londonDate(new Date("2026-10-25T23:30:00.000Z"))).toBe("2026-10-25");
   });
 });

@@ -1,4 +1,4 @@
-import { officeTimeBetween, officeTimeLabel, type OpeningDay } from "~/company/office-hours";
+import { londonDate, officeTimeBetween, officeTimeLabel, type OpeningDay } from "~/company/office-hours";
 import { fromLondonTime, toLondonTime } from "~/platform/dates";
 import { csvRecord, CSV_BOM } from "./csv";
 import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "./pipeline";
@@ -90,7 +90,7 @@ export function within(rows: readonly FigureRow[], period: Period): FigureRow[] 
 
 /** "2026-11": the UK calendar month an instant falls in. */
 export function londonMonth(iso: string): string {
-  return toLondonTime(new Date(iso)).slice(0, 7);
+  return londonDate(new Date(iso)).slice(0, 7);
 }
 
 /** Every month from the first enquiry's to `now`'s, oldest first, each with its figures (months without enquiries too). */
