@@ -8,7 +8,6 @@
  * Submissions tab; the month-by-month CSV, refused to an Editor.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { Migrator, type Migration } from "kysely/migration";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIGURES_TEXT } from "~/admin/TeamFigures";
@@ -23,10 +22,10 @@ import { setEnquiryStatus } from "~/enquiries/inbox.server";
 import type { EnquiryStatus } from "~/enquiries/pipeline";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import type { Db } from "~/platform/db/db.server";
-import { migrations } from "~/platform/db/migrations";
 import { toIsoString } from "~/platform/db/db-values";
 import { TEST_ACTOR } from "../support/actors";
 import { signInOverHttp } from "../support/admin-http";
+import { migrateBefore } from "../support/migrations";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { visibleText } from "../support/html";
@@ -184,13 +183,7 @@ describe.each(backends)("migration 020 on $name", (backend) => {
   beforeAll(async () => {
     testDb = await backend.createDatabase();
     database = testDb.open();
-    const before = Object.fromEntries(
-      Object.entries(migrations)
-        .filter(([name]) => name < "020")
-        .map(([name, migration]): [string, Migration] => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
-    );
-    const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => before } }).migrateToLatest();
-    if (error) throw error;
+    await migrateBefore(database, "020");
   });
   afterAll(() => testDb.cleanup());
 
