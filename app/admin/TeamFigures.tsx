@@ -9,6 +9,8 @@ export const FIGURES_TEXT = {
   enquiries: "Enquiries",
   kind: "Kind",
   status: "Status",
+  byKind: "By kind",
+  byStatus: "By status",
   instructed: "Became Instructed",
   answered: "Answered",
   median: "Median time to first response (office hours)",
@@ -38,6 +40,14 @@ export function TeamFigures({ weeks, canExport }: { weeks: PeriodView[] | undefi
       ))}
     </tr>
   );
+  // The heading of a group of rows (by kind, by status), as the first row of its own <tbody>.
+  const group = (label: string) => (
+    <tr className="border-t border-slate-200">
+      <th scope="rowgroup" colSpan={(weeks?.length ?? 0) + 1} className="pt-3 pb-1 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+        {label}
+      </th>
+    </tr>
+  );
   return (
     <section aria-labelledby="team-figures-heading" className="mt-10 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <h2 id="team-figures-heading" className="text-xl font-bold text-slate-900">
@@ -63,10 +73,16 @@ export function TeamFigures({ weeks, canExport }: { weeks: PeriodView[] | undefi
                 ))}
               </tr>
             </thead>
+            <tbody>{row(FIGURES_TEXT.enquiries, (week) => week.total)}</tbody>
             <tbody>
-              {row(FIGURES_TEXT.enquiries, (week) => week.total)}
+              {group(FIGURES_TEXT.byKind)}
               {weeks[0]!.byKind.map(({ label }, index) => row(label, (week) => week.byKind[index]!.count, FIGURES_TEXT.kind))}
+            </tbody>
+            <tbody>
+              {group(FIGURES_TEXT.byStatus)}
               {weeks[0]!.byStatus.map(({ label }, index) => row(label, (week) => week.byStatus[index]!.count, FIGURES_TEXT.status))}
+            </tbody>
+            <tbody>
               {row(FIGURES_TEXT.instructed, (week) => week.instructed)}
               {row(FIGURES_TEXT.answered, (week) => week.answered)}
               {row(FIGURES_TEXT.median, (week) => week.medianResponse)}
