@@ -11,6 +11,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIGURES_TEXT } from "~/admin/TeamFigures";
+import { PLACEHOLDER_COMPANY } from "~/company/company";
+import type { Log } from "~/platform/observe/log.server";
+import { readTeamFigures } from "~/routes/admin/enquiries/figures.server";
 import { createAdmin } from "~/auth/admins.server";
 import { changeRole } from "~/auth/team.server";
 import type { OpeningDay } from "~/company/office-hours";
@@ -223,6 +226,25 @@ describe.each(backends)("migration 020 on $name", (backend) => {
     expect(await migrateToLatest(database)).toContain("020-first-response");
     expect(await firstResponseOf(database.db, "changed")).toBe("2026-07-01T11:00:00.000Z");
     expect(await firstResponseOf(database.db, "untouched")).toBeNull();
+  });
+});
+
+describe.each(backends)("the figures when the database fails on $name", (backend) => {
+  let testDb: TestDatabase;
+  let database: Database;
+  beforeAll(async () => {
+    // Never migrated: no table to read.
+    testDb = await backend.createDatabase();
+    database = testDb.open();
+  });
+  afterAll(() => testDb.cleanup());
+
+  it("says they could not be read, and logs why, without failing the tab", async () => {
+    const logged: string[] = [];
+    const log = { error: (_fields: object, message: string) => void logged.push(message) } as unknown as Log;
+    const figures = await readTeamFigures({ db: database.db, company: PLACEHOLDER_COMPANY, log }, "enquiries");
+    expect(figures).toEqual({ weeks: undefined, canExport: true });
+    expect(logged).toContain("Could not read the enquiry figures");
   });
 });
 

@@ -9,7 +9,10 @@ import { publishedSite } from "~/website/website.server";
  * week's figures in the published business hours. Read apart from the inbox:
  * when they cannot be read the inbox still shows, and the panel says so.
  */
-export async function readTeamFigures(services: AppServices, role: Role): Promise<{ weeks: PeriodView[] | undefined; canExport: boolean }> {
+export async function readTeamFigures(
+  services: Pick<AppServices, "db" | "company" | "log">,
+  role: Role,
+): Promise<{ weeks: PeriodView[] | undefined; canExport: boolean }> {
   const canExport = can(role, "enquiries-export");
   try {
     const site = await publishedSite(services);

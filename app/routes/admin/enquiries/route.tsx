@@ -33,6 +33,8 @@ export async function loader(args: Route.LoaderArgs) {
   const filter = parseInboxFilter(params.get("filter"));
   const search = parseSearch(params.get("q"));
   const statusFilter = parseStatusFilter(params.get("status"));
+  // Read beside the inbox; it never throws (a failure is the panel's own message).
+  const figures = readTeamFigures(services, admin.role);
   let inbox: InboxView;
   try {
     const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
@@ -64,7 +66,7 @@ export async function loader(args: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load contact submissions");
     inbox = { status: "error", filter, search, statusFilter };
   }
-  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays, figures: await readTeamFigures(services, admin.role) };
+  return { inbox, companyName: services.company.name, retentionDays: services.contact.retentionDays, figures: await figures };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
