@@ -39,6 +39,7 @@ export default [
     ]),
     route("admin/sign-out", "routes/admin.sign-out.tsx"),
     route("admin/enquiries.csv", "routes/admin.enquiries-csv.ts"),
+    route("admin/enquiries/figures.csv", "routes/admin.enquiries-figures-csv.ts"),
     route("admin/team/audit.csv", "routes/admin.team-audit-csv.ts"),
     route("admin/data-requests", "routes/admin.data-requests.tsx"),
     route("admin/website/preview", "routes/admin.website-preview.tsx"),

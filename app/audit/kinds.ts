@@ -74,6 +74,8 @@ export const AUDIT_KINDS = {
   "enquiry-settings-saved": { label: "Saved the reply templates, reasons and acknowledgement", target: "enquiries" },
   // The record: the inbox view exported ("all", "spam").
   "enquiries-exported": { label: "Exported enquiries as CSV", target: "enquiries" },
+  // The record: "months", the month-by-month figures of how the team is doing.
+  "enquiry-figures-exported": { label: "Exported the enquiry figures as CSV", target: "enquiries" },
   "enquiries-expired": { label: "Deleted enquiries past retention", target: "enquiries" },
   "data-exported": { label: "Exported the data held for an address", target: "address" },
   "data-erased": { label: "Erased the data held for an address", target: "address" },

@@ -78,7 +78,13 @@ export type ExportedEmailJob = {
 };
 
 /** A submission as the inbox shows it (spam_reason null for a real enquiry), with the e-mails about it. */
-export type ExportedSubmission = StoredSubmission & { email_jobs: ExportedEmailJob[]; notes: EnquiryNote[]; replies: EnquiryReply[] };
+/** `first_response_at`: when the team first answered it (migration 020), kept on the row and so handed over too. */
+export type ExportedSubmission = StoredSubmission & {
+  first_response_at: string | null;
+  email_jobs: ExportedEmailJob[];
+  notes: EnquiryNote[];
+  replies: EnquiryReply[];
+};
 
 export type DataExport = {
   /** The address asked about, as typed (trimmed). */
@@ -156,6 +162,7 @@ async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExpor
     about: ABOUT,
     submissions: rows.map((row) => ({
       ...toSubmission(row),
+      first_response_at: orNull(row.first_response_at),
       email_jobs: jobsBySubmission.get(row.id) ?? [],
       notes: notes.get(row.id) ?? [],
       replies: replies.get(row.id) ?? [],

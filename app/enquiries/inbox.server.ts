@@ -6,6 +6,7 @@ import { audit, auditEach } from "~/audit/audit.server";
 import { actorLabel, type Actor } from "~/audit/actor";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { deleteEnquiries } from "./enquiries.server";
+import { markFirstResponse } from "./first-response.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL } from "./spam";
@@ -264,6 +265,8 @@ export async function setEnquiryStatus(db: Db, id: string, change: StatusChange,
       .where("id", "=", id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
+    // The first status change is the team's first response, unless a reply came before it.
+    await markFirstResponse(trx, id, now);
     await audit(trx, { actor, action: "enquiry-status-changed", target: id, details: { status: change.status }, at: now });
     return true;
   });

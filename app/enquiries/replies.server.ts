@@ -8,6 +8,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { escapeHtml, messageIdFor } from "./emails";
+import { markFirstResponse } from "./first-response.server";
 import { setEnquiryStatus } from "./inbox.server";
 import { enqueueEmail } from "./outbox.server";
 import { firstNameOf, type EnquiryReply, type PlaceholderValues, type ReplyDelivery } from "./replies";
@@ -115,6 +116,8 @@ export async function sendReply(
       })
       .execute();
     await audit(trx, { actor, action: "enquiry-replied", target: submissionId, at: now });
+    // A reply is a response to the visitor whatever the status: the first one counts in the team's figures (decision 060).
+    await markFirstResponse(trx, submissionId, now);
     if (target.status === "new") await setEnquiryStatus(trx, submissionId, { status: "contacted" }, actor, now);
     return { ok: true, replyId, jobId, to: target.email };
   });

@@ -40,17 +40,20 @@ export function formatUpcomingTime(iso: string, now: Date): string {
  */
 const LONDON = "Europe/London";
 
+/** Made once: building a formatter costs far more than using one, and office hours convert many times per enquiry. */
+const LONDON_PARTS = new Intl.DateTimeFormat("en-GB", {
+  timeZone: LONDON,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
 function londonParts(instant: Date): Record<string, number> {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: LONDON,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(instant);
+  const parts = LONDON_PARTS.formatToParts(instant);
   const value: Record<string, number> = {};
   for (const part of parts) if (part.type !== "literal") value[part.type] = Number(part.value);
   return value;

@@ -1142,3 +1142,32 @@ test.describe("without JavaScript", () => {
     await expect(card(page, "Petra Plain")).toContainText("Not proceeding: Selling instead");
   });
 });
+
+test("How the team is doing: the week's figures follow a status change, fit 360 px, and axe finds nothing", async ({ page }) => {
+  await resetInbox([
+    { name: "Fiona Figures", email: "fiona@example.com", userType: "landlord", message: "A flat to let." },
+    { name: "Gus Waiting", email: "gus@example.com", userType: "landlord", message: "A house to let." },
+  ]);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await openInbox(page);
+  const table = page.getByRole("region", { name: "How the team is doing" }).getByRole("table", { name: "This week and last week" });
+  const figure = (name: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+  await expect(table.getByRole("columnheader", { name: /^This week/ })).toBeVisible();
+  await expect(figure("Enquiries").getByRole("cell").first()).toHaveText("2");
+  await expect(figure("Became Instructed").getByRole("cell").first()).toHaveText("0% (0 of 2)");
+  await expect(figure("Median time to first response (office hours)").getByRole("cell").first()).toHaveText("No responses yet");
+
+  const fiona = card(page, "Fiona Figures");
+  await fiona.getByLabel("Status", { exact: true }).selectOption("instructed");
+  await button(fiona, "Update status").click();
+  await expect(notice(page, "Status changed to Instructed.")).toBeVisible();
+  await expect(figure("Status: Instructed").getByRole("cell").first()).toHaveText("1");
+  await expect(figure("Became Instructed").getByRole("cell").first()).toHaveText("50% (1 of 2)");
+  await expect(figure("Answered").getByRole("cell").first()).toHaveText("1 of 2");
+  await expect(figure("Median time to first response (office hours)").getByRole("cell").first()).not.toHaveText("No responses yet");
+  await expect(page.getByRole("link", { name: "Month by month (CSV)" })).toHaveAttribute("href", "/admin/enquiries/figures.csv");
+
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "sideways overflow in px").toBeLessThanOrEqual(0);
+  await expectAccessible(page, "the figures of how the team is doing");
+});

@@ -85,6 +85,7 @@ type Effect =
   | "moved"
   | "invite"
   | "audit-download"
+  | "figures-download"
   | "join-page"
   | "join"
   | "reset-request"
@@ -374,6 +375,12 @@ const TABLE: Entry[] = [
       get(() => "/admin/enquiries.csv?filter=unread&q=quarterman", "file", "download"),
       get(() => "/admin/enquiries.csv.data", "data", "download"),
     ],
+  },
+  {
+    route: "admin/enquiries/figures.csv",
+    handler: "loader",
+    access: "admin",
+    calls: [get(() => "/admin/enquiries/figures.csv", "file", "figures-download"), get(() => "/admin/enquiries/figures.csv.data", "data", "figures-download")],
   },
   {
     route: "admin/data-requests",
@@ -1385,6 +1392,15 @@ describe.each(backends)("admin access on $name", (backend) => {
             .where("email", "=", `invitee-${values.marker}@example.com`)
             .executeTakeFirst();
           expect(invited, `${what}: invited`).toEqual({ role: "editor" });
+          break;
+        }
+        case "figures-download": {
+          const response = await request(call, values, { cookie: session });
+          expect(response.status, what).toBe(200);
+          expectNoStore(response, what);
+          if (call.format !== "data") expect(header(response, "content-disposition"), what).toMatch(/^attachment; filename="enquiry-figures-/);
+          // The month-by-month table, with the seeded enquiry's month: the loader ran for the admin.
+          expect(response.text, what).toContain("Median time to first response");
           break;
         }
         case "audit-download": {

@@ -27,6 +27,7 @@ const ALL_MIGRATIONS = [
   "015-enquiry-status",
   "016-enquiry-notes",
   "019-enquiry-replies",
+  "020-first-response",
   "021-assignment-and-follow-up",
 ];
 
@@ -128,6 +129,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           ...["status", "status_reason", "status_changed_at", "status_changed_by"],
           // Who deals with it and when to follow it up (migration 021).
           ...["assigned_to", "assigned_at", "follow_up_on"],
+          // The first response (migration 020).
+          "first_response_at",
         ].sort(),
       );
     });
@@ -275,6 +278,7 @@ describe.each(backends)("data layer on $name", (backend) => {
         assigned_to: null,
         assigned_at: null,
         follow_up_on: null,
+        first_response_at: null,
       });
     });
 

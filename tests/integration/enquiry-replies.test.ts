@@ -168,8 +168,10 @@ describe.each(backends)("replies from the dashboard on $name", (backend) => {
       expect(ok.status).toBe(200);
       const replies = await site.db.selectFrom("enquiry_replies").select(["author_label"]).where("submission_id", "=", id).execute();
       expect(replies).toEqual([{ author_label: "erin.enquiries@example.com" }]);
-      // Only a New enquiry moves: a booked valuation stays booked.
-      expect((await site.db.selectFrom("contact_submissions").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status).toBe("valuation-booked");
+      // Only a New enquiry moves: a booked valuation stays booked; the reply is still the team's first response (decision 060).
+      const after = await site.db.selectFrom("contact_submissions").select(["status", "first_response_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+      expect(after.status).toBe("valuation-booked");
+      expect(after.first_response_at).not.toBeNull();
 
       const spam = await enquiry(site.db, "Sid Spam", "sid.spam@example.com", { ...MAIL, verdict: { kind: "spam", signals: ["links"] } });
       const refused = await site.postForm(`/admin/enquiries/reply?id=${spam}`, { id: spam, subject: "Hi", body: "Hi" });

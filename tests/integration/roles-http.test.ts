@@ -42,6 +42,7 @@ const REQUIRES: Record<string, { permission: Permission | "member"; otherwise?: 
   "admin/team/audit.csv": { permission: "audit-log" },
   "admin/sign-out": { permission: "member" },
   "admin/enquiries.csv": { permission: "enquiries-export" },
+  "admin/enquiries/figures.csv": { permission: "enquiries-export" },
   "admin/data-requests": { permission: "data-requests" },
   "admin/website/preview": { permission: "website" },
   "api/admin/enquiries": { permission: "enquiries" },
@@ -131,12 +132,12 @@ describe.each(backends)("roles over HTTP on $name", (backend) => {
         }
       }
     }
-    // 18 routes; their 27 handlers but signing out's action; 3 roles each.
-    expect(walked).toBe(78);
-    // An Editor: Contact Submissions (2), its reply page (2), its CSV (1) and API (1), the data requests (2); an Enquiries
-    // member: Renovation Projects (2) and its uploads (1), the Website tab (2) and its preview (1); both: the Team tab (2),
-    // the Audit log (1) and its CSV (1), the enquiries' settings (2). /admin sends them on instead.
-    expect(refused).toHaveLength(26);
+    // 19 routes; their 28 handlers but signing out's action; 3 roles each.
+    expect(walked).toBe(81);
+    // An Editor: Contact Submissions (2), its reply page (2), its CSV (1), its figures' CSV (1) and API (1), the data requests (2);
+    // an Enquiries member: Renovation Projects (2) and its uploads (1), the Website tab (2) and its preview (1); both: the Team
+    // tab (2), the Audit log (1) and its CSV (1), the enquiries' settings (2). /admin sends them on instead.
+    expect(refused).toHaveLength(27);
     // The log is written a few lines at a time: each refusal's own request line, and nothing else said about any.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const lines = logLines(site.server.stdout()).slice(before);

@@ -6,10 +6,10 @@
  * schema (decision 040), it runs and is undone with the rest.
  */
 import { sql, type Kysely } from "kysely";
-import { Migrator, type Migration } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { migrations } from "~/platform/db/migrations";
+import { migrateBefore } from "../support/migrations";
 import { backends, type TestDatabase } from "../support/backends";
 
 const AT = "2026-11-20T10:00:00.000Z";
@@ -40,13 +40,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
     beforeAll(async () => {
       testDb = await backend.createDatabase();
       database = testDb.open();
-      const upTo012 = Object.fromEntries(
-        Object.entries(migrations)
-          .filter(([name]) => name < "013")
-          .map(([name, migration]): [string, Migration] => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
-      );
-      const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => upTo012 } }).migrateToLatest();
-      if (error) throw error;
+      await migrateBefore(database, "013");
     });
     afterAll(() => testDb.cleanup());
 
@@ -69,6 +63,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "015-enquiry-status",
         "016-enquiry-notes",
         "019-enquiry-replies",
+        "020-first-response",
         "021-assignment-and-follow-up",
       ]);
 

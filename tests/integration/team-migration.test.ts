@@ -4,10 +4,9 @@
  * learns the invitation's kind and link (a rebuilt table on SQLite).
  */
 import type { Kysely } from "kysely";
-import { Migrator, type Migration } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
-import { migrations } from "~/platform/db/migrations";
+import { migrateBefore } from "../support/migrations";
 import { backends, type TestDatabase } from "../support/backends";
 
 describe.each(backends)("migration 012 on $name", (backend) => {
@@ -18,13 +17,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
     testDb = await backend.createDatabase();
     database = testDb.open();
     // The site as it was before 012.
-    const before = Object.fromEntries(
-      Object.entries(migrations)
-        .filter(([name]) => name < "012")
-        .map(([name, migration]): [string, Migration] => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
-    );
-    const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => before } }).migrateToLatest();
-    if (error) throw error;
+    await migrateBefore(database, "012");
   });
   afterAll(() => testDb.cleanup());
 
@@ -61,6 +54,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "015-enquiry-status",
       "016-enquiry-notes",
       "019-enquiry-replies",
+      "020-first-response",
       "021-assignment-and-follow-up",
     ]);
 

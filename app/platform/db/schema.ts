@@ -50,6 +50,8 @@ export interface ContactSubmissionTable {
   status_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The member who changed it last, as the audit log names them. */
   status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the team first answered it, by a status change or a reply (migration 020, app/enquiries/first-response.server.ts); never moved once set. */
+  first_response_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The member dealing with it (migration 021): null when nobody is, or the member has left the team. */
   assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
   assigned_at: ColumnType<Date | string | null, string | null | undefined, string | null>;

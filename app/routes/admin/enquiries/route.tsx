@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { EnquiriesPanel } from "~/admin/EnquiriesPanel";
+import { TeamFigures } from "~/admin/TeamFigures";
 import { describeNotification } from "~/admin/notification-status";
 import { FORM_TEXT } from "~/admin/texts";
 import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types";
@@ -23,6 +24,7 @@ import { siteUrl } from "~/platform/http/context";
 import { firstOfEach, readFormEntries, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { requireMember, servicesContext } from "~/services";
 import { handleInboxAction } from "./actions.server";
+import { readTeamFigures } from "./figures.server";
 import type { Route } from "./+types/route";
 
 /**
@@ -39,6 +41,8 @@ export async function loader(args: Route.LoaderArgs) {
   const filter = parseInboxFilter(params.get("filter"));
   const search = parseSearch(params.get("q"));
   const narrowing = parseNarrowing(params);
+  // Read beside the inbox; it never throws (a failure is the panel's own message).
+  const figures = readTeamFigures(services, admin.role);
   let inbox: InboxView;
   let replying: ReplyingView = { mailOn: services.mail !== undefined, reasons: [], mayEditSettings: can(admin.role, "enquiry-settings") };
   try {
@@ -104,7 +108,7 @@ export async function loader(args: Route.LoaderArgs) {
     services.log.error({ err: error }, "Could not load contact submissions");
     inbox = { status: "error", filter, search, narrowing };
   }
-  return { inbox, replying, companyName: services.company.name, retentionDays: services.contact.retentionDays };
+  return { inbox, replying, companyName: services.company.name, retentionDays: services.contact.retentionDays, figures: await figures };
 }
 
 /** Headers an action sets (Connection: close on a 413) reach the response. */
@@ -147,10 +151,15 @@ const inboxAction = withBody(
 );
 
 export default function EnquiriesTab({ loaderData, actionData }: Route.ComponentProps) {
-  const { inbox, replying, companyName, retentionDays } = loaderData;
+  const { inbox, replying, companyName, retentionDays, figures } = loaderData;
   // Another filter, search or page (or Refresh) on its way: after a moment the list says it is loading.
   const loading = useSlowTab() === "enquiries";
-  return <EnquiriesPanel view={inbox} replying={replying} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />;
+  return (
+    <>
+      <EnquiriesPanel view={inbox} replying={replying} loading={loading} companyName={companyName} retentionDays={retentionDays} actionData={actionData} />
+      <TeamFigures weeks={figures.weeks} canExport={figures.canExport} />
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
