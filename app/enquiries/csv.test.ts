@@ -19,6 +19,8 @@ function submission(overrides: Partial<StoredSubmission> = {}): StoredSubmission
     status_reason: null,
     status_changed_at: null,
     status_changed_by: null,
+    kind: "contact",
+    valuation: null,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { deleteEnquiries } from "./enquiries.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL } from "./spam";
+import { parseValuationDetails } from "./valuation";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
 export const INBOX_PAGE_SIZE = 50;
@@ -31,6 +32,8 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
     status_reason: row.status_reason,
     status_changed_at: row.status_changed_at === null ? null : toIsoString(row.status_changed_at),
     status_changed_by: row.status_changed_by,
+    kind: row.kind,
+    valuation: row.kind === "valuation" ? (parseValuationDetails(row.details) ?? null) : null,
   };
 }
 

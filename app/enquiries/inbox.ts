@@ -1,6 +1,8 @@
 import { isUuid } from "~/platform/ids";
 import type { EnquiryStatus } from "./pipeline";
+import type { EnquiryKind } from "~/platform/db/schema";
 import type { UserType } from "./schema";
+import type { ValuationDetails } from "./valuation";
 
 /** A stored contact submission as the admin sees it (SPEC §3 field names). */
 export type StoredSubmission = {
@@ -21,6 +23,9 @@ export type StoredSubmission = {
   status_reason: string | null;
   status_changed_at: string | null;
   status_changed_by: string | null;
+  /** The contact form's, or a valuation request with its property's details (valuation.ts, decision 057). */
+  kind: EnquiryKind;
+  valuation: ValuationDetails | null;
 };
 
 /**

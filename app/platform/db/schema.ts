@@ -28,6 +28,9 @@ export interface RenovationProjectTable {
 export const STORED_ENQUIRY_STATUSES = ["new", "contacted", "valuation-booked", "instructed", "not-proceeding"] as const;
 export type StoredEnquiryStatus = (typeof STORED_ENQUIRY_STATUSES)[number];
 
+/** The kinds of enquiry as the table's check allows them (migration 017). */
+export type EnquiryKind = "contact" | "valuation";
+
 export interface ContactSubmissionTable {
   id: string;
   name: string;
@@ -50,6 +53,10 @@ export interface ContactSubmissionTable {
   status_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The member who changed it last, as the audit log names them. */
   status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The contact form's or a valuation request (migration 017; app/enquiries/valuation.ts). */
+  kind: ColumnType<EnquiryKind, EnquiryKind | undefined, EnquiryKind>;
+  /** A valuation request's property details as JSON (decision 057); null for the contact form's. */
+  details: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** "password-reset" is allowed by the table (migration 012) for the reset links of issue 21. */
