@@ -125,6 +125,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           ...["id", "name", "email", "phone", "user_type", "message", "is_read", "created_at", "spam_reason", "spam_signals", "email_folded"],
           // The pipeline (migration 015).
           ...["status", "status_reason", "status_changed_at", "status_changed_by"],
+          // The kind and a valuation request's details (migration 017).
+          ...["kind", "details"],
         ].sort(),
       );
     });
@@ -268,6 +270,8 @@ describe.each(backends)("data layer on $name", (backend) => {
         status_reason: null,
         status_changed_at: null,
         status_changed_by: null,
+        kind: "contact",
+        details: null,
       });
     });
 
