@@ -102,7 +102,8 @@ export function PrivacyNotice({
       : `They are deleted after ${retentionDays} ${retentionDays === 1 ? "day" : "days"}.`;
   return (
     <p className="mt-8 border-t border-slate-200 pt-6 text-sm leading-6 text-slate-600">
-      We store {stored} only to answer your enquiry; we never sell them or share them with third parties for marketing. {kept} See our{" "}
+      {/* One text, as the page has always sent it: React would put comments between the parts of a sentence built from pieces. */}
+      {`We store ${stored} only to answer your enquiry; we never sell them or share them with third parties for marketing. ${kept} See our `}
       {/* A placeholder until the company has written it, like the footer's policy links. */}
       {privacyHref ? (
         <a href={privacyHref} className="font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900">
