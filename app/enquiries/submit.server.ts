@@ -191,6 +191,8 @@ async function signalsBeforeLimits(services: EnquiryServices, { input, tokenRequ
     const check = await services.formTokens.verify(token, now, services.clock.uncertaintyMs);
     if (check !== "ok") signals.push(check);
   }
-  signals.push(...contentSignals(enquiry));
+  // A valuation request's address is free text too: read with the message.
+  const message = enquiry.valuation ? `${enquiry.valuation.address}\n${enquiry.message}` : enquiry.message;
+  signals.push(...contentSignals({ name: enquiry.name, message }));
   return signals;
 }

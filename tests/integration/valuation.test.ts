@@ -131,6 +131,27 @@ describe.each(backends)("the valuation request on $name", (backend) => {
       expect(row).toEqual({ kind: "valuation", status: "new" });
     });
 
+    it("reads the address with the spam rules: link markup there files the request under Spam, as in a message", async () => {
+      const response = await postJson(site.server.url, {
+        ...REQUEST,
+        kind: "valuation",
+        email: "links@example.com",
+        address: '<a href="https://pills.example">cheap pills</a>',
+      });
+      expect(response.status).toBe(201);
+      const row = await site.db
+        .selectFrom("contact_submissions")
+        .select(["spam_signals", "spam_reason"])
+        .where("email", "=", "links@example.com")
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ spam_signals: null, spam_reason: "link-markup" });
+      await site.db
+        .deleteFrom("email_outbox")
+        .where("submission_id", "in", site.db.selectFrom("contact_submissions").select("id").where("email", "=", "links@example.com"))
+        .execute();
+      await site.db.deleteFrom("contact_submissions").where("email", "=", "links@example.com").execute();
+    });
+
     it("shows its details on the inbox's card, and in the CSV after the columns that were there before", async () => {
       const inbox = visibleText((await site.get("/admin/enquiries", { cookie: site.cookie })).body.toString());
       expect(inbox).toContain("Valuation request");
