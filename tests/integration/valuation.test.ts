@@ -10,6 +10,8 @@
 import { describe, expect, it } from "vitest";
 import { REQUIRED_MESSAGE } from "~/enquiries/schema";
 import { VALUATION_TEXT } from "~/enquiries/valuation";
+import { sectionValues, siteDefaults } from "~/website/content";
+import { readDraft } from "~/website/website.server";
 import { backends } from "../support/backends";
 import { parseCsv } from "../support/csv";
 import { countEnquiries, postJson } from "../support/enquiries";
@@ -203,6 +205,33 @@ describe.each(backends)("the valuation request on $name", (backend) => {
       expect(erased.status).toBeLessThan(400);
       const left = await site.db.selectFrom("contact_submissions").select("details").where("email", "=", REQUEST.email).execute();
       expect(left).toEqual([]);
+    });
+  });
+
+  describe("its texts in the Website tab", () => {
+    const site = useSite(backend);
+    const draft = () => readDraft(site.db, siteDefaults());
+
+    it("are a section of their own: saved to the draft, then published, they title the page and name its links", async () => {
+      const tab = (await site.get("/admin/website?section=valuation", { cookie: site.cookie })).body.toString();
+      expect(tab).toContain(">Valuation<");
+      const current = await draft();
+      const saved = await site.postForm("/admin/website?section=valuation", {
+        intent: "save-section",
+        section: "valuation",
+        revision: String(current.revision),
+        ...sectionValues("valuation", current.content),
+        "valuation.title": "Free valuation for landlords",
+        "valuation.link": "Book your free valuation",
+      });
+      expect(saved.status).toBeLessThan(400);
+      // Not live until published.
+      expect((await site.get("/valuation")).body.toString()).toMatch(/<h1[^>]*>Request a free rental valuation<\/h1>/);
+      const published = await site.postForm("/admin/website", { intent: "publish", revision: String((await draft()).revision) });
+      expect(published.status).toBe(302);
+      expect((await site.get("/valuation")).body.toString()).toMatch(/<h1[^>]*>Free valuation for landlords<\/h1>/);
+      const landing = (await site.get("/")).body.toString();
+      expect(landing.match(/<a href="\/valuation"[^>]*>Book your free valuation/g)).toHaveLength(2);
     });
   });
 
