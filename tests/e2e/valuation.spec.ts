@@ -171,7 +171,14 @@ test.describe("without JavaScript", () => {
     await expect(postcode).toHaveAttribute("aria-invalid", "true");
     await expect(form(page).getByRole("textbox", { name: "Address of the property" })).toHaveValue(person.address);
     await expect(form(page).getByRole("radio", { name: "Evening (after 5pm)" })).toBeChecked();
-    // axe-core runs in the page, which has no JavaScript here: the same markup is scanned with it above.
+    // axe-core runs in the page, which has no JavaScript here: the server's refusal is scanned as it came, in a page that has.
+    const refusal = await page.content();
+    const scanner = await page.context().browser()!.newContext({ javaScriptEnabled: true });
+    const scanned = await scanner.newPage();
+    await scanned.setContent(refusal);
+    await expect(scanned.getByText(VALUATION_TEXT.postcode, { exact: true })).toBeVisible();
+    await expectAccessible(scanned, "/valuation refused without JavaScript");
+    await scanner.close();
     expect(enquiriesFrom(person.email)).toEqual([]);
 
     await postcode.fill(person.postcode);
