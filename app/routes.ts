@@ -8,6 +8,7 @@ export default [
   route("sitemap.xml", "routes/sitemap.ts"),
   route("site.webmanifest", "routes/manifest.ts"),
   route("fees", "routes/fees.tsx"),
+  route("valuation", "routes/valuation.tsx"),
   // One module for the three policies, each at its own address.
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),

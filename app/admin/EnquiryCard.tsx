@@ -7,6 +7,7 @@ import { Icon } from "~/components/Icon";
 import { ACTION_BUTTON, CardNotes, StatusControl } from "./EnquiryPipeline";
 import { AssignmentControls } from "./EnquiryAssignment";
 import { CardTimeline } from "./EnquiryTimeline";
+import { ValuationBadge, ValuationDetailsList } from "./EnquiryValuation";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
 import { INBOX_TEXT } from "./texts";
@@ -143,13 +144,15 @@ export function EnquiryCard({
             <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE[submission.user_type]}`}>
               {USER_TYPE_LABELS[submission.user_type]}
             </span>
+            {submission.kind === "valuation" ? <ValuationBadge /> : null}
             <time dateTime={submission.created_at} className="text-sm text-slate-600">
               {submission.submitted_label}
             </time>
           </div>
         </div>
 
-        <p className="mt-4 text-slate-800 [overflow-wrap:anywhere] whitespace-pre-line">{submission.message}</p>
+        {submission.valuation ? <ValuationDetailsList details={submission.valuation} /> : null}
+        {submission.message ? <p className="mt-4 text-slate-800 [overflow-wrap:anywhere] whitespace-pre-line">{submission.message}</p> : null}
 
         {possibleSpam ? (
           <p className="mt-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">

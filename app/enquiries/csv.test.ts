@@ -22,6 +22,8 @@ function submission(overrides: Partial<StoredSubmission> = {}): StoredSubmission
     assigned_to: null,
     assigned_at: null,
     follow_up_on: null,
+    kind: "contact",
+    valuation: null,
     ...overrides,
   };
 }
@@ -59,6 +61,19 @@ describe("a CSV field", () => {
   );
 });
 
+/** After the columns that were there before: the kind and a valuation request's details, empty for the contact form's. */
+const VALUATION_COLUMNS = [
+  "Kind",
+  "Property address",
+  "Postcode",
+  "Property type",
+  "Bedrooms",
+  "Vacant, let or not yet bought",
+  "Would like it let",
+  "Best time to call",
+];
+const CONTACT_FORM = ["Contact form", "", "", "", "", "", "", ""];
+
 describe("the enquiries CSV", () => {
   it("starts with a byte-order mark and the header, one CRLF record per submission", () => {
     const text = enquiriesCsv(
@@ -71,21 +86,43 @@ describe("the enquiries CSV", () => {
     expect(text.startsWith(CSV_BOM)).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     expect(parseCsv(text.slice(CSV_BOM.length))).toEqual([
-      ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read", "Possible spam"],
-      ["2026-07-01T08:30:00.000Z", "Ada Lovelace", "ada@example.com", "020 7946 0001", "Property Investor", 'Two flats,\r\none "garden" flat', "Yes", ""],
-      ["2026-07-01T08:30:00.000Z", "Ben", "ben@example.com", "", "Tenant", "Two flats in Camden.", "No", "Sent within 3 seconds of opening the page"],
+      ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read", "Possible spam", ...VALUATION_COLUMNS],
+      [
+        "2026-07-01T08:30:00.000Z",
+        "Ada Lovelace",
+        "ada@example.com",
+        "020 7946 0001",
+        "Property Investor",
+        'Two flats,\r\none "garden" flat',
+        "Yes",
+        "",
+        ...CONTACT_FORM,
+      ],
+      [
+        "2026-07-01T08:30:00.000Z",
+        "Ben",
+        "ben@example.com",
+        "",
+        "Tenant",
+        "Two flats in Camden.",
+        "No",
+        "Sent within 3 seconds of opening the page",
+        ...CONTACT_FORM,
+      ],
     ]);
   });
 
   it("adds the spam reason, by its label, for the Spam filter", () => {
     const text = enquiriesCsv([submission({ spam_reason: "honeypot" })], "spam");
     const [header, row] = parseCsv(text.slice(CSV_BOM.length));
-    expect(header!.at(-1)).toBe("Spam reason");
-    expect(row!.at(-1)).toBe("Filled in the hidden field that only bots see");
+    expect(header![7]).toBe("Spam reason");
+    expect(row![7]).toBe("Filled in the hidden field that only bots see");
   });
 
   it("is only the header when nothing matches", () => {
-    expect(enquiriesCsv([], "unread")).toBe(`${CSV_BOM}"Submitted","Name","Email","Phone","User type","Message","Read","Possible spam"\r\n`);
+    expect(enquiriesCsv([], "unread")).toBe(
+      `${CSV_BOM}"Submitted","Name","Email","Phone","User type","Message","Read","Possible spam",${VALUATION_COLUMNS.map((column) => `"${column}"`).join(",")}\r\n`,
+    );
   });
 
   it("streams the same file in batches, in the order given, leaving out what is gone", async () => {

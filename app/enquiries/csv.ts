@@ -2,6 +2,7 @@ import { stringify, type Options } from "csv-stringify/sync";
 import type { InboxFilter, StoredSubmission } from "./inbox";
 import { USER_TYPE_LABELS } from "./schema";
 import { spamSignalsLabel } from "./spam";
+import { KIND_LABELS, VALUATION_DETAIL_LABELS, valuationRows } from "./valuation";
 
 /**
  * The inbox as a CSV file for spreadsheets (RFC 4180): every field quoted,
@@ -38,8 +39,11 @@ export function csvRecord(values: string[]): string {
 /** The columns; "Spam reason" for the Spam filter, where every row has one, "Possible spam" for the others. */
 function enquiryCsvColumns(filter: InboxFilter): string[] {
   const columns = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
-  return [...columns, filter === "spam" ? "Spam reason" : "Possible spam"];
+  return [...columns, filter === "spam" ? "Spam reason" : "Possible spam", ...VALUATION_COLUMNS];
 }
+
+/** After the columns that came before them: the kind, and a valuation request's details (empty for the contact form's). */
+const VALUATION_COLUMNS = ["Kind", ...VALUATION_DETAIL_LABELS];
 
 function enquiryCsvValues(submission: StoredSubmission, filter: InboxFilter): string[] {
   const values = [
@@ -53,6 +57,8 @@ function enquiryCsvValues(submission: StoredSubmission, filter: InboxFilter): st
   ];
   const signals = filter === "spam" ? submission.spam_reason : submission.spam_signals;
   values.push(signals === null ? "" : spamSignalsLabel(signals));
+  values.push(KIND_LABELS[submission.kind]);
+  values.push(...(submission.valuation ? valuationRows(submission.valuation).map(([, value]) => value) : VALUATION_DETAIL_LABELS.map(() => "")));
   return values;
 }
 

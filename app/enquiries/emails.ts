@@ -4,6 +4,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { fillPlaceholders, firstNameOf } from "./replies";
 import { USER_TYPE_LABELS, type Enquiry } from "./schema";
+import { valuationRows } from "./valuation";
 
 /**
  * The e-mails an enquiry produces, rendered once when it is stored (the outbox
@@ -47,12 +48,16 @@ export function notificationEmail({ enquiry, receivedAt, mail, messageId, possib
     ["Email", enquiry.email],
     ["Phone", enquiry.phone ?? "not given"],
     ["I am a", userType],
+    ...(enquiry.valuation ? valuationRows(enquiry.valuation) : []),
     ["Received", formatSubmittedAt(receivedAt)],
   ];
-  const subject = `${possibleSpam ? "[Possible spam] " : ""}New enquiry from ${enquiry.name} (${userType})`;
+  const what = enquiry.valuation ? `valuation request from ${enquiry.name} (${enquiry.valuation.postcode})` : `enquiry from ${enquiry.name} (${userType})`;
+  const subject = `${possibleSpam ? "[Possible spam] " : ""}New ${what}`;
+  // A valuation request's note is optional: no empty Message heading without one.
+  const message = enquiry.message === "" ? "(none)" : enquiry.message;
   const footer = `${possibleSpam ? "The spam rules noticed something about this enquiry but kept it in your inbox, marked as possible spam: it may well be real. " : ""}Replying to this e-mail answers ${enquiry.name} directly. Every enquiry is also in Contact Submissions in the admin dashboard.`;
 
-  const text = [subject, "", ...fields.map(([label, value]) => `${label}: ${value}`), "", "Message:", enquiry.message, "", "--", footer, ""].join("\n");
+  const text = [subject, "", ...fields.map(([label, value]) => `${label}: ${value}`), "", "Message:", message, "", "--", footer, ""].join("\n");
 
   const cell = "padding:4px 12px 4px 0;vertical-align:top;";
   const html = `<!doctype html>
@@ -68,7 +73,7 @@ ${fields
   .join("\n")}
 </table>
 <h2 style="margin:0 0 8px;font-size:16px;">Message</h2>
-<div style="white-space:pre-wrap;margin:0 0 16px;padding:12px;border-left:4px solid #d1d5db;background:#f9fafb;">${escapeHtml(enquiry.message)}</div>
+<div style="white-space:pre-wrap;margin:0 0 16px;padding:12px;border-left:4px solid #d1d5db;background:#f9fafb;">${escapeHtml(message)}</div>
 <p style="margin:0;font-size:13px;color:#4b5563;">${escapeHtml(footer)}</p>
 </body>
 </html>

@@ -86,6 +86,8 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
       created_at: stored.createdAt,
       spam_reason: verdict.kind === "spam" ? joinSignals(verdict.signals) : null,
       spam_signals: marks.length > 0 ? joinSignals(marks) : null,
+      // A valuation request's details, as one JSON text (decision 057).
+      ...(enquiry.valuation ? { kind: "valuation" as const, details: JSON.stringify(enquiry.valuation) } : {}),
     })
     .execute();
   for (const job of jobs) await enqueueEmail(trx, job, now);

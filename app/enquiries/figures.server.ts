@@ -1,11 +1,10 @@
-import { sql } from "kysely";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
 import type { OpeningDay } from "~/company/office-hours";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { inTransaction } from "~/platform/db/transactions.server";
-import { monthlyFigures, periodFigures, periodView, weeksOf, within, type EnquiryKind, type FigureRow, type Period, type PeriodView } from "./figures";
+import { monthlyFigures, periodFigures, periodView, weeksOf, within, type FigureRow, type Period, type PeriodView } from "./figures";
 import { submissionsQuery } from "./inbox.server";
 
 /**
@@ -14,16 +13,9 @@ import { submissionsQuery } from "./inbox.server";
  * "all": not spam, not held), so the panel counts what the inbox lists.
  */
 
-/**
- * The kind of each enquiry. Every one is the contact form's until the
- * Valuation request brings its `kind` column: then this selects that column
- * (and ENQUIRY_KINDS in figures.ts gains its kind).
- */
-const KIND = sql<EnquiryKind>`'contact'`.as("kind");
-
 /** The real enquiries received from `since` (all of them without it), oldest first. */
 export async function figureRows(db: Db, since?: Date): Promise<FigureRow[]> {
-  let query = submissionsQuery(db, { filter: "all" }).clearSelect().clearOrderBy().select(["created_at", "status", "first_response_at", KIND]);
+  let query = submissionsQuery(db, { filter: "all" }).clearSelect().clearOrderBy().select(["created_at", "status", "first_response_at", "kind"]);
   if (since) query = query.where("created_at", ">=", since.toISOString());
   const rows = await query.orderBy("created_at").execute();
   return rows.map((row) => ({

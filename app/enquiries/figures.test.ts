@@ -71,7 +71,7 @@ describe("the month-by-month CSV", () => {
     expect(csv.startsWith("\uFEFF")).toBe(true);
     const lines = csv.slice(1).split("\r\n");
     // 30 Sep 23:30 UTC is 1 Oct 00:30 BST: October's; answered at 9:30 BST, 30 office minutes after opening.
-    expect(lines.slice(1)).toEqual(['"2026-10","1","1","0","0","0","1","0","100","1","30"', '"2026-11","1","1","1","0","0","0","0","0","0",""', ""]);
+    expect(lines.slice(1)).toEqual(['"2026-10","1","1","0","0","0","0","1","0","100","1","30"', '"2026-11","1","1","0","1","0","0","0","0","0","0",""', ""]);
     expect(figuresCsv([])).toBe(`\uFEFF${lines[0]}\r\n`);
   });
 });

@@ -1,7 +1,9 @@
 import { londonDate, officeTimeBetween, officeTimeLabel, type OpeningDay } from "~/company/office-hours";
 import { fromLondonTime, toLondonTime } from "~/platform/dates";
 import { csvRecord, CSV_BOM } from "./csv";
+import type { EnquiryKind } from "~/platform/db/schema";
 import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "./pipeline";
+import { KIND_LABELS } from "./valuation";
 
 /**
  * How the team is doing (issue 22, decision 060): the real enquiries (not
@@ -12,10 +14,9 @@ import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "./pipeline"
  * Pure: the rows come from figures.server.ts.
  */
 
-/** The kinds of enquiry. Today every one comes through the contact form; the Valuation request joins here. */
-export const ENQUIRY_KINDS = ["contact"] as const;
-export type EnquiryKind = (typeof ENQUIRY_KINDS)[number];
-export const KIND_LABELS: Record<EnquiryKind, string> = { contact: "Contact form" };
+/** The kinds of enquiry (the contact form's, a valuation request: decision 057), in the order the figures list them. */
+export const ENQUIRY_KINDS = ["contact", "valuation"] as const satisfies readonly EnquiryKind[];
+export { KIND_LABELS };
 
 /** One enquiry as the figures need it. */
 export type FigureRow = { createdAt: string; kind: EnquiryKind; status: EnquiryStatus; firstResponseAt: string | null };

@@ -10,6 +10,7 @@ import { markFirstResponse } from "./first-response.server";
 import type { InboxCounts, InboxFilter, InboxPage, InboxQuery, StoredSubmission } from "./inbox";
 import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL } from "./spam";
+import { parseValuationDetails } from "./valuation";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
 export const INBOX_PAGE_SIZE = 50;
@@ -35,6 +36,8 @@ export function toSubmission(row: Selectable<ContactSubmissionTable>): StoredSub
     assigned_to: row.assigned_to,
     assigned_at: row.assigned_at === null ? null : toIsoString(row.assigned_at),
     follow_up_on: row.follow_up_on,
+    kind: row.kind,
+    valuation: row.kind === "valuation" ? (parseValuationDetails(row.details) ?? null) : null,
   };
 }
 

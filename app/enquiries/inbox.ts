@@ -1,7 +1,9 @@
 import { isUuid } from "~/platform/ids";
 import type { AssigneeFilter } from "./assignment";
 import type { EnquiryStatus } from "./pipeline";
+import type { EnquiryKind } from "~/platform/db/schema";
 import type { UserType } from "./schema";
+import type { ValuationDetails } from "./valuation";
 
 /** A stored contact submission as the admin sees it (SPEC §3 field names). */
 export type StoredSubmission = {
@@ -26,6 +28,9 @@ export type StoredSubmission = {
   assigned_to: string | null;
   assigned_at: string | null;
   follow_up_on: string | null;
+  /** The contact form's, or a valuation request with its property's details (valuation.ts, decision 057). */
+  kind: EnquiryKind;
+  valuation: ValuationDetails | null;
 };
 
 /**

@@ -1,4 +1,5 @@
 import { isValidEmail } from "~/platform/email-address";
+import type { ValuationDetails } from "./valuation";
 
 /**
  * The contact form's one validator, used by the browser before sending and by
@@ -32,7 +33,7 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
 export const LIMITS = { name: 200, email: 254, phone: 40, message: 20_000 } as const;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** Line breaks and tabs belong in a message; other control characters (NUL cannot even be stored by PostgreSQL) do not. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: it finds control characters, to refuse them.
 const MESSAGE_FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -43,16 +44,18 @@ export type Enquiry = {
   phone?: string | undefined;
   userType: UserType;
   message: string;
+  /** A landlord's request for a free rental valuation: its property's details (valuation.ts); absent for the contact form's. */
+  valuation?: ValuationDetails | undefined;
 };
-export type EnquiryField = keyof Enquiry;
+export type EnquiryField = Exclude<keyof Enquiry, "valuation">;
 
 export type EnquiryValidation = { success: true; data: Enquiry } | { success: false; error: string; fields: EnquiryField[] };
 
 /** A field's value, trimmed; or the message that says why there is none. */
-type Checked<T> = { value: T } | { problem: string };
+export type Checked<T> = { value: T } | { problem: string };
 
 /** Absent (undefined or null) is "required"; anything but a string is the wrong type. */
-function requiredText(input: unknown, field: string, max: number, tooLong: string): Checked<string> {
+export function requiredText(input: unknown, field: string, max: number, tooLong: string): Checked<string> {
   if (input === undefined || input === null) return { problem: REQUIRED_MESSAGE };
   if (typeof input !== "string") return { problem: `${field} must be text` };
   const value = input.trim();
@@ -61,7 +64,10 @@ function requiredText(input: unknown, field: string, max: number, tooLong: strin
   return { value };
 }
 
-const CHECKS: { [F in EnquiryField]: (input: unknown) => Checked<Enquiry[F]> } = {
+/** Each field's check, by field: the contact form's here, the valuation request's in valuation.ts. */
+export type Checks<T> = { [F in keyof T]-?: (input: unknown) => Checked<T[F]> };
+
+export const CHECKS: Checks<Omit<Enquiry, "valuation">> = {
   name(input) {
     const checked = requiredText(input, "Name", LIMITS.name, `Please keep your name under ${LIMITS.name} characters`);
     if ("value" in checked && CONTROL_CHARACTERS.test(checked.value)) {
@@ -100,27 +106,38 @@ const CHECKS: { [F in EnquiryField]: (input: unknown) => Checked<Enquiry[F]> } =
   },
 };
 
-const FIELDS = Object.keys(CHECKS) as EnquiryField[];
-
 /**
  * Validates a payload and reports one message for the form, as the original
  * did: a missing required field first, then the first other problem. Fields it
  * does not know are ignored.
  */
 export function validateEnquiry(input: unknown): EnquiryValidation {
+  return validateWith(CHECKS, input);
+}
+
+/** A payload checked field by field against `checks`: the values, or one message and the fields it is about. */
+export function validateWith<T>(
+  checks: Checks<T>,
+  input: unknown,
+): { success: true; data: T } | { success: false; error: string; fields: Array<keyof T & string> } {
+  const fields = Object.keys(checks) as Array<keyof T & string>;
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return { success: false, error: REQUIRED_MESSAGE, fields: ["name", "email", "userType", "message"] };
+    const required = fields.filter((field) => {
+      const checked = checks[field](undefined);
+      return "problem" in checked && checked.problem === REQUIRED_MESSAGE;
+    });
+    return { success: false, error: REQUIRED_MESSAGE, fields: required };
   }
   const record = input as Record<string, unknown>;
   const data: Record<string, unknown> = {};
-  const problems: { field: EnquiryField; message: string }[] = [];
-  for (const field of FIELDS) {
+  const problems: { field: keyof T & string; message: string }[] = [];
+  for (const field of fields) {
     // Own properties only: an inherited `name` is not something the sender typed.
-    const checked = CHECKS[field](Object.hasOwn(record, field) ? record[field] : undefined);
+    const checked = checks[field](Object.hasOwn(record, field) ? record[field] : undefined);
     if ("problem" in checked) problems.push({ field, message: checked.problem });
     else data[field] = checked.value;
   }
-  if (problems.length === 0) return { success: true, data: data as Enquiry };
+  if (problems.length === 0) return { success: true, data: data as T };
   const required = problems.filter((problem) => problem.message === REQUIRED_MESSAGE);
   const chosen = required.length > 0 ? required : problems;
   return { success: false, error: chosen[0]!.message, fields: chosen.map((problem) => problem.field) };

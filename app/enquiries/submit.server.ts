@@ -11,10 +11,12 @@ import { ipLimitSubject, takeSlotsIn, type RefusalMemory } from "~/platform/limi
 import type { Tally } from "~/platform/limits/tally.server";
 import { insertEnquiry, type InsertedEnquiry, type StoredEnquiry } from "./enquiries.server";
 import { HELD_VIEW_PATH } from "./inbox";
+import type { EnquiryKind } from "~/platform/db/schema";
 import type { FormTokens } from "./form-token.server";
 import type { OutboxSignal } from "./outbox.server";
 import { FAILURE_MESSAGE, busyMessage, rateLimitedMessage, validateEnquiry, type Enquiry, type EnquiryField } from "./schema";
 import { HONEYPOT_FIELD, joinSignals, type SpamSignal } from "./spam";
+import { validateValuation, type ValuationField } from "./valuation";
 import { contentSignals, honeypotFilled, spamVerdict, type SpamVerdict } from "./spam.server";
 
 /** What storing an enquiry needs of the app's services. */
@@ -45,8 +47,8 @@ export const REPEAT_SENDER_COUNT = 3;
 
 export type SubmitResult =
   | { ok: true; enquiry: StoredEnquiry; verdict: SpamVerdict /** Over CONTACT_SITE_LIMIT: held apart, in a flood. */; held: boolean }
-  | { ok: false; status: 400; error: string; fields: EnquiryField[] }
-  | { ok: false; status: 429 | 503; error: string; fields: EnquiryField[]; retryAfterSeconds: number };
+  | { ok: false; status: 400; error: string; fields: Array<EnquiryField | ValuationField> }
+  | { ok: false; status: 429 | 503; error: string; fields: []; retryAfterSeconds: number };
 
 export type Submission = {
   /** The enquiry's fields, plus the honeypot (`website`) and the time-trap token (`formToken`) when sent. */
@@ -57,6 +59,8 @@ export type Submission = {
    * API clients never saw a page and may leave it out, but one they send is checked.
    */
   tokenRequired: boolean;
+  /** The valuation page's form (valuation.ts) rather than the contact form's: the same path, its own fields. */
+  kind?: EnquiryKind;
   now?: Date;
 };
 
@@ -80,7 +84,7 @@ type Refusal = { limit: "address" | "ceiling"; retryAfterSeconds: number };
 export async function submitEnquiry(services: EnquiryServices, submission: Submission): Promise<SubmitResult> {
   const { input, clientIp } = submission;
   const now = submission.now ?? services.clock.now();
-  const validation = validateEnquiry(input);
+  const validation = submission.kind === "valuation" ? validateValuation(input) : validateEnquiry(input);
   if (!validation.success) {
     return { ok: false, status: 400, error: validation.error, fields: validation.fields };
   }
@@ -187,6 +191,8 @@ async function signalsBeforeLimits(services: EnquiryServices, { input, tokenRequ
     const check = await services.formTokens.verify(token, now, services.clock.uncertaintyMs);
     if (check !== "ok") signals.push(check);
   }
-  signals.push(...contentSignals(enquiry));
+  // A valuation request's address is free text too: read with the message.
+  const message = enquiry.valuation ? `${enquiry.valuation.address}\n${enquiry.message}` : enquiry.message;
+  signals.push(...contentSignals({ name: enquiry.name, message }));
   return signals;
 }

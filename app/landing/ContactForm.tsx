@@ -1,16 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type Ref } from "react";
-import { FAILURE_MESSAGE, LIMITS, SUCCESS_MESSAGE, USER_TYPES, USER_TYPE_LABELS, validateEnquiry, type ContactActionData } from "~/enquiries/schema";
+import { LIMITS, SUCCESS_MESSAGE, USER_TYPES, USER_TYPE_LABELS, validateEnquiry, type ContactActionData } from "~/enquiries/schema";
 import { Spinner } from "~/components/Spinner";
 import { Icon } from "~/components/Icon";
-import { HONEYPOT_FIELD } from "~/enquiries/spam";
+import { Field, INPUT, SpamFields, useEnquiryForm } from "./enquiry-form";
 import { BUTTON_STYLES } from "./ui";
 
 const ERROR_ID = "contact-form-error";
-
-type Notice = { kind: "success" | "error"; text: string };
-
-/** What the visitor is shown about the last attempt, with JavaScript. */
-type Outcome = { status: "success" } | { status: "error"; error: string; fields: string[] };
 
 /**
  * The enquiry form, an island (islands.ts). Without JavaScript it is a plain
@@ -33,55 +27,8 @@ export function ContactForm({
   /** "/privacy" once the company has published its Privacy Policy. */
   privacyHref?: string;
 }) {
-  const [submitting, setSubmitting] = useState(false);
-  // Null until the visitor sends the form in this page; then it replaces the no-JavaScript result.
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  // A new key after each success gives a fresh, empty form.
-  const [formVersion, setFormVersion] = useState(0);
-  // Bumped when a server answer arrives, to move focus to its notice once it is shown.
-  const [answered, setAnswered] = useState(0);
-  const noticeRef = useRef<HTMLDivElement>(null);
-
-  const result: Outcome | ContactActionData | undefined = outcome ?? initialResult;
-  // What was typed, for the form without JavaScript; with it the fields simply keep their values.
-  const values = outcome === null && initialResult?.status === "error" ? initialResult.values : {};
-  const invalidFields = new Set(submitting || result?.status !== "error" ? [] : result.fields);
-
-  let notice: Notice | null = null;
-  if (!submitting && result?.status === "error") notice = { kind: "error", text: result.error || FAILURE_MESSAGE };
-  else if (!submitting && result?.status === "success") notice = { kind: "success", text: SUCCESS_MESSAGE };
-
-  useEffect(() => {
-    if (answered > 0) noticeRef.current?.focus();
-  }, [answered]);
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const form = event.currentTarget;
-    const fields = Object.fromEntries(new FormData(form)) as Record<string, string>;
-    const validation = validateEnquiry(fields);
-    if (!validation.success) {
-      setOutcome({ status: "error", error: validation.error, fields: validation.fields });
-      const firstField = validation.fields[0];
-      if (firstField) form.querySelector<HTMLElement>(`[name="${firstField}"]`)?.focus();
-      return;
-    }
-    setSubmitting(true);
-    const answer = await send(fields);
-    setSubmitting(false);
-    setOutcome(answer);
-    if (answer.status === "success") setFormVersion((version) => version + 1);
-    setAnswered((count) => count + 1);
-  }
-
-  const fieldProps = (name: string) => ({
-    id: `contact-${name}`,
-    name,
-    "aria-invalid": invalidFields.has(name) || undefined,
-    "aria-describedby": invalidFields.has(name) ? ERROR_ID : undefined,
-    defaultValue: values[name] ?? "",
-  });
+  const form = useEnquiryForm({ initialResult, validate: validateEnquiry, errorId: ERROR_ID, idPrefix: "contact", successText: SUCCESS_MESSAGE });
+  const { submitting, fieldProps } = form;
 
   return (
     <div className="rounded-3xl bg-white p-6 shadow-xl ring-1 ring-slate-200 sm:p-10">
@@ -90,35 +37,10 @@ export function ContactForm({
         Fields marked <span className="font-semibold text-red-700">*</span> are required.
       </p>
 
-      <div role="alert" className="empty:hidden">
-        {notice?.kind === "error" ? (
-          <NoticeBox ref={noticeRef} id={ERROR_ID} kind="error">
-            {notice.text}
-          </NoticeBox>
-        ) : null}
-      </div>
-      <div role="status" className="empty:hidden">
-        {notice?.kind === "success" ? (
-          <NoticeBox ref={noticeRef} kind="success">
-            {notice.text}
-          </NoticeBox>
-        ) : null}
-      </div>
+      {form.notices}
 
-      <form
-        key={formVersion}
-        method="post"
-        action="/?index#contact"
-        noValidate
-        onSubmit={(event) => void handleSubmit(event)}
-        className="mt-8 grid gap-6 sm:grid-cols-2"
-      >
-        <input type="hidden" name="formToken" value={formToken} />
-        {/* The honeypot: off-screen rather than display:none (some bots skip those), out of the accessibility tree and the tab order. */}
-        <div aria-hidden="true" className="absolute -left-[10000px] size-px overflow-hidden">
-          <label htmlFor={`contact-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-          <input id={`contact-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-        </div>
+      <form key={form.formVersion} method="post" action="/?index#contact" noValidate onSubmit={form.onSubmit} className="mt-8 grid gap-6 sm:grid-cols-2">
+        <SpamFields formToken={formToken} idPrefix="contact" />
         <Field label="Full Name" htmlFor="contact-name" required>
           <input {...fieldProps("name")} type="text" autoComplete="name" maxLength={LIMITS.name} aria-required="true" className={INPUT} />
         </Field>
@@ -163,39 +85,26 @@ export function ContactForm({
   );
 }
 
-/**
- * Sends the form's fields (the honeypot and the token included) as JSON. Any
- * answer that is not the API's own (the network down, a proxy's error page)
- * is the specification's failure message; the form keeps what was typed.
- */
-async function send(fields: Record<string, string>): Promise<Outcome> {
-  try {
-    const response = await fetch("/api/contact", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(fields),
-    });
-    const body = (await response.json().catch(() => null)) as { ok?: unknown; error?: unknown; fields?: unknown } | null;
-    if (response.ok && body?.ok === true) return { status: "success" };
-    const error = typeof body?.error === "string" ? body.error : FAILURE_MESSAGE;
-    const invalid = Array.isArray(body?.fields) ? body.fields.filter((field) => typeof field === "string") : [];
-    return { status: "error", error, fields: invalid };
-  } catch (error) {
-    console.error("Could not send the enquiry:", error);
-    return { status: "error", error: FAILURE_MESSAGE, fields: [] };
-  }
-}
-
 /** What happens to what is typed above, said where it is typed (UK GDPR, at the point of collection). */
-function PrivacyNotice({ retentionDays, privacyHref }: { retentionDays: number | undefined; privacyHref: string | undefined }) {
+export function PrivacyNotice({
+  retentionDays,
+  privacyHref,
+  stored = "your name, e-mail address, phone number (if you give one) and message",
+}: {
+  retentionDays: number | undefined;
+  privacyHref: string | undefined;
+  /** What the form stores, in words. */
+  stored?: string;
+}) {
   const kept =
     retentionDays === undefined
       ? "They are kept only as long as needed to deal with your enquiry, and deleted on request."
       : `They are deleted after ${retentionDays} ${retentionDays === 1 ? "day" : "days"}.`;
   return (
     <p className="mt-8 border-t border-slate-200 pt-6 text-sm leading-6 text-slate-600">
-      We store your name, e-mail address, phone number (if you give one) and message only to answer your enquiry; we never sell them or share them with third
-      parties for marketing. {kept} See our {/* A placeholder until the company has written it, like the footer's policy links. */}
+      {/* One text, as the page has always sent it: React would put comments between the parts of a sentence built from pieces. */}
+      {`We store ${stored} only to answer your enquiry; we never sell them or share them with third parties for marketing. ${kept} See our `}
+      {/* A placeholder until the company has written it, like the footer's policy links. */}
       {privacyHref ? (
         <a href={privacyHref} className="font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900">
           Privacy Policy
@@ -206,57 +115,5 @@ function PrivacyNotice({ retentionDays, privacyHref }: { retentionDays: number |
       )}
       .
     </p>
-  );
-}
-
-const INPUT =
-  "block w-full rounded-xl border-0 bg-white px-4 py-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-500 placeholder:text-slate-600 aria-[invalid=true]:bg-red-50 aria-[invalid=true]:ring-2 aria-[invalid=true]:ring-red-600";
-
-function Field({
-  label,
-  htmlFor,
-  required = false,
-  wide = false,
-  children,
-}: {
-  label: string;
-  htmlFor: string;
-  required?: boolean;
-  wide?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <div className={wide ? "sm:col-span-2" : undefined}>
-      <label htmlFor={htmlFor} className="mb-2 block text-sm font-semibold text-slate-800">
-        {label}
-        {required ? (
-          <span aria-hidden="true" className="ml-0.5 text-red-700">
-            *
-          </span>
-        ) : null}
-      </label>
-      {children}
-    </div>
-  );
-}
-
-function NoticeBox({ ref, id, kind, children }: { ref: Ref<HTMLDivElement>; id?: string; kind: Notice["kind"]; children: ReactNode }) {
-  return (
-    <div
-      ref={ref}
-      id={id}
-      tabIndex={-1}
-      className={
-        kind === "success"
-          ? "mt-6 flex items-start gap-3 rounded-xl bg-emerald-50 p-4 text-emerald-900 ring-1 ring-emerald-300"
-          : "mt-6 flex items-start gap-3 rounded-xl bg-red-50 p-4 text-red-900 ring-1 ring-red-300"
-      }
-    >
-      <Icon
-        name={kind === "success" ? "checkCircle" : "exclamation"}
-        className={`size-6 shrink-0 ${kind === "success" ? "text-emerald-700" : "text-red-700"}`}
-      />
-      <p className="font-medium">{children}</p>
-    </div>
   );
 }

@@ -6,7 +6,7 @@ import { CONTAINER, ScrollButton } from "./ui";
 
 const HERO_IMAGE_CLASS = "h-auto w-full rounded-3xl bg-sky-100 shadow-2xl ring-1 ring-slate-900/10";
 
-export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPicture | undefined }) {
+export function Hero({ hero, image, valuationLink }: { hero: SiteContent["hero"]; image: HeroPicture | undefined; valuationLink: string }) {
   return (
     <section
       id="home"
@@ -35,6 +35,12 @@ export function Hero({ hero, image }: { hero: SiteContent["hero"]; image: HeroPi
               View Renovations
             </ScrollButton>
           </div>
+          <p className="mt-6">
+            <a href="/valuation" className="inline-flex items-center gap-2 font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-950">
+              {valuationLink}
+              <Icon name="arrowRight" className="size-5" />
+            </a>
+          </p>
         </div>
 
         <div className="relative">

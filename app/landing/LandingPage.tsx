@@ -39,10 +39,10 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
       </a>
       <Island name="header" props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }} />
       <main id="main" tabIndex={-1}>
-        <Hero hero={site.hero} image={heroImage} />
+        <Hero hero={site.hero} image={heroImage} valuationLink={site.valuation.link} />
         <Services services={site.services} />
         <Renovations projects={projects} texts={site.renovations} />
-        <Pricing pricing={site.pricing} fees={site.fees} />
+        <Pricing pricing={site.pricing} fees={site.fees} valuationLink={site.valuation.link} />
         <About company={company} about={site.about} />
         <Contact
           company={company}

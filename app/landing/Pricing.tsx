@@ -5,7 +5,7 @@ import type { SitePlan } from "~/website/sections/pricing";
 import { Icon } from "~/components/Icon";
 import { BUTTON_STYLES, CONTAINER, SectionHeader } from "./ui";
 
-export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fees: SiteContent["fees"] }) {
+export function Pricing({ pricing, fees, valuationLink }: { pricing: SiteContent["pricing"]; fees: SiteContent["fees"]; valuationLink: string }) {
   const feesListed = hasFees(fees);
   return (
     <section id="pricing" tabIndex={-1} aria-labelledby="pricing-title" className="bg-white py-20 sm:py-28">
@@ -26,6 +26,11 @@ export function Pricing({ pricing, fees }: { pricing: SiteContent["pricing"]; fe
             {pricing.enterpriseLink}
           </a>{" "}
           {pricing.enterpriseRest}
+        </p>
+        <p className="mt-4 text-center text-lg">
+          <a href="/valuation" className="font-semibold text-blue-700 underline underline-offset-4 hover:text-blue-900">
+            {valuationLink}
+          </a>
         </p>
         {fees.vatStatus || feesListed ? (
           <p className="mt-4 text-center text-slate-700">

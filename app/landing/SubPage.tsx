@@ -5,9 +5,9 @@ import { Footer } from "./Footer";
 import { CONTAINER } from "./ui";
 
 /**
- * A public page beside the landing page (/fees, the policies): the company's
- * name back to /, the page's own heading and text, the same footer. No
- * JavaScript: nothing on these pages needs it.
+ * A public page beside the landing page (/fees, the policies, /valuation):
+ * the company's name back to /, the page's own heading and text, the same
+ * footer. No JavaScript but an island's (the valuation form's).
  */
 export function SubPage({
   company,

@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import { Gallery } from "./Carousel";
 import { ContactForm } from "./ContactForm";
 import { Header } from "./Header";
+import { ValuationForm } from "./ValuationForm";
 
 /**
  * The parts of the landing page that need JavaScript: each is hydrated on its
@@ -12,6 +13,7 @@ export const ISLANDS = {
   header: Header,
   gallery: Gallery,
   contactForm: ContactForm,
+  valuationForm: ValuationForm,
 } satisfies Record<string, ComponentType<never>>;
 
 export type IslandName = keyof typeof ISLANDS;

@@ -1,21 +1,18 @@
 import { useContext } from "react";
-import { UNSAFE_FrameworkContext, data } from "react-router";
+import { UNSAFE_FrameworkContext } from "react-router";
 import type { Company } from "~/company/company";
 import { formTokenFor } from "~/enquiries/form-token.server";
-import { FAILURE_MESSAGE, SUCCESS_MESSAGE, type ContactActionData } from "~/enquiries/schema";
-import { HONEYPOT_FIELD } from "~/enquiries/spam";
-import { submitEnquiry } from "~/enquiries/submit.server";
 import { LandingPage } from "~/landing/LandingPage";
-import { requestContext, siteUrl } from "~/platform/http/context";
+import { siteUrl } from "~/platform/http/context";
 import { servicesContext } from "~/services";
 import { jsonForScript } from "~/platform/http/json-script";
-import { CONTACT_BODY_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import type { SiteContent } from "~/website/content";
 import { formatPrice } from "~/website/price";
 import { openingHours } from "~/website/sections/hours";
 import { publishedSite } from "~/website/website.server";
 import type { Route } from "./+types/home";
+import { enquiryFormAction } from "./enquiry-form.server";
 
 const DESCRIPTION =
   "Property management for landlords, property investors and tenants: rent collection, maintenance, tenant relations, legal compliance and renovations. No VAT added, no hidden fees.";
@@ -158,37 +155,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 }
 
 /** The contact form posted as an HTML form: works with and without JavaScript. */
-export const action = withBody(
-  (request) => readFormFields(request, CONTACT_BODY_LIMIT, FAILURE_MESSAGE),
-  (refusal) =>
-    data<ContactActionData>({ status: "error", error: refusal.message, fields: [], values: {} }, { status: refusal.status, headers: refusal.headers }),
-  submitContactForm,
-);
-
-async function submitContactForm({ context }: Route.ActionArgs, fields: Record<string, string>) {
-  const values = {
-    name: fields.name ?? "",
-    email: fields.email ?? "",
-    phone: fields.phone ?? "",
-    userType: fields.userType ?? "",
-    message: fields.message ?? "",
-  };
-  const result = await submitEnquiry(context.get(servicesContext), {
-    input: { ...values, [HONEYPOT_FIELD]: fields[HONEYPOT_FIELD], formToken: fields.formToken },
-    clientIp: context.get(requestContext).clientIp,
-    tokenRequired: true,
-  });
-  if (!result.ok) {
-    return data<ContactActionData>(
-      { status: "error", error: result.error, fields: result.fields, values },
-      {
-        status: result.status,
-        headers: result.status === 400 ? undefined : { "Retry-After": String(result.retryAfterSeconds) },
-      },
-    );
-  }
-  return data<ContactActionData>({ status: "success", message: SUCCESS_MESSAGE });
-}
+export const action = enquiryFormAction("contact", ["name", "email", "phone", "userType", "message"]);
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
   return (

@@ -7,13 +7,14 @@ import type { Route } from "./+types/sitemap";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
-/** sitemap.xml: the landing page, /fees once there are fees, and each policy the company has written. */
+/** sitemap.xml: the landing page, the valuation request's page, /fees once there are fees, and each policy the company has written. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const origin = siteUrl(services, request);
   const { content } = await publishedSite(services);
   const paths = [
     "/",
+    "/valuation",
     ...(hasFees(content.fees) ? ["/fees"] : []),
     ...POLICIES.filter((policy) => content.policies[policy.key] !== "").map((policy) => policy.path),
   ];

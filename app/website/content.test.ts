@@ -4,7 +4,7 @@ import { FILE_FIELDS, SECTION_LABELS, SITE_SECTIONS, contentProblems, overDefaul
 const DEFAULTS = siteDefaults();
 
 describe("the sections of the Website tab", () => {
-  it("lists the eleven sections in the tab's order, with their labels", () => {
+  it("lists the twelve sections in the tab's order, with their labels", () => {
     expect(SITE_SECTIONS.map((section) => SECTION_LABELS[section])).toEqual([
       "Company",
       "Hero",
@@ -13,6 +13,7 @@ describe("the sections of the Website tab", () => {
       "Pricing",
       "About",
       "Contact",
+      "Valuation",
       "Business hours",
       "Fees",
       "Legal details",

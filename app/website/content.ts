@@ -11,6 +11,7 @@ import { POLICIES_TEXT, section as policies } from "./sections/policies";
 import { PRICING_TEXT, section as pricing } from "./sections/pricing";
 import { section as renovations } from "./sections/renovations";
 import { section as services } from "./sections/services";
+import { section as valuation } from "./sections/valuation";
 
 /**
  * What the company edits of its own site (issue 15, decisions 027 and 044),
@@ -32,7 +33,7 @@ import { section as services } from "./sections/services";
  * Business hours (WebsiteHours: a row a day), Pricing (the popular plan) and
  * Policies (Start from a template, filled in by the route's action).
  */
-const SECTIONS = { company, hero, services, renovations, pricing, about, contact, hours, fees, legal, policies };
+const SECTIONS = { company, hero, services, renovations, pricing, about, contact, valuation, hours, fees, legal, policies };
 
 export type SiteSection = keyof typeof SECTIONS;
 

@@ -9,6 +9,7 @@ import { CSV_BATCH_SIZE } from "~/enquiries/csv";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import type { UserType } from "~/enquiries/schema";
 import { backends } from "../support/backends";
+import { VALUATION_DETAIL_LABELS } from "~/enquiries/valuation";
 import { parseCsv } from "../support/csv";
 import { NO_MAIL, postJson } from "../support/enquiries";
 import type { SpamSignal } from "~/enquiries/spam";
@@ -16,8 +17,12 @@ import { assertBuilt } from "../support/server";
 import { useSite } from "../support/sites";
 
 const COLUMNS = ["Submitted", "Name", "Email", "Phone", "User type", "Message", "Read"];
+/** After the columns that were there before (decision 057): the kind, and a valuation request's details (tests/integration/valuation.test.ts). */
+const VALUATION_COLUMNS = ["Kind", ...VALUATION_DETAIL_LABELS];
+/** What those columns hold for the contact form's enquiries. */
+const CONTACT_FORM = ["Contact form", ...VALUATION_DETAIL_LABELS.map(() => "")];
 /** Every filter but Spam says what marked an enquiry as possible spam, if anything did. */
-const HEADER = [...COLUMNS, "Possible spam"];
+const HEADER = [...COLUMNS, "Possible spam", ...VALUATION_COLUMNS];
 
 type Seed = { name: string; email: string; phone?: string; userType: UserType; message: string; read?: boolean; spam?: SpamSignal; createdAt: string };
 
@@ -52,7 +57,7 @@ const columns = (seed: Seed) => [
   seed.message,
   seed.read ? "Yes" : "No",
 ];
-const row = (seed: Seed) => [...columns(seed), ""];
+const row = (seed: Seed) => [...columns(seed), "", ...CONTACT_FORM];
 const [ada, ben, cara, dee] = SEEDS as [Seed, Seed, Seed, Seed];
 
 beforeAll(() => assertBuilt());
@@ -95,7 +100,7 @@ describe.each(backends)("the CSV export on $name", (backend) => {
     expect(response.headers.get("cache-control")).toMatch(/\bno-store\b/);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     // CRLF after every record; the line breaks inside Ada's message stay inside her quoted field.
-    expect(new TextDecoder().decode(bytes).endsWith('"No",""\r\n')).toBe(true);
+    expect(new TextDecoder().decode(bytes).endsWith('"No","","Contact form","","","","","","",""\r\n')).toBe(true);
   });
 
   it("holds every real enquiry for All, newest first, with line breaks and quotes kept in their field", async () => {
@@ -112,8 +117,8 @@ describe.each(backends)("the CSV export on $name", (backend) => {
     const { response, records } = await download("?filter=spam");
     expect(response.headers.get("content-disposition")).toContain('filename="enquiries-spam-');
     expect(records()).toEqual([
-      [...COLUMNS, "Spam reason"],
-      [...columns(cara), "Three or more links in the message"],
+      [...COLUMNS, "Spam reason", ...VALUATION_COLUMNS],
+      [...columns(cara), "Three or more links in the message", ...CONTACT_FORM],
     ]);
   });
 

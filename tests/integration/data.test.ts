@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   "014-join-with-a-passkey",
   "015-enquiry-status",
   "016-enquiry-notes",
+  "017-valuation-requests",
   "019-enquiry-replies",
   "020-first-response",
   "021-assignment-and-follow-up",
@@ -131,6 +132,8 @@ describe.each(backends)("data layer on $name", (backend) => {
           ...["assigned_to", "assigned_at", "follow_up_on"],
           // The first response (migration 020).
           "first_response_at",
+          // The kind and a valuation request's details (migration 017).
+          ...["kind", "details"],
         ].sort(),
       );
     });
@@ -279,6 +282,8 @@ describe.each(backends)("data layer on $name", (backend) => {
         assigned_at: null,
         follow_up_on: null,
         first_response_at: null,
+        kind: "contact",
+        details: null,
       });
     });
 

@@ -126,7 +126,10 @@ describe.each(backends)("this week's and last week's figures on $name", (backend
       heading: "This week",
       dates: "6 Jul – 12 Jul",
       total: 4,
-      byKind: [{ label: "Contact form", count: 4 }],
+      byKind: [
+        { label: "Contact form", count: 4 },
+        { label: "Valuation request", count: 0 },
+      ],
       byStatus: [
         { label: "New", count: 1 },
         { label: "Contacted", count: 1 },
@@ -285,10 +288,10 @@ describe.each(backends)("the panel and the CSV over HTTP on $name", (backend) =>
     expect(response.headers["content-disposition"]).toMatch(/^attachment; filename="enquiry-figures-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...records] = response.text.replace(/^\uFEFF/, "").split("\r\n");
     expect(header).toBe(
-      '"Month","Enquiries","Contact form","New","Contacted","Valuation booked","Instructed","Not proceeding","Instructed (%)","Answered","Median time to first response (office hours, minutes)"',
+      '"Month","Enquiries","Contact form","Valuation request","New","Contacted","Valuation booked","Instructed","Not proceeding","Instructed (%)","Answered","Median time to first response (office hours, minutes)"',
     );
     // This month's row: the two enquiries of the test before, one Instructed and answered.
-    expect(records[0]).toMatch(/^"\d{4}-\d{2}","2","2","1","0","0","1","0","50","1","\d+"$/);
+    expect(records[0]).toMatch(/^"\d{4}-\d{2}","2","2","0","1","0","0","1","0","50","1","\d+"$/);
     const audited = await site.db.selectFrom("audit_log").select("actor_label").where("action", "=", "enquiry-figures-exported").execute();
     expect(audited).toHaveLength(1);
   });

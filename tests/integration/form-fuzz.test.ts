@@ -33,7 +33,7 @@ import { TEST_ADMIN, signInOverHttp } from "../support/admin-http";
 import { backends } from "../support/backends";
 import { dataSnapshot, type DataSnapshot } from "../support/data-snapshot";
 import { TEST_ACTOR } from "../support/actors";
-import { validEnquiry } from "../support/enquiries";
+import { validEnquiry, validValuation } from "../support/enquiries";
 import { formTokensOf } from "../support/form-tokens";
 import { rawExchange, rawRequest, type RawResponse } from "../support/http";
 import { MULTIPART, buildMultipart, filePart, multipartCases, textPart, urlencodedCases, type Case, type Form } from "../support/form-bodies";
@@ -109,6 +109,18 @@ const ROUTES: FormRoute[] = [
     unreadable: FAILURE_MESSAGE,
     session: false,
     urlencoded: ({ formToken }) => text({ ...validEnquiry, website: "", formToken }),
+    randomDamage: true,
+  },
+  {
+    // The valuation request's page (decision 057): the contact form's path, its own fields.
+    route: "valuation",
+    document: "/valuation",
+    data: "/valuation.data",
+    answer: "page",
+    reads: "form",
+    unreadable: FAILURE_MESSAGE,
+    session: false,
+    urlencoded: ({ formToken }) => text({ ...validValuation, website: "", formToken }),
     randomDamage: true,
   },
   {

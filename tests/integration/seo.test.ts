@@ -196,7 +196,10 @@ describe("SEO with PUBLIC_URL and a configured company", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/xml/);
     expectWellFormedXml(text);
     expect(text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect([...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map(([, loc]) => decodeEntities(loc!))).toEqual([canonicalOf(html)]);
+    expect([...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map(([, loc]) => decodeEntities(loc!))).toEqual([
+      canonicalOf(html),
+      new URL("/valuation", canonicalOf(html)).href,
+    ]);
   });
 
   it("answers a web manifest named after the company, whose icons all load", async () => {

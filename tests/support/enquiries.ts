@@ -14,6 +14,21 @@ export const validEnquiry = {
   message: "Three houses in Leeds need a managing agent.",
 };
 
+/** A valid valuation request, as /valuation's form sends it (app/enquiries/valuation.ts). */
+export const validValuation = {
+  address: "14 Albion Street, Leeds",
+  postcode: "LS1 6AF",
+  propertyType: "terraced",
+  bedrooms: "3",
+  occupancy: "let",
+  letBy: "asap",
+  name: "Priya Landlord",
+  email: "priya@example.com",
+  phone: "0113 496 0000",
+  callTime: "any",
+  message: "",
+};
+
 /** POST /api/contact with a JSON body (a string is sent as it is). */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/api/contact`, {

@@ -28,6 +28,9 @@ export interface RenovationProjectTable {
 export const STORED_ENQUIRY_STATUSES = ["new", "contacted", "valuation-booked", "instructed", "not-proceeding"] as const;
 export type StoredEnquiryStatus = (typeof STORED_ENQUIRY_STATUSES)[number];
 
+/** The kinds of enquiry as the table's check allows them (migration 017). */
+export type EnquiryKind = "contact" | "valuation";
+
 export interface ContactSubmissionTable {
   id: string;
   name: string;
@@ -57,6 +60,10 @@ export interface ContactSubmissionTable {
   assigned_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The day to follow it up, in the UK ("YYYY-MM-DD"), or null. */
   follow_up_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The contact form's or a valuation request (migration 017; app/enquiries/valuation.ts). */
+  kind: ColumnType<EnquiryKind, EnquiryKind | undefined, EnquiryKind>;
+  /** A valuation request's property details as JSON (decision 057); null for the contact form's. */
+  details: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** As the table's check allows them: "password-reset" (migration 012) the reset links of issue 21, "reply" (019) a member's reply to an enquiry, "assignment" (021) telling a member an enquiry is theirs. */

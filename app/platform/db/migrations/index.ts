@@ -14,6 +14,7 @@ import * as signInFactors from "./013-sign-in-factors";
 import * as joinWithAPasskey from "./014-join-with-a-passkey";
 import * as enquiryStatus from "./015-enquiry-status";
 import * as enquiryNotes from "./016-enquiry-notes";
+import * as valuationRequests from "./017-valuation-requests";
 import * as enquiryReplies from "./019-enquiry-replies";
 import * as firstResponse from "./020-first-response";
 import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
@@ -41,6 +42,7 @@ export const migrations: Record<string, AppMigration> = {
   "014-join-with-a-passkey": joinWithAPasskey,
   "015-enquiry-status": enquiryStatus,
   "016-enquiry-notes": enquiryNotes,
+  "017-valuation-requests": valuationRequests,
   "019-enquiry-replies": enquiryReplies,
   "020-first-response": firstResponse,
   "021-assignment-and-follow-up": assignmentAndFollowUp,
