@@ -129,6 +129,8 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
           created_at: toIsoString(row.created_at),
           // Her first enquiry was replied to, so it is Contacted (decision 059).
           status_changed_at: row.status_changed_at === null ? null : toIsoString(row.status_changed_at),
+          first_response_at: row.first_response_at === null ? null : toIsoString(row.first_response_at),
+          assigned_at: row.assigned_at === null ? null : toIsoString(row.assigned_at),
         }))
         .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id)),
     );
