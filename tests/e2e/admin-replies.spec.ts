@@ -173,3 +173,92 @@ test("an owner edits the templates, reasons and acknowledgement on a page axe fi
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Send it" })).toBeChecked();
 });
+
+/** The notification job of the enquiry from this address: the reply threads under its Message-ID. */
+async function notificationOf(email: string): Promise<string> {
+  const database = openDatabase({ dataDir, databaseUrl: undefined });
+  try {
+    const row = await database.db
+      .selectFrom("email_outbox as o")
+      .innerJoin("contact_submissions as s", "s.id", "o.submission_id")
+      .select("o.id")
+      .where("s.email", "=", email)
+      .where("o.kind", "=", "notification")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  } finally {
+    await database.close();
+  }
+}
+
+test("the journey of issue 22: a landlord's valuation request found in the inbox, assigned, noted, replied to from a template, Instructed, counted", async ({
+  page,
+  browser,
+}) => {
+  // The landlord, on the public page, in a browser of their own.
+  const visitor = await browser.newContext({ baseURL: server.url, viewport: { width: 360, height: 800 } });
+  const landlord = await visitor.newPage();
+  await landlord.goto("/valuation");
+  await waitForHydration(landlord);
+  const form = landlord.locator('form[action="/valuation"]');
+  await form.getByRole("textbox", { name: "Address of the property" }).fill("14 Albion Street, Leeds");
+  await form.getByRole("textbox", { name: "Postcode" }).fill("ls1 6af");
+  await form.getByRole("combobox", { name: "Type of property" }).selectOption("terraced");
+  await form.getByRole("combobox", { name: "Bedrooms" }).selectOption("3");
+  await form.getByRole("radio", { name: "Let (tenants living there)" }).check();
+  await form.getByRole("radio", { name: "As soon as possible" }).check();
+  await form.getByRole("textbox", { name: /name/i }).last().fill("Vera Valuation");
+  await form.getByRole("textbox", { name: /e-?mail/i }).fill("vera.valuation@example.com");
+  await form.getByRole("textbox", { name: "Phone Number" }).fill("0113 496 0000");
+  await form.getByRole("radio", { name: "Evening (after 5pm)" }).check();
+  // The form's time trap: a person takes more than 3 seconds.
+  await landlord.waitForTimeout(3_500);
+  await form.getByRole("button", { name: "Request my free valuation" }).click();
+  await expect(landlord.getByText("Thank you! We have your valuation request", { exact: false })).toBeVisible();
+  await visitor.close();
+
+  // The team: found in the inbox as a Valuation request, New.
+  await signIn(page, true);
+  await waitForHydration(page);
+  const card = page.getByRole("article", { name: "Vera Valuation" });
+  await expect(card.getByText("Valuation request", { exact: true })).toBeVisible();
+  await expect(card.getByLabel(INBOX_TEXT.status.label)).toHaveValue("new");
+
+  // Assigned (to the member signed in: the only one), and noted.
+  await card.getByLabel(INBOX_TEXT.assign.label, { exact: true }).selectOption({ index: 1 });
+  await card.getByRole("button", { name: INBOX_TEXT.assign.save }).click();
+  await expect(page.getByText(INBOX_TEXT.assign.assigned)).toBeVisible();
+  await card.getByLabel(INBOX_TEXT.notes.label).fill("Wants it let by March; call in the evening.");
+  await card.getByRole("button", { name: INBOX_TEXT.notes.add }).click();
+  await expect(card).toContainText("Wants it let by March; call in the evening.");
+
+  // Replied to from a template, through the test's SMTP server, threaded under the company's notification.
+  await card.getByRole("link", { name: INBOX_TEXT.replyHere, exact: true }).click();
+  await expect(page.getByRole("heading", { name: REPLY_TEXT.title("Vera Valuation") })).toBeVisible();
+  await page.getByLabel(REPLY_TEXT.template).selectOption({ label: "Offer a valuation visit" });
+  await page.getByRole("button", { name: REPLY_TEXT.useTemplate }).click();
+  await expect(page.getByLabel(REPLY_TEXT.body)).toHaveValue(/^Hello Vera,/);
+  await page.getByRole("button", { name: REPLY_TEXT.send }).click();
+  await expect(page.getByText(REPLY_TEXT.sent("vera.valuation@example.com"))).toBeVisible();
+  await expect.poll(() => smtp.messages.some((message) => message.envelopeTo.includes("vera.valuation@example.com")), { timeout: 30_000 }).toBe(true);
+  const message = await parseMessage(smtp.messages.find((received) => received.envelopeTo.includes("vera.valuation@example.com"))!);
+  const notificationId = await notificationOf("vera.valuation@example.com");
+  expect(message.inReplyTo).toBe(`<${notificationId}@mail.example.com>`);
+  expect(message.header("references")).toEqual([`<${notificationId}@mail.example.com>`]);
+
+  // Back on the card: Contacted by the reply; then Instructed.
+  await page.getByRole("link", { name: REPLY_TEXT.back }).first().click();
+  await expect(card.getByLabel(INBOX_TEXT.status.label)).toHaveValue("contacted");
+  await card.getByLabel(INBOX_TEXT.status.label).selectOption("instructed");
+  await card.getByRole("button", { name: INBOX_TEXT.status.save }).click();
+  await expect(page.getByText(INBOX_TEXT.status.changed("Instructed"))).toBeVisible();
+
+  // Its timeline says what happened, in order; the team's figures count it this week.
+  await card.locator("summary", { hasText: /^Timeline/ }).click();
+  await expect(card.getByRole("listitem").filter({ hasText: /Reply “Re: A free rental valuation/ })).toBeVisible();
+  await page.reload();
+  const figures = page.getByRole("region", { name: "How the team is doing" });
+  await expect(figures.getByRole("row", { name: /Valuation request/ }).getByRole("cell").first()).toHaveText("1");
+  await expect(figures.getByRole("row", { name: /^By status: Instructed/ }).getByRole("cell").first()).toHaveText("1");
+  await expectAccessible(page, "the inbox after the journey");
+});
