@@ -1,15 +1,17 @@
 import { INBOX_TEXT } from "~/admin/texts";
-import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
+import { parseInboxFilter, parsePosition, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { parseStatusFilter } from "~/enquiries/pipeline";
 import { requireMember, servicesContext } from "~/services";
 import type { Route } from "./+types/api.admin.enquiries";
 
 /**
- * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&status=<status>&page=n): for
+ * The inbox as JSON (?filter=all|unread|read|held|spam&q=<search>&status=<status>&page=n&after=<cursor>): for
  * scripts and integrations of the admin's own. As on the page, all, unread
  * and read hold real enquiries only; what a flood brought is under
- * filter=held, spam under filter=spam.
+ * filter=held, spam under filter=spam. Each page answers a nextCursor when
+ * there is more: the next page is &after=<nextCursor> (decision 058; a
+ * ?page=n alone still works, by offset, slower deep down).
  */
 export async function loader(args: Route.LoaderArgs) {
   const { request, context } = args;
@@ -18,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   try {
     const query = { filter: parseInboxFilter(params.get("filter")), search: parseSearch(params.get("q")), status: parseStatusFilter(params.get("status")) };
-    const page = await listSubmissions(db, query, parsePage(params.get("page")));
+    const page = await listSubmissions(db, query, parsePosition(params));
     // Express marks every admin response no-store.
     return Response.json(page);
   } catch (error) {

@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   "014-join-with-a-passkey",
   "015-enquiry-status",
   "016-enquiry-notes",
+  "018-enquiry-search",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

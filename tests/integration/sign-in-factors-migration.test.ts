@@ -63,7 +63,13 @@ describe.each(backends)("migration 013 on $name", (backend) => {
       ];
       await untyped.insertInto("email_outbox").values(jobs).execute();
 
-      expect(await migrateToLatest(database)).toEqual(["013-sign-in-factors", "014-join-with-a-passkey", "015-enquiry-status", "016-enquiry-notes"]);
+      expect(await migrateToLatest(database)).toEqual([
+        "013-sign-in-factors",
+        "014-join-with-a-passkey",
+        "015-enquiry-status",
+        "016-enquiry-notes",
+        "018-enquiry-search",
+      ]);
 
       const kept = await database.db
         .selectFrom("email_outbox")

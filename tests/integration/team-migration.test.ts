@@ -60,6 +60,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "014-join-with-a-passkey",
       "015-enquiry-status",
       "016-enquiry-notes",
+      "018-enquiry-search",
     ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();

@@ -14,6 +14,7 @@ import * as signInFactors from "./013-sign-in-factors";
 import * as joinWithAPasskey from "./014-join-with-a-passkey";
 import * as enquiryStatus from "./015-enquiry-status";
 import * as enquiryNotes from "./016-enquiry-notes";
+import * as enquirySearch from "./018-enquiry-search";
 import type { AppMigration } from "./types";
 
 /**
@@ -38,4 +39,5 @@ export const migrations: Record<string, AppMigration> = {
   "014-join-with-a-passkey": joinWithAPasskey,
   "015-enquiry-status": enquiryStatus,
   "016-enquiry-notes": enquiryNotes,
+  "018-enquiry-search": enquirySearch,
 };

@@ -5,7 +5,7 @@ import { describeNotification } from "~/admin/notification-status";
 import { FORM_TEXT } from "~/admin/texts";
 import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types";
 import { useSlowTab } from "~/admin/use-slow-tab";
-import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
+import { parseInboxFilter, parsePosition, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
 import { parseStatusFilter } from "~/enquiries/pipeline";
@@ -19,7 +19,7 @@ import type { Route } from "./+types/route";
 
 /**
  * The Contact Submissions tab (/admin/enquiries): the filter, the search, the
- * status and the page are in the URL (?filter=…&q=…&status=…&page=n), each enquiry with its words
+ * status and the page are in the URL (?filter=…&q=…&status=…&page=n&after=… or &before=…: a keyset page, decision 058), each enquiry with its words
  * made here (dates in UK time, spam signals, the notification e-mail's state).
  */
 export async function loader(args: Route.LoaderArgs) {
@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
   const statusFilter = parseStatusFilter(params.get("status"));
   let inbox: InboxView;
   try {
-    const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePage(params.get("page")));
+    const page = await listSubmissions(db, { filter, search, status: statusFilter }, parsePosition(params));
     const now = new Date();
     const [states, notes] = await Promise.all([
       notificationStates(
