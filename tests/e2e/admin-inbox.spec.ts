@@ -1054,3 +1054,33 @@ test.describe("without JavaScript", () => {
     await expect(card(page, "Petra Plain")).toContainText("Not proceeding: Selling instead");
   });
 });
+
+test("Older and Newer page by a cursor, say which page, and keep the cards of each (decision 058)", async ({ page }) => {
+  // 53 enquiries, three to each second: the first page ends inside a tie.
+  const enquiries: SeedEnquiry[] = Array.from({ length: 53 }, (_, index) => ({
+    name: `Pager ${String(index).padStart(2, "0")}`,
+    email: `pager${index}@example.com`,
+    userType: "tenant",
+    message: "A room to rent.",
+    createdAt: new Date(Date.UTC(2026, 10, 3, 12, 0, Math.floor(index / 3))).toISOString(),
+  }));
+  await resetInbox(enquiries);
+  await openInbox(page);
+  const pager = page.getByRole("navigation", { name: "Pages of submissions" });
+  await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
+  const first = await cardNames(page);
+  expect(first).toHaveLength(50);
+
+  await pager.getByRole("link", { name: /Older submissions/ }).click();
+  await expect(page).toHaveURL(/[?&]page=2&after=/);
+  await expect(pager.getByText("Page 2", { exact: true })).toBeVisible();
+  await expect(cards(page)).toHaveCount(3);
+  const second = await cardNames(page);
+  expect([...first, ...second].sort()).toEqual(enquiries.map((enquiry) => enquiry.name).sort());
+  await expect(pager.getByRole("link", { name: /Older submissions/ })).toHaveCount(0);
+
+  await pager.getByRole("link", { name: /Newer submissions/ }).click();
+  await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
+  await expect(cards(page)).toHaveCount(50);
+  expect(await cardNames(page)).toEqual(first);
+});
