@@ -73,7 +73,9 @@ export function formatCursor(cursor: InboxCursor): string {
 /** A cursor from a link; anything that is not one (a bad date, no submission id) is none. */
 export function parseCursor(value: string | null): InboxCursor | undefined {
   const match = CURSOR.exec(value ?? "");
-  if (!match || !isSubmissionId(match[2]!) || Number.isNaN(Date.parse(match[1]!))) return undefined;
+  // A real instant, written as the app writes one ("2026-02-30…" is not one: PostgreSQL would refuse it).
+  const at = match ? new Date(match[1]!) : undefined;
+  if (!match || !isSubmissionId(match[2]!) || !at || Number.isNaN(at.getTime()) || at.toISOString() !== match[1]) return undefined;
   return { createdAt: match[1]!, id: match[2]! };
 }
 

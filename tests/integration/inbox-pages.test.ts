@@ -89,7 +89,15 @@ describe.each(backends)("the inbox's pages over HTTP on $name", (backend) => {
     expect(names).toEqual(expected);
     // The old ?page=n still answers its page.
     expect((await get("/api/admin/enquiries?page=2")).submissions.map((s) => s.name)).toEqual(expected.slice(INBOX_PAGE_SIZE, 2 * INBOX_PAGE_SIZE));
-    for (const bad of ["nonsense", "2026-13-45T99:00:00.000Z_x", `2026-11-03T12:00:00.000Z_${"z".repeat(36)}`, "%00"]) {
+    const uuid = "00000000-0000-4000-8000-000000000000";
+    for (const bad of [
+      "nonsense",
+      "2026-13-45T99:00:00.000Z_x",
+      `2026-11-03T12:00:00.000Z_${"z".repeat(36)}`,
+      "%00",
+      `2026-02-30T12:00:00.000Z_${uuid}`,
+      `2026-11-03T24:00:00.000Z_${uuid}`,
+    ]) {
       const answer = await get(`/api/admin/enquiries?after=${encodeURIComponent(bad)}`);
       expect(answer.submissions.map((s) => s.name)).toEqual(expected.slice(0, INBOX_PAGE_SIZE));
     }
