@@ -8,6 +8,7 @@ import path from "node:path";
 import type { SyncedCommits } from "./cases/disk.ts";
 import type { FootprintResult } from "./cases/footprint.ts";
 import type { LighthouseResult } from "./cases/lighthouse.ts";
+import { INBOX_TARGETS, type InboxResult } from "./cases/inbox.ts";
 import type { CaseResult } from "./cases/load.ts";
 import type { NginxServer } from "./cases/nginx.ts";
 import type { HomeCopy, StaticServer } from "./cases/static.ts";
@@ -28,6 +29,8 @@ export type ReportInput = {
   /** The disk's synced SQLite commits per second, measured after the contact case. */
   syncedCommits: SyncedCommits | undefined;
   lighthouse: LighthouseResult | undefined;
+  /** The inbox at 100,000 enquiries, per database. */
+  inbox: InboxResult[] | undefined;
   rss: { afterStartMb: number | null; peakMb: number; sampledPeakMb: number; vmHwmMb: number; samples: number };
   footprint: FootprintResult | undefined;
   mainStartMs: number;
@@ -277,9 +280,11 @@ export function report(input: ReportInput): void {
     versusNginx: versusNginx ?? null,
     syncedCommits: input.syncedCommits ?? null,
     lighthouse: input.lighthouse ?? null,
+    inbox: input.inbox ? { targets: INBOX_TARGETS, backends: input.inbox } : null,
     footprint: footprint ? { ...footprint, mainServerStartMs: mainStartMs } : null,
     ok: !input.failed,
   };
+  if (input.inbox) printInbox(input.inbox);
   writeFileSync(path.join(RESULTS_DIR, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Results written to ${path.relative(ROOT, path.join(RESULTS_DIR, "latest.json"))}.`);
 }
@@ -372,4 +377,21 @@ function figuresTable(input: ReportInput, homeVsNginx: number | undefined): void
   console.log("");
   console.log("Issue 19's figures (one run; other work on the machine moves them):");
   for (const [figure, value, target, ok] of lines) console.log(`  ${figure.padEnd(54)} ${value.padEnd(58)} target ${target}${mark(ok)}`);
+}
+
+/** The inbox at 100,000 enquiries: each view's median against 50 ms, the CSV against 1 s (issue 22). */
+function printInbox(backends: InboxResult[]): void {
+  console.log("");
+  console.log("Inbox at 100,000 enquiries (GET /api/admin/enquiries, sequential, median of the timed runs):");
+  for (const backend of backends) {
+    console.log(`  ${backend.backend} (${backend.enquiries.toLocaleString("en-GB")} enquiries, seeded in ${(backend.seedMs / 1000).toFixed(1)} s)`);
+    for (const view of backend.views) {
+      const ok = view.medianMs <= INBOX_TARGETS.viewMedianMs;
+      console.log(`    ${view.name.padEnd(34)} ${String(view.medianMs).padStart(7)} ms  ${ok ? "pass" : "MISS"} (≤ ${INBOX_TARGETS.viewMedianMs} ms)`);
+    }
+    const csvOk = backend.csv.medianMs <= INBOX_TARGETS.csvMs;
+    console.log(
+      `    ${"CSV of All".padEnd(34)} ${String(backend.csv.medianMs).padStart(7)} ms  ${csvOk ? "pass" : "MISS"} (≤ ${INBOX_TARGETS.csvMs} ms; ${(backend.csv.bytes / 1048576).toFixed(1)} MiB; compressed for a browser: ${backend.csvCompressedMs} ms)`,
+    );
+  }
 }

@@ -16,6 +16,7 @@ import { startProxiedServer } from "./cases/proxied.ts";
 import { startQuietServer } from "./cases/quiet.ts";
 import { syncedCommitRate, type SyncedCommits } from "./cases/disk.ts";
 import { lighthouseCase, type LighthouseResult } from "./cases/lighthouse.ts";
+import { inboxCase, type InboxResult } from "./cases/inbox.ts";
 import { findNginx, startNginx, type NginxServer } from "./cases/nginx.ts";
 import { copyHome, startStaticServer, type HomeCopy, type StaticServer } from "./cases/static.ts";
 import { ADMIN, uploadCase, type UploadResult } from "./cases/upload.ts";
@@ -119,6 +120,18 @@ async function main(): Promise<number> {
   let lighthouse: LighthouseResult | undefined;
   if (options.runLighthouse) {
     lighthouse = await lighthouseCase(options.lighthouseRuns);
+    if (isInterrupted()) return 130;
+  }
+
+  // The inbox at 100,000 enquiries, with servers of its own (one per database), before the main server runs.
+  let inbox: InboxResult[] | undefined;
+  if (options.runInbox) {
+    inbox = await inboxCase({
+      nodeArgs: start.flags,
+      env: { ...process.env, ...start.env, NODE_ENV: "production", HOST: "127.0.0.1", ...NO_S3, SHUTDOWN_DRAIN_MS: "0" },
+      enquiries: options.inboxEnquiries,
+      runs: options.inboxRuns,
+    });
     if (isInterrupted()) return 130;
   }
 
@@ -300,6 +313,7 @@ async function main(): Promise<number> {
     homeCopy,
     syncedCommits,
     lighthouse,
+    inbox,
     rss: { afterStartMb: startRss ? mb(startRss.rssKb) : null, peakMb: peakRssMb, sampledPeakMb, vmHwmMb: hwmMb, samples: sampler.samples },
     footprint,
     mainStartMs,

@@ -79,13 +79,15 @@ export function EnquiriesPanel({
   const viewHref = (to: InboxFilter, toPage = 1, toSearch = search, extra: Record<string, string> = {}) =>
     inboxHref(to, toPage, toSearch, { ...narrowParams, ...extra });
   const page = view.status === "ok" ? view.page : 1;
+  // A keyset page (decision 058) is its number and its cursor: this page's own address keeps both.
+  const cursor = view.status === "ok" ? view.cursor : {};
   const counts = view.status === "ok" ? view.counts : undefined;
   const submissions = view.status === "ok" ? view.submissions : [];
   const pageIds = submissions.map((submission) => submission.id);
 
   // A notice belongs to the view it was given in: another filter, search or page starts clean.
   // (The panel itself stays mounted, so the focused filter tab keeps focus.)
-  const viewKey = `${filter}:${search}:${new URLSearchParams(narrowParams)}:${page}`;
+  const viewKey = `${filter}:${search}:${new URLSearchParams(narrowParams)}:${page}:${cursor.after ?? ""}:${cursor.before ?? ""}`;
   const currentView = useRef(viewKey);
   currentView.current = viewKey;
   const [fetched, setFetched] = useState<{ viewKey: string; result: AdminActionData }>();
@@ -116,7 +118,7 @@ export function EnquiriesPanel({
     setFetched({ viewKey: currentView.current, result });
   }, []);
 
-  const here = viewHref(filter, page);
+  const here = viewHref(filter, page, search, cursor);
 
   // Another view's search (a tab, Clear search, Back) shows its own words; the
   // box is not remounted for it, so a search sent with Enter keeps its focus.
@@ -269,19 +271,26 @@ export function EnquiriesPanel({
               ))}
             </ul>
             {page > 1 || view.hasMore ? (
-              <nav aria-label="Pages of submissions" className="mt-6 flex justify-between gap-4">
+              <nav aria-label="Pages of submissions" className="mt-6 flex items-center justify-between gap-4">
                 {page > 1 ? (
-                  <Link to={viewHref(filter, page - 1)} className={LINK}>
+                  // Page 1 is always the newest: what arrived since counts there, not a page of 50 before this one.
+                  <Link
+                    to={page === 2 || !view.previousCursor ? viewHref(filter) : viewHref(filter, page - 1, search, { before: view.previousCursor })}
+                    className={LINK}
+                  >
                     ← {INBOX_TEXT.newer}
                   </Link>
                 ) : (
                   <span />
                 )}
-                {view.hasMore ? (
-                  <Link to={viewHref(filter, page + 1)} className={LINK}>
+                <span className="text-sm text-slate-600">{INBOX_TEXT.pageNumber(page)}</span>
+                {view.hasMore && view.nextCursor ? (
+                  <Link to={viewHref(filter, page + 1, search, { after: view.nextCursor })} className={LINK}>
                     {INBOX_TEXT.older} →
                   </Link>
-                ) : null}
+                ) : (
+                  <span />
+                )}
               </nav>
             ) : null}
           </>

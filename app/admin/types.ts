@@ -69,6 +69,10 @@ export type InboxView =
       statusCounts: Record<EnquiryStatus, number>;
       page: number;
       hasMore: boolean;
+      /** Where this page, Previous and Next are in the newest-first order (InboxPage's cursors: keyset pages). */
+      cursor: { after?: string; before?: string };
+      previousCursor?: string;
+      nextCursor?: string;
       submissions: InboxSubmission[];
       /** Without JavaScript, "Select all on this page" is a link (?select=all) that comes back with every box ticked. */
       selectAll: boolean;

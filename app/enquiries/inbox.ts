@@ -59,10 +59,50 @@ export type InboxPage = {
   statusCounts: Record<EnquiryStatus, number>;
   /** Of the real enquiries the view's search, status and assignee select, how many are due (when `dueBy` was asked). */
   due?: number;
-  /** 1-based. */
+  /** 1-based: the page's number as the links counted it (keyset pages carry it along). */
   page: number;
   hasMore: boolean;
+  /** This page's own place, as its address gives it (empty for the newest page or an old ?page=n): a reload or an action comes back to it. */
+  cursor: { after?: string; before?: string };
+  /** The first card's place, for Previous (from page 2 on). */
+  previousCursor?: string;
+  /** The last card's place, for Next (when there is more). */
+  nextCursor?: string;
 };
+
+/**
+ * A card's place in the newest-first order, (created_at, id): a page goes on
+ * after the last card of the one before (keyset pagination, decision 058), so
+ * no page reads the rows of the pages before it.
+ */
+export type InboxCursor = { createdAt: string; id: string };
+
+/** Which page: its number, and the place it starts after (Next) or ends before (Previous); neither: the newest page, or the old ?page=n by offset. */
+export type PagePosition = { page: number; after?: InboxCursor; before?: InboxCursor };
+
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(.+)$/;
+
+/** The cursor as the page links carry it: "2026-11-26T09:30:00.000Z_<id>". */
+export function formatCursor(cursor: InboxCursor): string {
+  return `${cursor.createdAt}_${cursor.id}`;
+}
+
+/** A cursor from a link; anything that is not one (a bad date, no submission id) is none. */
+export function parseCursor(value: string | null): InboxCursor | undefined {
+  const match = CURSOR.exec(value ?? "");
+  // A real instant, written as the app writes one ("2026-02-30…" is not one: PostgreSQL would refuse it).
+  const at = match ? new Date(match[1]!) : undefined;
+  if (!match || !isSubmissionId(match[2]!) || !at || Number.isNaN(at.getTime()) || at.toISOString() !== match[1]) return undefined;
+  return { createdAt: match[1]!, id: match[2]! };
+}
+
+/** ?page=n&after=… or &before=… as the inbox's links and the JSON API send them. */
+export function parsePosition(params: URLSearchParams): PagePosition {
+  const page = parsePage(params.get("page"));
+  const after = parseCursor(params.get("after"));
+  const before = after ? undefined : parseCursor(params.get("before"));
+  return { page, ...(after ? { after } : {}), ...(before ? { before } : {}) };
+}
 
 export function parseInboxFilter(value: string | null): InboxFilter {
   return (INBOX_FILTERS as readonly string[]).includes(value ?? "") ? (value as InboxFilter) : "all";

@@ -18,7 +18,7 @@ import type { UploadImage } from "../upload-image.ts";
 export const ADMIN = { email: "bench@example.com", password: `bench-${randomBytes(12).toString("hex")}` };
 
 /** The session cookie (`name=value`) of a fresh sign-in. */
-async function signInAsAdmin(baseUrl: string): Promise<string> {
+export async function signInAsAdmin(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/admin/sign-in`, {
     method: "POST",
     redirect: "manual",

@@ -9,10 +9,10 @@ import { parseArgs } from "node:util";
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const RESULTS_DIR = path.join(ROOT, "bench", "results");
 
-export const CASE_NAMES = ["home", "quiet", "proxied", "static", "nginx", "projects", "contact", "upload", "footprint", "lighthouse"] as const;
+export const CASE_NAMES = ["home", "quiet", "proxied", "static", "nginx", "projects", "contact", "upload", "footprint", "lighthouse", "inbox"] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
-/** The cases autocannon drives (all but upload, footprint and lighthouse). */
-export type LoadCaseName = Exclude<CaseName, "upload" | "footprint" | "lighthouse">;
+/** The cases autocannon drives (all but upload, footprint, lighthouse and inbox). */
+export type LoadCaseName = Exclude<CaseName, "upload" | "footprint" | "lighthouse" | "inbox">;
 
 export const TARGETS = {
   homeRps: 500,
@@ -49,6 +49,10 @@ export type Options = {
   runFootprint: boolean;
   runLighthouse: boolean;
   lighthouseRuns: number;
+  runInbox: boolean;
+  /** The inbox case: how many enquiries to seed (plus one to find), and how many timed requests per view. */
+  inboxEnquiries: number;
+  inboxRuns: number;
   acceptEncoding: string;
   uploads: number;
   starts: number;
@@ -89,6 +93,8 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
       uploads: { type: "string", default: "5" },
       starts: { type: "string", default: "5" },
       "lighthouse-runs": { type: "string", default: "3" },
+      "inbox-enquiries": { type: "string", default: "100000" },
+      "inbox-runs": { type: "string", default: "15" },
       "cpu-prof": { type: "boolean", default: false },
       quiet: { type: "boolean", default: false },
       "node-args": { type: "string", default: "" },
@@ -119,11 +125,14 @@ export function readOptions(argv: string[] = process.argv.slice(2)): Options {
     warmupS: seconds("warmup", flags.warmup, true),
     only: flags.only,
     cases,
-    loadCases: cases.filter((name): name is LoadCaseName => name !== "upload" && name !== "footprint" && name !== "lighthouse"),
+    loadCases: cases.filter((name): name is LoadCaseName => name !== "upload" && name !== "footprint" && name !== "lighthouse" && name !== "inbox"),
     runUpload: cases.includes("upload"),
     runFootprint: cases.includes("footprint"),
     runLighthouse: cases.includes("lighthouse"),
     lighthouseRuns: wholeNumber("lighthouse-runs", flags["lighthouse-runs"]),
+    runInbox: cases.includes("inbox"),
+    inboxEnquiries: wholeNumber("inbox-enquiries", flags["inbox-enquiries"]),
+    inboxRuns: wholeNumber("inbox-runs", flags["inbox-runs"]),
     acceptEncoding: flags.encoding,
     uploads: wholeNumber("uploads", flags.uploads),
     starts: wholeNumber("starts", flags.starts),

@@ -338,7 +338,8 @@ test.describe("in a browser set to New York time and US English", () => {
       }
       await expect(scope.getByText(seed.badge, { exact: true })).toBeVisible();
       await expect(scope.getByText(seed.message, { exact: true })).toBeVisible();
-      const time = scope.locator("time");
+      // The card's own date comes first; its timeline's times come after.
+      const time = scope.locator("time").first();
       await expect(time).toHaveText(seed.date);
       await expect(time).toHaveAttribute("datetime", seed.createdAt!);
 
@@ -1011,7 +1012,7 @@ test.describe("without JavaScript", () => {
     await expectCounts(page, { all: 2, unread: 2, read: 0 });
     await expect.poll(() => cardNames(page)).toEqual(["Nina Plain", "Ned Plain"]);
     const nina = card(page, "Nina Plain");
-    await expect(nina.locator("time")).toHaveText("2 Nov 2026, 12:00");
+    await expect(nina.locator("time").first()).toHaveText("2 Nov 2026, 12:00");
 
     // Mark as read: a plain form post; the page that comes back says so.
     await button(nina, "Mark as read").click();
@@ -1170,4 +1171,34 @@ test("How the team is doing: the week's figures follow a status change, fit 360 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, "sideways overflow in px").toBeLessThanOrEqual(0);
   await expectAccessible(page, "the figures of how the team is doing");
+});
+
+test("Older and Newer page by a cursor, say which page, and keep the cards of each (decision 058)", async ({ page }) => {
+  // 53 enquiries, three to each second: the first page ends inside a tie.
+  const enquiries: SeedEnquiry[] = Array.from({ length: 53 }, (_, index) => ({
+    name: `Pager ${String(index).padStart(2, "0")}`,
+    email: `pager${index}@example.com`,
+    userType: "tenant",
+    message: "A room to rent.",
+    createdAt: new Date(Date.UTC(2026, 10, 3, 12, 0, Math.floor(index / 3))).toISOString(),
+  }));
+  await resetInbox(enquiries);
+  await openInbox(page);
+  const pager = page.getByRole("navigation", { name: "Pages of submissions" });
+  await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
+  const first = await cardNames(page);
+  expect(first).toHaveLength(50);
+
+  await pager.getByRole("link", { name: /Older submissions/ }).click();
+  await expect(page).toHaveURL(/[?&]page=2&after=/);
+  await expect(pager.getByText("Page 2", { exact: true })).toBeVisible();
+  await expect(cards(page)).toHaveCount(3);
+  const second = await cardNames(page);
+  expect([...first, ...second].sort()).toEqual(enquiries.map((enquiry) => enquiry.name).sort());
+  await expect(pager.getByRole("link", { name: /Older submissions/ })).toHaveCount(0);
+
+  await pager.getByRole("link", { name: /Newer submissions/ }).click();
+  await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
+  await expect(cards(page)).toHaveCount(50);
+  expect(await cardNames(page)).toEqual(first);
 });

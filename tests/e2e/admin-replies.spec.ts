@@ -257,8 +257,9 @@ test("the journey of issue 22: a landlord's valuation request found in the inbox
   await card.locator("summary", { hasText: /^Timeline/ }).click();
   await expect(card.getByRole("listitem").filter({ hasText: /Reply “Re: A free rental valuation/ })).toBeVisible();
   await page.reload();
-  const figures = page.getByRole("region", { name: "How the team is doing" });
-  await expect(figures.getByRole("row", { name: /Valuation request/ }).getByRole("cell").first()).toHaveText("1");
-  await expect(figures.getByRole("row", { name: /^By status: Instructed/ }).getByRole("cell").first()).toHaveText("1");
+  const table = page.getByRole("region", { name: "How the team is doing" }).getByRole("table", { name: "This week and last week" });
+  const figure = (name: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+  await expect(figure("Kind: Valuation request").getByRole("cell").first()).toHaveText("1");
+  await expect(figure("Status: Instructed").getByRole("cell").first()).toHaveText("1");
   await expectAccessible(page, "the inbox after the journey");
 });

@@ -18,6 +18,7 @@ import { createAdmin } from "~/auth/admins.server";
 import { createSession } from "~/auth/sessions.server";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { listSubmissions } from "~/enquiries/inbox.server";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import type { Database } from "~/platform/db/db.server";
 import { migrations } from "~/platform/db/migrations";
@@ -133,11 +134,16 @@ describe.each(backends)("backup and restore on $name", (backend) => {
       const admin = await createAdmin(target.database.db, "someone@example.com", PASSWORD, TEST_ACTOR);
       await createSession(target.database.db, admin.id);
       const versionBefore = await publicDataVersion(target.database.db);
+      // Replaced by the restore: its words must leave the inbox's search index too (decision 058).
+      await saveEnquiry(target.database.db, { ...ENQUIRY, name: "Stale Before Restore" }, MAIL);
 
       const restored = await runAdmin(target.testDb.env, ["restore", backup]);
       expect(restored.code, restored.stderr).toBe(0);
       expect(restored.stdout).toContain("renovation_projects 3, contact_submissions 3");
       expect(restored.stdout).toContain("admin sessions: ended 1");
+      const found = async (search: string) => (await listSubmissions(target.database.db, { filter: "all", search })).submissions.map((s) => s.name);
+      expect(await found("lovelace")).toEqual(["Ada Lovelace"]);
+      expect(await found("stale before")).toEqual([]);
 
       const changing = ["admin_sessions", "public_data_version", "audit_log"];
       expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));

@@ -27,6 +27,7 @@ const ALL_MIGRATIONS = [
   "015-enquiry-status",
   "016-enquiry-notes",
   "017-valuation-requests",
+  "018-enquiry-search",
   "019-enquiry-replies",
   "020-first-response",
   "021-assignment-and-follow-up",

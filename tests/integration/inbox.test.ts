@@ -39,6 +39,7 @@ describe.each(backends)("the enquiries inbox on $name", (backend) => {
       statusCounts: { new: 0, contacted: 0, "valuation-booked": 0, instructed: 0, "not-proceeding": 0 },
       page: 1,
       hasMore: false,
+      cursor: {},
     });
   });
 

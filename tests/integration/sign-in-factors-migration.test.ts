@@ -63,6 +63,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "015-enquiry-status",
         "016-enquiry-notes",
         "017-valuation-requests",
+        "018-enquiry-search",
         "019-enquiry-replies",
         "020-first-response",
         "021-assignment-and-follow-up",

@@ -107,7 +107,10 @@ async function buildKnownSchema(names: readonly string[]): Promise<SchemaDescrip
       await migration.up(db, "sqlite");
     }
     const schema: SchemaDescription = new Map();
-    for (const row of raw.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid").all()) {
+    // Real tables only: a search index (a virtual table and its shadow tables, migration 018) is derived data, made again by the migrations.
+    const real =
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name in (select name from pragma_table_list where type = 'table') order by rowid";
+    for (const row of raw.prepare(real).all()) {
       const table = String(row.name);
       schema.set(table, { name: table, columns: sqliteColumns(raw.prepare("select * from pragma_table_info(?)").all(table), table) });
     }

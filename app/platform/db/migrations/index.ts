@@ -15,6 +15,7 @@ import * as joinWithAPasskey from "./014-join-with-a-passkey";
 import * as enquiryStatus from "./015-enquiry-status";
 import * as enquiryNotes from "./016-enquiry-notes";
 import * as valuationRequests from "./017-valuation-requests";
+import * as enquirySearch from "./018-enquiry-search";
 import * as enquiryReplies from "./019-enquiry-replies";
 import * as firstResponse from "./020-first-response";
 import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
@@ -43,6 +44,7 @@ export const migrations: Record<string, AppMigration> = {
   "015-enquiry-status": enquiryStatus,
   "016-enquiry-notes": enquiryNotes,
   "017-valuation-requests": valuationRequests,
+  "018-enquiry-search": enquirySearch,
   "019-enquiry-replies": enquiryReplies,
   "020-first-response": firstResponse,
   "021-assignment-and-follow-up": assignmentAndFollowUp,

@@ -6,7 +6,7 @@ import { describeNotification } from "~/admin/notification-status";
 import { FORM_TEXT } from "~/admin/texts";
 import type { AdminActionData, InboxSubmission, InboxView } from "~/admin/types";
 import { useSlowTab } from "~/admin/use-slow-tab";
-import { parseInboxFilter, parsePage, parseSearch } from "~/enquiries/inbox";
+import { parseInboxFilter, parsePosition, parseSearch } from "~/enquiries/inbox";
 import { listSubmissions } from "~/enquiries/inbox.server";
 import { notesOf } from "~/enquiries/notes.server";
 import { assignableMembers, memberName } from "~/enquiries/assignment.server";
@@ -29,7 +29,7 @@ import type { Route } from "./+types/route";
 
 /**
  * The Contact Submissions tab (/admin/enquiries): the filter, the search, the
- * status, the assignee, Due and the page are in the URL (?filter=…&q=…&status=…&assignee=…&due=1&page=n), each enquiry with its words
+ * status, the assignee, Due and the page are in the URL (?filter=…&q=…&status=…&assignee=…&due=1&page=n&after=… or &before=…: a keyset page, decision 058), each enquiry with its words
  * made here (dates in UK time, spam signals, the notification e-mail's state).
  */
 export async function loader(args: Route.LoaderArgs) {
@@ -48,7 +48,7 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const now = new Date();
     const today = londonDate(now);
-    const page = await listSubmissions(db, inboxQuery({ filter, search, narrowing }, actor.id, today), parsePage(params.get("page")), today);
+    const page = await listSubmissions(db, inboxQuery({ filter, search, narrowing }, actor.id, today), parsePosition(params), today);
     const ids = page.submissions.map((submission) => submission.id);
     const [states, notes, team, facts, replies, settings] = await Promise.all([
       notificationStates(

@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { beforeEach, describe, expect, it } from "vitest";
+import { saveEnquiry } from "~/enquiries/enquiries.server";
+import { eraseDataHeld } from "~/enquiries/data-requests.server";
+import { parseCursor, parseSearch, type InboxQuery } from "~/enquiries/inbox";
+import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, listSubmissions } from "~/enquiries/inbox.server";
+import { deleteExpiredEnquiries } from "~/enquiries/retention.server";
+import type { EnquiryStatus } from "~/enquiries/pipeline";
+import { backends } from "../support/backends";
+import { NO_MAIL } from "../support/enquiries";
+import { useDatabase } from "../support/sites";
+import { TEST_ACTOR } from "../support/actors";
+
+/** The search, the keyset pages and the counts of the inbox (decision 058), on each database. */
+describe.each(backends)("the inbox's search and pages on $name", (backend) => {
+  const data = useDatabase(backend);
+
+  beforeEach(async () => {
+    await data.db.deleteFrom("contact_submissions").execute();
+  });
+
+  type Row = {
+    name?: string;
+    email?: string;
+    phone?: string | null;
+    message?: string;
+    created_at: string;
+    is_read?: boolean;
+    status?: EnquiryStatus;
+    spam_reason?: string | null;
+  };
+
+  /** Rows straight into the table (created_at as given, ties included); answers their ids. */
+  async function insert(rows: Row[]): Promise<string[]> {
+    const values = rows.map((row) => ({
+      id: randomUUID(),
+      name: row.name ?? "Pat Doe",
+      email: row.email ?? "pat@example.com",
+      email_folded: row.email ?? "pat@example.com",
+      phone: row.phone ?? null,
+      user_type: "landlord" as const,
+      message: row.message ?? "A flat to let.",
+      is_read: row.is_read ?? false,
+      created_at: row.created_at,
+      status: row.status ?? "new",
+      spam_reason: row.spam_reason ?? null,
+    }));
+    for (let start = 0; start < values.length; start += 100)
+      await data.db
+        .insertInto("contact_submissions")
+        .values(values.slice(start, start + 100))
+        .execute();
+    return values.map((value) => value.id);
+  }
+
+  const names = async (search: string, query: Partial<InboxQuery> = {}) =>
+    (await listSubmissions(data.db, { filter: "all", ...query, search: parseSearch(search) })).submissions.map((submission) => submission.name).sort();
+
+  async function enquiry(name: string, email: string, phone: string | undefined, message: string): Promise<string> {
+    return (await saveEnquiry(data.db, { name, email, phone, userType: "landlord", message }, NO_MAIL)).id;
+  }
+
+  it("finds an enquiry by a part of its name, e-mail, phone or a word of its message, whatever the case", async () => {
+    await enquiry("Zebedee Quartermaine", "zeb.q@harbour.example", "07700 900461", "I own a converted Lighthouse near Whitby.");
+    await enquiry("Ada Lovelace", "ada@example.com", undefined, "Two flats in Leeds.");
+    expect(await names("quarterMAINE")).toEqual(["Zebedee Quartermaine"]);
+    expect(await names("ZEB.Q@HARB")).toEqual(["Zebedee Quartermaine"]);
+    expect(await names("900461")).toEqual(["Zebedee Quartermaine"]);
+    expect(await names("lighthouse")).toEqual(["Zebedee Quartermaine"]);
+    expect(await names("ted lig")).toEqual(["Zebedee Quartermaine"]);
+    expect(await names("leeds")).toEqual(["Ada Lovelace"]);
+    // Short searches (under three characters) find substrings too.
+    expect(await names("ov")).toEqual(["Ada Lovelace"]);
+    expect(await names("e")).toEqual(["Ada Lovelace", "Zebedee Quartermaine"]);
+    expect(await names("lighthouses")).toEqual([]);
+  });
+
+  it("folds the case of letters beyond ASCII", async () => {
+    await enquiry("Émilie Dubois", "emilie@example.fr", undefined, "Un appartement à Londres, ÉTÉ 2027.");
+    expect(await names("émilie")).toEqual(["Émilie Dubois"]);
+    expect(await names("été 2027")).toEqual(["Émilie Dubois"]);
+    // No accent is dropped: a substring, not a word stem.
+    expect(await names("emilie d")).toEqual([]);
+  });
+
+  it("takes %, _, quotes and the text search's own syntax as the characters they are", async () => {
+    await enquiry("Percy Cent", "percy@example.com", undefined, "Is the fee 100% of the first month, or 10_0?");
+    await enquiry("Quinn Quote", "quinn@example.com", undefined, 'He said "NEAR the park" AND * then left.');
+    await enquiry("Other One", "other@example.com", undefined, "A fee of 1000 pounds, no percent sign here.");
+    expect(await names("100%")).toEqual(["Percy Cent"]);
+    expect(await names("10_0")).toEqual(["Percy Cent"]);
+    expect(await names("%")).toEqual(["Percy Cent"]);
+    expect(await names("_")).toEqual(["Percy Cent"]);
+    expect(await names('"NEAR the')).toEqual(["Quinn Quote"]);
+    expect(await names("AND *")).toEqual(["Quinn Quote"]);
+    expect(await names("NEAR(")).toEqual([]);
+    expect(await names('"')).toEqual(["Quinn Quote"]);
+  });
+
+  it("keeps the search in step with every insert, change and delete, in the same transaction", async () => {
+    const id = await enquiry("Walter Index", "walter@example.com", "01632 960001", "A mews house in Bath.");
+    expect(await names("mews house")).toEqual(["Walter Index"]);
+    await data.db.updateTable("contact_submissions").set({ message: "A barn conversion in Wells.", phone: "01632 960777" }).where("id", "=", id).execute();
+    expect(await names("mews house")).toEqual([]);
+    expect(await names("960001")).toEqual([]);
+    expect(await names("barn conv")).toEqual(["Walter Index"]);
+    expect(await names("960777")).toEqual(["Walter Index"]);
+    // A change rolled back leaves the search as it was.
+    await expect(
+      data.db.transaction().execute(async (trx) => {
+        await trx.updateTable("contact_submissions").set({ name: "Rolled Back" }).where("id", "=", id).execute();
+        throw new Error("undone");
+      }),
+    ).rejects.toThrow("undone");
+    expect(await names("rolled back")).toEqual([]);
+    expect(await names("walter")).toEqual(["Walter Index"]);
+    expect(await deleteSubmission(data.db, id, TEST_ACTOR)).toBe(true);
+    expect(await names("barn conv")).toEqual([]);
+    expect(await countSubmissions(data.db, { search: "barn conv" })).toEqual({ all: 0, unread: 0, read: 0, held: 0, spam: 0 });
+    await expectIndexWithout("barn conv");
+  });
+
+  /** On SQLite the index itself (not only the inbox's answer) holds nothing of the words. */
+  async function expectIndexWithout(words: string) {
+    if (backend.name !== "sqlite") return;
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from contact_submissions_search where contact_submissions_search match ${`"${words}"`}`.execute(data.db);
+    expect(Number(rows[0]!.n)).toBe(0);
+  }
+
+  it("empties the search of what a UK GDPR erasure and the retention rule delete", async () => {
+    await enquiry("Erin Erased", "erin@example.com", "07700 900999", "Please forget my tumbledown cottage.");
+    await enquiry("Kim Kept", "kim@example.com", undefined, "My tumbledown cottage stays.");
+    expect(await names("tumbledown")).toEqual(["Erin Erased", "Kim Kept"]);
+    await eraseDataHeld(data.db, "erin@example.com", TEST_ACTOR);
+    expect(await names("tumbledown")).toEqual(["Kim Kept"]);
+    expect(await names("900999")).toEqual([]);
+    expect(await names("erin")).toEqual([]);
+    await expectIndexWithout("Erin Erased");
+    await expectIndexWithout("forget my");
+
+    await insert([{ name: "Olga Old", message: "An ancient enquiry about a windmill.", created_at: "2020-01-01T00:00:00.000Z" }]);
+    expect(await names("windmill")).toEqual(["Olga Old"]);
+    await deleteExpiredEnquiries(data.db, 365, new Date());
+    expect(await names("windmill")).toEqual([]);
+    await expectIndexWithout("windmill");
+  });
+
+  /** Every page of a view, following Next's cursor from the newest; answers the ids in order and the page numbers. */
+  async function walk(query: InboxQuery): Promise<{ ids: string[]; pages: Array<{ page: number; ids: string[]; previous?: string }> }> {
+    const pages: Array<{ page: number; ids: string[]; previous?: string }> = [];
+    let result = await listSubmissions(data.db, query);
+    for (;;) {
+      pages.push({ page: result.page, ids: result.submissions.map((s) => s.id), ...(result.previousCursor ? { previous: result.previousCursor } : {}) });
+      if (!result.hasMore) break;
+      result = await listSubmissions(data.db, query, { page: result.page + 1, after: parseCursor(result.nextCursor ?? null)! });
+    }
+    return { ids: pages.flatMap((page) => page.ids), pages };
+  }
+
+  /** Newest first, the id breaking ties, as the inbox orders. */
+  const newestFirst = (rows: Array<{ id: string; created_at: string }>) =>
+    [...rows].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1)).map((row) => row.id);
+
+  it("pages through every enquiry exactly once, ties in created_at included, and back", async () => {
+    // 173 enquiries over 20 milliseconds: up to 9 share each.
+    const rows = Array.from({ length: 173 }, (_, index) => ({ created_at: new Date(Date.UTC(2026, 10, 1, 9, 0, 0, index % 20)).toISOString() }));
+    const ids = await insert(rows);
+    const expected = newestFirst(ids.map((id, index) => ({ id, created_at: rows[index]!.created_at })));
+
+    const { ids: seen, pages } = await walk({ filter: "all" });
+    expect(seen).toEqual(expected);
+    expect(pages.map((page) => page.page)).toEqual([1, 2, 3, 4]);
+    expect(pages.map((page) => page.ids.length)).toEqual([INBOX_PAGE_SIZE, INBOX_PAGE_SIZE, INBOX_PAGE_SIZE, 23]);
+
+    // Previous from page 4 and page 3 gives pages 3 and 2 as they were.
+    for (const index of [3, 2]) {
+      const back = await listSubmissions(data.db, { filter: "all" }, { page: index, before: parseCursor(pages[index]!.previous!)! });
+      expect(back.page).toBe(index);
+      expect(back.submissions.map((s) => s.id)).toEqual(pages[index - 1]!.ids);
+      expect(back.hasMore).toBe(true);
+    }
+    // Previous near the top comes back to the newest page itself.
+    const top = await listSubmissions(data.db, { filter: "all" }, { page: 1, before: parseCursor(pages[1]!.previous!)! });
+    expect(top).toMatchObject({ page: 1, cursor: {} });
+    expect(top.submissions.map((s) => s.id)).toEqual(pages[0]!.ids);
+
+    // The old ?page=n (an offset) still answers the same pages.
+    const third = await listSubmissions(data.db, { filter: "all" }, 3);
+    expect(third.submissions.map((s) => s.id)).toEqual(pages[2]!.ids);
+  });
+
+  it("combines a filter, a status, a search and the cursor, and counts what they select", async () => {
+    const rows: Row[] = Array.from({ length: 400 }, (_, index) => ({
+      name: `Person ${index}`,
+      message: index % 2 === 0 ? "My boiler is broken." : "A garden flat.",
+      is_read: index % 3 === 0,
+      status: (["new", "contacted", "instructed"] as const)[index % 3 === 1 ? 1 : index % 5 === 0 ? 2 : 0]!,
+      spam_reason: index % 17 === 0 ? "honeypot" : null,
+      created_at: new Date(Date.UTC(2026, 10, 2, 9, 0, 0, index % 40)).toISOString(),
+    }));
+    const ids = await insert(rows);
+    const query: InboxQuery = { filter: "unread", status: "contacted", search: "BOILER" };
+    const matches = (row: Row) => row.spam_reason === null && !row.is_read && row.status === "contacted" && row.message!.includes("boiler");
+    const expected = newestFirst(ids.flatMap((id, index) => (matches(rows[index]!) ? [{ id, created_at: rows[index]!.created_at }] : [])));
+    expect(expected.length).toBeGreaterThan(INBOX_PAGE_SIZE);
+    const { ids: seen } = await walk(query);
+    expect(seen).toEqual(expected);
+
+    const page = await listSubmissions(data.db, query);
+    const real = rows.filter((row) => row.spam_reason === null && row.status === "contacted" && row.message!.includes("boiler"));
+    expect(page.counts).toEqual({
+      all: real.length,
+      unread: real.filter((row) => !row.is_read).length,
+      read: real.filter((row) => row.is_read).length,
+      held: 0,
+      spam: rows.filter((row) => row.spam_reason !== null && row.status === "contacted" && row.message!.includes("boiler")).length,
+    });
+    const unreadBoilers = rows.filter((row) => row.spam_reason === null && !row.is_read && row.message!.includes("boiler"));
+    expect(page.statusCounts).toEqual({
+      new: unreadBoilers.filter((row) => row.status === "new").length,
+      contacted: unreadBoilers.filter((row) => row.status === "contacted").length,
+      "valuation-booked": 0,
+      instructed: unreadBoilers.filter((row) => row.status === "instructed").length,
+      "not-proceeding": 0,
+    });
+  });
+});
