@@ -199,6 +199,32 @@ describe.each(backends)("assignment and follow-up of an enquiry on $name", (back
     expect((await inbox(`q=${marker}&due=1`)).submissions.map((row) => row.id)).toEqual([today]);
   });
 
+  it("pages Due in its own order, the most overdue first, every due enquiry once, by the links' cursors", async () => {
+    const marker = randomBytes(4).toString("hex");
+    const ids: string[] = [];
+    for (let index = 0; index < 53; index += 1) ids.push(await enquiry(site.db, `Dee Due ${marker} ${index}`));
+    // Days from 60 days ago to 8 days ago, the newest enquiry the most overdue; one later enquiry not due at all.
+    for (const [index, id] of ids.entries()) {
+      await site.db
+        .updateTable("contact_submissions")
+        .set({ follow_up_on: dayFromToday(index - 60) })
+        .where("id", "=", id)
+        .execute();
+    }
+    await site.db
+      .updateTable("contact_submissions")
+      .set({ follow_up_on: dayFromToday(3) })
+      .where("id", "=", await enquiry(site.db, `Nat Later ${marker}`))
+      .execute();
+    type Page = { submissions: Array<{ id: string; follow_up_on: string }>; nextCursor?: string; page: number };
+    const first = JSON.parse((await signedIn(`/api/admin/enquiries?q=${marker}&due=1`)).text) as Page;
+    expect(first.submissions).toHaveLength(50);
+    const second = JSON.parse((await signedIn(`/api/admin/enquiries?q=${marker}&due=1&page=2&after=${encodeURIComponent(first.nextCursor!)}`)).text) as Page;
+    const days = [...first.submissions, ...second.submissions].map((row) => row.follow_up_on);
+    expect(days).toEqual([...days].sort());
+    expect([...first.submissions, ...second.submissions].map((row) => row.id).sort()).toEqual([...ids].sort());
+  });
+
   it("refuses a day that is not a real one, and changes nothing", async () => {
     const id = await enquiry(site.db, "Dora Dates");
     await post({ intent: "set-follow-up", id, followUp: "2026-12-01" });
