@@ -64,7 +64,7 @@ const NOT_RUN: Record<string, string> = {
   format: "rewrites files; npm run lint, which npm test runs, checks the same formatting",
 };
 /** Scripts run by another test. */
-const RUN_BY_TESTS: Record<string, string> = { start: "stop-signals.test.ts, rolling-restart.test.ts" };
+const RUN_BY_TESTS: Record<string, string> = { start: "stop-signals.test.ts, rolling-restart.test.ts", "seed:enquiries": "seed-enquiries.test.ts" };
 /** Admin commands the docs show that are checked by name only, and why. */
 const NOT_RUN_ADMIN: Record<string, string> = {
   "migrate-images": "needs a second storage, an S3 bucket (images-s3.test.ts runs it there)",

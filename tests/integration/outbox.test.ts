@@ -152,7 +152,8 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     });
     expect(mailer.sent).toEqual([job.message]);
     expect(await notificationStates(data.db, [id, randomUUID()])).toEqual({
-      [id]: { status: "sent", attempts: 1, lastError: null, nextAttemptAt: null, sentAt: clock.toISOString() },
+      // Last changed when it was sent: where the timeline places it (decision 062).
+      [id]: { status: "sent", attempts: 1, lastError: null, nextAttemptAt: null, sentAt: clock.toISOString(), lastTriedAt: clock.toISOString() },
     });
   });
 
@@ -215,6 +216,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
       lastError: "ECONNECTION: Connection refused",
       nextAttemptAt: null,
       sentAt: null,
+      lastTriedAt: expect.any(String) as string,
     });
 
     // Given up: a day later, still not tried.
