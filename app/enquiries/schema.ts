@@ -1,5 +1,5 @@
 import { isValidEmail } from "~/platform/email-address";
-import type { ValuationDetails } from "./valuation";
+import type { ValuationDetails } from "./valuation-details";
 
 /**
  * The contact form's one validator, used by the browser before sending and by

@@ -1,3 +1,4 @@
+import { BEDROOMS, CALL_TIMES, LET_BY, OCCUPANCY, PROPERTY_TYPES, type ValuationDetails } from "./valuation-details";
 import { CHECKS, CONTROL_CHARACTERS, REQUIRED_MESSAGE, requiredText, validateWith, type Checked, type Checks, type Enquiry } from "./schema";
 
 /**
@@ -9,34 +10,7 @@ import { CHECKS, CONTROL_CHARACTERS, REQUIRED_MESSAGE, requiredText, validateWit
  * valuationRows.
  */
 
-export const PROPERTY_TYPES = {
-  flat: "Flat or apartment",
-  terraced: "Terraced house",
-  "semi-detached": "Semi-detached house",
-  detached: "Detached house",
-  bungalow: "Bungalow",
-  other: "Other",
-} as const;
-export const BEDROOMS = { studio: "Studio", "1": "1", "2": "2", "3": "3", "4": "4", "5-plus": "5 or more" } as const;
-export const OCCUPANCY = { vacant: "Vacant", let: "Let (tenants living there)", "not-bought": "Not yet bought" } as const;
-export const LET_BY = {
-  asap: "As soon as possible",
-  month: "Within a month",
-  "1-3-months": "In 1 to 3 months",
-  later: "In more than 3 months",
-  unsure: "Not sure yet",
-} as const;
-export const CALL_TIMES = { morning: "Morning (9am to 12pm)", afternoon: "Afternoon (12pm to 5pm)", evening: "Evening (after 5pm)", any: "Any time" } as const;
-
-export type ValuationDetails = {
-  address: string;
-  postcode: string;
-  propertyType: keyof typeof PROPERTY_TYPES;
-  bedrooms: keyof typeof BEDROOMS;
-  occupancy: keyof typeof OCCUPANCY;
-  letBy: keyof typeof LET_BY;
-  callTime: keyof typeof CALL_TIMES;
-};
+export { BEDROOMS, CALL_TIMES, LET_BY, OCCUPANCY, PROPERTY_TYPES, type ValuationDetails } from "./valuation-details";
 
 /** The form's fields, in its order: the property, then the landlord. */
 export type ValuationForm = ValuationDetails & { name: string; email: string; phone: string; message: string };

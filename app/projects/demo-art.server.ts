@@ -1,3 +1,4 @@
+// This file is over 400 lines on purpose: drawing data for the demo pictures (see below).
 /**
  * The demo projects' pictures (`npm run admin -- seed-demo`): three rooms in
  * one-point perspective, each before (dingy, stained, peeling) and after
