@@ -1,4 +1,5 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { widenOutboxKinds } from "./outbox-kinds";
 import { timestampType, type MigrationDialect } from "./types";
 
 /**
@@ -25,31 +26,5 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
   await db.schema.alterTable("contact_submissions").addColumn("follow_up_on", "text").execute();
   await db.schema.createIndex("contact_submissions_assignee_created_idx").on("contact_submissions").columns(["assigned_to", "created_at"]).execute();
   await db.schema.createIndex("contact_submissions_follow_up_idx").on("contact_submissions").columns(["follow_up_on", "created_at"]).execute();
-  await widenOutboxKinds(db, dialect);
-}
-
-const KIND_CHECK = `kind in (${OUTBOX_KINDS.map((kind) => `'${kind}'`).join(", ")})`;
-
-async function widenOutboxKinds(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
-  if (dialect === "postgres") {
-    await sql`alter table email_outbox drop constraint email_outbox_kind_check`.execute(db);
-    await sql`alter table email_outbox add constraint email_outbox_kind_check check (${sql.raw(KIND_CHECK)})`.execute(db);
-    return;
-  }
-  const rebuild = async (trx: Kysely<unknown>) => {
-    const { rows } = await sql<{ type: string; name: string; sql: string | null }>`
-      select type, name, sql from sqlite_master where tbl_name = 'email_outbox' order by type desc`.execute(trx);
-    const table = rows.find((row) => row.type === "table");
-    if (!table?.sql) throw new Error("email_outbox has no stored definition");
-    const widened = table.sql.replace(/kind in \([^)]*\)/, KIND_CHECK);
-    if (widened === table.sql) throw new Error("email_outbox's kind check was not found");
-    await sql.raw(widened.replace(/^CREATE TABLE\s+"?email_outbox"?/i, 'CREATE TABLE "email_outbox_new"')).execute(trx);
-    await sql`insert into email_outbox_new select * from email_outbox`.execute(trx);
-    // Nothing refers to the outbox by foreign key, so dropping it deletes nothing else.
-    await sql`drop table email_outbox`.execute(trx);
-    await sql`alter table email_outbox_new rename to email_outbox`.execute(trx);
-    for (const index of rows.filter((row) => row.type === "index" && row.sql)) await sql.raw(index.sql!).execute(trx);
-  };
-  if (db.isTransaction) await rebuild(db);
-  else await db.transaction().execute(rebuild);
+  await widenOutboxKinds(db, dialect, OUTBOX_KINDS);
 }
