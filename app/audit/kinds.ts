@@ -40,6 +40,8 @@ export const AUDIT_KINDS = {
   // An owner's choice for the whole team: no record of its own.
   "second-factor-required": { label: "Required two-step sign-in or a passkey of every member", target: "team" },
   "second-factor-not-required": { label: "Stopped requiring two-step sign-in or a passkey", target: "team" },
+  // The record: "audit-log". Who took a copy of the log (its addresses and names) is itself in the log.
+  "audit-log-exported": { label: "Exported the audit log as CSV", target: "team" },
   "lockout-lifted": { label: "Lifted a sign-in lockout", target: "member" },
   "project-created": { label: "Added a project", target: "project" },
   "project-updated": { label: "Edited a project", target: "project" },

@@ -135,6 +135,22 @@ describe.each(backends)("the Audit log over HTTP on $name", (backend) => {
     expect(page.text).toContain('href="/admin/team/audit.csv?kind=enquiry-deleted&amp;from=2026-07-01"');
   });
 
+  it("records who exported the log, and the export of everything holds its own entry", async () => {
+    const before = await site.db.selectFrom("audit_log").select("id").where("action", "=", "audit-log-exported").execute();
+    const csv = await site.get("/admin/team/audit.csv", { cookie: site.cookie });
+    expect(csv.status).toBe(200);
+    const exported = await site.db
+      .selectFrom("audit_log")
+      .select(["actor_label", "target_id", "target_type"])
+      .where("action", "=", "audit-log-exported")
+      .orderBy("id")
+      .execute();
+    expect(exported).toHaveLength(before.length + 1);
+    expect(exported.at(-1)).toEqual({ actor_label: TEST_ADMIN.email, target_id: "audit-log", target_type: "team" });
+    const [, newest] = parseCsv(csv.text.slice(1));
+    expect([newest![1], newest![5]]).toEqual([TEST_ADMIN.email, "Exported the audit log as CSV"]);
+  });
+
   it("offers nothing that changes an entry: no form posts there, and a POST is refused", async () => {
     const page = await site.get("/admin/team/audit", { cookie: site.cookie });
     const posting = [...page.text.matchAll(/<form[^>]*method="post"[^>]*>/g)].map(([form]) => form);
