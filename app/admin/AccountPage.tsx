@@ -91,6 +91,13 @@ function PasswordSection({ notice }: { notice: AccountResult }) {
           {T.submit}
         </button>
       </Form>
+      <Form method="post" className="mt-6 border-t border-slate-200 pt-4">
+        <input type="hidden" name="intent" value="email-password-link" />
+        <p className="text-sm text-slate-700">{T.noCurrent}</p>
+        <button type="submit" className={`mt-2 ${QUIET_BUTTON}`}>
+          {T.emailLink}
+        </button>
+      </Form>
     </Section>
   );
 }

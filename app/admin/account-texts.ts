@@ -23,6 +23,11 @@ export const ACCOUNT_TEXT = {
     submit: "Change password",
     mismatch: "The two new passwords are not the same. Nothing was changed.",
     done: (ended: number) => `Your password is changed. ${endedText(ended)}`,
+    /** For a member who joined with a passkey (their password is one nobody knows) or has forgotten theirs. */
+    noCurrent: "Joined with a passkey, or forgotten your password? We can e-mail you a link to set one.",
+    emailLink: "E-mail me a link to set a password",
+    linkSent: (email: string, minutes: number) =>
+      `A link to set your password is on its way to ${email}. It works once, for ${minutes} minutes; setting a password through it signs you out of every browser, this one too.`,
   },
   twoStep: {
     title: "Two-step sign-in with an authenticator app",

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_TEXT, PASSKEY_SIGN_IN_TEXT } from "~/admin/account-texts";
+import { FORGOT_TEXT } from "~/admin/sign-in-texts";
 import { createAdmin } from "~/auth/admins.server";
 import { PASSKEY_IP_MESSAGE } from "~/auth/relying-party.server";
 import { hashToken } from "~/auth/sessions.server";
@@ -245,6 +246,14 @@ describe.each(backends)("the member's account page on $name", (backend) => {
     // An unchecked box sends nothing: the requirement is lifted.
     expect((await post(owner.cookie, { intent: "second-factor-policy" })).status).toBe(200);
     expect(await required()).toBe(false);
+  });
+
+  it("offers to e-mail a link to set a password, and says why it cannot when the site has no mail server", async () => {
+    const member = await newMember("editor");
+    const response = await post(member.cookie, { intent: "email-password-link" });
+    expect(response.status).toBe(409);
+    expect(visibleText(response.text)).toContain(FORGOT_TEXT.mailOff);
+    expect(await site.db.selectFrom("email_outbox").select("id").where("kind", "=", "password-reset").execute()).toEqual([]);
   });
 
   it("refuses a form it does not know, and changes nothing", async () => {

@@ -8,11 +8,14 @@
  * recovery code (wrong codes counted, a code used once, the pending step's
  * expiry), and the owners' requirement of a second factor in the guard.
  */
+import { randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { ACCOUNT_TEXT } from "~/admin/account-texts";
 import { FORGOT_TEXT, RESET_TEXT, TWO_STEP_TEXT } from "~/admin/sign-in-texts";
 import { LIMITS_TEXT } from "~/admin/texts";
 import { createAdmin } from "~/auth/admins.server";
+import { hashPassword } from "~/auth/password.server";
 import { setSecondFactorRequired } from "~/auth/second-factor-policy.server";
 import { confirmTotpSetup, startTotpSetup, type TotpSetup } from "~/auth/totp.server";
 import type { Db } from "~/platform/db/db.server";
@@ -233,6 +236,28 @@ describe.each(backends)("the sign-in screens on $name", (backend) => {
       const reposted = await post("/admin/reset-password", { token, password: "another password again", confirm: "another password again" });
       expect(reposted.status).toBe(410);
       expect((await post("/admin/sign-in", { email: member.email, password: NEW_PASSWORD })).status, "the password stays").toBe(302);
+    });
+
+    it("is offered on the account page to a member without a password they know (joined with a passkey): the link goes to their own address", async () => {
+      const member = await newMember("passkey.joiner@example.com");
+      const signIn = await post("/admin/sign-in", { email: member.email, password: PASSWORD });
+      const cookie = cookieSet(signIn, SESSION)!;
+      // Joining with a passkey leaves a password nobody knows (decision 054): the current one cannot be typed.
+      const unknown = await hashPassword(randomBytes(32).toString("base64url"));
+      await site.db.updateTable("admin_users").set({ password_hash: unknown }).where("id", "=", member.id).execute();
+      expect((await post("/admin/sign-in", { email: member.email, password: PASSWORD })).status, "no password they know").toBe(401);
+
+      const account = await get("/admin/account", cookie);
+      expect(visibleHtml(account.text)).toContain(ACCOUNT_TEXT.password.noCurrent);
+      const asked = await post("/admin/account", { intent: "email-password-link" }, cookie);
+      expect(asked.status).toBe(200);
+      expect(visibleHtml(asked.text)).toContain(ACCOUNT_TEXT.password.linkSent(member.email, 30));
+      const link = await resetLinkFor(member.email);
+      const token = new URL(link, site.server.url).searchParams.get("token")!;
+      const done = await post(link, { token, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+      expect(done.status).toBe(302);
+      expect(await signedIn(cookie), "a password set through the link ends every session").toBe(false);
+      expect((await post("/admin/sign-in", { email: member.email, password: NEW_PASSWORD })).status, "the password set").toBe(302);
     });
 
     it("says a link has expired after 30 minutes (410), and that a made-up one does not work (404), never a 500", async () => {

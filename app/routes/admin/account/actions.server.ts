@@ -5,6 +5,8 @@ import { changeOwnPassword, checkIdentity, type IdentityCheck, type IdentityResu
 import { AdminError } from "~/auth/admins.server";
 import { endMemberSession, endOtherSessions } from "~/auth/member-sessions.server";
 import { PasskeyError, removePasskey, renamePasskey } from "~/auth/passkeys.server";
+import { RESET_LINK_MS, type ResetRequestAnswer } from "~/auth/password-reset.server";
+import { FORGOT_TEXT } from "~/admin/sign-in-texts";
 import { setSecondFactorRequired } from "~/auth/second-factor-policy.server";
 import type { AdminSession } from "~/auth/sessions.server";
 import { confirmTotpSetup, regenerateRecoveryCodes, startTotpSetup, turnOffTotp } from "~/auth/totp.server";
@@ -17,7 +19,14 @@ export type AccountActionData = { notice: { kind: "success" | "error"; text: str
 const answer = (kind: "success" | "error", text: string, status = kind === "success" ? 200 : 400, extra: Partial<AccountActionData> = {}) =>
   data<AccountActionData>({ notice: { kind, text }, ...extra }, { status });
 
-export type AccountServices = { db: Db; log: Pick<Log, "warn" | "error">; loginRateLimit: number; issuer: string };
+export type AccountServices = {
+  db: Db;
+  log: Pick<Log, "warn" | "error">;
+  loginRateLimit: number;
+  issuer: string;
+  /** "Forgot your password?" for this member's own address (its limits, its e-mail through the outbox). */
+  requestPasswordLink: (email: string) => Promise<ResetRequestAnswer>;
+};
 
 /** A session id as listed (SHA-256 hex) or a passkey's credential id (base64url): anything else names nothing of the member's. */
 const SESSION_ID = /^[0-9a-f]{64}$/;
@@ -65,6 +74,19 @@ export async function handleAccountAction(services: AccountServices, fields: Rec
         if (error instanceof AdminError) return answer("error", `${error.message} Nothing was changed.`, 400, { form });
         throw error;
       }
+    }
+    case "email-password-link": {
+      // No current password asked: the link goes only to the member's own mailbox, as "Forgot your password?" would send it.
+      const form = "password";
+      const sent = await services.requestPasswordLink(actor.email);
+      if (sent.ok) return answer("success", ACCOUNT_TEXT.password.linkSent(actor.email, RESET_LINK_MS / 60_000), 200, { form });
+      if (sent.reason === "limited")
+        return data<AccountActionData>(
+          { notice: { kind: "error", text: FORGOT_TEXT.limited }, form },
+          { status: 429, headers: { "Retry-After": String(sent.retryAfterSeconds) } },
+        );
+      if (sent.reason === "no-mail") return answer("error", FORGOT_TEXT.mailOff, 409, { form });
+      return answer("error", ACCOUNT_TEXT.invalid, 400, { form });
     }
     case "totp-start": {
       await startTotpSetup(db, { adminId: actor.id, email: actor.email, issuer: services.issuer }, now);

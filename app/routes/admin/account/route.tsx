@@ -4,7 +4,8 @@ import { AccountPage } from "~/admin/AccountPage";
 import { AdminErrorBoundary } from "~/admin/AdminErrorBoundary";
 import { memberActor } from "~/audit/actor";
 import { ADMIN_FORM_LIMIT, readFormFields, withBody } from "~/platform/http/request-body.server";
-import { requestContext } from "~/platform/http/context";
+import { requestContext, siteUrl } from "~/platform/http/context";
+import { requestPasswordReset } from "~/auth/password-reset.server";
 import { adminContext, servicesContext } from "~/services";
 import { handleAccountAction, type AccountActionData } from "./actions.server";
 import { accountView } from "./view.server";
@@ -36,12 +37,15 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 export const action = withBody(
   (request: Request) => readFormFields(request, ADMIN_FORM_LIMIT, ACCOUNT_TEXT.invalid),
   (refusal) => data<AccountActionData>({ notice: { kind: "error", text: refusal.message } }, { status: refusal.status, headers: refusal.headers }),
-  async ({ context }: Route.ActionArgs, fields: Record<string, string>) => {
+  async ({ request, context }: Route.ActionArgs, fields: Record<string, string>) => {
     const services = context.get(servicesContext);
     const admin = context.get(adminContext);
     const actor = memberActor(admin, context.get(requestContext).clientIp);
+    const { db, log, mail, outbox, tally } = services;
+    const requestPasswordLink = (email: string) =>
+      requestPasswordReset(db, { email, clientIp: actor.ip, siteUrl: siteUrl(services, request), mailOn: mail !== undefined, outbox, tally, log });
     return handleAccountAction(
-      { db: services.db, log: services.log, loginRateLimit: services.auth.loginRateLimit, issuer: services.company.name },
+      { db, log, loginRateLimit: services.auth.loginRateLimit, issuer: services.company.name, requestPasswordLink },
       fields,
       admin,
       actor,
