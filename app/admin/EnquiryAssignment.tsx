@@ -1,5 +1,5 @@
 import type { useFetcher } from "react-router";
-import { ACTION_BUTTON } from "./EnquiryPipeline";
+import { CARD_BUTTON, CARD_FIELD } from "./EnquiryPipeline";
 import { INBOX_TEXT } from "./texts";
 import type { InboxSubmission } from "./types";
 
@@ -10,8 +10,8 @@ import type { InboxSubmission } from "./types";
  * says so in words as well as colour.
  */
 
-const FIELD = "mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600";
-const BUTTON = `${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
+const FIELD = CARD_FIELD;
+const BUTTON = CARD_BUTTON;
 
 export function AssignmentControls({
   submission,

@@ -7,11 +7,15 @@ import type { InboxSubmission } from "./types";
 
 /** The pipeline's parts of an enquiry's card (issue 22): its Status and the team's notes. */
 
-const SELECT = "mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600";
+/** The card's selects and date fields (EnquiryAssignment's too). */
+export const CARD_FIELD = "mt-1 block rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600";
+const SELECT = CARD_FIELD;
 /** The card's buttons (EnquiryCard's too), each kind with its colours on top. */
 export const ACTION_BUTTON =
   "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium ring-1 transition-colors disabled:cursor-wait disabled:opacity-70";
-const BUTTON = `${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
+/** A plain button of the card's forms (EnquiryAssignment's too). */
+export const CARD_BUTTON = `${ACTION_BUTTON} bg-white text-slate-800 ring-slate-300 hover:bg-slate-50`;
+const BUTTON = CARD_BUTTON;
 
 /**
  * The enquiry's Status in the pipeline (issue 22): one small form on the
@@ -150,7 +154,7 @@ export function CardNotes({
             rows={2}
             required
             maxLength={MAX_NOTE_LENGTH}
-            className="mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-blue-600"
+            className={`${CARD_FIELD} w-full`}
           />
         </div>
         <button type="submit" disabled={busy} className={BUTTON}>
