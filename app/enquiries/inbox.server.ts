@@ -54,8 +54,9 @@ function inFilter(eb: Where, filter: InboxFilter) {
 }
 
 /**
- * A case-insensitive substring of the name, e-mail, phone or message, found
- * with the database's own text index (migration 018, decision 058).
+ * A case-insensitive substring of the name, e-mail, phone or message, or of a
+ * valuation request's address and postcode, found with the database's own
+ * text index (migrations 018 and 025, decisions 058 and 068).
  *
  * SQLite: the FTS5 trigram index, asked for the search as one phrase (its
  * characters in a row; quotes doubled, so nothing in it is FTS syntax). The
@@ -67,7 +68,8 @@ function inFilter(eb: Where, filter: InboxFilter) {
 function matchesSearch(eb: Where, search: string, dialect: MigrationDialect) {
   if (dialect === "postgres") return sql<SqlBool>`${SEARCH_TEXT} like lower(${likePattern(search)}) escape '\\'`;
   if (Array.from(search).length < 3) {
-    return eb.or(SEARCHED.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${likePattern(search)}) escape '\\'`));
+    const searched = [...SEARCHED.map((column) => sql.ref(column)), SQLITE_PLACE];
+    return eb.or(searched.map((text) => sql<SqlBool>`lower(${text}) like lower(${likePattern(search)}) escape '\\'`));
   }
   const phrase = `"${search.replaceAll('"', '""')}"`;
   return sql<SqlBool>`contact_submissions.rowid in (select rowid from contact_submissions_search where contact_submissions_search match ${phrase})`;
@@ -75,8 +77,15 @@ function matchesSearch(eb: Where, search: string, dialect: MigrationDialect) {
 
 const SEARCHED = ["name", "email", "phone", "message"] as const;
 
-/** What PostgreSQL searches: the four fields lower-cased, apart (\x01 never reaches a search: parseSearch makes it a space). Migration 018 indexes this very expression. */
-const SEARCH_TEXT = sql`lower(name || E'\\x01' || email || E'\\x01' || coalesce(phone, '') || E'\\x01' || message)`;
+/** A valuation request's address and postcode, as migration 025's triggers index them on SQLite ('' for the contact form's). */
+const SQLITE_PLACE = sql`(case when json_valid(details) then coalesce(json_extract(details, '$.address') || ' ' || json_extract(details, '$.postcode'), '') else '' end)`;
+
+/**
+ * What PostgreSQL searches: the four fields and a valuation's address and postcode, lower-cased, apart
+ * (\x01 never reaches a search: parseSearch makes it a space). Migration 025 indexes this very expression.
+ */
+const SEARCH_TEXT = sql`lower(name || E'\\x01' || email || E'\\x01' || coalesce(phone, '') || E'\\x01' || message || E'\\x01' ||
+  coalesce((details::jsonb ->> 'address') || ' ' || (details::jsonb ->> 'postcode'), ''))`;
 
 /** A LIKE pattern finding `text` anywhere, its own wildcards escaped. */
 function likePattern(text: string): string {

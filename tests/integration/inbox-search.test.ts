@@ -76,6 +76,35 @@ describe.each(backends)("the inbox's search and pages on $name", (backend) => {
     expect(await names("lighthouses")).toEqual([]);
   });
 
+  it("finds a valuation request by its property's address or postcode, not by the names of its choices, and forgets them on erasure", async () => {
+    const details = { propertyType: "flat", bedrooms: "2", occupancy: "vacant", letBy: "asap", callTime: "morning" } as const;
+    await saveEnquiry(
+      data.db,
+      {
+        name: "Val Landlord",
+        email: "val@example.com",
+        phone: "07700 900123",
+        userType: "landlord",
+        message: "",
+        valuation: { ...details, address: "14 Quayside Mews, Whitstable", postcode: "CT5 1AB" },
+      },
+      NO_MAIL,
+    );
+    await enquiry("Carl Contact", "carl@example.com", undefined, "A house near the harbour.");
+    expect(await names("quayside")).toEqual(["Val Landlord"]);
+    expect(await names("ct5 1ab")).toEqual(["Val Landlord"]);
+    expect(await names("CT5")).toEqual(["Val Landlord"]);
+    // Short searches read the same texts.
+    expect(await names("1A")).toEqual(["Val Landlord"]);
+    // The details' keys and choices are not searched: every request has them.
+    expect(await names("postcode")).toEqual([]);
+    expect(await names("vacant")).toEqual([]);
+    await eraseDataHeld(data.db, "val@example.com", TEST_ACTOR);
+    expect(await names("quayside")).toEqual([]);
+    await expectIndexWithout("Quayside");
+    await expectIndexWithout("CT5 1AB");
+  });
+
   it("folds the case of letters beyond ASCII", async () => {
     await enquiry("Émilie Dubois", "emilie@example.fr", undefined, "Un appartement à Londres, ÉTÉ 2027.");
     expect(await names("émilie")).toEqual(["Émilie Dubois"]);

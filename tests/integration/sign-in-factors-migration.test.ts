@@ -67,6 +67,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "019-enquiry-replies",
         "020-first-response",
         "021-assignment-and-follow-up",
+        "025-search-the-property",
       ]);
 
       const kept = await database.db
