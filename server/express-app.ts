@@ -128,7 +128,9 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   app.get("/api/projects", projectsJson(services));
   // The site's one hot write, answered here rather than through React Router's pipeline (decision 065).
   app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
-    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req)).then((answer) => sendJson(res, answer), next);
+    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
+      .then((answer) => sendJson(res, answer))
+      .catch(next);
   });
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
