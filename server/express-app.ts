@@ -18,8 +18,10 @@ import type { TrustProxy } from "~/platform/config/settings.server";
 import { printable } from "~/platform/observe/log-text";
 import type { Log } from "~/platform/observe/log.server";
 import { forStaticFile, newNonce, type SecurityHeaders } from "~/platform/http/security-headers.server";
+import { nodeBodySource } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
+import { answerContactApi, type JsonAnswer } from "~/routes/contact-api.server";
 import { requestRecordOf } from "./request-log";
 
 export type ExpressAppOptions = {
@@ -124,6 +126,12 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   });
 
   app.get("/api/projects", projectsJson(services));
+  // The site's one hot write, answered here rather than through React Router's pipeline (decision 065).
+  app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
+    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
+      .then((answer) => sendJson(res, answer))
+      .catch(next);
+  });
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
   app.get("/images/:name", serveImage({ storage: services.storage, log: services.log, isRecorded: (name) => isRecordedFile(services.db, name) }));
@@ -246,6 +254,22 @@ const expressErrorHandler =
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {
   return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
+}
+
+/**
+ * A JSON answer as React Router's adapter sends a route's `Response.json`: the
+ * headers by their lower-case names in order, the body written (not ended
+ * with), so compression treats it as it did.
+ */
+function sendJson(res: Response, { status, body, headers = {} }: JsonAnswer): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.status(status);
+  const named: Array<[string, string]> = [["content-type", "application/json; charset=utf-8"]];
+  for (const [name, value] of Object.entries(headers)) named.push([name.toLowerCase(), value]);
+  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of named) res.append(name, value);
+  res.write(JSON.stringify(body));
+  res.end();
 }
 
 /** /admin…, /api/admin…, however React Router would still match them. */

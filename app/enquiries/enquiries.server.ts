@@ -5,6 +5,7 @@ import type { NotificationAddresses } from "~/platform/http/context";
 import type { Db } from "~/platform/db/db.server";
 import { foldEmail } from "~/platform/email-fold.server";
 import type { DatabaseSchema } from "~/platform/db/schema";
+import { preparedInsert } from "~/platform/db/prepared.server";
 import { inTransaction, type Trx } from "~/platform/db/transactions.server";
 import { acknowledgementJob } from "./acknowledgement.server";
 import { messageIdFor, notificationEmail } from "./emails";
@@ -72,9 +73,8 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
     options.mail && verdict.kind === "clean" && !held ? await acknowledgementJob(trx, stored.id, enquiry, options.mail, options.company, now) : undefined;
   if (acknowledgement) jobs.push(acknowledgement);
   const marks: SpamSignal[] = [...(held ? [FLOOD_SIGNAL] : []), ...(possibleSpam ? verdict.signals : [])];
-  await trx
-    .insertInto("contact_submissions")
-    .values({
+  await insertSubmission(trx, [
+    {
       id: stored.id,
       name: enquiry.name,
       email: enquiry.email,
@@ -88,13 +88,16 @@ export async function insertEnquiry(trx: Db, enquiry: Enquiry, options: SaveEnqu
       spam_signals: marks.length > 0 ? joinSignals(marks) : null,
       // A valuation request's details, as one JSON text (decision 057).
       ...(enquiry.valuation ? { kind: "valuation" as const, details: JSON.stringify(enquiry.valuation) } : {}),
-    })
-    .execute();
+    },
+  ]);
   for (const job of jobs) await enqueueEmail(trx, job, now);
   if (!held) return { ...stored, emails: jobs.length };
   const inWindow = await holdInFlood(trx, now, options.mail && options.flood && { ...options.flood, mail: options.mail });
   return { ...stored, emails: 0, held: { inWindow } };
 }
+
+/** Compiled once, not per enquiry (platform/db/prepared.server.ts, decision 065). */
+const insertSubmission = preparedInsert("contact_submissions");
 
 function enquiryEmails(stored: StoredEnquiry, enquiry: Enquiry, mail: NotificationAddresses, possibleSpam: boolean): NewOutboxJob[] {
   const notificationId = randomUUID();

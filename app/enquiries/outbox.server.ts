@@ -5,6 +5,7 @@ import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import type { OutboxKind } from "~/platform/db/schema";
 import { audit } from "~/audit/audit.server";
 import type { Actor } from "~/audit/actor";
+import { preparedInsert } from "~/platform/db/prepared.server";
 import { inTransaction } from "~/platform/db/transactions.server";
 import type { MailHealth, NotificationState } from "./delivery";
 
@@ -67,9 +68,8 @@ export const COMPOSED_KINDS: ReadonlySet<OutboxKind> = new Set<OutboxKind>(["pas
 /** Queues a job, due at `now`. `db` is the change's transaction (an enquiry, an invitation), so both are stored or neither. */
 export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promise<void> {
   const at = now.toISOString();
-  await db
-    .insertInto("email_outbox")
-    .values({
+  await insertJob(db, [
+    {
       id: job.id,
       submission_id: "submissionId" in job ? job.submissionId : null,
       invitation_id: job.kind === "invitation" ? job.invitationId : null,
@@ -82,9 +82,12 @@ export async function enqueueEmail(db: Db, job: NewOutboxJob, now: Date): Promis
       next_attempt_at: at,
       created_at: at,
       updated_at: at,
-    })
-    .execute();
+    },
+  ]);
 }
+
+/** Compiled once, not per job (platform/db/prepared.server.ts, decision 065). */
+const insertJob = preparedInsert("email_outbox");
 
 function toIsoOrNull(value: Date | string | null): string | null {
   return value === null ? null : toIsoString(value);

@@ -250,6 +250,27 @@ describe.each(backends)("HTTP on $name", (backend) => {
       });
     });
 
+    // Express answers /api/contact ahead of React Router (decision 065); React Router's route still answers
+    // the paths only it matches (/api/%63ontact). One implementation: the same answer either way.
+    it.each([
+      ["a valid enquiry", JSON.stringify(validEnquiry), "application/json"],
+      ["a valuation request with fields missing", JSON.stringify({ kind: "valuation", name: "Grace" }), "application/json"],
+      ["an unknown kind", JSON.stringify({ ...validEnquiry, kind: "complaint" }), "application/json"],
+      ["malformed JSON", '{"name":', "application/json"],
+      ["text that is not UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), "application/json"],
+      ["a body that is not JSON", "name=Grace", "application/x-www-form-urlencoded"],
+      ["a body over 64 KB", JSON.stringify({ ...validEnquiry, padding: "p".repeat(70_000) }), "application/json"],
+    ])("answers %s as the route module does", async (_label, body, type) => {
+      const answer = async (path: string) => {
+        const response = await fetch(`${site.server.url}${path}`, { method: "POST", headers: { "content-type": type }, body });
+        const headers = [...response.headers].filter(([name]) => !["date", "x-request-id", "content-security-policy"].includes(name));
+        return { status: response.status, headers, body: (await response.text()).replace(/"id":"[0-9a-f-]{36}"/, '"id":"…"') };
+      };
+      const express = await answer("/api/contact");
+      expect(express).toEqual(await answer("/api/%63ontact"));
+      expect(express.headers).toContainEqual(["content-type", "application/json; charset=utf-8"]);
+    });
+
     it("stores an enquiry without a phone number", async () => {
       const { phone: _phone, ...withoutPhone } = validEnquiry;
       const response = await postJson(site.server.url, { ...withoutPhone, userType: "investor" });

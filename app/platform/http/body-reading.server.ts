@@ -8,6 +8,8 @@ import {
   getMultipartBoundary,
   type MultipartPart,
 } from "@remix-run/multipart-parser";
+import type { IncomingMessage } from "node:http";
+import type { Readable } from "node:stream";
 
 /**
  * Reading a request's body (docs/decisions/025, 036): its bytes under a cap
@@ -54,8 +56,64 @@ export async function* chunksOf(body: ReadableStream<Uint8Array>, cutOff: () => 
   }
 }
 
+/**
+ * What a body is read from: a fetch Request (React Router's routes) or, for a
+ * route Express answers itself, Node's request (nodeBodySource), whose bytes
+ * are read as they arrive without the Request it would cost to make.
+ */
+export type BodySource = { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | Readable | null };
+
+/** Node's request as a BodySource. */
+export function nodeBodySource(request: IncomingMessage): BodySource {
+  return {
+    headers: {
+      get: (name) => {
+        const value = request.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+    body: request,
+  };
+}
+
+/**
+ * chunksOf for Node's request. Not `for await (… of stream)`: leaving that
+ * loop early (a body over its limit) destroys the stream, and with it the
+ * socket, before the refusal is sent. A request that ends before its end (the
+ * client gave up) is `cutOff`.
+ */
+async function* nodeChunksOf(stream: Readable, cutOff: () => BodyError): AsyncGenerator<Uint8Array> {
+  let failed = false;
+  const onError = () => {
+    failed = true;
+  };
+  stream.on("error", onError);
+  try {
+    for (;;) {
+      const chunk = stream.read() as Buffer | null;
+      if (chunk !== null) {
+        yield chunk;
+        continue;
+      }
+      if (stream.readableEnded) return;
+      if (failed || stream.destroyed) throw cutOff();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          for (const event of WAKE_EVENTS) stream.off(event, wake);
+          resolve();
+        };
+        for (const event of WAKE_EVENTS) stream.on(event, wake);
+      });
+    }
+  } finally {
+    stream.off("error", onError);
+  }
+}
+
+const WAKE_EVENTS = ["readable", "end", "close", "error"] as const;
+
 export async function readBytes(
-  request: Request,
+  request: BodySource,
   limit: number,
   refusals: { tooLarge: () => BodyError; cutOff: () => BodyError },
 ): Promise<Uint8Array<ArrayBuffer>> {
@@ -66,7 +124,8 @@ export async function readBytes(
 
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of chunksOf(request.body, refusals.cutOff)) {
+  const body = request.body instanceof ReadableStream ? chunksOf(request.body, refusals.cutOff) : nodeChunksOf(request.body, refusals.cutOff);
+  for await (const chunk of body) {
     total += chunk.byteLength;
     // Stop reading but keep the socket; the response asks to close the connection instead.
     if (total > limit) throw refusals.tooLarge();
@@ -92,7 +151,7 @@ export function utf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function mediaType(request: Request): string {
+export function mediaType(request: BodySource): string {
   return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 

@@ -1,4 +1,4 @@
-import { BodyError, bodyErrorHeaders, mediaType, readBytes, readForm, utf8, type UploadedFile } from "./body-reading.server";
+import { BodyError, bodyErrorHeaders, mediaType, nodeBodySource, readBytes, readForm, utf8, type BodySource, type UploadedFile } from "./body-reading.server";
 
 /*
  * The one edge where request bodies are read (docs/decisions/025, 036): with a
@@ -11,7 +11,7 @@ import { BodyError, bodyErrorHeaders, mediaType, readBytes, readForm, utf8, type
  * form by the platform's URLSearchParams once it is known to be UTF-8; JSON by
  * us. `withBody` turns a refusal into each route's answer in one place.
  */
-export { BodyError, bodyErrorHeaders, type UploadedFile };
+export { BodyError, bodyErrorHeaders, nodeBodySource, type BodySource, type UploadedFile };
 
 export const CONTACT_BODY_LIMIT = 64 * 1024;
 /** Admin forms (sign-in, card actions) are a few short fields. */
@@ -25,8 +25,8 @@ function decodeUtf8(bytes: Uint8Array): string {
 
 const tooLargeFor = (limit: number) => () => new BodyError(413, `Request body must be at most ${Math.round(limit / 1024)} KB`);
 
-/** A JSON object body (the API). */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+/** A JSON object body (the API), from a fetch Request or Node's request (nodeBodySource). */
+export async function readJsonObject(request: BodySource, limit: number): Promise<Record<string, unknown>> {
   const type = mediaType(request);
   if (type !== "application/json" && !/^application\/[\w.+-]+\+json$/.test(type)) {
     throw new BodyError(415, "Content-Type must be application/json");

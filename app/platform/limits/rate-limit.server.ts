@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { sql } from "kysely";
 import { dialectOf, type Db } from "../db/db.server";
 import { batchMemo } from "../db/group-commit.server";
+import { preparedInsert, preparedQuery } from "../db/prepared.server";
 import { startFleetJob } from "../fleet/job-runs.server";
 import type { Repeating } from "../fleet/schedule.server";
 import type { Log } from "../observe/log.server";
@@ -177,7 +178,7 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
     used.push(count + 1);
   }
   const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
-  await trx.insertInto("rate_limit_events").values(rows).execute();
+  await insertEvents(trx, rows);
   const memo = batchMemo(trx);
   for (const { bucket, subject } of requests) {
     const kept = memo?.get(memoKey(bucket, subject)) as WindowCount | undefined;
@@ -205,15 +206,8 @@ async function countInWindow(db: Db, bucket: RateLimitBucket, subject: string, w
   const kept = memo?.get(key) as WindowCount | undefined;
   if (kept && kept.since <= since) {
     if (kept.since < since) {
-      const left = await db
-        .selectFrom("rate_limit_events")
-        .select((eb) => eb.fn.countAll<number | string>().as("count"))
-        .where("bucket", "=", bucket)
-        .where("subject", "=", subject)
-        .where("created_at", ">", kept.since)
-        .where("created_at", "<=", since)
-        .executeTakeFirstOrThrow();
-      kept.count -= Number(left.count);
+      const { rows } = await countLeft(db, { bucket, subject, after: kept.since, upTo: since });
+      kept.count -= Number(rows[0]!.count);
       kept.since = since;
     }
     return Math.min(kept.count, atMost);
@@ -227,21 +221,41 @@ async function countInWindow(db: Db, bucket: RateLimitBucket, subject: string, w
 
 /** countEvents, but it stops counting at `atMost`: enough to know whether a limit is reached. */
 async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date, atMost: number): Promise<number> {
-  const row = await db
+  const { rows } = await countRecent(db, { bucket, subject, after: iso(new Date(now.getTime() - windowMs)), atMost });
+  return Number(rows[0]!.count);
+}
+
+/*
+ * The queries every enquiry runs, compiled once (platform/db/prepared.server.ts, decision 065).
+ */
+const insertEvents = preparedInsert("rate_limit_events");
+
+/** The events of a subject between two times: those that left the window since a count. */
+const countLeft = preparedQuery(["bucket", "subject", "after", "upTo"], (db, p: { bucket: string; subject: string; after: string; upTo: string }) =>
+  db
+    .selectFrom("rate_limit_events")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("bucket", "=", p.bucket as RateLimitBucket)
+    .where("subject", "=", p.subject)
+    .where("created_at", ">", p.after)
+    .where("created_at", "<=", p.upTo),
+);
+
+/** The events of a subject after a time, counted up to `atMost`. */
+const countRecent = preparedQuery(["bucket", "subject", "after", "atMost"], (db, p: { bucket: string; subject: string; after: string; atMost: number }) =>
+  db
     .selectFrom((eb) =>
       eb
         .selectFrom("rate_limit_events")
         .select("id")
-        .where("bucket", "=", bucket)
-        .where("subject", "=", subject)
-        .where("created_at", ">", iso(new Date(now.getTime() - windowMs)))
-        .limit(atMost)
+        .where("bucket", "=", p.bucket as RateLimitBucket)
+        .where("subject", "=", p.subject)
+        .where("created_at", ">", p.after)
+        .limit(p.atMost)
         .as("recent"),
     )
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+    .select((eb) => eb.fn.countAll<number | string>().as("count")),
+);
 
 /** When the oldest event in the window leaves it, and how many seconds that is from now (at least 1). */
 async function retryAfter(
