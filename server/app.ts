@@ -57,6 +57,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // The one logger and the one set of metrics, passed down from here (decision 031).
   const log = await createLog({ level: env.logLevel, pretty: env.mode === "development", isOutsideFault: isDatabaseUnavailable });
   const metrics = env.metricsToken === undefined ? undefined : await createMetrics(env.metricsToken);
+  // In production the build is loaded once (in development React Router reloads it per request),
+  // read and compiled while boot waits on the database and the admin's password hash (decision 066).
+  const buildLoading = options.vite ? undefined : (import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  // Awaited below; a boot that fails first must not leave it an unhandled rejection.
+  buildLoading?.catch(() => {});
   let booted: Booted;
   try {
     booted = await boot(env, { role: "server", log, metrics });
@@ -78,8 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // A CDN in front of the image bucket (PUBLIC_IMAGES_URL) serves the gallery's pictures.
     imageOrigins: env.publicImagesUrl ? [new URL(env.publicImagesUrl).origin] : [],
   });
-  // In production the build is loaded once (in development React Router reloads it per request).
-  const build = dev ? undefined : ((await import("virtual:react-router/server-build")) as ServerBuild);
+  const build = await buildLoading;
   // From SIGTERM on, /readyz answers 503 so load balancers take this instance out, while it keeps answering.
   let draining = false;
   // A balancer asking /readyz is what makes a stop drain first (server/shutdown.ts).

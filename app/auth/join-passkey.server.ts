@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { generateRegistrationOptions, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
 import { audit } from "~/audit/audit.server";
 import { memberActor } from "~/audit/actor";
 import type { Db } from "~/platform/db/db.server";
 import { inTransaction } from "~/platform/db/transactions.server";
 import { admitMember, parseMemberName, type AcceptResult, type PendingInvitation } from "./invitations.server";
 import { hashPassword } from "./password.server";
-import { ALGORITHMS, CHALLENGE_MS, PasskeyError, checkRegistration, insertPasskey, passkeyName, storeChallenge } from "./passkeys.server";
+import { ALGORITHMS, CHALLENGE_MS, PasskeyError, checkRegistration, insertPasskey, passkeyName, storeChallenge, webauthn } from "./passkeys.server";
 import type { RelyingParty } from "./relying-party.server";
 
 /**
@@ -25,7 +25,7 @@ export async function joinPasskeyOptions(
   db: Db,
   { invitation, rp, rpName, now }: { invitation: PendingInvitation; rp: Ready; rpName: string; now: Date },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID: rp.rpId,
     userName: invitation.email,

@@ -1,12 +1,8 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import type { Db } from "~/platform/db/db.server";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
@@ -20,6 +16,12 @@ import { lockTeam } from "./team.server";
 import { audit } from "~/audit/audit.server";
 import type { MemberActor } from "~/audit/actor";
 import { LOGIN_WINDOW_MS, MIN_ADDRESS_ATTEMPTS, recordSignInFailure, startSession, type SignInResult } from "./sign-in.server";
+
+/**
+ * @simplewebauthn/server, loaded at its first use: its ASN.1 and COSE code is a good part of
+ * what the server evaluates as it starts, and only a passkey ceremony needs it (decision 066).
+ */
+export const webauthn = () => import("@simplewebauthn/server");
 
 /**
  * Passkeys (WebAuthn) by @simplewebauthn/server: a member adds one or more,
@@ -116,7 +118,7 @@ export async function passkeyRegistrationOptions(
   { adminId, email, rp, rpName, now }: { adminId: string; email: string; rp: Ready; rpName: string; now: Date },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await db.selectFrom("passkeys").select(["id", "transports"]).where("admin_id", "=", adminId).execute();
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID: rp.rpId,
     userName: email,
@@ -176,7 +178,7 @@ export async function checkRegistration(
   if (!issued) return { ok: false, reason: "expired" };
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
       expectedChallenge: issued.challenge,
       expectedOrigin: issued.origin,
@@ -221,7 +223,7 @@ export async function insertPasskey(trx: Trx, adminId: string, label: string, ch
 
 /** What `navigator.credentials.get()` needs for "Sign in with a passkey": no e-mail, any passkey of this site. */
 export async function passkeySignInOptions(db: Db, rp: Ready, now: Date): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required", timeout: CHALLENGE_MS });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required", timeout: CHALLENGE_MS });
   await storeChallenge(db, options.challenge, "authentication", { adminId: null }, rp, now);
   return options;
 }
@@ -282,7 +284,7 @@ export async function signInWithPasskey(db: Db, attempt: PasskeySignInAttempt): 
     if (userHandle !== undefined && userHandle !== null && userHandle !== Buffer.from(row.admin_id).toString("base64url")) {
       throw new Error("the passkey names another member");
     }
-    const verification = await verifyAuthenticationResponse({
+    const verification = await (await webauthn()).verifyAuthenticationResponse({
       response: attempt.response as AuthenticationResponseJSON,
       expectedChallenge: issued.challenge,
       expectedOrigin: issued.origin,

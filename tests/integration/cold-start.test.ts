@@ -1,0 +1,71 @@
+/**
+ * What a cold start loads (issue 19, point 5; decision 066): the server answers
+ * /healthz before it has loaded what only some requests need. Node's fetch
+ * (undici: a tenth of a start and ~12 MB of RSS) comes with the first page React
+ * Router renders, the passkey library with the first passkey ceremony.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { LOADED_MODULES_PREFIX } from "../support/loaded-modules";
+import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { makeTempDir, removeTempDir } from "../support/temp";
+import { waitFor } from "../support/wait";
+
+const probe = fileURLToPath(new URL("../support/loaded-modules.ts", import.meta.url));
+
+let server: SpawnedServer | undefined;
+let dataDir: string | undefined;
+
+beforeAll(() => assertBuilt());
+afterAll(async () => {
+  await server?.stop();
+  if (dataDir) await removeTempDir(dataDir);
+});
+
+type Loaded = { undici: boolean; files: string[] };
+
+/** Asks the server (SIGUSR2 to the probe) what it has loaded so far. */
+async function loaded(running: SpawnedServer): Promise<Loaded> {
+  const before = running.stderr().length;
+  running.signal("SIGUSR2");
+  let line: string | undefined;
+  await waitFor("the server's list of loaded modules", () => {
+    line = running
+      .stderr()
+      .slice(before)
+      .split("\n")
+      .find((text) => text.startsWith(LOADED_MODULES_PREFIX));
+    return line !== undefined;
+  });
+  return JSON.parse(line!.slice(LOADED_MODULES_PREFIX.length)) as Loaded;
+}
+
+/** The build's files that hold the passkey library's own code (not only calls into it). */
+const holdsWebAuthn = (file: string) =>
+  file.includes("/build/server/") && readFileSync(new URL(file), "utf8").includes("function verifyAuthenticationResponse(");
+
+it("answers /healthz before loading Node's fetch or the passkey library, and loads each when first needed", async () => {
+  dataDir = await makeTempDir("cold-start-");
+  server = await startServer({ DATA_DIR: dataDir, NODE_OPTIONS: `--import=${probe}` });
+
+  const atStart = await loaded(server);
+  expect(atStart.files.some((file) => file.endsWith("/build/server/index.js"))).toBe(true);
+  expect(atStart.undici).toBe(false);
+  expect(atStart.files.filter(holdsWebAuthn)).toEqual([]);
+
+  const home = await fetch(`${server.url}/`);
+  expect(home.status).toBe(200);
+  expect((await loaded(server)).undici).toBe(true);
+
+  // Passkeys need a host name, not an address.
+  const localhost = `http://localhost:${server.port}`;
+  const options = await fetch(`${localhost}/api/passkey-sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: localhost },
+    body: JSON.stringify({ step: "options" }),
+  });
+  expect(options.status).toBe(200);
+  expect(((await options.json()) as { challenge?: unknown }).challenge).toEqual(expect.any(String));
+  expect((await loaded(server)).files.filter(holdsWebAuthn)).toHaveLength(1);
+});
