@@ -11,6 +11,7 @@ import { formatCursor, type InboxCounts, type InboxFilter, type InboxPage, type 
 import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL, isHeldInFlood } from "./spam";
 import { markFirstResponse } from "./first-response.server";
+import { countersByGroup, type CountGroup } from "./inbox-counts.server";
 import { parseValuationDetails } from "./valuation";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
@@ -125,30 +126,26 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
 
 /**
  * How many submissions there are of each kind the tabs and the statuses tell
- * apart (under Spam or not, its signals, read or not, its status), of those
- * the search matches: one pass over an index that holds these four columns
- * (migration 018), a few dozen groups, which the counts below add up. Cheaper
- * than a sum per tab, which tested the flood mark on every row.
+ * apart (spam, held in a flood, read, unread; by status), which the counts
+ * below add up. A view without a search or Due reads them from the counters
+ * the database keeps (migration 022, decision 063), of everyone or of one
+ * assignee. A search or Due counts its matches: one pass over an index that
+ * holds the columns tested (migration 018), a few dozen groups.
  */
-async function countGroups(db: Db, { search = "", assignee, dueBy }: Pick<InboxQuery, "search" | "assignee" | "dueBy">) {
-  let query = db
+async function countGroups(db: Db, { search = "", assignee, dueBy }: Pick<InboxQuery, "search" | "assignee" | "dueBy">): Promise<CountGroup[]> {
+  if (search === "" && dueBy === undefined) return countersByGroup(db, assignee);
+  const rows = await db
     .selectFrom("contact_submissions")
     .select(["spam_reason", "is_read", "status", "spam_signals", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .groupBy(["spam_reason", "is_read", "status", "spam_signals"]);
-  if (search !== "" || assignee !== undefined || dueBy !== undefined) {
-    query = query.where((eb) => eb.and(narrowing(eb, { search, assignee, dueBy }, dialectOf(db))));
-  }
-  return (await query.execute()).map((row) => ({
-    tab: (row.spam_reason !== null ? "spam" : isHeldInFlood(row.spam_signals) ? "held" : toBoolean(row.is_read) ? "read" : "unread") as Exclude<
-      InboxFilter,
-      "all"
-    >,
+    .where((eb) => eb.and(narrowing(eb, { search, assignee, dueBy }, dialectOf(db))))
+    .groupBy(["spam_reason", "is_read", "status", "spam_signals"])
+    .execute();
+  return rows.map((row) => ({
+    tab: row.spam_reason !== null ? "spam" : isHeldInFlood(row.spam_signals) ? "held" : toBoolean(row.is_read) ? "read" : "unread",
     status: row.status,
     count: Number(row.count),
   }));
 }
-
-type CountGroup = Awaited<ReturnType<typeof countGroups>>[number];
 
 /** Per filter tab, of the groups of the status chosen (every status without one). */
 function tabCounts(groups: CountGroup[], status: EnquiryStatus | undefined): InboxCounts {

@@ -67,6 +67,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "019-enquiry-replies",
         "020-first-response",
         "021-assignment-and-follow-up",
+        "022-enquiry-counts",
       ]);
 
       const kept = await database.db

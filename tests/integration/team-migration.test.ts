@@ -58,6 +58,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "019-enquiry-replies",
       "020-first-response",
       "021-assignment-and-follow-up",
+      "022-enquiry-counts",
     ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();

@@ -19,6 +19,7 @@ import * as enquirySearch from "./018-enquiry-search";
 import * as enquiryReplies from "./019-enquiry-replies";
 import * as firstResponse from "./020-first-response";
 import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
+import * as enquiryCounts from "./022-enquiry-counts";
 import type { AppMigration } from "./types";
 
 /**
@@ -48,4 +49,5 @@ export const migrations: Record<string, AppMigration> = {
   "019-enquiry-replies": enquiryReplies,
   "020-first-response": firstResponse,
   "021-assignment-and-follow-up": assignmentAndFollowUp,
+  "022-enquiry-counts": enquiryCounts,
 };
