@@ -19,6 +19,10 @@ import type { MigrationDialect } from "./types";
  * possible); the reader adds the rows up and folds them into one per group
  * now and then (inbox-counts.server.ts).
  *
+ * The indexes of a status's and an assignee's pages take the id as the last
+ * column, as the keyset pages' order does (created_at, id; decision 058): a
+ * page reads its rows in order, with no sort of the ties.
+ *
  * Derived data, like the search index (018): not in TABLES, never backed up.
  * A restore drops contact_submissions and its triggers; this migration drops
  * what is left and builds the table again from the rows, as it is run in the
@@ -38,6 +42,13 @@ function tab(row: string, dialect: MigrationDialect) {
 const assignee = (row: string) => sql`coalesce(${sql.raw(row)}.assigned_to, '')`;
 
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
+  for (const [old, index, column] of [
+    ["contact_submissions_status_created_idx", "contact_submissions_status_page_idx", "status"],
+    ["contact_submissions_assignee_created_idx", "contact_submissions_assignee_page_idx", "assigned_to"],
+  ] as const) {
+    await db.schema.dropIndex(old).execute();
+    await db.schema.createIndex(index).on("contact_submissions").columns([column, "created_at", "id"]).execute();
+  }
   await sql`drop table if exists enquiry_counts`.execute(db);
   if (dialect === "postgres") return postgres(db);
   await sql`create table enquiry_counts (
