@@ -21,14 +21,17 @@ import type { MigrationDialect } from "./types";
  *
  * The indexes of a status's and an assignee's pages take the id as the last
  * column, as the keyset pages' order does (created_at, id; decision 058): a
- * page reads its rows in order, with no sort of the ties.
+ * page reads its rows in order, with no sort of the ties. The follow-up
+ * index holds only the enquiries that have a day (a few): so small, the
+ * planners read Due's rows (its page, its counts, and how many are due
+ * beside every view) from it rather than a status's or everyone's.
  *
  * Derived data, like the search index (018): not in TABLES, never backed up.
  * A restore drops contact_submissions and its triggers; this migration drops
  * what is left and builds the table again from the rows, as it is run in the
  * restore's transaction (decision 040).
  */
-export const FLOOD_MARK = "%+flood+%";
+const FLOOD_MARK = "%+flood+%";
 
 /** The tab an enquiry is counted under, of the row `row` ("new", "old", or a transition table's alias). */
 function tab(row: string, dialect: MigrationDialect) {
@@ -49,6 +52,13 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     await db.schema.dropIndex(old).execute();
     await db.schema.createIndex(index).on("contact_submissions").columns([column, "created_at", "id"]).execute();
   }
+  await db.schema.dropIndex("contact_submissions_follow_up_idx").execute();
+  await db.schema
+    .createIndex("contact_submissions_follow_up_idx")
+    .on("contact_submissions")
+    .columns(["follow_up_on", "created_at"])
+    .where(sql.ref("follow_up_on"), "is not", null)
+    .execute();
   await sql`drop table if exists enquiry_counts`.execute(db);
   if (dialect === "postgres") return postgres(db);
   await sql`create table enquiry_counts (
