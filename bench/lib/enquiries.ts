@@ -222,7 +222,6 @@ async function seedPostgres(url: string, count: number, newest: number): Promise
     await client.query("commit");
     // Fresh statistics and visibility map: the planner and index-only scans see the rows as a settled site's would.
     await client.query("vacuum analyze contact_submissions");
-    await client.query("vacuum analyze enquiry_counts");
   } finally {
     await client.end();
   }
