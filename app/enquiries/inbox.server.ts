@@ -11,6 +11,7 @@ import { formatCursor, type InboxCounts, type InboxFilter, type InboxPage, type 
 import { ENQUIRY_STATUSES, type EnquiryStatus } from "./pipeline";
 import { FLOOD_SIGNAL, isHeldInFlood } from "./spam";
 import { markFirstResponse } from "./first-response.server";
+import { countersByGroup, type CountGroup } from "./inbox-counts.server";
 import { parseValuationDetails } from "./valuation";
 
 /** The admin's inbox of contact submissions: newest first, filtered by read state, held in a flood or spam, searched. */
@@ -56,7 +57,7 @@ function inFilter(eb: Where, filter: InboxFilter) {
 /**
  * A case-insensitive substring of the name, e-mail, phone or message, or of a
  * valuation request's address and postcode, found with the database's own
- * text index (migrations 018 and 025, decisions 058 and 068).
+ * text index (migrations 018 and 023, decisions 058 and 068).
  *
  * SQLite: the FTS5 trigram index, asked for the search as one phrase (its
  * characters in a row; quotes doubled, so nothing in it is FTS syntax). The
@@ -77,12 +78,12 @@ function matchesSearch(eb: Where, search: string, dialect: MigrationDialect) {
 
 const SEARCHED = ["name", "email", "phone", "message"] as const;
 
-/** A valuation request's address and postcode, as migration 025's triggers index them on SQLite ('' for the contact form's). */
+/** A valuation request's address and postcode, as migration 023's triggers index them on SQLite ('' for the contact form's). */
 const SQLITE_PLACE = sql`(case when json_valid(details) then coalesce(json_extract(details, '$.address') || ' ' || json_extract(details, '$.postcode'), '') else '' end)`;
 
 /**
  * What PostgreSQL searches: the four fields and a valuation's address and postcode, lower-cased, apart
- * (\x01 never reaches a search: parseSearch makes it a space). Migration 025 indexes this very expression.
+ * (\x01 never reaches a search: parseSearch makes it a space). Migration 023 indexes this very expression.
  */
 const SEARCH_TEXT = sql`lower(name || E'\\x01' || email || E'\\x01' || coalesce(phone, '') || E'\\x01' || message || E'\\x01' ||
   coalesce((details::jsonb ->> 'address') || ' ' || (details::jsonb ->> 'postcode'), ''))`;
@@ -134,30 +135,26 @@ export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Prom
 
 /**
  * How many submissions there are of each kind the tabs and the statuses tell
- * apart (under Spam or not, its signals, read or not, its status), of those
- * the search matches: one pass over an index that holds these four columns
- * (migration 018), a few dozen groups, which the counts below add up. Cheaper
- * than a sum per tab, which tested the flood mark on every row.
+ * apart (spam, held in a flood, read, unread; by status), which the counts
+ * below add up. A view without a search or Due reads them from the counters
+ * the database keeps (migration 022, decision 063), of everyone or of one
+ * assignee. A search or Due counts its matches: one pass over an index that
+ * holds the columns tested (migration 018), a few dozen groups.
  */
-async function countGroups(db: Db, { search = "", assignee, dueBy }: Pick<InboxQuery, "search" | "assignee" | "dueBy">) {
-  let query = db
+async function countGroups(db: Db, { search = "", assignee, dueBy }: Pick<InboxQuery, "search" | "assignee" | "dueBy">): Promise<CountGroup[]> {
+  if (search === "" && dueBy === undefined) return countersByGroup(db, assignee);
+  const rows = await db
     .selectFrom("contact_submissions")
     .select(["spam_reason", "is_read", "status", "spam_signals", (eb) => eb.fn.countAll<number | string>().as("count")])
-    .groupBy(["spam_reason", "is_read", "status", "spam_signals"]);
-  if (search !== "" || assignee !== undefined || dueBy !== undefined) {
-    query = query.where((eb) => eb.and(narrowing(eb, { search, assignee, dueBy }, dialectOf(db))));
-  }
-  return (await query.execute()).map((row) => ({
-    tab: (row.spam_reason !== null ? "spam" : isHeldInFlood(row.spam_signals) ? "held" : toBoolean(row.is_read) ? "read" : "unread") as Exclude<
-      InboxFilter,
-      "all"
-    >,
+    .where((eb) => eb.and(narrowing(eb, { search, assignee, dueBy }, dialectOf(db))))
+    .groupBy(["spam_reason", "is_read", "status", "spam_signals"])
+    .execute();
+  return rows.map((row) => ({
+    tab: row.spam_reason !== null ? "spam" : isHeldInFlood(row.spam_signals) ? "held" : toBoolean(row.is_read) ? "read" : "unread",
     status: row.status,
     count: Number(row.count),
   }));
 }
-
-type CountGroup = Awaited<ReturnType<typeof countGroups>>[number];
 
 /** Per filter tab, of the groups of the status chosen (every status without one). */
 function tabCounts(groups: CountGroup[], status: EnquiryStatus | undefined): InboxCounts {

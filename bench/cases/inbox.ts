@@ -51,7 +51,12 @@ async function csvTimes(url: string, cookie: string, encoding: string): Promise<
   return { medianMs: round(median(times)), bytes, rows };
 }
 
-/** The views measured; `{cursor}` is the place after page 899 of All (so the next page is page 900). */
+/**
+ * The views measured; `{cursor}` is the place after page 899 of All (so the
+ * next page is page 900), `{unreadCursor}` and `{unassignedCursor}` after
+ * page 19 of theirs; `{member}` the second member's id. The admin signed in
+ * is the first member (Mine): bench/lib/enquiries.ts assigns the enquiries.
+ */
 const VIEWS: Array<{ name: string; path: string }> = [
   { name: "All, first page", path: "/api/admin/enquiries" },
   { name: "All, page 900 (keyset)", path: "/api/admin/enquiries?page=900&after={cursor}" },
@@ -59,6 +64,11 @@ const VIEWS: Array<{ name: string; path: string }> = [
   { name: "Unread", path: "/api/admin/enquiries?filter=unread" },
   { name: "Status: Instructed", path: "/api/admin/enquiries?status=instructed" },
   { name: "Unread + Instructed, page 20", path: "/api/admin/enquiries?filter=unread&status=instructed&page=20&after={unreadCursor}" },
+  { name: "Assigned to: Mine", path: "/api/admin/enquiries?assignee=mine" },
+  { name: "Assigned to: Unassigned", path: "/api/admin/enquiries?assignee=unassigned" },
+  { name: "Unassigned, page 20 (keyset)", path: "/api/admin/enquiries?assignee=unassigned&page=20&after={unassignedCursor}" },
+  { name: "Assigned to: a member", path: "/api/admin/enquiries?assignee={member}" },
+  { name: "Due", path: "/api/admin/enquiries?due=1" },
   { name: "Search: a name", path: `/api/admin/enquiries?q=${encodeURIComponent(NEEDLE.name.split(" ")[1]!)}` },
   { name: "Search: an e-mail", path: `/api/admin/enquiries?q=${encodeURIComponent(NEEDLE.email)}` },
   { name: "Search: a phone", path: `/api/admin/enquiries?q=${encodeURIComponent(NEEDLE.phone.slice(-6))}` },
@@ -70,7 +80,8 @@ type Backend = {
   name: "sqlite" | "postgres";
   env: NodeJS.ProcessEnv;
   target: SeedTarget;
-  cursorAt: (sql: string) => Promise<string>;
+  /** The first row a statement answers (or runs it, for one that answers none). */
+  first: (sql: string) => Promise<Record<string, unknown> | undefined>;
   done: () => Promise<void>;
 };
 
@@ -80,8 +91,16 @@ const ALL_AT = (offset: number) =>
   `select created_at, id from contact_submissions where spam_reason is null and not (${HELD}) order by created_at desc, id desc limit 1 offset ${offset}`;
 const UNREAD_INSTRUCTED_AT = (offset: number, isRead: string) =>
   `select created_at, id from contact_submissions where spam_reason is null and not (${HELD}) and is_read = ${isRead} and status = 'instructed' order by created_at desc, id desc limit 1 offset ${offset}`;
+const UNASSIGNED_AT = (offset: number) =>
+  `select created_at, id from contact_submissions where spam_reason is null and not (${HELD}) and assigned_to is null order by created_at desc, id desc limit 1 offset ${offset}`;
+/** A second member (Enquiries) to assign enquiries to: a row only, nobody signs in as them. */
+const SECOND_MEMBER = {
+  id: "00000000-0000-4000-8000-0000000b3c22",
+  add: (now: string) =>
+    `insert into admin_users (id, email, password_hash, role, name, created_at, updated_at) values ('00000000-0000-4000-8000-0000000b3c22', 'second.member@example.com', 'no password', 'enquiries', 'Second Member', '${now}', '${now}')`,
+};
 
-function place(row: { created_at: unknown; id: unknown } | undefined): string {
+function place(row: Record<string, unknown> | undefined): string {
   if (!row) throw new Error("The seeded inbox is shorter than the pages the case asks for.");
   const at = row.created_at instanceof Date ? row.created_at.toISOString() : String(row.created_at);
   return `${at}_${String(row.id)}`;
@@ -95,10 +114,10 @@ async function sqliteBackend(): Promise<Backend> {
     name: "sqlite",
     env: { DATA_DIR: dataDir, DATABASE_URL: "" },
     target: { sqliteFile: file },
-    cursorAt: async (query) => {
-      const db = new DatabaseSync(file, { readOnly: true });
+    first: async (query) => {
+      const db = new DatabaseSync(file);
       try {
-        return place(db.prepare(query).get() as { created_at: unknown; id: unknown } | undefined);
+        return db.prepare(query).get();
       } finally {
         db.close();
       }
@@ -122,11 +141,11 @@ async function postgresBackend(adminUrl: string): Promise<Backend> {
     name: "postgres",
     env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
     target: { databaseUrl: url.toString() },
-    cursorAt: async (query) => {
+    first: async (query) => {
       const client = new pg.Client({ connectionString: url.toString() });
       await client.connect();
       try {
-        return place((await client.query(query)).rows[0]);
+        return (await client.query(query)).rows[0];
       } finally {
         await client.end();
       }
@@ -171,15 +190,23 @@ export async function inboxCase(context: InboxContext): Promise<InboxResult[]> {
       },
     );
     try {
+      await backend.first(SECOND_MEMBER.add(new Date().toISOString()));
       process.stdout.write(`Inbox on ${backend.name}: seeding ${context.enquiries.toLocaleString("en-GB")} + 1 enquiries… `);
       const seedMs = await seedEnquiries(backend.target, context.enquiries);
       console.log(`${(seedMs / 1000).toFixed(1)} s`);
-      const cursor = await backend.cursorAt(ALL_AT(899 * 50 - 1));
-      const unreadCursor = await backend.cursorAt(UNREAD_INSTRUCTED_AT(19 * 50 - 1, backend.name === "postgres" ? "false" : "0"));
+      const cursor = place(await backend.first(ALL_AT(899 * 50 - 1)));
+      const unreadCursor = place(await backend.first(UNREAD_INSTRUCTED_AT(19 * 50 - 1, backend.name === "postgres" ? "false" : "0")));
+      const unassignedCursor = place(await backend.first(UNASSIGNED_AT(19 * 50 - 1)));
       const cookie = await signInAsAdmin(server.url);
       const views: InboxView[] = [];
       for (const view of VIEWS) {
-        const url = server.url + view.path.replace("{cursor}", encodeURIComponent(cursor)).replace("{unreadCursor}", encodeURIComponent(unreadCursor));
+        const url =
+          server.url +
+          view.path
+            .replace("{cursor}", encodeURIComponent(cursor))
+            .replace("{unreadCursor}", encodeURIComponent(unreadCursor))
+            .replace("{unassignedCursor}", encodeURIComponent(unassignedCursor))
+            .replace("{member}", SECOND_MEMBER.id);
         const times: number[] = [];
         let count = 0;
         for (let run = 0; run <= context.runs; run++) {

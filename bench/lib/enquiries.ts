@@ -6,6 +6,11 @@
  * the contact form's: mostly real enquiries, some read, some marked, held in a
  * flood or under Spam, every status of the pipeline, and timestamps that tie
  * (several enquiries in the same millisecond), so keyset pages meet ties.
+ * When the database has members who may be assigned enquiries (Owner or
+ * Enquiries), about three in ten are assigned to one of them (the first
+ * member, the oldest, has half of those) and the rest are nobody's; about
+ * one in fifty has a day to follow it up, from a month before the newest to
+ * a month after (decision 063).
  *
  * Runs directly on Node 24 (type stripping): nothing imported from app/.
  */
@@ -46,9 +51,11 @@ type Row = [
   spam_reason: string | null,
   spam_signals: string | null,
   status: string,
+  assigned_to: string | null,
+  follow_up_on: string | null,
 ];
-const COLUMNS = "id, name, email, email_folded, phone, user_type, message, is_read, created_at, spam_reason, spam_signals, status";
-const WIDTH = 12;
+const COLUMNS = "id, name, email, email_folded, phone, user_type, message, is_read, created_at, spam_reason, spam_signals, status, assigned_to, follow_up_on";
+const WIDTH = 14;
 
 /** A deterministic pseudo-random stream (mulberry32): the same rows on every run. */
 function random(seed: number): () => number {
@@ -63,8 +70,10 @@ function random(seed: number): () => number {
 }
 
 /** `count` enquiries, oldest first, the newest at `newest`; about one in five shares its millisecond with the one before. */
-export function* enquiryRows(count: number, newest = Date.now()): Generator<Row> {
+export function* enquiryRows(count: number, newest = Date.now(), members: readonly string[] = []): Generator<Row> {
   const next = random(22);
+  // A stream of its own, so the other columns are the same rows with or without members.
+  const pipeline = random(61);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   let at = newest - count * 60_000;
   for (let index = 0; index < count; index++) {
@@ -90,8 +99,17 @@ export function* enquiryRows(count: number, newest = Date.now()): Generator<Row>
       spamReason,
       spamSignals,
       pick(STATUSES),
+      assigneeOf(pipeline(), members),
+      pipeline() < 0.02 ? new Date(newest + Math.floor((pipeline() - 0.5) * 60) * 86_400_000).toISOString().slice(0, 10) : null,
     ];
   }
+}
+
+/** Nobody (seven in ten), else the first member (half of the rest), else any member. */
+function assigneeOf(roll: number, members: readonly string[]): string | null {
+  if (members.length === 0 || roll < 0.7) return null;
+  if (roll < 0.85) return members[0]!;
+  return members[Math.floor(((roll - 0.85) / 0.15) * members.length)]!;
 }
 
 /** The needle: the newest enquiry, unread, New. */
@@ -109,6 +127,8 @@ function needleRow(newest: number): Row {
     null,
     null,
     "new",
+    null,
+    null,
   ];
 }
 
@@ -120,11 +140,13 @@ const PER_TRANSACTION = 20_000;
 /** Writes `count` enquiries plus the needle; answers how long it took (ms). */
 export async function seedEnquiries(target: SeedTarget, count: number, newest = Date.now()): Promise<number> {
   const started = performance.now();
-  const rows = enquiryRows(count, newest - 1);
-  if ("sqliteFile" in target) seedSqlite(target.sqliteFile, rows, needleRow(newest));
-  else await seedPostgres(target.databaseUrl, rows, needleRow(newest));
+  if ("sqliteFile" in target) seedSqlite(target.sqliteFile, count, newest);
+  else await seedPostgres(target.databaseUrl, count, newest);
   return performance.now() - started;
 }
+
+/** Who may be assigned an enquiry (decision 061), the oldest member first. */
+const MEMBERS = "select id from admin_users where role in ('owner', 'enquiries') order by created_at, id";
 
 function* batches(rows: Iterable<Row>, last: Row): Generator<Row[]> {
   let batch: Row[] = [];
@@ -139,10 +161,16 @@ function* batches(rows: Iterable<Row>, last: Row): Generator<Row[]> {
   yield batch;
 }
 
-function seedSqlite(file: string, rows: Iterable<Row>, last: Row): void {
+function seedSqlite(file: string, count: number, newest: number): void {
   const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA busy_timeout = 10000");
+    const members = db
+      .prepare(MEMBERS)
+      .all()
+      .map((row) => String(row.id));
+    const rows = enquiryRows(count, newest - 1, members);
+    const last = needleRow(newest);
     const statements = new Map<number, ReturnType<DatabaseSync["prepare"]>>();
     const insert = (size: number) => {
       let statement = statements.get(size);
@@ -170,10 +198,13 @@ function seedSqlite(file: string, rows: Iterable<Row>, last: Row): void {
   }
 }
 
-async function seedPostgres(url: string, rows: Iterable<Row>, last: Row): Promise<void> {
+async function seedPostgres(url: string, count: number, newest: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    const members = (await client.query<{ id: string }>(MEMBERS)).rows.map((row) => row.id);
+    const rows = enquiryRows(count, newest - 1, members);
+    const last = needleRow(newest);
     let inTransaction = 0;
     await client.query("begin");
     for (const batch of batches(rows, last)) {

@@ -18,7 +18,7 @@ import { createAdmin } from "~/auth/admins.server";
 import { createSession } from "~/auth/sessions.server";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
-import { listSubmissions } from "~/enquiries/inbox.server";
+import { countSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import type { Database } from "~/platform/db/db.server";
 import { migrations } from "~/platform/db/migrations";
@@ -28,6 +28,7 @@ import { siteDefaults } from "~/website/content";
 import { publishContent } from "~/website/website.server";
 import { runAdmin } from "../support/admin-cli";
 import { backends } from "../support/backends";
+import { freshCounts, keptCounts } from "../support/enquiry-counts";
 import {
   ENQUIRY,
   PASSWORD,
@@ -144,6 +145,9 @@ describe.each(backends)("backup and restore on $name", (backend) => {
       const found = async (search: string) => (await listSubmissions(target.database.db, { filter: "all", search })).submissions.map((s) => s.name);
       expect(await found("lovelace")).toEqual(["Ada Lovelace"]);
       expect(await found("stale before")).toEqual([]);
+      // The inbox's counts (derived, never in a backup) are the restored rows', not the stale enquiry's (decision 063).
+      expect(await countSubmissions(target.database.db)).toEqual({ all: 2, unread: 2, read: 0, held: 0, spam: 1 });
+      expect(await keptCounts(target.database.db)).toEqual(await freshCounts(target.database.db));
 
       const changing = ["admin_sessions", "public_data_version", "audit_log"];
       expect(await allRows(target.database, changing)).toEqual(await allRows(source.database, changing));
@@ -369,6 +373,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a back
       expect(await commandEntries(onPg.database), "the restore, into the restored log").toEqual(["backup-restored"]);
       expect(await allImages(onPg.storage)).toEqual(await allImages(source.storage));
       expect(await schedule(onPg.database, "after the move")).toBe(taken + 1);
+      expect(await countSubmissions(onPg.database.db)).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 1 });
 
       const fromPostgres = path.join(backups, "from-postgres");
       expect((await runAdmin(onPg.testDb.env, ["backup", fromPostgres])).code).toBe(0);
@@ -377,6 +382,8 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("a back
       expect(restoredBack.code, restoredBack.stderr).toBe(0);
       expect(await portableRows(back.database)).toEqual(await portableRows(onPg.database));
       expect(await schedule(back.database, "back again")).toBe(taken + 2);
+      expect(await keptCounts(back.database.db)).toEqual(await freshCounts(back.database.db));
+      expect(await countSubmissions(back.database.db)).toEqual({ all: 1, unread: 1, read: 0, held: 0, spam: 1 });
     },
     SLOW,
   );

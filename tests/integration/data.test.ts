@@ -31,7 +31,8 @@ const ALL_MIGRATIONS = [
   "019-enquiry-replies",
   "020-first-response",
   "021-assignment-and-follow-up",
-  "025-search-the-property",
+  "022-enquiry-counts",
+  "023-search-the-property",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

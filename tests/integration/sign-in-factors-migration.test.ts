@@ -67,7 +67,8 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "019-enquiry-replies",
         "020-first-response",
         "021-assignment-and-follow-up",
-        "025-search-the-property",
+        "022-enquiry-counts",
+        "023-search-the-property",
       ]);
 
       const kept = await database.db

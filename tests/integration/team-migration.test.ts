@@ -58,7 +58,8 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "019-enquiry-replies",
       "020-first-response",
       "021-assignment-and-follow-up",
-      "025-search-the-property",
+      "022-enquiry-counts",
+      "023-search-the-property",
     ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();

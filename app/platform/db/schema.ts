@@ -256,6 +256,19 @@ export interface EnquiryReplyTable {
   outbox_job_id: string;
 }
 
+/**
+ * How many enquiries each (tab, status, assignee) holds, kept by triggers
+ * (migration 022, decision 063). On PostgreSQL a group may have several rows,
+ * to be added up. Derived data: not in TABLES, never backed up.
+ */
+export interface EnquiryCountTable {
+  tab: "spam" | "held" | "read" | "unread";
+  status: StoredEnquiryStatus;
+  /** The member's id, or "" for nobody. */
+  assignee: string;
+  n: number | string;
+}
+
 /** One row (id 1), absent until an owner saves (migration 019): reply templates, Not proceeding reasons, the acknowledgement. */
 export interface EnquirySettingsTable {
   id: number;
@@ -383,6 +396,7 @@ export interface DatabaseSchema {
   enquiry_notes: EnquiryNoteTable;
   enquiry_replies: EnquiryReplyTable;
   enquiry_settings: EnquirySettingsTable;
+  enquiry_counts: EnquiryCountTable;
   pending_sign_ins: PendingSignInTable;
   sign_in_policy: SignInPolicyTable;
 }
@@ -417,8 +431,11 @@ export const TABLES = [
   "enquiry_settings",
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
-// A table added to DatabaseSchema and not to TABLES fails the type check here.
-export const everyTableListed: Exclude<keyof DatabaseSchema, (typeof TABLES)[number]> extends never ? true : never = true;
+/** Tables of derived data the migrations make and fill from the others (a restore makes them again): never backed up. */
+export const DERIVED_TABLES = ["enquiry_counts"] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
+
+// A table added to DatabaseSchema and not to TABLES (or DERIVED_TABLES) fails the type check here.
+export const everyTableListed: Exclude<keyof DatabaseSchema, (typeof TABLES)[number] | (typeof DERIVED_TABLES)[number]> extends never ? true : never = true;
 
 /** Kysely's own: which migrations ran (the schema's version is the last), and its lock. */
 export const MIGRATION_TABLES = ["kysely_migration", "kysely_migration_lock"] as const;

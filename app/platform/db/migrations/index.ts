@@ -19,7 +19,8 @@ import * as enquirySearch from "./018-enquiry-search";
 import * as enquiryReplies from "./019-enquiry-replies";
 import * as firstResponse from "./020-first-response";
 import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
-import * as searchTheProperty from "./025-search-the-property";
+import * as enquiryCounts from "./022-enquiry-counts";
+import * as searchTheProperty from "./023-search-the-property";
 import type { AppMigration } from "./types";
 
 /**
@@ -49,5 +50,6 @@ export const migrations: Record<string, AppMigration> = {
   "019-enquiry-replies": enquiryReplies,
   "020-first-response": firstResponse,
   "021-assignment-and-follow-up": assignmentAndFollowUp,
-  "025-search-the-property": searchTheProperty,
+  "022-enquiry-counts": enquiryCounts,
+  "023-search-the-property": searchTheProperty,
 };
