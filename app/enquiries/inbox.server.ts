@@ -111,19 +111,6 @@ function narrowing(eb: Where, { search = "", status, assignee, dueBy }: Omit<Inb
 }
 
 /**
- * The ids a CSV export of this view holds, newest first, fixed now, with the
- * export's audit entry (the view, whether it was searched, how many rows;
- * never the search's words) in the same transaction.
- */
-export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Promise<string[]> {
-  return inTransaction(db, async (trx) => {
-    const ids = (await submissionsQuery(trx, query).clearSelect().select("id").execute()).map((row) => row.id);
-    await audit(trx, { actor, action: "enquiries-exported", target: query.filter, details: { searched: (query.search ?? "") !== "", count: ids.length } });
-    return ids;
-  });
-}
-
-/**
  * How many submissions there are of each kind the tabs and the statuses tell
  * apart (under Spam or not, its signals, read or not, its status), of those
  * the search matches: one pass over an index that holds these four columns
