@@ -230,6 +230,29 @@ describe("the enquiries CSV", () => {
     expect(state.closed).toBe(1);
   });
 
+  it("drops the chunk being read when the download is cancelled meanwhile, closing its source once and reporting nothing", async () => {
+    const reported: unknown[] = [];
+    let closed = 0;
+    let release: (() => void) | undefined;
+    async function* slow() {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      yield [submission()];
+    }
+    const close = async () => {
+      closed++;
+    };
+    const reader = enquiriesCsvStream({ chunks: slow(), close }, "all", (error) => reported.push(error)).getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await reader.cancel();
+    release!();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reported).toEqual([]);
+    expect(closed).toBe(1);
+  });
+
   it("names its file by the UK calendar day", () => {
     expect(downloadDate(new Date("2026-07-01T23:30:00.000Z"))).toBe("2026-07-02");
     expect(downloadDate(new Date("2026-12-31T23:30:00.000Z"))).toBe("2026-12-31");

@@ -120,6 +120,8 @@ export function enquiriesCsvStream(source: CsvSource, filter: InboxFilter, onErr
   const signals = signalFields();
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= source.close());
+  // The client went away: a chunk still being read is dropped, and the read it fails on once closed is no error.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(Buffer.from(CSV_BOM + csvRecord(enquiryCsvColumns(filter))));
@@ -127,6 +129,7 @@ export function enquiriesCsvStream(source: CsvSource, filter: InboxFilter, onErr
     async pull(controller) {
       try {
         const next = await chunks.next();
+        if (cancelled) return;
         if (next.done) {
           controller.close();
           await close().catch(onError);
@@ -136,12 +139,14 @@ export function enquiriesCsvStream(source: CsvSource, filter: InboxFilter, onErr
         for (const submission of next.value) text += enquiryCsvLine(submission, filter, signals);
         if (text !== "") controller.enqueue(Buffer.from(text));
       } catch (error) {
+        if (cancelled) return;
         onError(error);
         controller.error(error);
         await close().catch(onError);
       }
     },
     async cancel() {
+      cancelled = true;
       await close();
     },
   });
