@@ -197,7 +197,12 @@ describe("the enquiries CSV", () => {
 
   it("streams the same file as a whole one, a chunk at a time as it is read, then closes its source", async () => {
     const rows = Array.from({ length: 5 }, (_, i) =>
-      submission({ name: `Sender ${i}`, message: i % 2 ? "=1+1" : 'A "quoted"\r\nmessage', spam_signals: i === 3 ? "too-fast" : null }),
+      submission({
+        name: `Sender ${i} Zoë 😀`,
+        // The last one longer than a chunk's first buffer, in characters of two and three bytes.
+        message: i === 4 ? "£€".repeat(20_000) : i % 2 ? "=1+1" : 'A "quoted"\r\nmessage',
+        spam_signals: i === 3 ? "too-fast" : null,
+      }),
     );
     const { state, source: from } = source([rows.slice(0, 2), [], rows.slice(2)]);
     const reader = enquiriesCsvStream(from, "all", () => {}).getReader();
