@@ -12,6 +12,7 @@ import { startRetentionSchedule } from "~/enquiries/retention.server";
 import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/fleet/clock.server";
 import { publicVersionReader } from "~/platform/db/data-version.server";
+import { snapshotReads } from "~/platform/db/snapshot-read.server";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { groupCommits } from "~/platform/db/group-commit.server";
 import type { Env } from "~/platform/config/env.server";
@@ -78,6 +79,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
   const services: AppServices = {
     db: database.db,
     publicVersion: publicVersion.read,
+    snapshots: snapshotReads(database),
     transactions: groupCommits(database.db),
     secrets,
     formTokens: createFormTokens(secrets),

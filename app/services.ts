@@ -13,6 +13,7 @@ import type { CookieSettings } from "~/platform/http/cookies.server";
 import type { DatabaseHealth } from "~/platform/db/database-health.server";
 import type { Db } from "~/platform/db/db.server";
 import type { Transactions } from "~/platform/db/group-commit.server";
+import type { SnapshotReads } from "~/platform/db/snapshot-read.server";
 import type { Log } from "~/platform/observe/log.server";
 import type { Metrics } from "~/platform/observe/metrics.server";
 import type { RefusalMemory } from "~/platform/limits/rate-limit.server";
@@ -25,6 +26,8 @@ export type AppServices = {
   db: Db;
   /** The public data's version, read as the cached pages read it on every request (data-version.server.ts). */
   publicVersion: () => Promise<number>;
+  /** Long reads from one snapshot of the database, off the connection the requests share (snapshot-read.server.ts): the CSV export. */
+  snapshots: SnapshotReads;
   /** Transactions whose commits are shared by the writes that arrive together (group-commit.server.ts). */
   transactions: Transactions;
   /** Signing keys every instance on the database shares. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CSV_BATCH_SIZE, CSV_BOM, csvField, csvRecord, downloadDate, enquiriesCsv, enquiriesCsvStream } from "./csv";
+import { stringify } from "csv-stringify/sync";
+import { CSV_BOM, csvField, csvRecord, downloadDate, enquiriesCsv, enquiriesCsvStream, type CsvSubmission } from "./csv";
 import type { StoredSubmission } from "./inbox";
 import { parseCsv } from "../../tests/support/csv";
 
@@ -59,6 +60,59 @@ describe("a CSV field", () => {
       expect(parseCsv(csvRecord([value]))).toEqual([[value]]);
     },
   );
+});
+
+describe("the encoding, written out here (decision 064)", () => {
+  /** What csv-stringify writes with the options the file was made with before. */
+  const library = (values: string[]) => stringify([values], { quoted: true, quoted_empty: true, escape_formulas: true, record_delimiter: "windows" });
+  /** mulberry32: the same "random" values every run, so a failure can be repeated. */
+  function random(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const ALPHABET = [
+    '"',
+    "'",
+    ",",
+    ";",
+    "=",
+    "+",
+    "-",
+    "@",
+    "\t",
+    "\r",
+    "\n",
+    " ",
+    "a",
+    "Z",
+    "0",
+    "é",
+    "£",
+    "\uFF1D",
+    "\uFF0B",
+    "\uFF0D",
+    "\uFF20",
+    "😀",
+    "\\",
+    "\u0000",
+  ];
+
+  it("writes what csv-stringify writes, for edge cases and 5,000 random records", () => {
+    const edges = ["", " ", '"', '""', "'", "=", "-", "+1", "@", "\t", "\r", "\n", "\r\n", "\uFF1D1", "\uFF0B", "\uFF0D", "\uFF20", "😀=", "a,b", 'a"b"c'];
+    expect(csvRecord(edges)).toBe(library(edges));
+    const next = random(64);
+    for (let record = 0; record < 5_000; record++) {
+      const values = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+        Array.from({ length: Math.floor(next() * 6) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join(""),
+      );
+      expect(csvRecord(values), JSON.stringify(values)).toBe(library(values));
+    }
+  });
 });
 
 /** After the columns that were there before: the kind and a valuation request's details, empty for the contact form's. */
@@ -125,41 +179,83 @@ describe("the enquiries CSV", () => {
     );
   });
 
-  it("streams the same file in batches, in the order given, leaving out what is gone", async () => {
-    const ids = Array.from({ length: CSV_BATCH_SIZE + 2 }, (_, i) => `id-${i}`);
-    const gone = new Set(["id-1", `id-${CSV_BATCH_SIZE + 1}`]);
-    const batches: number[] = [];
-    const stream = enquiriesCsvStream(
-      ids,
-      "all",
-      async (batch) => {
-        batches.push(batch.length);
-        // Answered in another order than asked: the stream keeps the order of `ids`.
-        return batch
-          .filter((id) => !gone.has(id))
-          .reverse()
-          .map((id) => submission({ id, name: id }));
-      },
-      () => {},
+  /** A source of these chunks that counts what was read and when it was closed; reading chunk `failAt` fails. */
+  function source(chunks: CsvSubmission[][], failAt?: number) {
+    const state = { read: 0, closed: 0 };
+    async function* read() {
+      for (const [index, chunk] of chunks.entries()) {
+        if (index === failAt) throw new Error("database gone");
+        state.read++;
+        yield chunk;
+      }
+    }
+    const close = async () => {
+      state.closed++;
+    };
+    return { state, source: { chunks: read(), close } };
+  }
+
+  it("streams the same file as a whole one, a chunk at a time as it is read, then closes its source", async () => {
+    const rows = Array.from({ length: 5 }, (_, i) =>
+      submission({
+        name: `Sender ${i} Zoë 😀`,
+        // The last one longer than a chunk's first buffer, in characters of two and three bytes.
+        message: i === 4 ? "£€".repeat(20_000) : i % 2 ? "=1+1" : 'A "quoted"\r\nmessage',
+        spam_signals: i === 3 ? "too-fast" : null,
+      }),
     );
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    expect(batches).toEqual([CSV_BATCH_SIZE, 2]);
-    expect([...bytes.subarray(0, 3)], "UTF-8 byte-order mark").toEqual([0xef, 0xbb, 0xbf]);
-    const expected = ids.filter((id) => !gone.has(id)).map((id) => submission({ id, name: id }));
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe(enquiriesCsv(expected, "all"));
+    const { state, source: from } = source([rows.slice(0, 2), [], rows.slice(2)]);
+    const reader = enquiriesCsvStream(from, "all", () => {}).getReader();
+    const first = await reader.read();
+    expect([...first.value!.subarray(0, 3)], "UTF-8 byte-order mark").toEqual([0xef, 0xbb, 0xbf]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(state.read, "one chunk ready ahead of the download, no more").toBe(1);
+    const pieces = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) pieces.push(next.value);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(Buffer.concat(pieces))).toBe(enquiriesCsv(rows, "all"));
+    expect(state.closed).toBe(1);
   });
 
-  it("stops the stream with the error, and reports it, when a batch cannot be loaded", async () => {
+  it("stops the stream with the error, reports it and closes its source, when a chunk cannot be read", async () => {
     const reported: unknown[] = [];
-    const failure = new Error("database gone");
-    const stream = enquiriesCsvStream(
-      ["a"],
-      "all",
-      () => Promise.reject(failure),
-      (error) => reported.push(error),
-    );
+    const { state, source: from } = source([[submission()], [submission()]], 1);
+    const stream = enquiriesCsvStream(from, "all", (error) => reported.push(error));
     await expect(new Response(stream).text()).rejects.toThrow("database gone");
-    expect(reported).toEqual([failure]);
+    expect(reported).toEqual([new Error("database gone")]);
+    expect(state.closed).toBe(1);
+  });
+
+  it("closes its source when the download is cancelled half-way, reading no further", async () => {
+    const { state, source: from } = source([[submission()], [submission()], [submission()]]);
+    const reader = enquiriesCsvStream(from, "all", () => {}).getReader();
+    await reader.read();
+    await reader.read();
+    await reader.cancel();
+    expect(state.read).toBe(1);
+    expect(state.closed).toBe(1);
+  });
+
+  it("drops the chunk being read when the download is cancelled meanwhile, closing its source once and reporting nothing", async () => {
+    const reported: unknown[] = [];
+    let closed = 0;
+    let release: (() => void) | undefined;
+    async function* slow() {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      yield [submission()];
+    }
+    const close = async () => {
+      closed++;
+    };
+    const reader = enquiriesCsvStream({ chunks: slow(), close }, "all", (error) => reported.push(error)).getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await reader.cancel();
+    release!();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reported).toEqual([]);
+    expect(closed).toBe(1);
   });
 
   it("names its file by the UK calendar day", () => {

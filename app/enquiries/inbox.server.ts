@@ -121,19 +121,6 @@ function narrowing(eb: Where, { search = "", status, assignee, dueBy }: Omit<Inb
 }
 
 /**
- * The ids a CSV export of this view holds, newest first, fixed now, with the
- * export's audit entry (the view, whether it was searched, how many rows;
- * never the search's words) in the same transaction.
- */
-export async function idsToExport(db: Db, query: InboxQuery, actor: Actor): Promise<string[]> {
-  return inTransaction(db, async (trx) => {
-    const ids = (await submissionsQuery(trx, query).clearSelect().select("id").execute()).map((row) => row.id);
-    await audit(trx, { actor, action: "enquiries-exported", target: query.filter, details: { searched: (query.search ?? "") !== "", count: ids.length } });
-    return ids;
-  });
-}
-
-/**
  * How many submissions there are of each kind the tabs and the statuses tell
  * apart (spam, held in a flood, read, unread; by status), which the counts
  * below add up. A view without a search or Due reads them from the counters

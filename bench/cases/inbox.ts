@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { NEEDLE, seedEnquiries, type SeedTarget } from "../lib/enquiries.ts";
-import { round } from "../lib/measure.ts";
+import { mb, readProcStatus, resetPeakRss, round } from "../lib/measure.ts";
 import { stopProcess, temporaryDirectory } from "../lib/processes.ts";
 import { startAppServer } from "../lib/server.ts";
 import { ADMIN, signInAsAdmin } from "./upload.ts";
@@ -32,6 +32,8 @@ export type InboxResult = {
   csv: { medianMs: number; bytes: number; rows: number };
   /** The same with a browser's Accept-Encoding: the compression middleware's work on top. */
   csvCompressedMs: number;
+  /** The server's RSS before the CSV runs, and its peak during them (VmHWM, reset before), MB: the file must stream, never sit in memory whole. */
+  csvRss: { beforeMb: number; peakMb: number };
 };
 
 const BROWSER_ENCODING = "gzip, deflate, br";
@@ -223,13 +225,25 @@ export async function inboxCase(context: InboxContext): Promise<InboxResult[]> {
           `  ${view.name.padEnd(34)} ${String(round(median(times))).padStart(7)} ms median, ${String(round(Math.max(...times))).padStart(7)} ms max (${count} cards)`,
         );
       }
+      const rssBefore = readProcStatus(server.pid)?.rssKb ?? Number.NaN;
+      resetPeakRss(server.pid);
       const csv = await csvTimes(server.url, cookie, "identity");
       const csvCompressed = await csvTimes(server.url, cookie, BROWSER_ENCODING);
+      const csvRss = { beforeMb: mb(rssBefore), peakMb: mb(readProcStatus(server.pid)?.hwmKb ?? Number.NaN) };
       console.log(
         `  ${"CSV of All".padEnd(34)} ${String(csv.medianMs).padStart(7)} ms median (${(csv.bytes / 1048576).toFixed(1)} MiB, ${csv.rows.toLocaleString("en-GB")} rows); ` +
-          `${csvCompressed.medianMs} ms as a browser asks for it (${BROWSER_ENCODING}: compressed on the fly)`,
+          `${csvCompressed.medianMs} ms as a browser asks for it (${BROWSER_ENCODING}: compressed on the fly); ` +
+          `server RSS ${csvRss.beforeMb} MB before, ${csvRss.peakMb} MB at its peak during the CSV runs`,
       );
-      results.push({ backend: backend.name, enquiries: context.enquiries + 1, seedMs: round(seedMs, 0), views, csv, csvCompressedMs: csvCompressed.medianMs });
+      results.push({
+        backend: backend.name,
+        enquiries: context.enquiries + 1,
+        seedMs: round(seedMs, 0),
+        views,
+        csv,
+        csvCompressedMs: csvCompressed.medianMs,
+        csvRss,
+      });
     } finally {
       await stopProcess(server.proc, 15_000);
       await backend.done();

@@ -4,6 +4,7 @@
  * safely. Through the built server, signed in, on each backend.
  */
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CSV_BATCH_SIZE } from "~/enquiries/csv";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
@@ -176,6 +177,115 @@ describe.each(backends)("the CSV export on $name", (backend) => {
       ["'@SUM(A1)", "'-2+3@example.com", "'+44 20 7946 0000", `'=HYPERLINK("http://evil","x")`],
     ]);
   });
+
+  it("exports nothing for a HEAD request, which gets the download's headers only", async () => {
+    const before = await exportsAudited();
+    const response = await fetch(`${site.server.url}/admin/enquiries.csv?filter=unread`, { method: "HEAD", headers: { cookie: site.cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="enquiries-unread-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(await exportsAudited()).toEqual(before);
+  });
+
+  /**
+   * Enough valuation requests (their addresses long) that the file is read in
+   * several chunks and is far larger than what the connection buffers ahead:
+   * oldest first, "Sender 0000" the oldest of all, so the last in the file.
+   */
+  async function seedLongInbox(): Promise<string[]> {
+    const count = 2 * CSV_BATCH_SIZE + 10;
+    const start = Date.UTC(2025, 0, 1);
+    const details = JSON.stringify({
+      address: `1 Long Row, ${"Upper Lodge Lane, ".repeat(80)}Leeds`,
+      postcode: "LS1 6AF",
+      propertyType: "flat",
+      bedrooms: "2",
+      occupancy: "vacant",
+      letBy: "asap",
+      callTime: "any",
+    });
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: randomUUID(),
+      name: `Sender ${String(i).padStart(4, "0")}`,
+      email: `sender${i}@example.net`,
+      phone: "0113 496 0000",
+      user_type: "landlord" as const,
+      message: "",
+      is_read: false,
+      created_at: new Date(start + i * 60_000).toISOString(),
+      spam_reason: null,
+      kind: "valuation" as const,
+      details,
+    }));
+    for (let at = 0; at < rows.length; at += 200)
+      await site.db
+        .insertInto("contact_submissions")
+        .values(rows.slice(at, at + 200))
+        .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async function exportsAudited(): Promise<Array<string | null>> {
+    return (await site.db.selectFrom("audit_log").select("details").where("action", "=", "enquiries-exported").orderBy("id").execute()).map(
+      (entry) => entry.details,
+    );
+  }
+
+  it("holds the inbox as it was when the download began (what changes, goes or arrives meanwhile does not show), and stops reading when the download stops", async () => {
+    const [oldest, secondOldest] = await seedLongInbox();
+    const auditedBefore = (await exportsAudited()).length;
+    const response = await fetch(`${site.server.url}/admin/enquiries.csv?filter=all`, { headers: { cookie: site.cookie, "accept-encoding": "identity" } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const pieces: Uint8Array[] = [(await reader.read()).value!];
+    // The download has begun; the oldest enquiries, at the end of the file, are still to come.
+    await site.db.deleteFrom("contact_submissions").where("id", "=", oldest!).execute();
+    await site.db.updateTable("contact_submissions").set({ name: "Renamed meanwhile" }).where("id", "=", secondOldest!).execute();
+    await saveEnquiry(site.db, { name: "Newcomer", email: "new@example.com", userType: "tenant", message: "Arrived during the download." }, NO_MAIL);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) pieces.push(next.value);
+    const names = parseCsv(new TextDecoder().decode(Buffer.concat(pieces)))
+      .slice(1)
+      .map((record) => record[1]);
+    expect(names.slice(0, 3)).toEqual([ben.name, ada.name, dee.name]);
+    expect(names.slice(-2)).toEqual(["Sender 0001", "Sender 0000"]);
+    expect(names).toHaveLength(3 + 2 * CSV_BATCH_SIZE + 10);
+    expect(names).not.toContain("Newcomer");
+    expect(new Set(names).size, "no enquiry twice").toBe(names.length);
+    const audited = await exportsAudited();
+    expect(audited.slice(auditedBefore)).toEqual([JSON.stringify({ searched: false, count: names.length })]);
+
+    // A download stopped half-way leaves no read of the database open.
+    const stop = new AbortController();
+    const stopped = await fetch(`${site.server.url}/admin/enquiries.csv`, {
+      headers: { cookie: site.cookie, "accept-encoding": "identity" },
+      signal: stop.signal,
+    });
+    const stoppedReader = stopped.body!.getReader();
+    await stoppedReader.read();
+    // A write after that read began: while it is open, SQLite cannot take the write-ahead log back to nothing.
+    await saveEnquiry(site.db, { name: "After", email: "after@example.com", userType: "tenant", message: "Written after the download began." }, NO_MAIL);
+    expect(await openReads(), "the read open while the download is").toBe(1);
+    stop.abort();
+    await expect(stoppedReader.read()).rejects.toThrow();
+    await expect.poll(() => openReads(), { timeout: 5_000 }).toBe(0);
+    // A client going away is not the export failing.
+    expect(site.server.stdout() + site.server.stderr()).not.toContain("Could not export contact submissions");
+  });
+
+  /** Reads of the site's database still open: on PostgreSQL, a connection in the export's transaction; on SQLite, a reader holding the write-ahead log. */
+  async function openReads(): Promise<number> {
+    if (backend.name === "postgres") {
+      const { rows } = await sql<{ open: number | string }>`select count(*) as open from pg_stat_activity
+        where datname = current_database() and state <> 'idle' and query like '%snapshot_read_%' and pid <> pg_backend_pid()`.execute(site.db);
+      return Number(rows[0]?.open);
+    }
+    await sql`pragma busy_timeout = 0`.execute(site.db);
+    try {
+      const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(site.db);
+      return Number(rows[0]?.busy);
+    } finally {
+      await sql`pragma busy_timeout = 5000`.execute(site.db);
+    }
+  }
 
   it("is refused with 401 without a session, and holds no enquiry", async () => {
     const { response, bytes } = await download("?filter=all", { signedOut: true });

@@ -67,7 +67,7 @@ const NOTHING_TO_ROLL_BACK: SqliteStatement = {
 };
 
 /** node:sqlite binds numbers, strings, bigints, buffers and null; map the rest. */
-function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+export function toSqliteValues(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   return parameters.map((value): SQLInputValue => {
     if (typeof value === "boolean") return value ? 1 : 0;
     if (value instanceof Date) return value.toISOString();
