@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the backup (rows out) and the restore (rows back, schema from our migrations) are the two directions of one format, kept side by side so that neither changes without the other.
 import { DatabaseSync } from "node:sqlite";
 import { Kysely, SqliteDialect, sql, type Transaction } from "kysely";
 import {
