@@ -35,7 +35,7 @@ import type { ContactSubmissionTable } from "~/platform/db/schema";
 import { TEST_ACTOR } from "../support/actors";
 import { backends, type TestDatabase } from "../support/backends";
 import { freshCounts, keptCounts } from "../support/enquiry-counts";
-import { NO_MAIL, filedAsSpam } from "../support/enquiries";
+import { NO_MAIL, filedAsSpam, valuationDetails } from "../support/enquiries";
 import { migrateBefore } from "../support/migrations";
 import { useDatabase } from "../support/sites";
 
@@ -80,7 +80,7 @@ describe.each(backends)("the inbox's counts kept by $name", (backend) => {
       spam: await enquiry(data.db, "Sam Spam", { verdict: filedAsSpam("links") }),
       held: await enquiry(data.db, "Hal Held", FLOOD),
       heldMarked: await enquiry(data.db, "Hil Held", { ...FLOOD, verdict: { kind: "possible-spam", signals: ["too-fast"] } }),
-      valuation: (await saveEnquiry(data.db, { ...enquiryOf("Val Uation"), valuation: { ...VALUATION } }, NO_MAIL)).id,
+      valuation: (await saveEnquiry(data.db, { ...enquiryOf("Val Uation"), valuation: valuationDetails() }, NO_MAIL)).id,
     };
     await expectExact("inserted by the contact form's path");
     expect(await countSubmissions(data.db)).toEqual({ all: 7, unread: 7, read: 0, held: 2, spam: 1 });
@@ -286,13 +286,3 @@ describe.each(backends)("migration 022 on $name", (backend) => {
     expect(await countSubmissions(database.db)).toMatchObject({ unread: 1, read: 3 });
   });
 });
-
-const VALUATION = {
-  address: "14 Albion Street, Leeds",
-  postcode: "LS1 6AF",
-  propertyType: "terraced",
-  bedrooms: "3",
-  occupancy: "let",
-  letBy: "asap",
-  callTime: "any",
-} as const;

@@ -4,6 +4,7 @@ import { PLACEHOLDER_COMPANY } from "~/company/company";
 import { randomUUID } from "node:crypto";
 import type { Database, Db } from "~/platform/db/db.server";
 import type { OutboxStatus } from "~/platform/db/schema";
+import type { ValuationDetails } from "~/enquiries/valuation-details";
 
 /** A valid enquiry, as the contact form sends it. */
 export const validEnquiry = {
@@ -28,6 +29,12 @@ export const validValuation = {
   callTime: "any",
   message: "",
 };
+
+/** The property details of validValuation, as the valuation's validator hands them on (saveEnquiry's `valuation`). */
+export function valuationDetails(): ValuationDetails {
+  const { address, postcode, propertyType, bedrooms, occupancy, letBy, callTime } = validValuation;
+  return { address, postcode, propertyType, bedrooms, occupancy, letBy, callTime } as ValuationDetails;
+}
 
 /** POST /api/contact with a JSON body (a string is sent as it is). */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
