@@ -46,6 +46,21 @@ describe.each(backends)("enquiry retention on $name", (backend) => {
     return { names: submissions.map((row) => row.name), jobsOf: new Set(jobs.map((row) => row.submission_id)), jobs: jobs.length };
   }
 
+  it("deletes a backlog of expired enquiries a batch at a time, each batch with its audit entry, until none is left", async () => {
+    for (let day = 1; day <= 45; day++)
+      await storeAt(`Old${String(day).padStart(2, "0")}`, `2025-0${1 + (day % 9)}-${String(1 + (day % 28)).padStart(2, "0")}T09:00:00.000Z`);
+    await storeAt("Recent", "2026-03-30T08:00:00.000Z");
+    await data.db.deleteFrom("audit_log").where("action", "=", "enquiries-expired").execute();
+
+    expect(await deleteExpiredEnquiries(data.db, DAYS, NOW)).toBe(45);
+
+    expect((await remaining()).names).toEqual(["Recent"]);
+    const entries = await data.db.selectFrom("audit_log").select("details").where("action", "=", "enquiries-expired").orderBy("id").execute();
+    // Batches of 20 in their own transactions, so SQLite's one connection is not held for the whole backlog.
+    expect(entries.map((entry) => JSON.parse(entry.details!).count)).toEqual([20, 20, 5]);
+    expect(await deleteExpiredEnquiries(data.db, DAYS, NOW)).toBe(0);
+  });
+
   it("deletes the enquiries older than the retention period and their e-mail jobs, and keeps the rest", async () => {
     await storeAt("Ancient", "2025-06-01T09:00:00.000Z");
     await storeAt("Spammy", "2026-02-01T09:00:00.000Z", "links");
