@@ -28,11 +28,10 @@ import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { TEST_ACTOR } from "../support/actors";
 import { signInOverHttp } from "../support/admin-http";
-import { migrateBefore } from "../support/migrations";
 import { backends, type TestDatabase } from "../support/backends";
 import { NO_MAIL, filedAsSpam } from "../support/enquiries";
 import { visibleText } from "../support/html";
-import { useDatabase, useSite } from "../support/sites";
+import { useDatabase, useDatabaseBefore, useSite } from "../support/sites";
 
 /** The specification's hours: Monday – Friday 9:00 – 18:00, Saturday 10:00 – 16:00, Sunday closed. */
 const open = (opens: string, closes: string): OpeningDay => ({ open: true, opens, closes });
@@ -183,15 +182,7 @@ describe.each(backends)("this week's and last week's figures on $name", (backend
 });
 
 describe.each(backends)("migration 020 on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateBefore(database, "020");
-  });
-  afterAll(() => testDb.cleanup());
+  const database = useDatabaseBefore(backend, "020");
 
   it("takes each enquiry's first response from the earliest status change the audit log holds", async () => {
     const untyped = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;

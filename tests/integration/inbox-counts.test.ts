@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { sql, type Insertable } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createAdmin } from "~/auth/admins.server";
 import { assignEnquiry } from "~/enquiries/assignment.server";
 import { eraseDataHeld } from "~/enquiries/data-requests.server";
@@ -29,15 +29,14 @@ import {
   deleteSubmissions,
 } from "~/enquiries/inbox.server";
 import { deleteExpiredEnquiries } from "~/enquiries/retention.server";
-import { migrateToLatest, type Database, type Db } from "~/platform/db/db.server";
+import { migrateToLatest, type Db } from "~/platform/db/db.server";
 import { groupCommits } from "~/platform/db/group-commit.server";
 import type { ContactSubmissionTable } from "~/platform/db/schema";
 import { TEST_ACTOR } from "../support/actors";
-import { backends, type TestDatabase } from "../support/backends";
+import { backends } from "../support/backends";
 import { freshCounts, keptCounts } from "../support/enquiry-counts";
 import { NO_MAIL, filedAsSpam, valuationDetails } from "../support/enquiries";
-import { migrateBefore } from "../support/migrations";
-import { useDatabase } from "../support/sites";
+import { useDatabase, useDatabaseBefore } from "../support/sites";
 
 const FLOOD = { flood: { siteLimit: 100, reviewUrl: undefined } } as const;
 
@@ -239,14 +238,7 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("the co
 });
 
 describe.each(backends)("migration 022 on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    await migrateBefore(database, "022");
-  });
-  afterAll(() => testDb.cleanup());
+  const database = useDatabaseBefore(backend, "022");
 
   it("counts the enquiries already there, and keeps counting from then on", async () => {
     const at = "2026-11-20T10:00:00.000Z";

@@ -6,11 +6,11 @@
  * schema (decision 040), it runs and is undone with the rest.
  */
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrateToLatest, type Database } from "~/platform/db/db.server";
 import { migrations } from "~/platform/db/migrations";
-import { migrateBefore } from "../support/migrations";
-import { backends, type TestDatabase } from "../support/backends";
+import { useDatabaseBefore } from "../support/sites";
+import { backends } from "../support/backends";
 
 const AT = "2026-11-20T10:00:00.000Z";
 
@@ -34,15 +34,7 @@ const FACTOR_TABLES = ["passkeys", "password_resets", "pending_sign_ins", "recov
 
 describe.each(backends)("migration 013 on $name", (backend) => {
   describe("on a site that ran 012", () => {
-    let testDb: TestDatabase;
-    let database: Database;
-
-    beforeAll(async () => {
-      testDb = await backend.createDatabase();
-      database = testDb.open();
-      await migrateBefore(database, "013");
-    });
-    afterAll(() => testDb.cleanup());
+    const database = useDatabaseBefore(backend, "013");
 
     it("keeps the outbox's jobs with 012's columns, indexes and checks, and adds only expires_at", async () => {
       const indexesBefore = await outboxIndexes(database);

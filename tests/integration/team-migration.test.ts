@@ -4,22 +4,14 @@
  * learns the invitation's kind and link (a rebuilt table on SQLite).
  */
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
-import { migrateBefore } from "../support/migrations";
-import { backends, type TestDatabase } from "../support/backends";
+import { describe, expect, it } from "vitest";
+import { migrateToLatest } from "~/platform/db/db.server";
+import { useDatabaseBefore } from "../support/sites";
+import { backends } from "../support/backends";
 
 describe.each(backends)("migration 012 on $name", (backend) => {
-  let testDb: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    testDb = await backend.createDatabase();
-    database = testDb.open();
-    // The site as it was before 012.
-    await migrateBefore(database, "012");
-  });
-  afterAll(() => testDb.cleanup());
+  // The site as it was before 012.
+  const database = useDatabaseBefore(backend, "012");
 
   it("makes every existing admin an owner and keeps the outbox's jobs", async () => {
     const at = "2026-11-20T10:00:00.000Z";

@@ -5,6 +5,7 @@ import { TEST_ADMIN_ENV, postAdminForm, signInOverHttp } from "./admin-http";
 import type { Backend, TestDatabase } from "./backends";
 import { rawRequest, type RawResponse } from "./http";
 import { startServer, type SpawnedServer } from "./server";
+import { migrateBefore } from "./migrations";
 import { startSmtpServer, testCertificate, type TestSmtpServer } from "./smtp";
 
 /**
@@ -118,6 +119,20 @@ export function useDatabase(backend: Backend): OpenDatabase {
   return fixture("The database", async () => {
     const opened = await openMigratedDatabase(backend);
     return { ...opened, stop: () => opened.database.cleanup() };
+  });
+}
+
+/**
+ * A database of `backend` for the tests of this describe block, migrated as a
+ * site that ran every migration before `first` ("022") and none from it: where
+ * a migration's own test starts, to write rows as the code before it did.
+ */
+export function useDatabaseBefore(backend: Backend, first: string): Database {
+  return fixture("The database", async () => {
+    const testDb = await backend.createDatabase();
+    const database = testDb.open();
+    await migrateBefore(database, first);
+    return { ...database, stop: () => testDb.cleanup() };
   });
 }
 
