@@ -11,6 +11,7 @@ import { CROSS_SITE_MESSAGE, SAFE_METHODS, isSameOrigin } from "~/auth/same-orig
 import { isRecordedFile } from "~/images/images.server";
 import { serveImage } from "~/images/serve.server";
 import { acceptsGzip, precompress, type Precompressed } from "~/platform/http/compression.server";
+import { drainWaitsKeptHere } from "~/platform/http/drain-listeners.server";
 import { cspNonceContext, requestContext } from "~/platform/http/context";
 import { databaseFailureText } from "~/platform/db/database-health.server";
 import { isDatabaseUnavailable, pingDatabase } from "~/platform/db/db.server";
@@ -69,6 +70,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
       brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } },
     }),
   );
+  app.use(drainWaitsKeptHere);
   // React Router builds a URL from the Host header; without a usable one it
   // would fail with a 500, so refuse such requests up front.
   app.use((req, res, next) => {
