@@ -9,7 +9,7 @@ import { notesOf } from "./notes.server";
 import { repliesOf } from "./replies.server";
 import type { EnquiryReply } from "./replies";
 import type { EnquiryNote } from "./notes";
-import { deleteEnquiries } from "./enquiries.server";
+import { deleteEnquiriesInBatches } from "./enquiries.server";
 import type { StoredSubmission } from "./inbox";
 import { toSubmission } from "./inbox.server";
 import { isValidEmail } from "~/platform/email-address";
@@ -171,12 +171,13 @@ async function readDataHeld(db: Db, email: string, now: Date): Promise<DataExpor
 }
 
 /**
- * Deletes every enquiry sent with the address and its e-mail jobs, in one
- * transaction, leaving no copy in the file (`purged` false: a reader kept
+ * Deletes every enquiry sent with the address and its e-mail jobs, a batch of
+ * them per transaction with its own audit entry (an address a flood used may
+ * have sent thousands: `deleteEnquiriesInBatches`), leaving no copy in the file (`purged` false: a reader kept
  * SQLite's write-ahead log open, and the copy there goes at its next checkpoint).
  */
 export async function eraseDataHeld(db: Db, email: string, actor: Actor): Promise<{ submissions: number; emailJobs: number; purged: boolean }> {
-  const erased = await deleteEnquiries(
+  const erased = await deleteEnquiriesInBatches(
     db,
     () => ofAddress(email),
     (trx, ids) => audit(trx, { actor, action: "data-erased", details: { count: ids.length } }),

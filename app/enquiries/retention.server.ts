@@ -1,11 +1,10 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Db } from "~/platform/db/db.server";
 import type { Log } from "~/platform/observe/log.server";
 import { startFleetJob } from "~/platform/fleet/job-runs.server";
 import type { Repeating } from "~/platform/fleet/schedule.server";
 import { audit } from "~/audit/audit.server";
 import { systemActor } from "~/audit/actor";
-import { deleteEnquiries } from "./enquiries.server";
+import { deleteEnquiriesInBatches } from "./enquiries.server";
 
 /**
  * ENQUIRY_RETENTION_DAYS: enquiries (spam included) older than that many days
@@ -16,46 +15,20 @@ import { deleteEnquiries } from "./enquiries.server";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Enquiries per transaction. On SQLite each delete costs ~28 ms at 100,000
- * enquiries (the search index wipes the enquiry's words from its pages,
- * decision 069), on the one connection every request shares: a day's or a
- * backlog's expired enquiries in one transaction would hold the site up for
- * seconds or minutes. Between batches the requests that came meanwhile get a turn.
- */
-const RETENTION_BATCH = 20;
-
-/**
  * Deletes the enquiries stored before `now` minus `retentionDays` days, and
- * their e-mail jobs, oldest first, RETENTION_BATCH at a time: each batch in
- * one transaction with its audit entry (how many went); answers how many
+ * their e-mail jobs, oldest first, DELETE_BATCH at a time: each batch in one
+ * transaction with its audit entry (how many went); answers how many
  * enquiries went in all. Safe to run from several instances at once: each row
  * goes once, and a run that finds it gone counts nothing for it.
  */
 export async function deleteExpiredEnquiries(db: Db, retentionDays: number, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
-  let total = 0;
-  for (;;) {
-    const batch = await db
-      .selectFrom("contact_submissions")
-      .select("id")
-      .where("created_at", "<", cutoff)
-      .orderBy("created_at")
-      .limit(RETENTION_BATCH)
-      .execute();
-    if (batch.length === 0) return total;
-    const ids = batch.map((row) => row.id);
-    const deleted = await deleteEnquiries(
-      db,
-      (eb) => eb.and([eb("id", "in", ids), eb("created_at", "<", cutoff)]),
-      async (trx, deletedIds) => {
-        if (deletedIds.length > 0)
-          await audit(trx, { actor: systemActor("enquiry retention"), action: "enquiries-expired", details: { count: deletedIds.length }, at: now });
-      },
-    );
-    total += deleted.submissions;
-    if (batch.length < RETENTION_BATCH) return total;
-    await nextTurn();
-  }
+  const deleted = await deleteEnquiriesInBatches(
+    db,
+    (eb) => eb("created_at", "<", cutoff),
+    (trx, deletedIds) => audit(trx, { actor: systemActor("enquiry retention"), action: "enquiries-expired", details: { count: deletedIds.length }, at: now }),
+  );
+  return deleted.submissions;
 }
 
 export type RetentionLog = Pick<Log, "info" | "error">;

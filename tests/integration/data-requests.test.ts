@@ -11,7 +11,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DATA_REQUESTS_TEXT } from "~/admin/DataRequestsPage";
 import { PLACEHOLDER_COMPANY } from "~/company/company";
 import type { DataExport } from "~/enquiries/data-requests.server";
-import { saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
+import { DELETE_BATCH, saveEnquiry, type SaveEnquiryOptions } from "~/enquiries/enquiries.server";
 import { sendReply } from "~/enquiries/replies.server";
 import type { Enquiry } from "~/enquiries/schema";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
@@ -182,6 +182,25 @@ describe.each(backends)("UK GDPR data requests on $name", (backend) => {
     expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others].sort());
     expect(site.server.stdout() + site.server.stderr()).not.toMatch(new RegExp(ADDRESS.replace(/\./g, "\\."), "i"));
   });
+
+  it("erases an address that sent hundreds a batch at a time, each batch with its audit entry, and leaves the others", async () => {
+    const { db } = site;
+    for (let i = 0; i < 45; i++) await saveEnquiry(db, { ...HERS[0]!, message: `Flat ${i} on Quince Row.` }, MAIL);
+    const auditedBefore = await erasureCounts();
+    const response = await post({ intent: "erase", email: TYPED, confirmed: "yes" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`Erased 47 submissions for ${TYPED_TRIMMED}.`);
+    expect((await erasureCounts()).slice(auditedBefore.length)).toEqual([DELETE_BATCH, DELETE_BATCH, 47 - 2 * DELETE_BATCH]);
+    const after = await snapshot();
+    expect(after.submissions.map((row) => row.id).sort()).toEqual([...others].sort());
+    expect(after.jobs.map((job) => job.submission_id).sort()).toEqual([...others].sort());
+  });
+
+  /** The count of each erasure's audit entry, oldest first. */
+  async function erasureCounts(): Promise<number[]> {
+    const entries = await site.db.selectFrom("audit_log").select("details").where("action", "=", "data-erased").orderBy("id").execute();
+    return entries.map((entry) => (JSON.parse(entry.details ?? "{}") as { count: number }).count);
+  }
 
   if (backend.name === "sqlite") {
     it("leaves no trace of an erased enquiry in the database's files", async () => {
