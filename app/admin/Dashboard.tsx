@@ -155,27 +155,11 @@ function FailedSignInsNote({ notice }: { notice: SignInNotice }) {
 
 /**
  * E-mail that fails must be impossible to miss (issue 5): a red alert on
- * both tabs while notifications are failing. E-mail turned off is a choice,
- * so it gets a quiet note.
+ * both tabs while notifications are failing, and another while replies to
+ * visitors are (a visitor waits for an answer the team thinks was sent).
+ * E-mail turned off is a choice, so it gets a quiet note.
  */
 function MailBanner({ mail }: { mail: MailHealth }) {
-  if (mail.enabled && mail.failing > 0) {
-    const error = mail.lastError?.trim();
-    return (
-      <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
-        <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />
-        <p className="min-w-0 [overflow-wrap:anywhere]">
-          <strong className="font-semibold">{MAIL_TEXT.failingTitle}:</strong> {MAIL_TEXT.failing(mail.failing)}{" "}
-          {error ? `${MAIL_TEXT.lastError(error)}${/[.!?]$/.test(error) ? "" : "."} ` : null}
-          {MAIL_TEXT.stillHere(mail.failing)}{" "}
-          <Link to={inboxHref("all")} className="font-semibold underline underline-offset-2 hover:text-red-800">
-            {DASHBOARD_TEXT.contactsTab}
-          </Link>
-          {MAIL_TEXT.retried}
-        </p>
-      </div>
-    );
-  }
   if (!mail.enabled) {
     return (
       <p className="mb-6 flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
@@ -184,5 +168,41 @@ function MailBanner({ mail }: { mail: MailHealth }) {
       </p>
     );
   }
-  return null;
+  return (
+    <>
+      {mail.failing > 0 ? (
+        <FailingMailAlert
+          title={MAIL_TEXT.failingTitle}
+          what={MAIL_TEXT.failing(mail.failing)}
+          error={mail.lastError}
+          where={MAIL_TEXT.stillHere(mail.failing)}
+        />
+      ) : null}
+      {mail.failingReplies > 0 ? (
+        <FailingMailAlert
+          title={MAIL_TEXT.repliesFailingTitle}
+          what={MAIL_TEXT.repliesFailing(mail.failingReplies)}
+          error={mail.replyLastError}
+          where={MAIL_TEXT.repliesWhere(mail.failingReplies)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function FailingMailAlert({ title, what, error, where }: { title: string; what: string; error: string | null; where: string }) {
+  const reason = error?.trim();
+  return (
+    <div role="alert" className="mb-6 flex gap-3 rounded-xl border-2 border-red-700 bg-red-50 px-4 py-4 text-red-950 sm:px-5">
+      <Icon name="exclamation" className="mt-0.5 size-6 shrink-0 text-red-700" />
+      <p className="min-w-0 [overflow-wrap:anywhere]">
+        <strong className="font-semibold">{title}:</strong> {what} {reason ? `${MAIL_TEXT.lastError(reason)}${/[.!?]$/.test(reason) ? "" : "."} ` : null}
+        {where}{" "}
+        <Link to={inboxHref("all")} className="font-semibold underline underline-offset-2 hover:text-red-800">
+          {DASHBOARD_TEXT.contactsTab}
+        </Link>
+        {MAIL_TEXT.retried}
+      </p>
+    </div>
+  );
 }

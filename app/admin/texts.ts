@@ -249,6 +249,9 @@ export const MAIL_TEXT = {
   stillHere: (count: number) => (count === 1 ? "It is here in" : "They are all here in"),
   retried: ", and sending is retried automatically.",
   off: "E-mail notifications are off: new enquiries are only shown here.",
+  repliesFailingTitle: "Replies are failing",
+  repliesFailing: (count: number) => (count === 1 ? "1 reply to a visitor has not been sent." : `${count} replies to visitors have not been sent.`),
+  repliesWhere: (count: number) => (count === 1 ? "It shows as failing on its enquiry's card in" : "Each shows as failing on its enquiry's card in"),
 } as const;
 
 export const PROJECTS_TEXT = {

@@ -25,4 +25,7 @@ export type MailHealth = {
   /** Notification e-mails whose last attempt failed (retrying or given up). */
   failing: number;
   lastError: string | null;
+  /** Replies to visitors (sent from the dashboard) whose last attempt failed: the visitor is waiting for an answer. */
+  failingReplies: number;
+  replyLastError: string | null;
 };

@@ -122,15 +122,22 @@ export async function notificationStates(db: Db, submissionIds: string[]): Promi
 /**
  * enabled is passed in (mail on/off is a start-up setting); failing = an
  * enquiry's notification jobs whose status is "failed" (a flood's summary is
- * about no one enquiry: the dashboard counts what it held on its own).
+ * about no one enquiry: the dashboard counts what it held on its own), and
+ * failingReplies the same of the replies the team sent visitors.
  */
 export async function mailHealth(db: Db, enabled: boolean): Promise<MailHealth> {
-  const failed = db.selectFrom("email_outbox").where("kind", "=", "notification").where("submission_id", "is not", null).where("status", "=", "failed");
+  const [notifications, replies] = await Promise.all([failedJobs(db, "notification"), failedJobs(db, "reply")]);
+  return { enabled, failing: notifications.count, lastError: notifications.lastError, failingReplies: replies.count, replyLastError: replies.lastError };
+}
+
+/** An enquiry's jobs of one kind whose last attempt failed: how many, and the latest failure's reason. */
+async function failedJobs(db: Db, kind: "notification" | "reply"): Promise<{ count: number; lastError: string | null }> {
+  const failed = db.selectFrom("email_outbox").where("kind", "=", kind).where("submission_id", "is not", null).where("status", "=", "failed");
   const [count, latest] = await Promise.all([
     failed.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow(),
     failed.select("last_error").orderBy("updated_at", "desc").orderBy("id", "desc").limit(1).executeTakeFirst(),
   ]);
-  return { enabled, failing: Number(count.count), lastError: latest?.last_error ?? null };
+  return { count: Number(count.count), lastError: latest?.last_error ?? null };
 }
 
 /**

@@ -683,4 +683,17 @@ describe.each(backends)("the dashboard's e-mail banner on $name", (backend) => {
     const banner = html.slice(html.indexOf('<div role="alert"'));
     expect(find(banner, "a", { text: "Contact Submissions" })?.attrs.href).toBe("/admin/enquiries");
   });
+
+  it("says on both tabs, apart from the notifications, that a reply to a visitor has not been sent", async () => {
+    const [visitor, another] = await seed(reader.db, [{ name: "Waiting Visitor" }, { name: "Another Visitor" }]);
+    for (const tab of ["projects", "enquiries"]) expect(await pageOf(tab)).not.toContain("Replies are failing");
+    await addNotification(reader.db, visitor!, { kind: "reply", status: "failed", attempts: 3, lastError: "550 Mailbox unavailable" });
+    for (const tab of ["projects", "enquiries"]) {
+      expect(await pageOf(tab)).toContain(
+        "Replies are failing: 1 reply to a visitor has not been sent. Last error: 550 Mailbox unavailable. It shows as failing on its enquiry's card in Contact Submissions, and sending is retried automatically.",
+      );
+    }
+    await addNotification(reader.db, another!, { kind: "reply", status: "failed", attempts: 3, lastError: "550 Mailbox unavailable" });
+    expect(await pageOf("projects")).toContain("Replies are failing: 2 replies to visitors have not been sent.");
+  });
 });

@@ -283,7 +283,7 @@ describe.each(backends)("notification e-mail over HTTP on $name", (backend) => {
       expect(await messagesWithId(smtp, messageId)).toHaveLength(1);
       expect(smtp.messages).toHaveLength(1);
       expect((await notificationStates(data.db, [id]))[id]).toMatchObject({ status: "sent", lastError: null, nextAttemptAt: null });
-      expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+      expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null, failingReplies: 0, replyLastError: null });
     }, 120_000);
   });
 

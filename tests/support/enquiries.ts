@@ -78,9 +78,16 @@ export function filedAsSpam(reason: SpamSignal | undefined): SpamVerdict | undef
   return reason === undefined ? undefined : { kind: "spam", signals: [reason] };
 }
 
-export type NotificationJob = { status: OutboxStatus; attempts?: number; lastError?: string | null; nextAttemptAt?: string | null; sentAt?: string | null };
+export type NotificationJob = {
+  kind?: "notification" | "reply";
+  status: OutboxStatus;
+  attempts?: number;
+  lastError?: string | null;
+  nextAttemptAt?: string | null;
+  sentAt?: string | null;
+};
 
-/** Writes the notification e-mail job of an enquiry as the outbox would hold it, directly into this database; returns its id. */
+/** Writes the notification e-mail job of an enquiry (or, with `kind`, a reply to the visitor) as the outbox would hold it, directly into this database; returns its id. */
 export async function addNotification(db: Db, submissionId: string, job: NotificationJob): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
@@ -89,7 +96,7 @@ export async function addNotification(db: Db, submissionId: string, job: Notific
     .values({
       id,
       submission_id: submissionId,
-      kind: "notification",
+      kind: job.kind ?? "notification",
       message: JSON.stringify({ to: "office@example.com", subject: "New enquiry", text: "…", html: "<p>…</p>" }),
       status: job.status,
       attempts: job.attempts ?? 0,
