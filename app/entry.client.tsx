@@ -1,4 +1,6 @@
-import { enhanceScrollTargets, showSignInCheckOnAdminLink } from "./landing/enhance.client";
+import { ENHANCED_ATTRIBUTE } from "./landing/island-attributes";
+import { wakeIslands } from "./landing/island-wake.client";
+import { enhanceMobileMenu, enhanceScrollTargets, showSignInCheckOnAdminLink } from "./landing/enhance.client";
 
 /**
  * Two ways into the browser (decision 015). The landing page (`<body
@@ -8,14 +10,13 @@ import { enhanceScrollTargets, showSignInCheckOnAdminLink } from "./landing/enha
  * Both are loaded on demand, so neither's code is in the other's page.
  */
 enhanceScrollTargets();
+enhanceMobileMenu();
 if (document.body.dataset.hydrate === "islands") {
   showSignInCheckOnAdminLink();
-  // After the page has loaded: React's 70 KB then never compete with the page's
-  // own stylesheet and pictures for a phone's bandwidth. Until then the page
-  // works as it does without JavaScript (the form posts, the links jump).
-  const hydrate = () => void import("./landing/islands.client").then(({ hydrateIslands }) => hydrateIslands());
-  if (document.readyState === "complete") hydrate();
-  else window.addEventListener("load", hydrate, { once: true });
+  // Each island when it comes near the screen or is touched (decision 072): until then the
+  // page works as it does without JavaScript (the form posts, the links jump).
+  wakeIslands(() => import("./landing/islands.client").then(({ hydrateIsland }) => hydrateIsland));
+  document.body.setAttribute(ENHANCED_ATTRIBUTE, "");
 } else {
   void import("./hydrate-router.client");
 }

@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from "react";
 import type { Company } from "~/company/company";
 import { NAV_ITEMS } from "./content";
 import { Icon } from "~/components/Icon";
@@ -7,31 +6,14 @@ import { CONTAINER } from "./ui";
 const NAV_BUTTON = "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-blue-800";
 const NAV_BUTTON_HIGHLIGHTED = "ml-2 rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-blue-800";
 
-/** The header is an island (islands.ts): it gets only the company fields it shows, as its props travel in the page. */
+/**
+ * The site's header. Not an island (decision 072): its one interactive part, the mobile
+ * menu, is served by the page's own listener (`enhanceMobileMenu`, enhance.client.ts),
+ * so a phone opens it without loading React. Without JavaScript it stays closed, as before.
+ */
 export function Header({ company }: { company: Pick<Company, "name" | "shortName" | "logoUrl"> }) {
-  const [menuOpen, setMenuOpen] = useState(false);
-  const toggleRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    function closeOnEscape(event: KeyboardEvent) {
-      if (event.key !== "Escape") return;
-      setMenuOpen(false);
-      toggleRef.current?.focus();
-    }
-    document.addEventListener("keydown", closeOnEscape);
-    return () => document.removeEventListener("keydown", closeOnEscape);
-  }, [menuOpen]);
-
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: not an interaction but a watch on focus leaving the banner, which stays a landmark.
-    <header
-      // Focus leaving the header closes the menu: open, it would cover what Tab or Shift+Tab moves to (WCAG 2.4.11).
-      onBlur={(event) => {
-        if (menuOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setMenuOpen(false);
-      }}
-      className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm"
-    >
+    <header className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm">
       <div className={`${CONTAINER} flex h-16 items-center justify-between gap-4`}>
         <div className="flex min-w-0 items-center gap-3">
           <img src={company.logoUrl} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0 object-contain" />
@@ -53,26 +35,25 @@ export function Header({ company }: { company: Pick<Company, "name" | "shortName
         </nav>
 
         <button
-          ref={toggleRef}
           type="button"
-          aria-label={menuOpen ? "Close menu" : "Open menu"}
-          aria-expanded={menuOpen}
+          aria-label="Open menu"
+          aria-expanded="false"
           aria-controls="mobile-menu"
-          onClick={() => setMenuOpen((open) => !open)}
-          className="inline-flex size-11 shrink-0 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 md:hidden"
+          data-menu-toggle=""
+          className="group inline-flex size-11 shrink-0 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 md:hidden"
         >
-          <Icon name={menuOpen ? "close" : "menu"} className="size-7" />
+          <Icon name="menu" className="size-7 group-aria-expanded:hidden" />
+          <Icon name="close" className="hidden size-7 group-aria-expanded:block" />
         </button>
       </div>
 
-      <nav id="mobile-menu" aria-label="Main" hidden={!menuOpen} className="border-t border-slate-200 bg-white md:hidden">
+      <nav id="mobile-menu" aria-label="Main" hidden className="border-t border-slate-200 bg-white md:hidden">
         <ul className={`${CONTAINER} flex flex-col gap-1 py-3`}>
           {NAV_ITEMS.map((item) => (
             <li key={item.id}>
               <button
                 type="button"
                 data-scroll-to={item.id}
-                onClick={() => setMenuOpen(false)}
                 className={
                   item.id === "contact"
                     ? "mt-2 w-full rounded-lg bg-blue-700 px-4 py-3 text-left text-base font-semibold text-white hover:bg-blue-800"

@@ -7,7 +7,7 @@ import { About } from "./About";
 import { Contact } from "./Contact";
 import { Footer } from "./Footer";
 import { SignInCheck } from "~/components/SignInCheck";
-import { Island } from "./Island";
+import { Header } from "./Header";
 import { Hero } from "./Hero";
 import { Pricing } from "./Pricing";
 import { Renovations } from "./Renovations";
@@ -37,7 +37,7 @@ export function LandingPage({ company, site, heroImage, projects, contactResult,
       >
         Skip to main content
       </a>
-      <Island name="header" props={{ company: { name: company.name, shortName: company.shortName, logoUrl: company.logoUrl } }} />
+      <Header company={company} />
       <main id="main" tabIndex={-1}>
         <Hero hero={site.hero} image={heroImage} valuationLink={site.valuation.link} />
         <Services services={site.services} />

@@ -35,3 +35,35 @@ export function showSignInCheckOnAdminLink(): void {
     overlay.hidden = true;
   });
 }
+
+/**
+ * The header's mobile menu (Header.tsx; decision 072: not an island, so a phone
+ * opens it without React): its toggle opens and closes it and says which it
+ * does; choosing a nav button, Escape (focus back on the toggle) or focus
+ * leaving the header closes it (open, it would cover what Tab or Shift+Tab
+ * moves to, WCAG 2.4.11).
+ */
+export function enhanceMobileMenu(): void {
+  const toggle = document.querySelector<HTMLButtonElement>("button[data-menu-toggle]");
+  const menu = document.getElementById(toggle?.getAttribute("aria-controls") ?? "");
+  const header = toggle?.closest("header");
+  if (!toggle || !menu || !header) return;
+  const isOpen = () => toggle.getAttribute("aria-expanded") === "true";
+  const setOpen = (open: boolean) => {
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.setAttribute("aria-label", open ? "Close menu" : "Open menu");
+    menu.hidden = !open;
+  };
+  toggle.addEventListener("click", () => setOpen(!isOpen()));
+  menu.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest("[data-scroll-to]")) setOpen(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !isOpen()) return;
+    setOpen(false);
+    toggle.focus();
+  });
+  header.addEventListener("focusout", (event) => {
+    if (isOpen() && !header.contains(event.relatedTarget as Node | null)) setOpen(false);
+  });
+}

@@ -1,7 +1,6 @@
 import type { ComponentType } from "react";
 import { Gallery } from "./Carousel";
 import { ContactForm } from "./ContactForm";
-import { Header } from "./Header";
 import { ValuationForm } from "./ValuationForm";
 
 /**
@@ -10,7 +9,6 @@ import { ValuationForm } from "./ValuationForm";
  * come back into the page's JavaScript (tests/integration/budgets.test.ts).
  */
 export const ISLANDS = {
-  header: Header,
   gallery: Gallery,
   contactForm: ContactForm,
   valuationForm: ValuationForm,
@@ -19,6 +17,4 @@ export const ISLANDS = {
 export type IslandName = keyof typeof ISLANDS;
 export type IslandProps<N extends IslandName> = Parameters<(typeof ISLANDS)[N]>[0];
 
-/** The data attributes that tie an island's markup to its props (Island.tsx writes them, islands.client.tsx reads them). */
-export const ISLAND_ATTRIBUTE = "data-island";
-export const ISLAND_PROPS_ATTRIBUTE = "data-island-props";
+export { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island-attributes";

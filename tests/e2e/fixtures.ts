@@ -50,9 +50,10 @@ export function linkOrButton(scope: Locator | Page, name: string | RegExp): Loca
  * its handler. React attaches its props to every DOM element it hydrates; from
  * then on, a click on a part still hydrating is replayed by React after it has
  * hydrated that part synchronously. The landing page hydrates only its islands
- * (decision 015): every button inside one must be hydrated, and the buttons
- * outside them work through the page's one click listener, which the entry
- * installs before it hydrates anything. Other pages hydrate the whole document
+ * (decision 015), each when it comes near the screen or is first touched
+ * (decision 072): the entry's listeners must be installed (`data-enhanced`) and
+ * every island whose hydration has begun hydrated; the buttons outside them
+ * work through the page's one click listener. Other pages hydrate the whole document
  * with React Router, which creates its data router when hydration starts.
  */
 export async function waitForHydration(page: Page): Promise<void> {
@@ -65,9 +66,10 @@ export async function waitForHydration(page: Page): Promise<void> {
         page.evaluate(() => {
           const hydrated = (element: Element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"));
           if (document.body.dataset.hydrate === "islands") {
-            const islands = Array.from(document.querySelectorAll("[data-island]"));
-            const interactive = Array.from(document.querySelectorAll("[data-island] button, [data-island] form"));
-            return islands.length > 0 && interactive.length > 0 && interactive.every(hydrated);
+            // Islands wake when they come near the screen or are touched (decision 072); a click on one
+            // still waking is held and given again once it is hydrated, so only those begun must be done.
+            const interactive = Array.from(document.querySelectorAll("[data-island][data-island-hydrating] :is(button, form)"));
+            return document.body.hasAttribute("data-enhanced") && interactive.every(hydrated);
           }
           const w = window as unknown as { __reactRouterDataRouter?: unknown };
           const buttons = Array.from(document.querySelectorAll("button"));
