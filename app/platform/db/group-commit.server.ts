@@ -89,6 +89,10 @@ export function groupCommits(db: Db): Transactions {
           settled++;
         }
         await trx.executeQuery(WRITE_SEARCH_INDEX);
+        // FTS5 keeps those index rows in memory until a savepoint or the COMMIT; written at the
+        // COMMIT they would move total_changes() after `seen`, and every batch would drop the memo.
+        await trx.executeQuery(INDEX_WRITTEN);
+        await trx.executeQuery(RELEASE_INDEX_WRITTEN);
         // The next batch compares with this, this batch's writes included (a commit changes neither).
         const seen = await writesSeen(trx);
         memoFor = seen;
@@ -130,6 +134,8 @@ const ROLLBACK_TO = CompiledQuery.raw("rollback to grouped");
 const DEFER_SEARCH_INDEX = CompiledQuery.raw("insert into search_deferral (id) values (1)");
 /** …and this puts them all into the index in one statement, before the commit (a row left in search_deferral cannot be committed). */
 const WRITE_SEARCH_INDEX = CompiledQuery.raw("delete from search_deferral");
+const INDEX_WRITTEN = CompiledQuery.raw("savepoint index_written");
+const RELEASE_INDEX_WRITTEN = CompiledQuery.raw("release index_written");
 
 /** Changes to the database as this connection sees them: others' commits (data_version) and its own writes (total_changes()). */
 async function writesSeen(db: Db): Promise<string> {
