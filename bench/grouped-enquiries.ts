@@ -10,7 +10,7 @@
  *   no index       the search's insert triggers dropped: the floor
  * and prints the median CPU time (user + system) and wall time per enquiry.
  * Run through jiti (it resolves the app's "~/" imports):
- *   JITI_ALIAS='{"~":"./app"}' ./node_modules/.bin/node node_modules/jiti/lib/jiti-cli.mjs \
+ *   JITI_ALIAS="{\"~\":\"$PWD/app\"}" ./node_modules/.bin/node node_modules/jiti/lib/jiti-cli.mjs \
  *     bench/grouped-enquiries.ts [commits per run, 300] [runs of each, 5] [enquiries per commit, 20]
  */
 import { randomUUID } from "node:crypto";
