@@ -33,6 +33,7 @@ const ALL_MIGRATIONS = [
   "021-assignment-and-follow-up",
   "022-enquiry-counts",
   "023-search-the-property",
+  "024-search-index-per-commit",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

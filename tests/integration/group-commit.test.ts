@@ -139,13 +139,41 @@ describe("grouped commits on SQLite's one connection", () => {
         ),
       );
       expect(statements.filter((statement) => statement === "commit")).toHaveLength(1);
-      expect(statements.filter((statement) => statement.startsWith("savepoint"))).toHaveLength(5);
+      expect(statements.filter((statement) => statement === "savepoint grouped")).toHaveLength(5);
       // Each was acknowledged when all five were on disk, not one by one.
       expect(seenAtAcknowledgement).toEqual([5, 5, 5, 5, 5]);
       // Work handed in later is the next commit.
       await transactions.run((trx) => enquiry(trx, "enquiry 6"));
       expect(statements.filter((statement) => statement === "commit")).toHaveLength(2);
       expect((await sql<{ n: number }>`select count(*) as n from contact_submissions`.execute(reader.db)).rows[0]!.n).toBe(6);
+    } finally {
+      await logged.destroy();
+    }
+  });
+
+  it("counts a subject's places in full once, not again in each later batch, the search index's rows included", async () => {
+    testDb = await backends.find((backend) => backend.name === "sqlite")!.createDatabase();
+    await migrateToLatest(testDb.open());
+    const statements: string[] = [];
+    const { database: connection } = openSqlite(testDb.sqliteFile!);
+    const logged = new Kysely<DatabaseSchema>({
+      dialect: new SqliteDialect({ database: connection }),
+      log: (event) => void statements.push(event.query.sql.trim().toLowerCase()),
+    });
+    const fullCounts = () => statements.filter((statement) => statement.includes('as "recent"')).length;
+    try {
+      const transactions = groupCommits(logged);
+      await Promise.all([1, 2, 3].map((n) => transactions.run((trx) => enquiry(trx, `first batch ${n}`))));
+      // One full count per subject (the connection's and the site's), kept for the batch's other pieces.
+      expect(fullCounts()).toBe(2);
+      for (const batch of [2, 3]) await Promise.all([1, 2, 3].map((n) => transactions.run((trx) => enquiry(trx, `batch ${batch}, ${n}`))));
+      // Nothing but the batches wrote: the later ones count only the events that left the window.
+      expect(fullCounts()).toBe(2);
+      const reader = testDb.open();
+      expect(
+        (await sql<{ n: number }>`select count(*) as n from contact_submissions_search where contact_submissions_search match 'batch'`.execute(reader.db))
+          .rows[0]!.n,
+      ).toBe(9);
     } finally {
       await logged.destroy();
     }

@@ -61,6 +61,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "021-assignment-and-follow-up",
         "022-enquiry-counts",
         "023-search-the-property",
+        "024-search-index-per-commit",
       ]);
 
       const kept = await database.db

@@ -52,6 +52,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "021-assignment-and-follow-up",
       "022-enquiry-counts",
       "023-search-the-property",
+      "024-search-index-per-commit",
     ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();

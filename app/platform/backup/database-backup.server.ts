@@ -335,7 +335,8 @@ export async function restoreDatabase(database: Database, options: RestoreOption
     await database.db.transaction().execute(async (trx) => {
       // The one foreign key (sessions → admins) is checked at the commit.
       if (dialect === "sqlite") await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const table of [...TABLES].reverse())
+      // The derived tables too, with their triggers (the search index's flush, migration 024, names columns the first migrations lack).
+      for (const table of [...[...TABLES].reverse(), ...DERIVED_TABLES])
         await sql`drop table if exists ${sql.table(table)}${sql.raw(dialect === "postgres" ? " cascade" : "")}`.execute(trx);
       if (dialect === "postgres") for (const name of MIGRATION_FUNCTIONS) await sql.raw(`drop function if exists ${name} cascade`).execute(trx);
       await sql`delete from ${sql.table(MIGRATION_TABLE)}`.execute(trx);

@@ -14,7 +14,9 @@ import { dialectOf, type Db } from "./db.server";
  * runs in one SQLite transaction, each piece inside a SAVEPOINT of its own,
  * and the lot is committed once. A piece that throws is rolled back to its
  * savepoint and fails alone; the others commit. If the commit itself fails
- * (a full disk), every piece in it fails, and none was acknowledged.
+ * (a full disk), every piece in it fails, and none was acknowledged. The
+ * enquiries' search index is written once for the whole batch, just before
+ * the commit (decision 070).
  *
  * A piece must only use the transaction it is given, and await nothing but
  * its queries: the batch holds the database's one connection (and SQLite's
@@ -65,6 +67,7 @@ export function groupCommits(db: Db): Transactions {
         if ((await writesSeen(trx)) !== memoFor) memo.clear();
         memoFor = undefined;
         memos.set(trx, memo);
+        await trx.executeQuery(DEFER_SEARCH_INDEX);
         for (const pending of batch) {
           await trx.executeQuery(SAVEPOINT);
           try {
@@ -85,6 +88,11 @@ export function groupCommits(db: Db): Transactions {
           }
           settled++;
         }
+        await trx.executeQuery(WRITE_SEARCH_INDEX);
+        // FTS5 keeps those index rows in memory until a savepoint or the COMMIT; written at the
+        // COMMIT they would move total_changes() after `seen`, and every batch would drop the memo.
+        await trx.executeQuery(INDEX_WRITTEN);
+        await trx.executeQuery(RELEASE_INDEX_WRITTEN);
         // The next batch compares with this, this batch's writes included (a commit changes neither).
         const seen = await writesSeen(trx);
         memoFor = seen;
@@ -118,6 +126,16 @@ export function groupCommits(db: Db): Transactions {
 const SAVEPOINT = CompiledQuery.raw("savepoint grouped");
 const RELEASE = CompiledQuery.raw("release grouped");
 const ROLLBACK_TO = CompiledQuery.raw("rollback to grouped");
+/**
+ * The search index is written once per batch (migration 024, decision 070):
+ * from here the enquiries' insert trigger lists them in search_pending instead
+ * of writing an index segment per savepoint…
+ */
+const DEFER_SEARCH_INDEX = CompiledQuery.raw("insert into search_deferral (id) values (1)");
+/** …and this puts them all into the index in one statement, before the commit (a row left in search_deferral cannot be committed). */
+const WRITE_SEARCH_INDEX = CompiledQuery.raw("delete from search_deferral");
+const INDEX_WRITTEN = CompiledQuery.raw("savepoint index_written");
+const RELEASE_INDEX_WRITTEN = CompiledQuery.raw("release index_written");
 
 /** Changes to the database as this connection sees them: others' commits (data_version) and its own writes (total_changes()). */
 async function writesSeen(db: Db): Promise<string> {

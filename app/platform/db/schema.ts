@@ -269,6 +269,17 @@ export interface EnquiryCountTable {
   n: number | string;
 }
 
+/** SQLite only, empty in every committed state: a row while a grouped commit defers the search index (migration 024, decision 070). */
+export interface SearchDeferralTable {
+  id: number;
+  until_flushed: number;
+}
+
+/** SQLite only, empty in every committed state: enquiries a grouped commit puts into the search index at its end (migration 024). */
+export interface SearchPendingTable {
+  enquiry_rowid: number;
+}
+
 /** One row (id 1), absent until an owner saves (migration 019): reply templates, Not proceeding reasons, the acknowledgement. */
 export interface EnquirySettingsTable {
   id: number;
@@ -397,6 +408,8 @@ export interface DatabaseSchema {
   enquiry_replies: EnquiryReplyTable;
   enquiry_settings: EnquirySettingsTable;
   enquiry_counts: EnquiryCountTable;
+  search_deferral: SearchDeferralTable;
+  search_pending: SearchPendingTable;
   pending_sign_ins: PendingSignInTable;
   sign_in_policy: SignInPolicyTable;
 }
@@ -432,7 +445,7 @@ export const TABLES = [
 ] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 /** Tables of derived data the migrations make and fill from the others (a restore makes them again): never backed up. */
-export const DERIVED_TABLES = ["enquiry_counts"] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
+export const DERIVED_TABLES = ["enquiry_counts", "search_deferral", "search_pending"] as const satisfies ReadonlyArray<keyof DatabaseSchema>;
 
 // A table added to DatabaseSchema and not to TABLES (or DERIVED_TABLES) fails the type check here.
 export const everyTableListed: Exclude<keyof DatabaseSchema, (typeof TABLES)[number] | (typeof DERIVED_TABLES)[number]> extends never ? true : never = true;

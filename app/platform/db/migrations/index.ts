@@ -21,6 +21,7 @@ import * as firstResponse from "./020-first-response";
 import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
 import * as enquiryCounts from "./022-enquiry-counts";
 import * as searchTheProperty from "./023-search-the-property";
+import * as searchIndexPerCommit from "./024-search-index-per-commit";
 import type { AppMigration } from "./types";
 
 /**
@@ -52,4 +53,5 @@ export const migrations: Record<string, AppMigration> = {
   "021-assignment-and-follow-up": assignmentAndFollowUp,
   "022-enquiry-counts": enquiryCounts,
   "023-search-the-property": searchTheProperty,
+  "024-search-index-per-commit": searchIndexPerCommit,
 };
