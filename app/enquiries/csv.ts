@@ -82,102 +82,50 @@ function signalFields(): (stored: string | null) => string {
   };
 }
 
-/** A submission's records' bytes, as csvRecord would write them, with the repeated fields encoded once. */
-function writeRecord(out: ChunkWriter, submission: CsvSubmission, filter: InboxFilter, signals: (stored: string | null) => string): void {
-  out.field(submission.created_at);
-  out.comma();
-  out.field(submission.name);
-  out.comma();
-  out.field(submission.email);
-  out.comma();
-  out.field(submission.phone ?? "");
-  out.comma();
-  out.encoded(USER_TYPE_FIELDS[submission.user_type]);
-  out.comma();
-  out.field(submission.message);
-  out.comma();
-  out.encoded(submission.is_read ? READ_FIELDS.yes : READ_FIELDS.no);
-  out.comma();
-  out.encoded(signals(filter === "spam" ? submission.spam_reason : submission.spam_signals));
-  out.comma();
-  if (submission.valuation) {
-    out.encoded(VALUATION_KIND_FIELD);
-    for (const [, value] of valuationRows(submission.valuation)) {
-      out.comma();
-      out.field(value);
-    }
-  } else out.encoded(CONTACT_FORM_TAIL);
-  out.encoded("\r\n");
+/** One submission's record (what csvRecord makes of its values, with the repeated fields encoded once). */
+function enquiryCsvLine(submission: CsvSubmission, filter: InboxFilter, signals: (stored: string | null) => string): string {
+  const details = submission.valuation
+    ? `${VALUATION_KIND_FIELD},${valuationRows(submission.valuation)
+        .map(([, value]) => csvField(value))
+        .join(",")}`
+    : CONTACT_FORM_TAIL;
+  return (
+    `${csvField(submission.created_at)},${csvField(submission.name)},${csvField(submission.email)},${csvField(submission.phone ?? "")},` +
+    `${USER_TYPE_FIELDS[submission.user_type]},${csvField(submission.message)},${submission.is_read ? READ_FIELDS.yes : READ_FIELDS.no},` +
+    `${signals(filter === "spam" ? submission.spam_reason : submission.spam_signals)},${details}\r\n`
+  );
 }
 
 /** A whole file: byte-order mark, header, one record per submission. */
 export function enquiriesCsv(submissions: CsvSubmission[], filter: InboxFilter): string {
-  return CSV_BOM + csvRecord(enquiryCsvColumns(filter)) + encodeLines(submissions, filter, signalFields(), MIN_CHUNK_BYTES).toString("utf8");
+  const signals = signalFields();
+  return CSV_BOM + csvRecord(enquiryCsvColumns(filter)) + submissions.map((submission) => enquiryCsvLine(submission, filter, signals)).join("");
 }
 
 /** Submissions read per chunk while a CSV streams out: one piece of the file each, about 0.6 MB. */
 export const CSV_BATCH_SIZE = 2000;
 
 const MIN_CHUNK_BYTES = 64 * 1024;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
 
 /**
- * UTF-8 written field by field into one buffer, grown when a field might not
- * fit (decision 073): a field that needs no change (most) goes in between its
- * quotes as it is, so no string of a record, nor of a quoted field, is made
- * only to be copied into the buffer and thrown away; at 100,000 enquiries
- * that garbage was most of an export's collection time.
+ * A chunk's records as UTF-8, each written straight into one buffer (grown
+ * when a record might not fit): three to four times faster than joining them
+ * into one string for Buffer.from, which must flatten it first.
  */
-class ChunkWriter {
-  private buffer: Buffer;
-  private used = 0;
-
-  constructor(sizeHint: number) {
-    this.buffer = Buffer.allocUnsafe(sizeHint);
-  }
-
-  /** Room for `bytes` more (a UTF-16 code unit takes at most three bytes of UTF-8). */
-  private room(bytes: number): void {
-    if (this.buffer.length - this.used >= bytes) return;
-    const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.used + bytes));
-    this.buffer.copy(larger, 0, 0, this.used);
-    this.buffer = larger;
-  }
-
-  /** Text written as it is: a field encoded already, a line's end. */
-  encoded(text: string): void {
-    this.room(text.length * 3);
-    this.used += this.buffer.write(text, this.used);
-  }
-
-  comma(): void {
-    this.room(1);
-    this.buffer[this.used++] = COMMA;
-  }
-
-  /** One field, exactly as csvField writes it. */
-  field(value: string): void {
-    if (FORMULA_STARTS.has(value.charAt(0)) || value.includes('"')) {
-      this.encoded(csvField(value));
-      return;
-    }
-    this.room(value.length * 3 + 2);
-    this.buffer[this.used++] = QUOTE;
-    this.used += this.buffer.write(value, this.used);
-    this.buffer[this.used++] = QUOTE;
-  }
-
-  bytes(): Buffer {
-    return this.buffer.subarray(0, this.used);
-  }
-}
-
-/** A chunk's records as UTF-8, each written straight into one buffer. */
 function encodeLines(submissions: CsvSubmission[], filter: InboxFilter, signals: (stored: string | null) => string, sizeHint: number): Buffer {
-  const out = new ChunkWriter(sizeHint);
-  for (const submission of submissions) writeRecord(out, submission, filter, signals);
-  return out.bytes();
+  let buffer = Buffer.allocUnsafe(sizeHint);
+  let used = 0;
+  for (const submission of submissions) {
+    const line = enquiryCsvLine(submission, filter, signals);
+    // A UTF-16 code unit takes at most three bytes of UTF-8.
+    if (buffer.length - used < line.length * 3) {
+      const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + line.length * 3));
+      buffer.copy(larger, 0, 0, used);
+      buffer = larger;
+    }
+    used += buffer.write(line, used);
+  }
+  return buffer.subarray(0, used);
 }
 
 /** Where a streamed file's submissions come from: chunks read one after the other, and the end of the read. */
