@@ -200,7 +200,8 @@ export function EnquiriesPanel({
         tabClassName={FILTER_TAB}
         items={INBOX_FILTERS.map((value) => ({
           id: `inbox-filter-${value}`,
-          label: `${INBOX_TEXT.filters[value]} (${counts?.[value] ?? "–"})`,
+          // A search too common to count shows no numbers (decision 073); "–" when the inbox could not be read.
+          label: view.status === "ok" && !counts ? INBOX_TEXT.filters[value] : `${INBOX_TEXT.filters[value]} (${counts?.[value] ?? "–"})`,
           to: viewHref(value),
           selected: value === filter,
         }))}
@@ -219,7 +220,7 @@ export function EnquiriesPanel({
       ) : null}
       {search !== "" && submissions.length > 0 ? (
         <p className="mt-3 text-sm text-slate-700">
-          {INBOX_TEXT.search.showing(search)}{" "}
+          {INBOX_TEXT.search.showing(search)} {view.status === "ok" && view.matchesOver !== undefined ? <>{INBOX_TEXT.search.many(view.matchesOver)} </> : null}
           <Link to={viewHref(filter, 1, "")} className={LINK}>
             {INBOX_TEXT.search.clear}
           </Link>

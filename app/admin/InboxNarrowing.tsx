@@ -34,8 +34,9 @@ export function NarrowingFilters({
   filter: InboxFilter;
   search: string;
   narrowing: ViewNarrowing;
-  statusCounts: Record<EnquiryStatus, number>;
-  due: number;
+  /** None (nor `due`) when the search was too common to count (decision 073): the choices show no numbers. */
+  statusCounts: Record<EnquiryStatus, number> | undefined;
+  due: number | undefined;
   members: ReadonlyArray<{ id: string; name: string }>;
   buttonClassName: string;
 }) {
@@ -55,7 +56,7 @@ export function NarrowingFilters({
           <option value="">{status.allStatuses}</option>
           {ENQUIRY_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {`${STATUS_LABELS[value]} (${statusCounts[value]})`}
+              {statusCounts ? `${STATUS_LABELS[value]} (${statusCounts[value]})` : STATUS_LABELS[value]}
             </option>
           ))}
         </select>

@@ -95,6 +95,9 @@ export const INBOX_TEXT = {
     submit: "Search",
     clear: "Clear search",
     showing: (search: string) => `Showing submissions that match “${search}”.`,
+    /** A search too common to count (decision 073): the tabs, statuses and Due show no numbers then. */
+    many: (over: number) =>
+      `More than ${over.toLocaleString("en-GB")} submissions match, newest first; the tabs count a search's matches when there are ${over.toLocaleString("en-GB")} or fewer.`,
     noMatch: (search: string) => `No submissions match “${search}”`,
     noMatchHint: "Try part of a name, an e-mail address, a phone number or a word from the message, or another filter.",
   },
@@ -150,7 +153,7 @@ export const INBOX_TEXT = {
     anyone: "Anyone",
     mine: "Mine",
     unassigned: "Unassigned",
-    due: (count: number) => `Due: to follow up today or earlier (${count})`,
+    due: (count: number | undefined) => `Due: to follow up today or earlier${count === undefined ? "" : ` (${count})`}`,
     none: "No enquiries here match what you chose.",
     showAll: "Show every enquiry",
   },

@@ -61,12 +61,14 @@ export type InboxView =
       search: string;
       /** The status, assignee and Due chosen (?status=&assignee=&due=1); nothing: every enquiry of the tab. */
       narrowing: ViewNarrowing;
-      /** How many of the view (without Due) are to be followed up today or earlier. */
-      due: number;
+      /** How many of the view (without Due) are to be followed up today or earlier; none when the search matched more than `matchesOver`. */
+      due?: number;
       /** Who an enquiry can be assigned to: members with the Enquiries or Owner role. */
       members: Array<{ id: string; name: string }>;
-      counts: InboxCounts;
-      statusCounts: Record<EnquiryStatus, number>;
+      /** None when the search matched more than `matchesOver` (of every tab together): nothing is counted then (decision 073). */
+      counts?: InboxCounts;
+      statusCounts?: Record<EnquiryStatus, number>;
+      matchesOver?: number;
       page: number;
       hasMore: boolean;
       /** Where this page, Previous and Next are in the newest-first order (InboxPage's cursors: keyset pages). */

@@ -68,7 +68,7 @@ async function* submissionsOf(chunks: AsyncIterable<unknown[][]>): AsyncGenerato
   for await (const chunk of chunks) yield chunk.map(toCsvSubmission);
 }
 
-/** A row of COLUMNS' values, as either database gives them. */
+/** A row of COLUMNS' values, as either database's snapshot read gives them (PostgreSQL: every value as text). */
 function toCsvSubmission(row: unknown[]): CsvSubmission {
   const [createdAt, name, email, phone, userType, message, isRead, spamReason, spamSignals, kind, details] = row as [
     Date | string,
@@ -77,7 +77,7 @@ function toCsvSubmission(row: unknown[]): CsvSubmission {
     string | null,
     CsvSubmission["user_type"],
     string,
-    boolean | number,
+    boolean | number | string,
     string | null,
     string | null,
     CsvSubmission["kind"],

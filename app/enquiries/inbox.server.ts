@@ -66,14 +66,56 @@ function inFilter(eb: Where, filter: InboxFilter) {
  * PostgreSQL: LIKE on SEARCH_TEXT, which its pg_trgm index serves. Both keep
  * "%" and "_" as themselves.
  */
-function matchesSearch(eb: Where, search: string, dialect: MigrationDialect) {
+function matchesSearch(eb: Where, search: string, dialect: MigrationDialect, plan: SearchPlan = "index") {
   if (dialect === "postgres") return sql<SqlBool>`${SEARCH_TEXT} like lower(${likePattern(search)}) escape '\\'`;
   if (Array.from(search).length < 3) {
     const searched = [...SEARCHED.map((column) => sql.ref(column)), SQLITE_PLACE];
     return eb.or(searched.map((text) => sql<SqlBool>`lower(${text}) like lower(${likePattern(search)}) escape '\\'`));
   }
-  const phrase = `"${search.replaceAll('"', '""')}"`;
-  return sql<SqlBool>`contact_submissions.rowid in (select rowid from contact_submissions_search where contact_submissions_search match ${phrase})`;
+  const phrase = ftsPhrase(search);
+  // "+" keeps SQLite from looking the matches up by rowid: it walks the view's order and tests each row against the set of matches.
+  const rowid = plan === "walk" ? sql`+contact_submissions.rowid` : sql`contact_submissions.rowid`;
+  return sql<SqlBool>`${rowid} in (select rowid from contact_submissions_search where contact_submissions_search match ${phrase})`;
+}
+
+/**
+ * How a page finds a search's matches (decision 073). "index": the matches
+ * first (the text index), then sorted newest first: fast while they are few.
+ * "walk": the view's own order, newest first, each row tested against the
+ * matches until the page is full: fast when they are many (a word in most
+ * messages fills a page within a few hundred rows). Both find the same rows
+ * in the same order. PostgreSQL's planner weighs the two itself (its
+ * statistics of the indexed expression estimate a search's matches well).
+ */
+type SearchPlan = "index" | "walk";
+
+/**
+ * A search matching more than this many enquiries (of every tab together) is
+ * not counted per tab, status and Due (decision 073): counting tens of
+ * thousands of matches cost more than the 50 ms a view may take. The page
+ * says "more than 1,000" instead, and shows the newest matches as ever.
+ */
+export const SEARCH_COUNT_LIMIT = 1000;
+
+/** Whether the search matches more than `limit` enquiries: it reads at most limit + 1 of the text index's matches. */
+async function matchesMoreThan(db: Db, search: string, limit: number): Promise<boolean> {
+  const dialect = dialectOf(db);
+  const matches =
+    dialect === "sqlite" && Array.from(search).length >= 3
+      ? // The index alone: the table's rows are not read.
+        sql`select rowid from contact_submissions_search where contact_submissions_search match ${ftsPhrase(search)} limit ${limit + 1}`
+      : db
+          .selectFrom("contact_submissions")
+          .select(sql.lit(1).as("one"))
+          .where((eb) => matchesSearch(eb, search, dialect))
+          .limit(limit + 1);
+  const { rows } = await sql<{ count: number | string }>`select count(*) as count from (${matches}) as matches`.execute(db);
+  return Number(rows[0]?.count ?? 0) > limit;
+}
+
+/** The search as one FTS5 phrase: its characters in a row, quotes doubled, so nothing in it is FTS syntax. */
+function ftsPhrase(search: string): string {
+  return `"${search.replaceAll('"', '""')}"`;
 }
 
 const SEARCHED = ["name", "email", "phone", "message"] as const;
@@ -99,11 +141,11 @@ function likePattern(text: string): string {
  * shared by the inbox pages and the CSV export. `search` should come through
  * parseSearch (inbox.ts); empty means no search.
  */
-export function submissionsQuery(db: Db, query: InboxQuery) {
+export function submissionsQuery(db: Db, query: InboxQuery, plan: SearchPlan = "index") {
   const rows = db
     .selectFrom("contact_submissions")
     .selectAll()
-    .where((eb) => eb.and([inFilter(eb, query.filter), ...narrowing(eb, query, dialectOf(db))]));
+    .where((eb) => eb.and([inFilter(eb, query.filter), ...narrowing(eb, query, dialectOf(db), plan)]));
   return (query.dueBy === undefined ? rows : rows.orderBy("follow_up_on", "asc")).orderBy("created_at", "desc").orderBy("id", "desc");
 }
 
@@ -111,9 +153,14 @@ export function submissionsQuery(db: Db, query: InboxQuery) {
  * What narrows every count of a view besides the tab: the search, and each
  * of the status, the assignee and Due when asked (decision 061).
  */
-function narrowing(eb: Where, { search = "", status, assignee, dueBy }: Omit<InboxQuery, "filter">, dialect: MigrationDialect): Expression<SqlBool>[] {
+function narrowing(
+  eb: Where,
+  { search = "", status, assignee, dueBy }: Omit<InboxQuery, "filter">,
+  dialect: MigrationDialect,
+  plan: SearchPlan = "index",
+): Expression<SqlBool>[] {
   return [
-    ...(search === "" ? [] : [matchesSearch(eb, search, dialect)]),
+    ...(search === "" ? [] : [matchesSearch(eb, search, dialect, plan)]),
     ...(status ? [eb("status", "=", status)] : []),
     ...(assignee === undefined ? [] : [assignee === "unassigned" ? eb("assigned_to", "is", null) : eb("assigned_to", "=", assignee.member)]),
     ...(dueBy === undefined ? [] : [eb("follow_up_on", "<=", dueBy)]),
@@ -195,10 +242,12 @@ export async function countDue(db: Db, { filter: _filter, dueBy, ...narrow }: In
  */
 export async function listSubmissions(db: Db, query: InboxQuery, position: number | PagePosition = 1, today?: string): Promise<InboxPage> {
   const at: PagePosition = typeof position === "number" ? { page: position } : query.dueBy === undefined ? position : { page: position.page };
+  // A search with more matches than SEARCH_COUNT_LIMIT: the page walks the view's order, and nothing is counted.
+  const many = (query.search ?? "") !== "" && (await matchesMoreThan(db, query.search!, SEARCH_COUNT_LIMIT));
   const [found, groups, due] = await Promise.all([
-    pageRows(db, query, at),
-    countGroups(db, query),
-    today === undefined ? undefined : countDue(db, { ...query, dueBy: query.dueBy ?? today }),
+    pageRows(db, query, at, many ? "walk" : "index"),
+    many ? undefined : countGroups(db, query),
+    today === undefined || many ? undefined : countDue(db, { ...query, dueBy: query.dueBy ?? today }),
   ]);
   // Nothing newer than Previous's cursor fills a page: the newest page is what there is.
   if (found === "newest") return listSubmissions(db, query, 1, today);
@@ -208,8 +257,7 @@ export async function listSubmissions(db: Db, query: InboxQuery, position: numbe
   const place = (submission: StoredSubmission) => formatCursor({ createdAt: submission.created_at, id: submission.id });
   return {
     submissions,
-    counts: tabCounts(groups, query.status),
-    statusCounts: statusCounts(groups, query.filter),
+    ...(groups ? { counts: tabCounts(groups, query.status), statusCounts: statusCounts(groups, query.filter) } : { matchesOver: SEARCH_COUNT_LIMIT }),
     ...(due === undefined ? {} : { due }),
     page: at.page,
     hasMore: found.hasMore,
@@ -221,10 +269,10 @@ export async function listSubmissions(db: Db, query: InboxQuery, position: numbe
 
 type Row = Selectable<ContactSubmissionTable>;
 
-async function pageRows(db: Db, query: InboxQuery, at: PagePosition): Promise<{ rows: Row[]; hasMore: boolean } | "newest"> {
+async function pageRows(db: Db, query: InboxQuery, at: PagePosition, plan: SearchPlan): Promise<{ rows: Row[]; hasMore: boolean } | "newest"> {
   const { after, before } = at;
   if (before) {
-    const newer = await submissionsQuery(db, query)
+    const newer = await submissionsQuery(db, query, plan)
       .where((eb) => eb(eb.refTuple("created_at", "id"), ">", eb.tuple(before.createdAt, before.id)))
       .clearOrderBy()
       .orderBy("created_at", "asc")
@@ -233,7 +281,7 @@ async function pageRows(db: Db, query: InboxQuery, at: PagePosition): Promise<{ 
       .execute();
     return newer.length > INBOX_PAGE_SIZE ? { rows: newer.slice(0, INBOX_PAGE_SIZE).reverse(), hasMore: true } : "newest";
   }
-  let rows = submissionsQuery(db, query).limit(INBOX_PAGE_SIZE + 1);
+  let rows = submissionsQuery(db, query, plan).limit(INBOX_PAGE_SIZE + 1);
   if (after) rows = rows.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.createdAt, after.id)));
   else if (at.page > 1) rows = rows.offset((at.page - 1) * INBOX_PAGE_SIZE);
   const found = await rows.execute();

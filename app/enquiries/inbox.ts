@@ -53,12 +53,14 @@ export type InboxQuery = { filter: InboxFilter; search?: string; status?: Enquir
 
 export type InboxPage = {
   submissions: StoredSubmission[];
-  /** Per filter, of the submissions that match the search (and the status, when one is chosen). */
-  counts: InboxCounts;
-  /** Per status, of the real enquiries (not spam, not held) that match the search and the read state chosen. */
-  statusCounts: Record<EnquiryStatus, number>;
-  /** Of the real enquiries the view's search, status and assignee select, how many are due (when `dueBy` was asked). */
+  /** Per filter, of the submissions that match the search (and the status, when one is chosen); none when the search matched more than `matchesOver`. */
+  counts?: InboxCounts;
+  /** Per status, of the real enquiries (not spam, not held) that match the search and the read state chosen; none as `counts`. */
+  statusCounts?: Record<EnquiryStatus, number>;
+  /** Of the real enquiries the view's search, status and assignee select, how many are due (when `dueBy` was asked); none as `counts`. */
   due?: number;
+  /** Present when the search matched more submissions than this (of every tab together): then nothing is counted (decision 073). */
+  matchesOver?: number;
   /** 1-based: the page's number as the links counted it (keyset pages carry it along). */
   page: number;
   hasMore: boolean;

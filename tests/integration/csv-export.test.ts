@@ -295,3 +295,46 @@ describe.each(backends)("the CSV export on $name", (backend) => {
     for (const seed of SEEDS) expect(text).not.toContain(seed.email);
   });
 });
+
+describe.each(backends.filter((backend) => backend.name === "postgres"))("the CSV export on $name when the database ends its read", (backend) => {
+  const site = useSite(backend);
+
+  it("stops the download short, names it in the log, and the site goes on (the next export is whole)", async () => {
+    const count = 2 * CSV_BATCH_SIZE + 10;
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: randomUUID(),
+      name: `Sender ${i}`,
+      email: `sender${i}@example.net`,
+      email_folded: `sender${i}@example.net`,
+      user_type: "landlord" as const,
+      message: "A flat to let.",
+      is_read: false,
+      created_at: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(),
+    }));
+    for (let at = 0; at < rows.length; at += 500)
+      await site.db
+        .insertInto("contact_submissions")
+        .values(rows.slice(at, at + 500))
+        .execute();
+    const download = () => fetch(`${site.server.url}/admin/enquiries.csv?filter=all`, { headers: { cookie: site.cookie, "accept-encoding": "identity" } });
+
+    const response = await download();
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    // What a restart or a failover does to the export's connection, half-way through the file.
+    const { rows: ended } = await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended from pg_stat_activity
+      where datname = current_database() and query like '%snapshot_read_%' and pid <> pg_backend_pid()`.execute(site.db);
+    expect(ended.map((row) => row.ended)).toEqual([true]);
+    await expect(
+      (async () => {
+        for (let next = await reader.read(); !next.done; next = await reader.read());
+      })(),
+    ).rejects.toThrow();
+
+    await expect.poll(() => site.server.stdout() + site.server.stderr(), { timeout: 5_000 }).toContain("Could not export contact submissions");
+    const again = await download();
+    expect(again.status).toBe(200);
+    expect(parseCsv(await again.text()).slice(1)).toHaveLength(count);
+  });
+});

@@ -10,6 +10,8 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { parseSearch, type InboxFilter } from "~/enquiries/inbox";
 import {
+  INBOX_PAGE_SIZE,
+  SEARCH_COUNT_LIMIT,
   countSubmissions,
   deleteSubmission,
   deleteSubmissions,
@@ -385,6 +387,49 @@ describe.each(backends)("inbox operations over HTTP on $name", (backend) => {
         expect(response.status, path.slice(0, 80)).toBe(200);
       }
     }
+  });
+
+  it("says a search matches more than 1,000 instead of counting it, and still shows its newest enquiries and the next page", async () => {
+    // Straight into the table: 1,001 enquiries with the word, the newest last, and one without it.
+    const values = Array.from({ length: SEARCH_COUNT_LIMIT + 2 }, (_, index) => ({
+      id: randomUUID(),
+      name: `Sender ${String(index).padStart(4, "0")}`,
+      email: `sender${index}@example.com`,
+      email_folded: `sender${index}@example.com`,
+      user_type: "tenant" as const,
+      message: index === SEARCH_COUNT_LIMIT + 1 ? "Gutters." : "The boiler again.",
+      is_read: false,
+      created_at: minutesAgo(2_000 - index),
+    }));
+    for (let start = 0; start < values.length; start += 200)
+      await reader.db
+        .insertInto("contact_submissions")
+        .values(values.slice(start, start + 200))
+        .execute();
+
+    const found = await getPage("/admin/enquiries?q=boiler");
+    expect(found.status).toBe(200);
+    expect(cardNamesIn(found.html)).toEqual(
+      Array.from({ length: INBOX_PAGE_SIZE }, (_, index) => `Sender ${String(SEARCH_COUNT_LIMIT - index).padStart(4, "0")}`),
+    );
+    expect(found.text).toContain(
+      "Showing submissions that match “boiler”. More than 1,000 submissions match, newest first; the tabs count a search's matches when there are 1,000 or fewer.",
+    );
+    // The tabs, the statuses and Due name no number they do not know.
+    expect(found.text).toContain("All Unread Read Held Spam");
+    expect(find(found.html, "a", { text: "Unread" })?.attrs.href).toBe("/admin/enquiries?filter=unread&q=boiler");
+    expect(found.html).toMatch(/<option value="new">New<\/option>/);
+    expect(found.text).toContain("Due: to follow up today or earlier Show");
+    expect(find(found.html, "a", { text: "Older submissions →" })?.attrs.href).toMatch(/^\/admin\/enquiries\?q=boiler&page=2&after=/);
+
+    const api = (await (await fetch(`${server.url}/api/admin/enquiries?q=boiler`, { headers: { cookie } })).json()) as Record<string, unknown>;
+    expect(api).toMatchObject({ matchesOver: 1000, page: 1, hasMore: true });
+    expect(api).not.toHaveProperty("counts");
+
+    // A rarer word is counted as ever.
+    const rare = await getPage("/admin/enquiries?q=gutters");
+    expect(rare.text).toContain("All (1) Unread (1) Read (0) Held (0) Spam (0)");
+    expect(rare.text).not.toContain("More than 1,000");
   });
 
   it("keeps spam out of All, Unread, Read, the header and the API; Spam (n) lists it with its reason and Not spam", async () => {

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { eraseDataHeld } from "~/enquiries/data-requests.server";
 import { parseCursor, parseSearch, type InboxQuery } from "~/enquiries/inbox";
-import { INBOX_PAGE_SIZE, countSubmissions, deleteSubmission, deleteSubmissions, listSubmissions } from "~/enquiries/inbox.server";
+import { INBOX_PAGE_SIZE, SEARCH_COUNT_LIMIT, countSubmissions, deleteSubmission, deleteSubmissions, listSubmissions } from "~/enquiries/inbox.server";
 import { deleteExpiredEnquiries } from "~/enquiries/retention.server";
 import type { EnquiryStatus } from "~/enquiries/pipeline";
 import { backends } from "../support/backends";
@@ -233,6 +233,72 @@ describe.each(backends)("the inbox's search and pages on $name", (backend) => {
     // The old ?page=n (an offset) still answers the same pages.
     const third = await listSubmissions(data.db, { filter: "all" }, 3);
     expect(third.submissions.map((s) => s.id)).toEqual(pages[2]!.ids);
+  });
+
+  it("pages a search matching more than 1,000 enquiries newest first, each once, and says so instead of counting; 1,000 are still counted", async () => {
+    // A word in most messages, read and unread, every few a status or spam, ties in created_at; and a rarer word among them.
+    const rows: Row[] = Array.from({ length: SEARCH_COUNT_LIMIT + 60 }, (_, index) => ({
+      name: `Person ${index}`,
+      message: index < SEARCH_COUNT_LIMIT ? (index % 25 === 0 ? "My boiler and the garden." : "My boiler is broken.") : "A garden flat.",
+      is_read: index % 3 === 0,
+      status: index % 4 === 1 ? "contacted" : "new",
+      spam_reason: index % 50 === 7 ? "honeypot" : null,
+      created_at: new Date(Date.UTC(2026, 10, 3, 9, 0, 0, index % 90)).toISOString(),
+    }));
+    const ids = await insert(rows);
+    const matching = (query: InboxQuery, row: Row) =>
+      row.message!.toLowerCase().includes(query.search!.toLowerCase()) &&
+      (query.filter === "spam" ? row.spam_reason !== null : row.spam_reason === null && (query.filter !== "unread" || !row.is_read)) &&
+      (query.status === undefined || row.status === query.status);
+    const expected = (query: InboxQuery, from = rows, fromIds = ids) =>
+      newestFirst(fromIds.flatMap((id, index) => (matching(query, from[index]!) ? [{ id, created_at: from[index]!.created_at }] : [])));
+
+    // Exactly the limit: counted as ever.
+    const counted = await listSubmissions(data.db, { filter: "all", search: "boiler" }, 1, "2026-11-27");
+    expect(counted.matchesOver).toBeUndefined();
+    expect(counted.counts).toMatchObject({ all: expected({ filter: "all", search: "boiler" }).length, spam: 20 });
+    expect(counted.due).toBe(0);
+
+    // One more: the tabs, statuses and Due are not counted, and the page says how many there are at least.
+    const newest: Row = {
+      name: "Newest Boiler",
+      message: "Another BOILER.",
+      is_read: false,
+      status: "new",
+      spam_reason: null,
+      created_at: "2026-11-04T09:00:00.000Z",
+    };
+    const more = await insert([newest]);
+    const all = [...rows, newest];
+    const allIds = [...ids, ...more];
+    const first = await listSubmissions(data.db, { filter: "all", search: "boiler" }, 1, "2026-11-27");
+    expect(first.matchesOver).toBe(SEARCH_COUNT_LIMIT);
+    expect(first.counts).toBeUndefined();
+    expect(first.statusCounts).toBeUndefined();
+    expect(first.due).toBeUndefined();
+    expect(first.submissions[0]!.name).toBe("Newest Boiler");
+
+    // The right enquiries in the right order, every page once, Next and Previous as ever.
+    for (const query of [
+      { filter: "all", search: "Boiler" },
+      { filter: "unread", status: "contacted", search: "boiler" },
+      { filter: "spam", search: "boiler" },
+    ] satisfies InboxQuery[]) {
+      const { ids: seen, pages } = await walk(query);
+      expect(seen, JSON.stringify(query)).toEqual(expected(query, all, allIds));
+      expect(pages.map((page) => page.page)).toEqual(pages.map((_, index) => index + 1));
+      if (pages.length > 2) {
+        const back = await listSubmissions(data.db, query, { page: 2, before: parseCursor(pages[2]!.previous!)! });
+        expect(back.submissions.map((s) => s.id)).toEqual(pages[1]!.ids);
+        expect(back).toMatchObject({ page: 2, hasMore: true, matchesOver: SEARCH_COUNT_LIMIT });
+      }
+    }
+
+    // A rarer word of the same enquiries is counted.
+    const garden = await listSubmissions(data.db, { filter: "all", search: "garden" });
+    expect(garden.matchesOver).toBeUndefined();
+    expect(garden.counts?.all).toBe(expected({ filter: "all", search: "garden" }).length);
+    expect(garden.submissions.map((s) => s.id)).toEqual(expected({ filter: "all", search: "garden" }).slice(0, INBOX_PAGE_SIZE));
   });
 
   it("combines a filter, a status, a search and the cursor, and counts what they select", async () => {

@@ -7,6 +7,7 @@ export function toIsoString(value: Date | string): string {
   return ISO_UTC.test(value) ? value : new Date(value).toISOString();
 }
 
-export function toBoolean(value: boolean | number): boolean {
-  return value === true || value === 1;
+/** pg's boolean, SQLite's 0 or 1, or PostgreSQL's text of one ("t"/"f": a snapshot read takes every value as text). */
+export function toBoolean(value: boolean | number | string): boolean {
+  return value === true || value === 1 || value === "t";
 }

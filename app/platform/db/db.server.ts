@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
+import type { Pool } from "pg";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResult } from "kysely/migration";
 import { migrations } from "./migrations";
@@ -29,6 +30,8 @@ export type Database = {
   sqliteFile?: string;
   /** PostgreSQL only: the connection URL (with its password: never log it). */
   postgresUrl?: string;
+  /** PostgreSQL only: the pool Kysely queries through, for a read that takes pg's rows as they come (snapshot-read.server.ts). */
+  postgresPool?: () => Promise<Pool>;
   close(): Promise<void>;
 };
 
@@ -84,8 +87,10 @@ function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
 }
 
 function openPostgres(url: string, settings: PoolSettings, health: DatabaseHealth, log: DatabaseLog): Database {
-  // pg is imported when the first query needs the pool: a SQLite site never loads it.
-  const pool = async () => {
+  // pg is imported when the first query needs the pool: a SQLite site never loads it. One pool, however often asked for.
+  let opened: Promise<Pool> | undefined;
+  const pool = () => (opened ??= openPool());
+  const openPool = async () => {
     const { default: pg } = await import("pg");
     const created = new pg.Pool({
       connectionString: url,
@@ -118,6 +123,7 @@ function openPostgres(url: string, settings: PoolSettings, health: DatabaseHealt
     lockSite: (mode) => lockPostgresSite(url, mode, log),
     health,
     postgresUrl: url,
+    postgresPool: pool,
     close: () => db.destroy(),
   };
 }

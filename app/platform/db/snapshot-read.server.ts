@@ -1,8 +1,9 @@
 import { DatabaseSync } from "node:sqlite";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { CompiledQuery, type ControlledTransaction } from "kysely";
+import type { CompiledQuery } from "kysely";
+import type { Pool } from "pg";
+import type { DatabaseHealth } from "./database-health.server";
 import type { Database } from "./db.server";
-import type { DatabaseSchema } from "./schema";
 import { toSqliteValues } from "./sqlite-driver.server";
 
 /**
@@ -16,13 +17,17 @@ import { toSqliteValues } from "./sqlite-driver.server";
  * one connection, which every request shares: reading 100,000 rows there would
  * hold all of them up. Rows come from one statement, a chunk at a time, with a
  * turn of the event loop between chunks.
- * PostgreSQL: a connection of the pool, in one REPEATABLE READ READ ONLY
+ * PostgreSQL: a client of the app's pool, in one REPEATABLE READ READ ONLY
  * transaction, the rows fetched from a cursor a chunk at a time, the next
- * chunk asked for as soon as one arrives.
+ * chunk asked for as soon as one arrives. pg's own client, not Kysely's
+ * (decision 073): rows as arrays and every value as PostgreSQL's text, where
+ * Kysely's objects, pg's parsed values and turning them back into arrays were
+ * a third of an export's time.
  *
  * Queries are built with Kysely on the app's `db` and compiled; each row is an
- * array of the selected columns' values, in their order, as the driver gives
- * them (db-values.ts turns dates and booleans into one shape).
+ * array of the selected columns' values, in their order: on SQLite as
+ * node:sqlite gives them, on PostgreSQL as text ("t"/"f" for a boolean;
+ * db-values.ts turns either into one shape).
  */
 export type SnapshotRead = {
   /** Every row of a small query (a count). */
@@ -35,10 +40,11 @@ export type SnapshotRead = {
 
 export type SnapshotReads = { open(): Promise<SnapshotRead> };
 
-export function snapshotReads(database: Pick<Database, "db" | "sqliteFile">): SnapshotReads {
-  const { sqliteFile } = database;
+export function snapshotReads(database: Pick<Database, "sqliteFile" | "postgresPool" | "health">): SnapshotReads {
+  const { sqliteFile, postgresPool, health } = database;
   if (sqliteFile) return { open: async () => sqliteSnapshot(sqliteFile) };
-  return { open: () => postgresSnapshot(database.db) };
+  if (!postgresPool) throw new Error("A snapshot read needs the SQLite file or PostgreSQL's pool.");
+  return { open: () => postgresSnapshot(postgresPool, health) };
 }
 
 function sqliteSnapshot(file: string): SnapshotRead {
@@ -79,18 +85,40 @@ function sqliteSnapshot(file: string): SnapshotRead {
   };
 }
 
-async function postgresSnapshot(db: Database["db"]): Promise<SnapshotRead> {
-  const trx: ControlledTransaction<DatabaseSchema> = await db.startTransaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute();
+/** Every value as PostgreSQL writes it, text (null stays null): the export formats it once, with no Date or number made on the way. */
+const AS_TEXT = { getTypeParser: () => (value: string) => value };
+
+async function postgresSnapshot(pool: () => Promise<Pool>, health: DatabaseHealth): Promise<SnapshotRead> {
+  // A client of the app's pool: its "error" listener (db.server.ts) is on it while it is held, so a restart never ends the process.
+  const client = await (await pool()).connect();
+  let failure: unknown;
+  const query = async (text: string, values: readonly unknown[] = []): Promise<unknown[][]> => {
+    try {
+      const result = await client.query<unknown[]>({ text, values: [...values], rowMode: "array", types: AS_TEXT });
+      health.answered(false);
+      return result.rows;
+    } catch (error) {
+      failure ??= error;
+      health.failed(error);
+      throw error;
+    }
+  };
+  try {
+    await query("begin isolation level repeatable read read only");
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
   let cursors = 0;
-  const rows = async (query: CompiledQuery) => (await trx.executeQuery<Record<string, unknown>>(query)).rows.map((row) => Object.values(row));
+  let closed = false;
   return {
-    all: rows,
-    async *chunks(query, chunkRows) {
+    all: (compiled) => query(compiled.sql, compiled.parameters),
+    async *chunks(compiled, chunkRows) {
       const cursor = `snapshot_read_${++cursors}`;
-      await trx.executeQuery(CompiledQuery.raw(`declare ${cursor} no scroll cursor for ${query.sql}`, [...query.parameters]));
-      const fetch = CompiledQuery.raw(`fetch forward ${Math.trunc(chunkRows)} from ${cursor}`);
+      await query(`declare ${cursor} no scroll cursor for ${compiled.sql}`, compiled.parameters);
+      const fetch = `fetch forward ${Math.trunc(chunkRows)} from ${cursor}`;
       const fetchNext = () => {
-        const fetched = rows(fetch);
+        const fetched = query(fetch);
         // Awaited below, unless the reader stops first (the read is closed, and this fails or is dropped).
         fetched.catch(() => {});
         return fetched;
@@ -106,8 +134,16 @@ async function postgresSnapshot(db: Database["db"]): Promise<SnapshotRead> {
       }
     },
     close: async () => {
-      // Read only: nothing to keep, so a rollback ends it; a connection gone meanwhile ends it too.
-      if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+      if (closed) return;
+      closed = true;
+      // Read only: nothing to keep, so a rollback ends it. A client that failed, or fails to roll back, is dropped, not reused.
+      try {
+        if (failure === undefined) await client.query("rollback");
+        client.release(failure === undefined ? undefined : true);
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
     },
   };
 }

@@ -99,7 +99,6 @@ export async function loader(args: Route.LoaderArgs) {
       search,
       narrowing,
       ...page,
-      due: page.due ?? 0,
       members,
       submissions,
       selectAll: params.get("select") === "all",
