@@ -115,16 +115,21 @@ describe("grouped commits on SQLite's one connection", () => {
     await testDb?.cleanup();
   });
 
-  it("commits the enquiries that arrive together once, and acknowledges each only after that commit", async () => {
+  /** A migrated SQLite database, and the same file through a connection whose statements the test sees. */
+  async function loggedConnection() {
     testDb = await backends.find((backend) => backend.name === "sqlite")!.createDatabase();
     await migrateToLatest(testDb.open());
-    // The same database file, through a connection whose statements the test sees.
     const statements: string[] = [];
     const { database: connection } = openSqlite(testDb.sqliteFile!);
     const logged = new Kysely<DatabaseSchema>({
       dialect: new SqliteDialect({ database: connection }),
       log: (event) => void statements.push(event.query.sql.trim().toLowerCase()),
     });
+    return { statements, logged };
+  }
+
+  it("commits the enquiries that arrive together once, and acknowledges each only after that commit", async () => {
+    const { statements, logged } = await loggedConnection();
     try {
       const transactions = groupCommits(logged);
       const reader = testDb.open();
@@ -152,14 +157,7 @@ describe("grouped commits on SQLite's one connection", () => {
   });
 
   it("counts a subject's places in full once, not again in each later batch, the search index's rows included", async () => {
-    testDb = await backends.find((backend) => backend.name === "sqlite")!.createDatabase();
-    await migrateToLatest(testDb.open());
-    const statements: string[] = [];
-    const { database: connection } = openSqlite(testDb.sqliteFile!);
-    const logged = new Kysely<DatabaseSchema>({
-      dialect: new SqliteDialect({ database: connection }),
-      log: (event) => void statements.push(event.query.sql.trim().toLowerCase()),
-    });
+    const { statements, logged } = await loggedConnection();
     const fullCounts = () => statements.filter((statement) => statement.includes('as "recent"')).length;
     try {
       const transactions = groupCommits(logged);
