@@ -67,7 +67,7 @@ export function idleMemoryWatch(probe: Probe, onRelease: (released: Released) =>
 
 function processProbe(): Probe {
   let last = performance.eventLoopUtilization();
-  const collect = memoryReducingCollection();
+  let collect: (() => void) | undefined;
   return {
     rss: () => process.memoryUsage.rss(),
     utilization() {
@@ -76,7 +76,8 @@ function processProbe(): Probe {
       last = now;
       return since.utilization;
     },
-    collect,
+    // Made at the first release: a server that never has a burst never sets a V8 flag.
+    collect: () => (collect ??= memoryReducingCollection())(),
   };
 }
 
