@@ -5,6 +5,7 @@ import { boot, type Booted } from "~/boot.server";
 import { EnvError, loadEnv, type Env } from "~/platform/config/env.server";
 import { INLINE_STYLE_HASH } from "~/platform/http/inline-style.server";
 import { createLog, type Log, type ServerLog } from "~/platform/observe/log.server";
+import { releaseMemoryWhenIdle } from "~/platform/observe/idle-memory.server";
 import { NO_METRICS, createMetrics, type MetricsEndpoint } from "~/platform/observe/metrics.server";
 import {
   NONCE_PLACEHOLDER,
@@ -140,10 +141,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     );
   }
   await log.written();
+  // After a burst, once idle, V8 gives back what the burst grew (decision 071).
+  const memory = releaseMemoryWhenIdle(({ rssBefore, rssAfter, ms }) =>
+    log.debug({ rssBefore, rssAfter, ms: Math.round(ms) }, "Idle after a burst: memory given back"),
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      memory.stop();
       // Stop accepting connections, let in-flight requests finish, then close the rest. A kept-alive
       // connection whose request was in flight turns idle when it is answered: closed then, rather
       // than left open for KEEP_ALIVE_TIMEOUT_MS.
