@@ -173,6 +173,9 @@ export function report(input: ReportInput): void {
     );
     console.log(`  runs: ${f.coldStart.runs.map((run) => `${run.ms} ms (${run.rssMb} MB)`).join(", ")}; main server up in ${mainStartMs} ms`);
     console.log(
+      `Restart (spawn → first 200 from /healthz on a DATA_DIR a start left, as systemctl restart): median ${f.restart.medianMs} ms, max ${f.restart.maxMs} ms, min ${f.restart.minMs} ms; runs: ${f.restart.runs.map((run) => `${run.ms} ms`).join(", ")}`,
+    );
+    console.log(
       `Idle RSS: ${f.idleRss.afterStartMb} MB after start; ${f.idleRss.settledMb} MB ${f.idleRss.afterLoadCases.length ? `after ${f.idleRss.afterLoadCases.join(", ")}` : "with no load (none ran)"} ` +
         `once settled (${f.idleRss.settled.fromMb} MB → ${f.idleRss.settled.toMb} MB in ${f.idleRss.settled.seconds} s; every 5 s: ${f.idleRss.settled.trace.join(", ")})   target ≤ ${TARGETS.idleRssMb} MB: ${verdict(f.idleRss.ok)}`,
     );

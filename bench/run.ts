@@ -93,6 +93,7 @@ async function main(): Promise<number> {
 
   // 0. Footprint: cold starts, before the main server runs (nothing else of ours on the machine).
   const coldStarts: ColdStart[] = [];
+  const restarts: ColdStart[] = [];
   if (options.runFootprint) {
     // npm start's flags and environment only: no --cpu-prof or --node-args experiments.
     const coldEnv = (coldPort: number, dir: string): NodeJS.ProcessEnv => ({
@@ -111,6 +112,12 @@ async function main(): Promise<number> {
     for (let index = 0; index < options.starts && !isInterrupted(); index++) {
       const run = await coldStart(start.flags, coldEnv);
       coldStarts.push(run);
+      process.stdout.write(`${Math.round(run.ms)} ms${index < options.starts - 1 ? ", " : "\n"}`);
+    }
+    process.stdout.write(`Restarts (${options.starts}, each on a DATA_DIR a start left): `);
+    for (let index = 0; index < options.starts && !isInterrupted(); index++) {
+      const run = await coldStart(start.flags, coldEnv, { restart: true });
+      restarts.push(run);
       process.stdout.write(`${Math.round(run.ms)} ms${index < options.starts - 1 ? ", " : "\n"}`);
     }
     if (isInterrupted()) return 130;
@@ -271,6 +278,7 @@ async function main(): Promise<number> {
     footprint = await idleFootprint(
       pid,
       coldStarts,
+      restarts,
       startRss ? mb(startRss.rssKb) : NaN,
       results.map((row) => row.case),
     );

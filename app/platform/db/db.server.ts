@@ -134,6 +134,7 @@ function openPostgres(url: string, settings: PoolSettings, health: DatabaseHealt
  * each migration once.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  if (await allApplied(database)) return [];
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
       return Object.fromEntries(
@@ -166,6 +167,23 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${cause}`.replace("  ", " "));
   }
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
+}
+
+/**
+ * Whether the database already holds every migration, in order: one query
+ * instead of Kysely's migrator, which reads every table's columns to find its
+ * own table before it looks (a tenth of a restart's start-up on an up-to-date
+ * database). Anything else (no table yet, one missing, one unknown) goes to
+ * the migrator, which applies or refuses as it always did.
+ */
+async function allApplied(database: Database): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
+    const wanted = Object.keys(migrations);
+    return rows.length === wanted.length && rows.every((row, at) => row.name === wanted[at]);
+  } catch {
+    return false;
+  }
 }
 
 /**
