@@ -209,7 +209,13 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
 
     const gaveUp = await onlyJob(id);
     expect(gaveUp).toMatchObject({ status: "failed", attempts: RETRY_DELAYS_MS.length + 1, next_attempt_at: null });
-    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 1, lastError: "ECONNECTION: Connection refused" });
+    expect(await mailHealth(data.db, true)).toEqual({
+      enabled: true,
+      failing: 1,
+      lastError: "ECONNECTION: Connection refused",
+      failingReplies: 0,
+      replyLastError: null,
+    });
     expect((await notificationStates(data.db, [id]))[id]).toEqual({
       status: "failed",
       attempts: RETRY_DELAYS_MS.length + 1,
@@ -230,7 +236,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     await waitFor("the retried notification to be sent", async () => (await onlyJob(id)).status === "sent");
     expect(await onlyJob(id)).toMatchObject({ attempts: RETRY_DELAYS_MS.length + 2, last_error: null, next_attempt_at: null });
     expect(mailer.sent.filter((email) => email.subject.startsWith("New enquiry"))).toHaveLength(1);
-    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null, failingReplies: 0, replyLastError: null });
   });
 
   it("makes a failed notification due now on retry, and refuses when there is nothing to retry", async () => {
@@ -373,7 +379,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
   });
 
   it("reports mail health: disabled, and how many notifications are failing with the latest error", async () => {
-    expect(await mailHealth(data.db, false)).toEqual({ enabled: false, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, false)).toEqual({ enabled: false, failing: 0, lastError: null, failingReplies: 0, replyLastError: null });
 
     const mailer = testMailer();
     mailer.failure = smtpError("first", { code: "EAUTH" });
@@ -384,7 +390,7 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
     mailer.failure = smtpError("second", { code: "ECONNECTION" });
     const second = await saveEnquiry(data.db, enquiry, WITH_MAIL);
     await waitFor("the second failure", async () => (await onlyJob(second.id)).status === "failed");
-    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second", failingReplies: 0, replyLastError: null });
 
     // A failing acknowledgement does not count: the banner is about the company's own notifications.
     advance(1_000);
@@ -398,13 +404,13 @@ describe.each(backends)("the e-mail outbox on $name", (backend) => {
       ["notification", "sent"],
       ["acknowledgement", "failed"],
     ]);
-    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second" });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 2, lastError: "ECONNECTION: second", failingReplies: 0, replyLastError: null });
 
     // Once the failing ones are sent, the banner has nothing to say.
     mailer.failure = undefined;
     await retryNotification(data.db, first.id, TEST_ACTOR, outbox, clock);
     await retryNotification(data.db, second.id, TEST_ACTOR, outbox, clock);
     await settle(worker);
-    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null });
+    expect(await mailHealth(data.db, true)).toEqual({ enabled: true, failing: 0, lastError: null, failingReplies: 0, replyLastError: null });
   });
 });
