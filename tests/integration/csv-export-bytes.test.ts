@@ -7,7 +7,7 @@
  * rows read back whole.
  */
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type Insertable, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { type CsvSubmission, enquiriesCsv, enquiriesCsvStream } from "~/enquiries/csv";
 import { openEnquiriesExport } from "~/enquiries/export.server";
@@ -21,7 +21,7 @@ import { TEST_ACTOR } from "../support/actors";
 import { backends } from "../support/backends";
 import { type OpenDatabase, useDatabase } from "../support/sites";
 
-type Row = Partial<Omit<ContactSubmissionTable, "created_at">> & { name: string; created_at: string };
+type Row = Partial<Insertable<ContactSubmissionTable>> & { name: string; email: string; message: string; created_at: string };
 
 const SOUND = { address: "1 Quince Row, Leeds", postcode: "LS1 4AP", propertyType: "flat", bedrooms: "2", occupancy: "vacant", letBy: "asap", callTime: "any" };
 
@@ -166,27 +166,39 @@ async function exported(opened: OpenDatabase, query: InboxQuery): Promise<Buffer
   return Buffer.from(await new Response(stream).arrayBuffer());
 }
 
+/** Every row of All (not Spam, not held in a flood), read back whole and encoded by the encoder, newest first. */
+async function encodedAll(db: Db): Promise<{ bytes: Buffer; rows: number }> {
+  const stored = await db.selectFrom("contact_submissions").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const everyRow = stored.filter((row) => row.spam_reason === null && !(row.spam_signals ?? "").split("+").includes("flood"));
+  return { bytes: Buffer.from(enquiriesCsv(everyRow.map(toCsvSubmission), "all")), rows: everyRow.length };
+}
+
+describe.each(backends)("the CSV export on $name, byte for byte", (backend) => {
+  const opened = useDatabase(backend);
+
+  it("streams what the encoder writes of every row read back whole, every awkward field included", async () => {
+    // Without the search index (where pg_trgm is missing, migration 018), PostgreSQL holds details that are not JSON, as SQLite does.
+    await sql`drop index if exists contact_submissions_search_idx`.execute(opened.db);
+    await insertRows(opened.db);
+    const encoded = await encodedAll(opened.db);
+    // Three under Spam, one held in a flood.
+    expect(encoded.rows).toBe(ROWS.length - 4);
+    const all = await exported(opened, { filter: "all" });
+    expect(all.toString("utf8")).toBe(encoded.bytes.toString("utf8"));
+    expect(all.equals(encoded.bytes)).toBe(true);
+  });
+});
+
 const sqlite = backends.find((backend) => backend.name === "sqlite")!;
 
-describe.each(backends.filter((backend) => backend.name === "postgres"))("the CSV export on $name, byte for byte", (backend) => {
+describe.each(backends.filter((backend) => backend.name === "postgres"))("the CSV export on $name, byte for byte with SQLite's", (backend) => {
   const fromSqlite = useDatabase(sqlite);
   const fromPostgres = useDatabase(backend);
 
-  it("writes what SQLite's export and the encoder write, for every view and every awkward field", async () => {
-    // Without the search index (where pg_trgm is missing, migration 018), PostgreSQL holds details that are not JSON, as SQLite does.
+  it("writes what SQLite's export writes, for every view and every awkward field", async () => {
     await sql`drop index if exists contact_submissions_search_idx`.execute(fromPostgres.db);
     await insertRows(fromSqlite.db);
     await insertRows(fromPostgres.db);
-
-    // Every row, read back whole and encoded by the encoder: what both exports must write for All but Spam and held.
-    const stored = await fromPostgres.db.selectFrom("contact_submissions").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").execute();
-    const everyRow = stored.filter((row) => row.spam_reason === null && !(row.spam_signals ?? "").split("+").includes("flood"));
-    const encoded = Buffer.from(enquiriesCsv(everyRow.map(toCsvSubmission), "all"));
-    const all = await exported(fromPostgres, { filter: "all" });
-    expect(all.toString("utf8")).toBe(encoded.toString("utf8"));
-    expect(all.equals(encoded)).toBe(true);
-    // Three under Spam, one held in a flood.
-    expect(everyRow).toHaveLength(ROWS.length - 4);
 
     for (const query of QUERIES) {
       const [fromSqliteFile, fromPostgresFile] = [await exported(fromSqlite, query), await exported(fromPostgres, query)];
