@@ -9,11 +9,10 @@
 import { randomUUID } from "node:crypto";
 import { type Insertable, sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { type CsvSubmission, enquiriesCsv, enquiriesCsvStream } from "~/enquiries/csv";
+import { enquiriesCsv, enquiriesCsvStream } from "~/enquiries/csv";
 import { openEnquiriesExport } from "~/enquiries/export.server";
 import type { InboxQuery } from "~/enquiries/inbox";
-import { parseValuationDetails } from "~/enquiries/valuation";
-import { toBoolean, toIsoString } from "~/platform/db/db-values";
+import { toSubmission } from "~/enquiries/inbox.server";
 import type { Db } from "~/platform/db/db.server";
 import type { ContactSubmissionTable } from "~/platform/db/schema";
 import { snapshotReads } from "~/platform/db/snapshot-read.server";
@@ -170,7 +169,7 @@ async function exported(opened: OpenDatabase, query: InboxQuery): Promise<Buffer
 async function encodedAll(db: Db): Promise<{ bytes: Buffer; rows: number }> {
   const stored = await db.selectFrom("contact_submissions").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").execute();
   const everyRow = stored.filter((row) => row.spam_reason === null && !(row.spam_signals ?? "").split("+").includes("flood"));
-  return { bytes: Buffer.from(enquiriesCsv(everyRow.map(toCsvSubmission), "all")), rows: everyRow.length };
+  return { bytes: Buffer.from(enquiriesCsv(everyRow.map(toSubmission), "all")), rows: everyRow.length };
 }
 
 describe.each(backends)("the CSV export on $name, byte for byte", (backend) => {
@@ -218,31 +217,3 @@ describe.each(backends.filter((backend) => backend.name === "postgres"))("the CS
     }
   });
 });
-
-function toCsvSubmission(row: {
-  created_at: Date | string;
-  name: string;
-  email: string;
-  phone: string | null;
-  user_type: CsvSubmission["user_type"];
-  message: string;
-  is_read: boolean | number;
-  spam_reason: string | null;
-  spam_signals: string | null;
-  kind: CsvSubmission["kind"];
-  details: string | null;
-}): CsvSubmission {
-  return {
-    created_at: toIsoString(row.created_at),
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    user_type: row.user_type,
-    message: row.message,
-    is_read: toBoolean(row.is_read),
-    spam_reason: row.spam_reason,
-    spam_signals: row.spam_signals,
-    kind: row.kind,
-    valuation: row.kind === "valuation" ? (parseValuationDetails(row.details) ?? null) : null,
-  };
-}
