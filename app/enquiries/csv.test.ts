@@ -186,7 +186,7 @@ describe("the enquiries CSV", () => {
       for (const [index, chunk] of chunks.entries()) {
         if (index === failAt) throw new Error("database gone");
         state.read++;
-        yield chunk;
+        yield { submissions: chunk };
       }
     }
     const close = async () => {
@@ -243,7 +243,7 @@ describe("the enquiries CSV", () => {
       await new Promise<void>((resolve) => {
         release = resolve;
       });
-      yield [submission()];
+      yield { submissions: [submission()] };
     }
     const close = async () => {
       closed++;

@@ -1,7 +1,7 @@
 import type { InboxFilter, StoredSubmission } from "./inbox";
 import { USER_TYPE_LABELS } from "./schema";
 import { spamSignalsLabel } from "./spam";
-import { KIND_LABELS, VALUATION_DETAIL_LABELS, valuationRows } from "./valuation";
+import { KIND_LABELS, parseValuationDetails, VALUATION_DETAIL_LABELS, valuationRows } from "./valuation";
 
 /**
  * The inbox as a CSV file for spreadsheets (RFC 4180): every field quoted,
@@ -29,11 +29,12 @@ import { KIND_LABELS, VALUATION_DETAIL_LABELS, valuationRows } from "./valuation
 export const CSV_BOM = "\uFEFF";
 
 /** What starts a formula (csv-stringify's escape_formulas list: OWASP's, and the full-width forms some spreadsheets fold to them). */
-const FORMULA_STARTS = new Set(["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]);
+export const FORMULA_STARTS: readonly string[] = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"];
+const FORMULA_START_SET = new Set(FORMULA_STARTS);
 
 /** One field: neutralised, always quoted, inner quotes doubled. */
 export function csvField(value: string): string {
-  const text = FORMULA_STARTS.has(value.charAt(0)) ? `'${value}` : value;
+  const text = FORMULA_START_SET.has(value.charAt(0)) ? `'${value}` : value;
   return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
 }
 
@@ -60,11 +61,11 @@ export type CsvSubmission = Pick<
 >;
 
 /** The fields every file repeats, encoded once: the labels of the user types, Read, the kinds, a contact form's empty details. */
-const USER_TYPE_FIELDS = Object.fromEntries(Object.entries(USER_TYPE_LABELS).map(([type, label]) => [type, csvField(label)])) as Record<
+export const USER_TYPE_FIELDS = Object.fromEntries(Object.entries(USER_TYPE_LABELS).map(([type, label]) => [type, csvField(label)])) as Record<
   keyof typeof USER_TYPE_LABELS,
   string
 >;
-const READ_FIELDS = { yes: csvField("Yes"), no: csvField("No") };
+export const READ_FIELDS = { yes: csvField("Yes"), no: csvField("No") };
 const CONTACT_FORM_TAIL = [KIND_LABELS.contact, ...VALUATION_DETAIL_LABELS.map(() => "")].map(csvField).join(",");
 const VALUATION_KIND_FIELD = csvField(KIND_LABELS.valuation);
 
@@ -82,18 +83,48 @@ function signalFields(): (stored: string | null) => string {
   };
 }
 
-/** One submission's record (what csvRecord makes of its values, with the repeated fields encoded once). */
-function enquiryCsvLine(submission: CsvSubmission, filter: InboxFilter, signals: (stored: string | null) => string): string {
-  const details = submission.valuation
-    ? `${VALUATION_KIND_FIELD},${valuationRows(submission.valuation)
+/** The Kind column and a valuation request's details: the contact form's (empty) when there are none. */
+function detailsFields(valuation: CsvSubmission["valuation"]): string {
+  return valuation
+    ? `${VALUATION_KIND_FIELD},${valuationRows(valuation)
         .map(([, value]) => csvField(value))
         .join(",")}`
     : CONTACT_FORM_TAIL;
+}
+
+/** One submission's record (what csvRecord makes of its values, with the repeated fields encoded once). */
+function enquiryCsvLine(submission: CsvSubmission, filter: InboxFilter, signals: (stored: string | null) => string): string {
   return (
     `${csvField(submission.created_at)},${csvField(submission.name)},${csvField(submission.email)},${csvField(submission.phone ?? "")},` +
     `${USER_TYPE_FIELDS[submission.user_type]},${csvField(submission.message)},${submission.is_read ? READ_FIELDS.yes : READ_FIELDS.no},` +
-    `${signals(filter === "spam" ? submission.spam_reason : submission.spam_signals)},${details}\r\n`
+    `${signals(filter === "spam" ? submission.spam_reason : submission.spam_signals)},${detailsFields(submission.valuation)}\r\n`
   );
+}
+
+/**
+ * A row whose first seven fields the database wrote already, quoted and
+ * neutralised as csvField does (PostgreSQL, decision 077): that text
+ * ("Submitted" to "Read", no comma after), the stored spam signals (or, for
+ * the Spam filter, the reason), and the stored details of a valuation request
+ * (null for the contact form's). The rest of the record is written here.
+ */
+export type CsvWrittenRow = [head: string, signals: string | null, details: string | null];
+
+/** What a streamed file's source reads a chunk at a time: submissions to encode, or rows the database mostly wrote. */
+export type CsvChunk = { submissions: CsvSubmission[] } | { written: CsvWrittenRow[] };
+
+/** The rest of a written row's record, from the comma after Read to its CRLF; the contact form's encoded once per signal. */
+function recordTails(signals: (stored: string | null) => string): (stored: string | null, details: string | null) => string {
+  const contactTails = new Map<string | null, string>();
+  return (stored, details) => {
+    if (details !== null) return `,${signals(stored)},${detailsFields(parseValuationDetails(details) ?? null)}\r\n`;
+    let tail = contactTails.get(stored);
+    if (tail === undefined) {
+      tail = `,${signals(stored)},${CONTACT_FORM_TAIL}\r\n`;
+      contactTails.set(stored, tail);
+    }
+    return tail;
+  };
 }
 
 /** A whole file: byte-order mark, header, one record per submission. */
@@ -107,29 +138,47 @@ export const CSV_BATCH_SIZE = 2000;
 
 const MIN_CHUNK_BYTES = 64 * 1024;
 
+/** Room at `used` in `buffer` for text of `units` UTF-16 code units (each at most three bytes of UTF-8): the same buffer, or a larger copy. */
+function roomFor(buffer: Buffer, used: number, units: number): Buffer {
+  if (buffer.length - used >= units * 3) return buffer;
+  const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + units * 3));
+  buffer.copy(larger, 0, 0, used);
+  return larger;
+}
+
 /**
  * A chunk's records as UTF-8, each written straight into one buffer (grown
  * when a record might not fit): three to four times faster than joining them
  * into one string for Buffer.from, which must flatten it first.
  */
-function encodeLines(submissions: CsvSubmission[], filter: InboxFilter, signals: (stored: string | null) => string, sizeHint: number): Buffer {
-  let buffer = Buffer.allocUnsafe(sizeHint);
+function encodeLines(
+  chunk: CsvChunk,
+  filter: InboxFilter,
+  signals: (stored: string | null) => string,
+  tails: (stored: string | null, details: string | null) => string,
+  sizeHint: number,
+): Buffer {
+  let buffer: Buffer = Buffer.allocUnsafe(sizeHint);
   let used = 0;
-  for (const submission of submissions) {
-    const line = enquiryCsvLine(submission, filter, signals);
-    // A UTF-16 code unit takes at most three bytes of UTF-8.
-    if (buffer.length - used < line.length * 3) {
-      const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, used + line.length * 3));
-      buffer.copy(larger, 0, 0, used);
-      buffer = larger;
+  if ("written" in chunk) {
+    for (const [head, stored, details] of chunk.written) {
+      const tail = tails(stored, details);
+      buffer = roomFor(buffer, used, head.length + tail.length);
+      used += buffer.write(head, used);
+      used += buffer.write(tail, used);
     }
-    used += buffer.write(line, used);
+  } else {
+    for (const submission of chunk.submissions) {
+      const line = enquiryCsvLine(submission, filter, signals);
+      buffer = roomFor(buffer, used, line.length);
+      used += buffer.write(line, used);
+    }
   }
   return buffer.subarray(0, used);
 }
 
-/** Where a streamed file's submissions come from: chunks read one after the other, and the end of the read. */
-export type CsvSource = { chunks: AsyncIterable<CsvSubmission[]>; close(): Promise<void> };
+/** Where a streamed file's rows come from: chunks read one after the other, and the end of the read. */
+export type CsvSource = { chunks: AsyncIterable<CsvChunk>; close(): Promise<void> };
 
 /**
  * The file as a stream of UTF-8, a chunk of submissions at a time as the
@@ -141,6 +190,7 @@ export type CsvSource = { chunks: AsyncIterable<CsvSubmission[]>; close(): Promi
 export function enquiriesCsvStream(source: CsvSource, filter: InboxFilter, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
   const chunks = source.chunks[Symbol.asyncIterator]();
   const signals = signalFields();
+  const tails = recordTails(signals);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= source.close());
   // The client went away: a chunk still being read is dropped, and the read it fails on once closed is no error.
@@ -159,7 +209,7 @@ export function enquiriesCsvStream(source: CsvSource, filter: InboxFilter, onErr
           await close().catch(onError);
           return;
         }
-        const bytes = encodeLines(next.value, filter, signals, sizeHint);
+        const bytes = encodeLines(next.value, filter, signals, tails, sizeHint);
         sizeHint = Math.max(MIN_CHUNK_BYTES, bytes.length + (bytes.length >> 3));
         if (bytes.length > 0) controller.enqueue(bytes);
       } catch (error) {
