@@ -78,29 +78,18 @@ function InlineStyle() {
 /**
  * The landing page's only script: the browser entry, which hydrates the
  * islands. None of React Router's inline scripts or route modules.
- *
- * Asked for only once the page has painted (decision 076): a `<script
- * type="module">` or a `modulepreload` in the markup is fetched while the
- * page is parsed, and Lighthouse's simulation then counts those requests, each
- * on a new connection of a slow phone, before the first paint. The page works
- * without its script until then (the form posts, the links jump), as it does
- * without JavaScript. `'strict-dynamic'` lets the nonced loader add them.
  */
 function IslandScripts() {
   const framework = useContext(UNSAFE_FrameworkContext);
   if (!framework) return null;
   const { manifest, nonce } = framework;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: our own built asset paths (the manifest), no visitor's text in it.
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: afterFirstPaint(manifest.entry.imports, manifest.entry.module) }} />;
-}
-
-/** The loader's text: the entry's chunks as `modulepreload`, then the entry, on the first task after a frame. */
-function afterFirstPaint(imports: string[], entry: string): string {
-  const json = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
   return (
-    `requestAnimationFrame(()=>setTimeout(()=>{for(const h of ${json(imports)}){const l=document.createElement("link");` +
-    `l.rel="modulepreload";l.href=h;document.head.append(l)}const s=document.createElement("script");` +
-    `s.type="module";s.src=${json(entry)};document.body.append(s)}))`
+    <>
+      {manifest.entry.imports.map((href) => (
+        <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+      ))}
+      <script type="module" src={manifest.entry.module} nonce={nonce} />
+    </>
   );
 }
 
