@@ -124,9 +124,7 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(home).toContain(
       `<source type="image/avif" srcSet="/images/${stem}-480w.avif 480w, /images/${stem}-960w.avif 960w, /images/${stem}-1440w.avif 1440w"`,
     );
-    expect(home).toMatch(
-      new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="lazy"`),
-    );
+    expect(home).toMatch(new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="lazy"`));
   });
 
   it("refuses a logo that is not an image, or is damaged, with a clear message, changing nothing", async () => {
