@@ -54,7 +54,8 @@ export function Hero({ hero, image, valuationLink }: { hero: SiteContent["hero"]
               height={image.height}
               // Half of the 1280 px container from 1024 px (padding 32 px, gap 64 px), the whole column below.
               sizes="(min-width: 1280px) 576px, (min-width: 1024px) calc(50vw - 64px), calc(100vw - 32px)"
-              loading="lazy"
+              loading="eager"
+              priority
               className={HERO_IMAGE_CLASS}
             />
           ) : (
@@ -63,7 +64,8 @@ export function Hero({ hero, image, valuationLink }: { hero: SiteContent["hero"]
               alt={DEFAULT_HERO_IMAGE.alt}
               width={DEFAULT_HERO_IMAGE.width}
               height={DEFAULT_HERO_IMAGE.height}
-              loading="lazy"
+              loading="eager"
+              fetchPriority="high"
               decoding="async"
               className={HERO_IMAGE_CLASS}
             />

@@ -76,11 +76,11 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(await stored()).toEqual(before.stored);
   }
 
-  it("a fresh site shows the standard logo from the page and the illustrated hero after the first paint, at their sizes", async () => {
+  it("a fresh site shows the standard logo from the page and the illustrated hero, fetched first, at their sizes", async () => {
     const home = await page("/");
     expect(home.text).toMatch(/<img src="data:image\/svg\+xml,[^"]+" alt="Example Property Management Ltd logo" width="40" height="40"/);
     expect(home.text).toMatch(
-      /<img src="\/hero-property.svg" alt="Illustration of a Victorian terraced town house[^"]*" width="640" height="520" loading="lazy" decoding="async"/,
+      /<img src="\/hero-property.svg" alt="Illustration of a Victorian terraced town house[^"]*" width="640" height="520" loading="eager" fetchPriority="high"/,
     );
   });
 
@@ -124,7 +124,9 @@ describe.each(backends)("the website's uploads on $name", (backend) => {
     expect(home).toContain(
       `<source type="image/avif" srcSet="/images/${stem}-480w.avif 480w, /images/${stem}-960w.avif 960w, /images/${stem}-1440w.avif 1440w"`,
     );
-    expect(home).toMatch(new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="lazy"`));
+    expect(home).toMatch(
+      new RegExp(`<img src="${image}" alt="Our team outside a renovated terrace in Leeds" width="1600" height="1000" loading="eager" fetchPriority="high"`),
+    );
   });
 
   it("refuses a logo that is not an image, or is damaged, with a clear message, changing nothing", async () => {
