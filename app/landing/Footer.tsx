@@ -5,6 +5,7 @@ import { hasFees } from "~/website/sections/fees";
 import { certificateLinkText } from "~/website/sections/legal";
 import { POLICIES } from "~/website/sections/policies";
 import type { SectionId } from "./scroll";
+import { logoSrc } from "./logo";
 import { CONTAINER } from "./ui";
 
 const QUICK_LINKS: { id: SectionId; label: string }[] = [
@@ -62,7 +63,7 @@ export function Footer({
         <div className="grid gap-12 md:grid-cols-2 lg:grid-cols-4">
           <div className="lg:col-span-2">
             <div className="flex items-center gap-3">
-              <img src={company.logoUrl} alt="" width={40} height={40} className="size-10 object-contain" />
+              <img src={logoSrc(company.logoUrl)} alt="" width={40} height={40} className="size-10 object-contain" />
               <p className="text-lg font-bold text-white">{company.name}</p>
             </div>
             <p className="mt-4 max-w-md leading-7">

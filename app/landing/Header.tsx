@@ -1,6 +1,7 @@
 import type { Company } from "~/company/company";
 import { NAV_ITEMS } from "./content";
 import { Icon } from "~/components/Icon";
+import { logoSrc } from "./logo";
 import { CONTAINER } from "./ui";
 
 const NAV_BUTTON = "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 transition-colors hover:bg-slate-100 hover:text-blue-800";
@@ -16,7 +17,7 @@ export function Header({ company }: { company: Pick<Company, "name" | "shortName
     <header className="fixed inset-x-0 top-0 z-50 border-b border-slate-200 bg-white shadow-sm">
       <div className={`${CONTAINER} flex h-16 items-center justify-between gap-4`}>
         <div className="flex min-w-0 items-center gap-3">
-          <img src={company.logoUrl} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0 object-contain" />
+          <img src={logoSrc(company.logoUrl)} alt={`${company.name} logo`} width={40} height={40} className="size-10 shrink-0 object-contain" />
           {/* The full name needs the room the desktop navigation leaves from lg up. */}
           <span className="truncate text-lg font-bold tracking-tight text-slate-900 lg:hidden">{company.shortName}</span>
           <span className="hidden truncate text-lg font-bold tracking-tight text-slate-900 lg:inline">{company.name}</span>
