@@ -67,7 +67,7 @@ export function idleMemoryWatch(probe: Probe, onRelease: (released: Released) =>
 
 function processProbe(): Probe {
   let last = performance.eventLoopUtilization();
-  let collect: (() => void) | undefined;
+  let reduce: (() => void) | undefined;
   return {
     rss: () => process.memoryUsage.rss(),
     utilization() {
@@ -77,7 +77,10 @@ function processProbe(): Probe {
       return since.utilization;
     },
     // Made at the first release: a server that never has a burst never sets a V8 flag.
-    collect: () => (collect ??= memoryReducingCollection())(),
+    collect() {
+      reduce ??= memoryReducingCollection();
+      reduce();
+    },
   };
 }
 
