@@ -2,7 +2,6 @@ import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
 import { startPruningSignInState } from "~/auth/expired-state.server";
 import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
-import { prepareDecoy } from "~/auth/password.server";
 import { passwordResetComposer } from "~/auth/password-reset.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
@@ -151,7 +150,6 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
       log.info("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
     }
-    void prepareDecoy();
   }
 
   let closing: Promise<void> | undefined;
