@@ -15,7 +15,9 @@ export default defineConfig(({ command }) => ({
       // was most of a cold start. Left outside: native code (sharp), what only some sites load,
       // on demand (pg, the S3 client, nodemailer), and what only development uses.
       ...(command === "build" && { resolve: { noExternal: true, external: ["sharp", "pg", "@aws-sdk/client-s3", "nodemailer", "pino-pretty", "vite"] } }),
-      build: { rolldownOptions: { input: "./server/index.ts" }, cssMinify: true },
+      // ASCII, comments left out: V8 keeps a file's source two bytes a character as soon as one
+      // character is not ASCII, for as long as the server runs (4–5 MB of RSS, decision 081).
+      build: { rolldownOptions: { input: "./server/index.ts", output: { charset: "ascii", comments: false } }, cssMinify: true },
     },
   },
   resolve: { tsconfigPaths: true },

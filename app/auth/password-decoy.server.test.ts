@@ -3,7 +3,7 @@
  * check it costs what checking a real account's password costs, one Argon2id
  * derivation with today's parameters, and nothing is hashed to make it.
  */
-import * as crypto from "node:crypto";
+import type * as crypto from "node:crypto";
 import { beforeEach, expect, it, vi } from "vitest";
 
 type Derivation = { memory: number; passes: number; parallelism: number; tagLength: number };
