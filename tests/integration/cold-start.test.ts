@@ -24,7 +24,7 @@ afterAll(async () => {
   if (dataDir) await removeTempDir(dataDir);
 });
 
-type Loaded = { undici: boolean; files: string[] };
+type Loaded = { undici: boolean; tls: boolean; files: string[] };
 
 /** Asks the server (SIGUSR2 to the probe) what it has loaded so far. */
 async function loaded(running: SpawnedServer): Promise<Loaded> {
@@ -46,13 +46,19 @@ async function loaded(running: SpawnedServer): Promise<Loaded> {
 const holdsWebAuthn = (file: string) =>
   file.includes("/build/server/") && readFileSync(new URL(file), "utf8").includes("function verifyAuthenticationResponse(");
 
-it("answers /healthz before loading Node's fetch or the passkey library, and loads each when first needed", async () => {
+it("answers /healthz before loading Node's fetch, TLS or the passkey library, and loads each when first needed", async () => {
   dataDir = await makeTempDir("cold-start-");
-  server = await startServer({ DATA_DIR: dataDir, NODE_OPTIONS: `--import=${probe}` });
+  // With the metrics on: prom-client's index would load node:https, and with it node:tls (decision 081).
+  server = await startServer({ DATA_DIR: dataDir, NODE_OPTIONS: `--import=${probe}`, METRICS_TOKEN: "cold-start-metrics-token-0123456789" });
 
   const atStart = await loaded(server);
   expect(atStart.files.some((file) => file.endsWith("/build/server/index.js"))).toBe(true);
   expect(atStart.undici).toBe(false);
+  expect(atStart.tls).toBe(false);
+  const metrics = await fetch(`${server.url}/metrics`, { headers: { Authorization: "Bearer cold-start-metrics-token-0123456789" } });
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toContain("http_requests_total");
+  expect((await loaded(server)).tls).toBe(false);
   expect(atStart.files.filter(holdsWebAuthn)).toEqual([]);
 
   const home = await fetch(`${server.url}/`);

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type * as PromClient from "prom-client";
 
 /**
  * What the server counts for `GET /metrics` (Prometheus text, prom-client;
@@ -36,9 +35,19 @@ export const NO_METRICS: Metrics = {
 /** Methods as labels: the ones the site answers, anything else as "other" (a client chooses the method). */
 const METHOD_LABELS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** prom-client is loaded only when METRICS_TOKEN is set: a site without metrics does not pay for it at start (decision 039). */
+/**
+ * prom-client is loaded only when METRICS_TOKEN is set: a site without metrics does not pay for it at start (decision 039).
+ * Its parts, not its index: the index also loads its Pushgateway, which loads node:https and node:tls, and
+ * Node then parses its root certificates: 5 MB of RSS at start for a client the server never uses (decision 081).
+ */
 export async function createMetrics(token: string): Promise<MetricsEndpoint> {
-  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics }: typeof PromClient = await import("prom-client");
+  const [{ default: Registry }, { default: Counter }, { default: Gauge }, { default: Histogram }, { default: collectDefaultMetrics }] = await Promise.all([
+    import("prom-client/lib/registry.js"),
+    import("prom-client/lib/counter.js"),
+    import("prom-client/lib/gauge.js"),
+    import("prom-client/lib/histogram.js"),
+    import("prom-client/lib/defaultMetrics.js"),
+  ]);
   const registry = new Registry();
   // Event loop lag, memory (heap, RSS), CPU, handles, GC: prom-client's defaults for Node.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
