@@ -2,7 +2,7 @@ import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
 import { startPruningSignInState } from "~/auth/expired-state.server";
 import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
-import { prepareDecoy } from "~/auth/password.server";
+import { hashPassword, prepareDecoy } from "~/auth/password.server";
 import { passwordResetComposer } from "~/auth/password-reset.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
@@ -13,7 +13,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/fleet/clock.server";
 import { publicVersionReader } from "~/platform/db/data-version.server";
 import { snapshotReads } from "~/platform/db/snapshot-read.server";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { migrateToLatest, migrationState, type Database } from "~/platform/db/db.server";
 import { groupCommits } from "~/platform/db/group-commit.server";
 import type { Env } from "~/platform/config/env.server";
 import type { Log } from "~/platform/observe/log.server";
@@ -67,7 +67,13 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     await database.close();
     throw error;
   }
-  const applied = await migrateToLatest(database);
+  const state = await migrationState(database);
+  // On a new database ADMIN_EMAIL's admin is certainly to be made: its password is hashed
+  // (Argon2, on the thread pool) while the migrations run on this thread (decision 080).
+  const adminHash = role === "server" && env.initialAdmin && state === "new" ? hashPassword(env.initialAdmin.password) : undefined;
+  // Awaited by ensureAdmin below; a migration that fails first must not leave it an unhandled rejection.
+  adminHash?.catch(() => {});
+  const applied = await migrateToLatest(database, { state });
   log.info(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
   // Times several instances compare (the contact form's token, e-mail leases) are on the database's clock.
@@ -146,7 +152,7 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 
-    if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
+    if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password, adminHash))) {
       log.info(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
     } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
       log.info("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
