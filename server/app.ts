@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
@@ -17,6 +18,7 @@ import {
 } from "~/platform/http/page-cache.server";
 import { securityHeaders } from "~/platform/http/security-headers.server";
 import { SiteLockBusy } from "~/platform/db/site-lock.server";
+import { NEW_SQLITE_DATABASE } from "~/platform/db/new-database.server";
 import { isDatabaseUnavailable } from "~/platform/db/db.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
@@ -65,7 +67,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   buildLoading?.catch(() => {});
   let booted: Booted;
   try {
-    booted = await boot(env, { role: "server", log, metrics });
+    // A new SQLite database starts as a copy of the one the build migrated, beside the bundle (decision 080).
+    const newSqliteDatabase = options.vite ? undefined : fileURLToPath(new URL(NEW_SQLITE_DATABASE, import.meta.url));
+    booted = await boot(env, { role: "server", log, metrics, newSqliteDatabase });
   } catch (error) {
     if (error instanceof SiteLockBusy) {
       // A refusal to start, like a bad setting: one plain line on stderr.

@@ -10,6 +10,7 @@ import { createDatabaseHealth, isDiskFull, watchedDialect, type DatabaseHealth }
 import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
 import type { Log } from "../observe/log.server";
 import { SqliteDialectWithTransactionalDdl, openSqlite } from "./sqlite-driver.server";
+import { startFromTemplate } from "./new-database.server";
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -28,6 +29,8 @@ export type Database = {
   health: DatabaseHealth;
   /** SQLite only: the database file. */
   sqliteFile?: string;
+  /** SQLite only: true when the file was made just now, as a copy of the build's migrated database. */
+  copiedFromBuild?: boolean;
   /** PostgreSQL only: the connection URL (with its password: never log it). */
   postgresUrl?: string;
   /** PostgreSQL only: the pool Kysely queries through, for a read that takes pg's rows as they come (snapshot-read.server.ts). */
@@ -40,6 +43,8 @@ export type DatabaseOptions = {
   databaseUrl: string | undefined;
   /** PostgreSQL's pool (DATABASE_POOL_MAX, …); the defaults of env.server.ts when not given. */
   pool?: PoolSettings | undefined;
+  /** SQLite: the migrated database the build made, which a new one starts as a copy of (new-database.server.ts). */
+  newSqliteDatabase?: string | undefined;
 };
 
 /** How many connections, and how long a query may wait for one or run (env.server.ts's DatabasePoolSettings). */
@@ -64,14 +69,15 @@ const STDERR_LOG: DatabaseLog = {
 export function openDatabase(options: DatabaseOptions, log: DatabaseLog = STDERR_LOG): Database {
   const health = createDatabaseHealth(log, isDatabaseUnavailable);
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL, health, log);
-  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"), health);
+  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"), health, options.newSqliteDatabase);
 }
 
-function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
+function openSqliteDatabase(file: string, health: DatabaseHealth, template: string | undefined): Database {
   // Readable by the server's user only, whatever the umask: the enquiries are
   // personal data (decision 021). SQLite gives its -wal and -shm files the
   // database file's own mode.
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const copiedFromBuild = template !== undefined && startFromTemplate(file, template);
   closeSync(openSync(file, "a", 0o600));
   const { database } = openSqlite(file);
   const db = new Kysely<DatabaseSchema>({ dialect: watchedDialect(new SqliteDialectWithTransactionalDdl({ database }), health, () => false) });
@@ -82,6 +88,7 @@ function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
     lockSite: async (mode) => lockSqliteSite(path.join(path.dirname(file), "site.lock"), mode),
     health,
     sqliteFile: file,
+    copiedFromBuild,
     close: () => db.destroy(),
   };
 }
