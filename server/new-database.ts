@@ -5,7 +5,7 @@ import { migrateToLatest, openDatabase } from "~/platform/db/db.server";
 import { NEW_SQLITE_DATABASE } from "~/platform/db/new-database.server";
 
 /**
- * `npm run build`'s last step (scripts/new-database.js): migrates a new SQLite
+ * `npm run build`'s last step (scripts/finish-build.js): migrates a new SQLite
  * database and leaves it, closed (its write-ahead log checkpointed and gone),
  * in `dir` as NEW_SQLITE_DATABASE, the copy a new DATA_DIR starts from (decision 080).
  */

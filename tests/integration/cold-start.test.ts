@@ -4,11 +4,12 @@
  * (undici: a tenth of a start and ~12 MB of RSS) comes with the first page React
  * Router renders, the passkey library with the first passkey ceremony.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOADED_MODULES_PREFIX } from "../support/loaded-modules";
-import { assertBuilt, startServer, type SpawnedServer } from "../support/server";
+import { assertBuilt, repoRoot, startServer, type SpawnedServer } from "../support/server";
 import { makeTempDir, removeTempDir } from "../support/temp";
 import { waitFor } from "../support/wait";
 
@@ -68,4 +69,45 @@ it("answers /healthz before loading Node's fetch or the passkey library, and loa
   expect(options.status).toBe(200);
   expect(((await options.json()) as { challenge?: unknown }).challenge).toEqual(expect.any(String));
   expect((await loaded(server)).files.filter(holdsWebAuthn)).toHaveLength(1);
+});
+
+/** The bundle's files whose compiled code Node read from `cacheDir` and V8 accepted (NODE_DEBUG_NATIVE=COMPILE_CACHE's lines). */
+function compiledCodeRead(stderr: string, cacheDir: string): string[] {
+  const read = new Set(
+    [...stderr.matchAll(/^\[compile cache\] reading cache from (\S+) for ESM (\S+?)\.\.\..*success/gm)]
+      .filter(([, from]) => from!.startsWith(cacheDir))
+      .map(([, , file]) => file!),
+  );
+  return [...stderr.matchAll(/^\[compile cache\] V8 code cache for ESM (\S+) was accepted/gm)]
+    .map(([, file]) => file!)
+    .filter((file) => read.has(file) && file.includes("/build/server/"))
+    .map((file) => path.basename(fileURLToPath(file)))
+    .sort();
+}
+
+it("starts with the compiled code of its bundle that `npm run build` left in build/compile-cache (decision 080)", async () => {
+  const dir = await makeTempDir("cold-start-cache-");
+  const started = await startServer({ DATA_DIR: dir, NODE_DEBUG_NATIVE: "COMPILE_CACHE" });
+  try {
+    const read = compiledCodeRead(started.stderr(), path.join(repoRoot, "build", "compile-cache"));
+    expect(read).toContain("index.js");
+    expect(read.some((file) => file.startsWith("server-build-"))).toBe(true);
+  } finally {
+    await started.stop();
+    await removeTempDir(dir);
+  }
+});
+
+it("starts and serves when its compile cache cannot be written (a read-only install): the cache only saves time", async () => {
+  const dir = await makeTempDir("cold-start-no-cache-");
+  // A folder beneath a file can never be made, whoever runs the server (root included).
+  writeFileSync(path.join(dir, "a-file"), "");
+  const started = await startServer({ DATA_DIR: dir, NODE_COMPILE_CACHE: path.join(dir, "a-file", "cache") });
+  try {
+    expect((await fetch(`${started.url}/`)).status).toBe(200);
+    expect(started.stderr()).toBe("");
+  } finally {
+    await started.stop();
+    await removeTempDir(dir);
+  }
 });
