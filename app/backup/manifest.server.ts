@@ -76,7 +76,10 @@ const schemas = once(() => {
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }
 
 export const manifestSchema = () => schemas().manifest;
