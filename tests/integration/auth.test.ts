@@ -5,8 +5,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { boot } from "~/boot.server";
-import { parseEnv } from "~/platform/config/env.server";
 import { plainLog } from "~/platform/observe/log.server";
 import { LOGIN_TEXT } from "~/admin/texts";
 import {
@@ -121,24 +119,6 @@ describe.each(backends)("admin authentication on $name", (backend) => {
         expect(await countAdmins(db)).toBe(1);
         expectSignedIn(await attempt(db, { password: PASSWORD }));
         expect(await attempt(db, { password: OTHER_PASSWORD })).toEqual({ ok: false, reason: "invalid" });
-      });
-
-      it("a server's start on a new database makes ADMIN_EMAIL's owner, whose password signs in; a restart keeps it", async () => {
-        const testDatabase = await backend.createDatabase();
-        created.push(testDatabase);
-        const log = plainLog(() => {});
-        const start = (password: string) =>
-          boot(parseEnv({ ...testDatabase.env, ADMIN_EMAIL: "Owner@Example.com", ADMIN_PASSWORD: password }), { role: "server", log });
-        // Its password hashed while the migrations run (decision 080).
-        const first = await start(PASSWORD);
-        expect((await findAdminByEmail(first.database.db, EMAIL))?.role).toBe("owner");
-        expectSignedIn(await attempt(first.database.db, { password: PASSWORD }));
-        await first.close();
-        const second = await start(OTHER_PASSWORD);
-        expect(await countAdmins(second.database.db)).toBe(1);
-        expectSignedIn(await attempt(second.database.db, { password: PASSWORD }));
-        expect(await attempt(second.database.db, { password: OTHER_PASSWORD })).toEqual({ ok: false, reason: "invalid" });
-        await second.close();
       });
 
       it("lists the admins by e-mail with their active sessions", async () => {

@@ -4,8 +4,6 @@ import { saveEnquiry } from "~/enquiries/enquiries.server";
 import { NO_MAIL } from "../support/enquiries";
 import { publicDataVersion } from "~/platform/db/data-version.server";
 import { migrateToLatest, pingDatabase, type Database } from "~/platform/db/db.server";
-import { migrations } from "~/platform/db/migrations";
-import type { AppMigration } from "~/platform/db/migrations/types";
 import { toBoolean, toIsoString } from "~/platform/db/db-values";
 import { createProject, deleteProject, listActiveProjects, moveProject, setProjectActive, updateProject, type NewProject } from "~/projects/projects.server";
 import { backends, type TestDatabase } from "../support/backends";
@@ -187,43 +185,6 @@ describe.each(backends)("data layer on $name", (backend) => {
       // A newer build's migration on this database: an older build must not start on it.
       await sql`insert into kysely_migration (name, timestamp) values ('999-from-a-newer-build', ${new Date().toISOString()})`.execute(database.db);
       await expect(migrateToLatest(database)).rejects.toThrow(/999-from-a-newer-build/);
-    });
-
-    /** Our migrations, then one that makes a table and one that alters a table and fails. */
-    const FAILING: Record<string, AppMigration> = {
-      ...migrations,
-      "998-makes-a-table": { up: (db) => db.schema.createTable("made_before_the_failure").addColumn("id", "text").execute() },
-      "999-fails-half-way": {
-        async up(db) {
-          await db.schema.alterTable("contact_submissions").addColumn("half_done", "text").execute();
-          throw new Error("failed on purpose");
-        },
-      },
-    };
-    const tableNames = async (database: Database) => (await database.db.introspection.getTables()).map((table) => table.name).sort();
-    const columnsOf = async (database: Database, name: string) =>
-      (await database.db.introspection.getTables()).find((table) => table.name === name)?.columns.map((column) => column.name);
-
-    it("leave a database as it was when one of them fails: all pending ones are applied, or none (decision 080)", async () => {
-      const database = await migratedDatabase();
-      const tables = await tableNames(database);
-      const columns = await columnsOf(database, "contact_submissions");
-      await expect(migrateToLatest(database, { list: FAILING })).rejects.toThrow("Database migration 999-fails-half-way failed: failed on purpose");
-      expect(await tableNames(database)).toEqual(tables);
-      expect(await columnsOf(database, "contact_submissions")).toEqual(columns);
-      expect(await appliedMigrations(database)).toEqual(ALL_MIGRATIONS);
-      // And the database still works as before.
-      await createProject(database.db, project("After The Failure"), TEST_ACTOR);
-      expect((await listActiveProjects(database.db)).map((p) => p.title)).toEqual(["After The Failure"]);
-    });
-
-    it("leave a new database without any of our tables when one of them fails, and migrate it whole next time", async () => {
-      const database = (await freshDatabase()).open();
-      await expect(migrateToLatest(database, { list: FAILING })).rejects.toThrow("999-fails-half-way");
-      // Only the migrator's own bookkeeping, made before its transaction, and no migration recorded.
-      expect(await tableNames(database)).toEqual([]);
-      expect(await appliedMigrations(database)).toEqual([]);
-      expect(await migrateToLatest(database)).toEqual(ALL_MIGRATIONS);
     });
 
     it("refuse a value outside the user types at the database level too", async () => {

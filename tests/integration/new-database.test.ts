@@ -8,7 +8,13 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findAdminByEmail } from "~/auth/admins.server";
+import { countAdmins, findAdminByEmail } from "~/auth/admins.server";
+import { signIn } from "~/auth/sign-in.server";
+import { boot } from "~/boot.server";
+import { parseEnv } from "~/platform/config/env.server";
+import type { Db } from "~/platform/db/db.server";
+import { plainLog } from "~/platform/observe/log.server";
+import { backends, type TestDatabase } from "../support/backends";
 import { migrateToLatest, openDatabase } from "~/platform/db/db.server";
 import { migrations } from "~/platform/db/migrations";
 import { NEW_SQLITE_DATABASE, startFromTemplate } from "~/platform/db/new-database.server";
@@ -127,5 +133,33 @@ describe("a server started on a new DATA_DIR", () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe.each(backends)("a server's start on a new $name database", (backend) => {
+  const created: TestDatabase[] = [];
+  afterEach(async () => {
+    await Promise.all(created.splice(0).map((database) => database.cleanup()));
+  });
+
+  const OTHER_PASSWORD = "a different long passphrase";
+  const signsIn = async (db: Db, password: string) =>
+    (await signIn(db, { email: ADMIN.email, password, clientIp: "192.0.2.1", limit: 5, log: plainLog(() => {}) })).ok;
+
+  it("makes ADMIN_EMAIL's owner, its password hashed while the start goes on, and a restart keeps it", async () => {
+    const testDatabase = await backend.createDatabase();
+    created.push(testDatabase);
+    const log = plainLog(() => {});
+    const start = (password: string) =>
+      boot(parseEnv({ ...testDatabase.env, ADMIN_EMAIL: "Owner@Example.com", ADMIN_PASSWORD: password }), { role: "server", log });
+    const first = await start(ADMIN.password);
+    expect((await findAdminByEmail(first.database.db, ADMIN.email))?.role).toBe("owner");
+    expect(await signsIn(first.database.db, ADMIN.password)).toBe(true);
+    await first.close();
+    const second = await start(OTHER_PASSWORD);
+    expect(await countAdmins(second.database.db)).toBe(1);
+    expect(await signsIn(second.database.db, ADMIN.password)).toBe(true);
+    expect(await signsIn(second.database.db, OTHER_PASSWORD)).toBe(false);
+    await second.close();
   });
 });
