@@ -2,6 +2,7 @@ import { startAuditRetention } from "~/auth/audit-log.server";
 import { countAdmins, ensureAdmin } from "~/auth/admins.server";
 import { startPruningSignInState } from "~/auth/expired-state.server";
 import { forgetDeadInvitationLinks } from "~/auth/invitations.server";
+import { hashPassword } from "~/auth/password.server";
 import { passwordResetComposer } from "~/auth/password-reset.server";
 import { companyFrom } from "~/company/company";
 import { createFormTokens } from "~/enquiries/form-token.server";
@@ -12,7 +13,7 @@ import { IMAGE_NAMING } from "~/images/image-files";
 import { startDatabaseClock } from "~/platform/fleet/clock.server";
 import { publicVersionReader } from "~/platform/db/data-version.server";
 import { snapshotReads } from "~/platform/db/snapshot-read.server";
-import { migrateToLatest, type Database } from "~/platform/db/db.server";
+import { migrateToLatest, migrationState, type Database } from "~/platform/db/db.server";
 import { groupCommits } from "~/platform/db/group-commit.server";
 import type { Env } from "~/platform/config/env.server";
 import type { Log } from "~/platform/observe/log.server";
@@ -38,6 +39,8 @@ export type BootOptions = {
   log: Log;
   /** What GET /metrics reports, when METRICS_TOKEN is set. */
   metrics?: Metrics;
+  /** The migrated SQLite database the build made: a new one starts as its copy (platform/db/new-database.server.ts). */
+  newSqliteDatabase?: string | undefined;
 };
 
 export type Booted = {
@@ -54,8 +57,19 @@ export type Booted = {
  * chooses them) → migrations → the services every loader, action and command
  * is given. Nothing else builds them.
  */
-export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOptions): Promise<Booted> {
-  const { database, storage, mailer } = openBackends(env, IMAGE_NAMING, log);
+export async function boot(env: Env, { role, log, metrics = NO_METRICS, newSqliteDatabase }: BootOptions): Promise<Booted> {
+  const { database, storage, mailer } = openBackends(env, IMAGE_NAMING, log, { newSqliteDatabase });
+  // On a new database ADMIN_EMAIL's admin is certainly to be made: its password is hashed
+  // (Argon2, on the thread pool) while this thread goes on with the start (decision 080).
+  const { initialAdmin } = env;
+  const hashAdminPassword = () => {
+    if (role !== "server" || !initialAdmin) return undefined;
+    const hashing = hashPassword(initialAdmin.password);
+    // Awaited by ensureAdmin below; a start that fails first must not leave it an unhandled rejection.
+    hashing.catch(() => {});
+    return hashing;
+  };
+  let adminHash = database.copiedFromBuild ? hashAdminPassword() : undefined;
   // A server says it runs before it touches the database, so `npm run admin --
   // restore` refuses to replace it underneath, and a server does not start
   // (nor migrate) while a restore is replacing it (decision 033).
@@ -66,8 +80,11 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     await database.close();
     throw error;
   }
-  const applied = await migrateToLatest(database);
-  log.info(`Database: ${database.description}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
+  const state = await migrationState(database);
+  if (state === "new") adminHash ??= hashAdminPassword();
+  const applied = await migrateToLatest(database, { state });
+  const made = database.copiedFromBuild ? " (new: a copy of the build's migrated database)" : "";
+  log.info(`Database: ${database.description}${made}${applied.length ? ` (applied ${applied.join(", ")})` : ""}`);
 
   // Times several instances compare (the contact form's token, e-mail leases) are on the database's clock.
   const clock = await startDatabaseClock(database, log);
@@ -145,9 +162,9 @@ export async function boot(env: Env, { role, log, metrics = NO_METRICS }: BootOp
     // A website publish set for a date and time happens then, on one instance (decision 027).
     background.push(startScheduledPublishing({ db: database.db, clock, log }));
 
-    if (env.initialAdmin && (await ensureAdmin(database.db, env.initialAdmin.email, env.initialAdmin.password))) {
-      log.info(`Created the admin ${env.initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
-    } else if (!env.initialAdmin && (await countAdmins(database.db)) === 0) {
+    if (initialAdmin && (await ensureAdmin(database.db, initialAdmin.email, initialAdmin.password, adminHash))) {
+      log.info(`Created the admin ${initialAdmin.email.trim().toLowerCase()} (ADMIN_EMAIL)`);
+    } else if (!initialAdmin && (await countAdmins(database.db)) === 0) {
       log.info("No admin account yet: create one with `npm run admin -- create <email>`, or set ADMIN_EMAIL and ADMIN_PASSWORD");
     }
   }

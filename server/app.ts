@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler as createReactRouterHandler, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { boot, type Booted } from "~/boot.server";
@@ -17,6 +18,7 @@ import {
 } from "~/platform/http/page-cache.server";
 import { securityHeaders } from "~/platform/http/security-headers.server";
 import { SiteLockBusy } from "~/platform/db/site-lock.server";
+import { NEW_SQLITE_DATABASE } from "~/platform/db/new-database.server";
 import { isDatabaseUnavailable } from "~/platform/db/db.server";
 import type { AppServices } from "~/services";
 import { createExpressApp, type LoadContextOf } from "./express-app";
@@ -58,14 +60,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // The one logger and the one set of metrics, passed down from here (decision 031).
   const log = await createLog({ level: env.logLevel, pretty: env.mode === "development", isOutsideFault: isDatabaseUnavailable });
   const metrics = env.metricsToken === undefined ? undefined : await createMetrics(env.metricsToken);
+  // A new SQLite database starts as a copy of the one the build migrated, beside the bundle (decision 080).
+  const newSqliteDatabase = options.vite ? undefined : fileURLToPath(new URL(NEW_SQLITE_DATABASE, import.meta.url));
+  // Boot runs up to its first wait on the database (the backends open, a new database's admin
+  // password being hashed on the thread pool) before the build is imported: import() reads and
+  // compiles the build on this thread before it returns, so it now overlaps the hash (decision 080).
+  const booting = boot(env, { role: "server", log, metrics, newSqliteDatabase });
   // In production the build is loaded once (in development React Router reloads it per request),
-  // read and compiled while boot waits on the database and the admin's password hash (decision 066).
+  // while boot waits on the database and the hash (decision 066).
   const buildLoading = options.vite ? undefined : (import("virtual:react-router/server-build") as Promise<ServerBuild>);
   // Awaited below; a boot that fails first must not leave it an unhandled rejection.
   buildLoading?.catch(() => {});
   let booted: Booted;
   try {
-    booted = await boot(env, { role: "server", log, metrics });
+    booted = await booting;
   } catch (error) {
     if (error instanceof SiteLockBusy) {
       // A refusal to start, like a bad setting: one plain line on stderr.

@@ -6,3 +6,5 @@ export { startServer } from "./app";
 export { runAdminCli } from "./admin-cli";
 /** `npm run bench` times the image processing alone, beside the upload through the server. */
 export { processImage } from "~/images/process.server";
+/** `npm run build`'s last step (scripts/finish-build.js): the migrated database a new DATA_DIR starts from. */
+export { writeNewSqliteDatabase } from "./new-database";

@@ -55,13 +55,14 @@ export async function insertMember(
 /**
  * Creates an owner (`npm run admin -- create`, ADMIN_EMAIL): the way the first
  * member comes to exist, and the way back in. Fails with AdminError if the
- * e-mail is taken or the password too weak.
+ * e-mail is taken or the password too weak. `hashed`: this very password's
+ * hash, begun earlier (boot hashes it while the migrations run).
  */
-export async function createAdmin(db: Db, email: string, password: string, actor: Actor): Promise<Admin> {
+export async function createAdmin(db: Db, email: string, password: string, actor: Actor, hashed?: Promise<string>): Promise<Admin> {
   checkPassword(password);
   const now = new Date();
   const admin: Admin = { id: randomUUID(), email: normalizeEmail(email), role: "owner", createdAt: now.toISOString() };
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await (hashed ?? hashPassword(password));
   const created = await inTransaction(db, async (trx) => {
     if (!(await insertMember(trx, { ...admin, passwordHash, name: null, now }))) return false;
     await audit(trx, { actor, action: "member-created", target: admin.id, details: { role: "owner" } });
@@ -76,10 +77,10 @@ export async function createAdmin(db: Db, email: string, password: string, actor
  * already has an account, whose password is then left alone. Safe when
  * several instances start at once. Returns whether it created one.
  */
-export async function ensureAdmin(db: Db, email: string, password: string): Promise<boolean> {
+export async function ensureAdmin(db: Db, email: string, password: string, hashed?: Promise<string>): Promise<boolean> {
   if (await findAdminByEmail(db, email)) return false;
   try {
-    await createAdmin(db, email, password, systemActor("ADMIN_EMAIL"));
+    await createAdmin(db, email, password, systemActor("ADMIN_EMAIL"), hashed);
     return true;
   } catch (error) {
     if (error instanceof AdminError && (await findAdminByEmail(db, email))) return false;

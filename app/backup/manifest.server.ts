@@ -26,53 +26,70 @@ export const CIPHER = "libsodium secretstream xchacha20poly1305, 64 KiB chunks";
 /** A manifest is a few hundred bytes per image; this is room for a million images. */
 export const MANIFEST_LIMIT = 256 * 1024 * 1024;
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex");
-const count = z.number().int().min(0);
+/** The schemas, built at their first use: a server's start never reads a backup (decision 080). */
+const schemas = once(() => {
+  const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex");
+  const count = z.number().int().min(0);
 
-export const manifestSchema = z.strictObject({
-  format: z.literal(BACKUP_FORMAT),
-  formatVersion: z.literal(FORMAT_VERSION),
-  /** Random, bound into every sealed chunk: a file of another backup is not this one's. */
-  backupId: z.string().regex(/^[0-9a-f]{32}$/, "must be 32 hex digits"),
-  createdAt: z.iso.datetime(),
-  /** Whether the files are sealed with BACKUP_KEY (and this manifest was found inside its envelope). */
-  sealed: z.boolean(),
-  /** The last migration applied: the database's schema version. */
-  schemaVersion: z.string().min(1),
-  database: z.strictObject({
-    /** The database it was made of; its rows restore into either. */
-    dialect: z.enum(["sqlite", "postgres"]),
-    file: z.literal(DATABASE_FILE),
-    bytes: count,
-    sha256,
-    migrations: z.array(z.string().min(1)).min(1),
-    counts: z.record(z.string(), count),
-    publicDataVersion: count.nullable(),
-    /** Tables kept without their rows (the sessions: a restore ends them anyway). */
-    withoutDataOf: z.array(z.string()),
-    /** The last number each counter handed out (site_schedule's ids), by table. */
-    sequences: z.record(z.string(), count),
-  }),
-  images: z.strictObject({
-    count,
-    bytes: count,
-    // Names the bucket hands out, and nothing else: a manifest never names a path.
-    files: z.array(z.strictObject({ name: z.string().refine(isImageName, "is not an image name"), bytes: count, sha256 })),
-  }),
+  const manifest = z.strictObject({
+    format: z.literal(BACKUP_FORMAT),
+    formatVersion: z.literal(FORMAT_VERSION),
+    /** Random, bound into every sealed chunk: a file of another backup is not this one's. */
+    backupId: z.string().regex(/^[0-9a-f]{32}$/, "must be 32 hex digits"),
+    createdAt: z.iso.datetime(),
+    /** Whether the files are sealed with BACKUP_KEY (and this manifest was found inside its envelope). */
+    sealed: z.boolean(),
+    /** The last migration applied: the database's schema version. */
+    schemaVersion: z.string().min(1),
+    database: z.strictObject({
+      /** The database it was made of; its rows restore into either. */
+      dialect: z.enum(["sqlite", "postgres"]),
+      file: z.literal(DATABASE_FILE),
+      bytes: count,
+      sha256,
+      migrations: z.array(z.string().min(1)).min(1),
+      counts: z.record(z.string(), count),
+      publicDataVersion: count.nullable(),
+      /** Tables kept without their rows (the sessions: a restore ends them anyway). */
+      withoutDataOf: z.array(z.string()),
+      /** The last number each counter handed out (site_schedule's ids), by table. */
+      sequences: z.record(z.string(), count),
+    }),
+    images: z.strictObject({
+      count,
+      bytes: count,
+      // Names the bucket hands out, and nothing else: a manifest never names a path.
+      files: z.array(z.strictObject({ name: z.string().refine(isImageName, "is not an image name"), bytes: count, sha256 })),
+    }),
+  });
+
+  /** manifest.json of a sealed backup. */
+  const envelope = z.strictObject({
+    format: z.literal(BACKUP_FORMAT),
+    formatVersion: z.literal(FORMAT_VERSION),
+    sealed: z.strictObject({ with: z.literal("BACKUP_KEY"), cipher: z.literal(CIPHER), keyId: z.string().regex(/^[0-9a-f]{16}$/) }),
+    /** The manifest, sealed, in base64. */
+    manifest: z.base64(),
+  });
+  return { manifest, envelope };
 });
 
-export type Manifest = z.infer<typeof manifestSchema>;
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+export const manifestSchema = () => schemas().manifest;
+
+export type Manifest = z.infer<ReturnType<typeof manifestSchema>>;
 
 /** manifest.json of a sealed backup. */
-export const envelopeSchema = z.strictObject({
-  format: z.literal(BACKUP_FORMAT),
-  formatVersion: z.literal(FORMAT_VERSION),
-  sealed: z.strictObject({ with: z.literal("BACKUP_KEY"), cipher: z.literal(CIPHER), keyId: z.string().regex(/^[0-9a-f]{16}$/) }),
-  /** The manifest, sealed, in base64. */
-  manifest: z.base64(),
-});
+export const envelopeSchema = () => schemas().envelope;
 
-export type Envelope = z.infer<typeof envelopeSchema>;
+export type Envelope = z.infer<ReturnType<typeof envelopeSchema>>;
 
 /** manifest.json as written, byte for byte: a sealed backup's envelope is refused in any other spelling. */
 export function manifestText(value: Manifest | Envelope): string {

@@ -88,7 +88,7 @@ async function readManifest(directory: string, key: SealingKey | undefined): Pro
   }
 
   if (typeof sealed === "object" && sealed !== null) {
-    const envelope = envelopeSchema.safeParse(parsed);
+    const envelope = envelopeSchema().safeParse(parsed);
     if (!envelope.success || manifestText(envelope.data) !== text) {
       return refuse(`${MANIFEST_FILE} is not the envelope of a sealed backup as this site writes it: it was changed or damaged.`);
     }
@@ -119,7 +119,7 @@ function checkedManifest(text: string, sealed: boolean): Verified {
   } catch {
     return { manifest: undefined, problems: [`The sealed ${MANIFEST_FILE} is not JSON.`] };
   }
-  const checked = manifestSchema.safeParse(parsed);
+  const checked = manifestSchema().safeParse(parsed);
   if (!checked.success) {
     return {
       manifest: undefined,

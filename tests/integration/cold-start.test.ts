@@ -4,7 +4,7 @@
  * (undici: a tenth of a start and ~12 MB of RSS) comes with the first page React
  * Router renders, the passkey library with the first passkey ceremony.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -93,4 +93,45 @@ it("builds the server's files in ASCII, so V8 keeps their source one byte a char
     return at < 0 ? [] : [`${file}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`];
   });
   expect(notAscii).toEqual([]);
+});
+
+/** The bundle's files whose compiled code Node read from `cacheDir` and V8 accepted (NODE_DEBUG_NATIVE=COMPILE_CACHE's lines). */
+function compiledCodeRead(stderr: string, cacheDir: string): string[] {
+  const read = new Set(
+    [...stderr.matchAll(/^\[compile cache\] reading cache from (\S+) for ESM (\S+?)\.\.\..*success/gm)]
+      .filter(([, from]) => from!.startsWith(cacheDir))
+      .map(([, , file]) => file!),
+  );
+  return [...stderr.matchAll(/^\[compile cache\] V8 code cache for ESM (\S+) was accepted/gm)]
+    .map(([, file]) => file!)
+    .filter((file) => read.has(file) && file.includes("/build/server/"))
+    .map((file) => path.basename(fileURLToPath(file)))
+    .sort();
+}
+
+it("starts with the compiled code of its bundle that `npm run build` left in build/compile-cache (decision 080)", async () => {
+  const dir = await makeTempDir("cold-start-cache-");
+  const started = await startServer({ DATA_DIR: dir, NODE_DEBUG_NATIVE: "COMPILE_CACHE" });
+  try {
+    const read = compiledCodeRead(started.stderr(), path.join(repoRoot, "build", "compile-cache"));
+    expect(read).toContain("index.js");
+    expect(read.some((file) => file.startsWith("server-build-"))).toBe(true);
+  } finally {
+    await started.stop();
+    await removeTempDir(dir);
+  }
+});
+
+it("starts and serves when its compile cache cannot be written (a read-only install): the cache only saves time", async () => {
+  const dir = await makeTempDir("cold-start-no-cache-");
+  // A folder beneath a file can never be made, whoever runs the server (root included).
+  writeFileSync(path.join(dir, "a-file"), "");
+  const started = await startServer({ DATA_DIR: dir, NODE_COMPILE_CACHE: path.join(dir, "a-file", "cache") });
+  try {
+    expect((await fetch(`${started.url}/`)).status).toBe(200);
+    expect(started.stderr()).toBe("");
+  } finally {
+    await started.stop();
+    await removeTempDir(dir);
+  }
 });

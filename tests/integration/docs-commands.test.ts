@@ -75,6 +75,7 @@ const OTHER_PROGRAMS = new Set(["openssl", "apt-get", "set", ".", "eval", "expor
 /** Variables named in the docs that neither we nor our scripts read, and whose they are. */
 const OTHERS_VARIABLES: Record<string, string> = {
   NODE_EXTRA_CA_CERTS: "Node's own",
+  NODE_COMPILE_CACHE: "Node's own",
   "AWS_*": "the AWS SDK's",
 };
 

@@ -85,7 +85,10 @@ export class EnvError extends Error {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "not set", as in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
-  const result = envSchema.safeParse(cleaned);
+  const result = envSchema.safeParse(cleaned, {
+    // One parse per process: zod's compiled fast path would cost more to build than it saves (decision 080).
+    jitless: true,
+  });
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? "environment");

@@ -20,10 +20,11 @@ export function openBackends(
   env: Pick<Env, "dataDir" | "databaseUrl"> & Partial<Pick<Env, "mail" | "s3" | "databasePool">>,
   imageNaming: ObjectNaming,
   log: Log,
+  { newSqliteDatabase }: { newSqliteDatabase?: string | undefined } = {},
 ): Backends {
   warnIfOthersCanRead(env.dataDir, log);
   return {
-    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool }, log),
+    database: openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl, pool: env.databasePool, newSqliteDatabase }, log),
     storage: openImageStorage(env, imageNaming, env.s3 ? "s3" : "disk"),
     mailer: env.mail ? createSmtpMailer(env.mail.smtpUrl, { insecure: env.mail.insecure }) : undefined,
   };

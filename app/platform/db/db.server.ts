@@ -1,15 +1,16 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import type { Pool } from "pg";
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResult } from "kysely/migration";
 import { migrations } from "./migrations";
-import type { MigrationDialect } from "./migrations/types";
+import type { AppMigration, MigrationDialect } from "./migrations/types";
 import type { DatabaseSchema } from "./schema";
 import { createDatabaseHealth, isDiskFull, watchedDialect, type DatabaseHealth } from "./database-health.server";
 import { lockPostgresSite, lockSqliteSite, type SiteLock, type SiteLockMode } from "./site-lock.server";
 import type { Log } from "../observe/log.server";
-import { openSqlite } from "./sqlite-driver.server";
+import { SqliteDialectWithTransactionalDdl, openSqlite } from "./sqlite-driver.server";
+import { startFromTemplate } from "./new-database.server";
 
 export type Db = Kysely<DatabaseSchema>;
 
@@ -28,6 +29,8 @@ export type Database = {
   health: DatabaseHealth;
   /** SQLite only: the database file. */
   sqliteFile?: string;
+  /** SQLite only: true when the file was made just now, as a copy of the build's migrated database. */
+  copiedFromBuild?: boolean;
   /** PostgreSQL only: the connection URL (with its password: never log it). */
   postgresUrl?: string;
   /** PostgreSQL only: the pool Kysely queries through, for a read that takes pg's rows as they come (snapshot-read.server.ts). */
@@ -40,6 +43,8 @@ export type DatabaseOptions = {
   databaseUrl: string | undefined;
   /** PostgreSQL's pool (DATABASE_POOL_MAX, …); the defaults of env.server.ts when not given. */
   pool?: PoolSettings | undefined;
+  /** SQLite: the migrated database the build made, which a new one starts as a copy of (new-database.server.ts). */
+  newSqliteDatabase?: string | undefined;
 };
 
 /** How many connections, and how long a query may wait for one or run (env.server.ts's DatabasePoolSettings). */
@@ -64,17 +69,18 @@ const STDERR_LOG: DatabaseLog = {
 export function openDatabase(options: DatabaseOptions, log: DatabaseLog = STDERR_LOG): Database {
   const health = createDatabaseHealth(log, isDatabaseUnavailable);
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pool ?? DEFAULT_POOL, health, log);
-  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"), health);
+  return openSqliteDatabase(path.join(options.dataDir, "app.sqlite"), health, options.newSqliteDatabase);
 }
 
-function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
+function openSqliteDatabase(file: string, health: DatabaseHealth, template: string | undefined): Database {
   // Readable by the server's user only, whatever the umask: the enquiries are
   // personal data (decision 021). SQLite gives its -wal and -shm files the
   // database file's own mode.
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const copiedFromBuild = template !== undefined && startFromTemplate(file, template);
   closeSync(openSync(file, "a", 0o600));
   const { database } = openSqlite(file);
-  const db = new Kysely<DatabaseSchema>({ dialect: watchedDialect(new SqliteDialect({ database }), health, () => false) });
+  const db = new Kysely<DatabaseSchema>({ dialect: watchedDialect(new SqliteDialectWithTransactionalDdl({ database }), health, () => false) });
   return {
     db,
     dialect: "sqlite",
@@ -82,6 +88,7 @@ function openSqliteDatabase(file: string, health: DatabaseHealth): Database {
     lockSite: async (mode) => lockSqliteSite(path.join(path.dirname(file), "site.lock"), mode),
     health,
     sqliteFile: file,
+    copiedFromBuild,
     close: () => db.destroy(),
   };
 }
@@ -128,35 +135,44 @@ function openPostgres(url: string, settings: PoolSettings, health: DatabaseHealt
   };
 }
 
+/** The migrations a database holds: all of ours, none (a new database: no migration table yet), or some. */
+export type MigrationState = "current" | "new" | "behind";
+
 /**
- * Brings the schema up to date. Kysely's migrator holds a lock while it runs
- * (an advisory lock on PostgreSQL), so two instances starting together apply
- * each migration once.
+ * Brings the schema up to date. All pending migrations run in one transaction
+ * on both databases (on SQLite through SqliteDialectWithTransactionalDdl), so
+ * a migration that fails leaves the database as it was, never half-migrated
+ * (decision 080). Kysely's migrator holds a lock while it runs (an advisory lock
+ * on PostgreSQL; on SQLite the transaction's BEGIN IMMEDIATE), so two instances
+ * starting together apply each migration once. `state`: migrationState's answer
+ * when the caller has it; `list`: tests give a list of their own.
  */
-export async function migrateToLatest(database: Database): Promise<string[]> {
-  if (await allApplied(database)) return [];
+export async function migrateToLatest(
+  database: Database,
+  { state, list = migrations }: { state?: MigrationState; list?: Readonly<Record<string, AppMigration>> } = {},
+): Promise<string[]> {
+  if ((state ?? (await migrationState(database, list))) === "current") return [];
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return Object.fromEntries(
-        Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]),
-      );
+      return Object.fromEntries(Object.entries(list).map(([name, migration]) => [name, { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) }]));
     },
   };
   const migrator = new Migrator({ db: database.db, provider });
-  // On SQLite Kysely runs each DDL statement as its own commit, and with
-  // synchronous=FULL (decision 003) each commit waits for an fsync: about
-  // 0.2 s for a new database. NORMAL keeps the file consistent (WAL); a power
-  // cut could only undo the last statements, as a crash mid-migration could
-  // anyway. Nothing else is written until the migrations are done.
+  // With synchronous=FULL (decision 003) each commit waits for an fsync, and
+  // the migrator's own tables are made in commits of their own before the one
+  // transaction. NORMAL keeps the file consistent (WAL); a power cut could only
+  // undo the last commit, the migrations whole, which the next start runs again.
+  // Nothing else is written until the migrations are done.
   const sqlite = database.dialect === "sqlite";
   if (sqlite) await sql`pragma synchronous = normal`.execute(database.db);
   let error: unknown;
   let results: MigrationResult[] | undefined;
   try {
     ({ error, results } = await migrator.migrateToLatest());
-    // SQLite has no migration lock: when two processes start on one file, the
-    // second waits on the first's transaction and then fails on "already exists".
-    // By then the first has committed, so a second pass finds nothing to do.
+    // When two processes start on one SQLite file, the second waits for the
+    // first's transaction (busy_timeout) and finds nothing left to do; should it
+    // have failed meanwhile (its migrator tables made by both, a wait longer than
+    // busy_timeout), the first has committed by then and a second pass finds nothing to do.
     if (error && sqlite) ({ error, results } = await migrator.migrateToLatest());
   } finally {
     if (sqlite) await sql`pragma synchronous = full`.execute(database.db);
@@ -170,20 +186,22 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
 }
 
 /**
- * Whether the database already holds every migration, in order: one query
+ * Whether the database already holds every migration, in order ("current"),
+ * none (no migration table: "new"), or anything else ("behind"): one query
  * instead of Kysely's migrator, which reads every table's columns to find its
  * own table before it looks (a tenth of a restart's start-up on an up-to-date
- * database). Anything else (no table yet, one missing, one unknown) goes to
- * the migrator, which applies or refuses as it always did.
+ * database). Anything but "current" goes to the migrator, which applies or
+ * refuses as it always did.
  */
-async function allApplied(database: Database): Promise<boolean> {
+export async function migrationState(database: Database, list: Readonly<Record<string, unknown>> = migrations): Promise<MigrationState> {
+  let rows: Array<{ name: string }>;
   try {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
-    const wanted = Object.keys(migrations);
-    return rows.length === wanted.length && rows.every((row, at) => row.name === wanted[at]);
+    ({ rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db));
   } catch {
-    return false;
+    return "new";
   }
+  const wanted = Object.keys(list);
+  return rows.length === wanted.length && rows.every((row, at) => row.name === wanted[at]) ? "current" : "behind";
 }
 
 /**
