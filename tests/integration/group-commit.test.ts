@@ -176,4 +176,46 @@ describe("grouped commits on SQLite's one connection", () => {
       await logged.destroy();
     }
   });
+
+  it("runs no count at all for later pieces while none of the events counted can have left the window", async () => {
+    const { statements, logged } = await loggedConnection();
+    const windowReads = () => statements.filter((statement) => statement.startsWith("select") && statement.includes('"rate_limit_events"')).length;
+    try {
+      const transactions = groupCommits(logged);
+      const start = Date.now();
+      // A batch a second: the window's start moves on, but no event is old enough to leave it.
+      for (const batch of [0, 1, 2, 3]) {
+        const now = new Date(start + batch * 1000);
+        await Promise.all([1, 2, 3].map((n) => transactions.run((trx) => enquiry(trx, `batch ${batch}, ${n}`, 1_000, now))));
+      }
+      // The first piece's full count per subject, and nothing after.
+      expect(windowReads()).toBe(2);
+    } finally {
+      await logged.destroy();
+    }
+  });
+
+  it("counts exactly when remembered events leave the window between batches", async () => {
+    const { statements, logged } = await loggedConnection();
+    try {
+      const transactions = groupCommits(logged);
+      const start = Date.now() - 2 * WINDOW_MS;
+      const at = (ms: number) => new Date(start + ms);
+      // Three places of three: two at the start, one ten minutes on.
+      await Promise.all([1, 2].map((n) => transactions.run((trx) => enquiry(trx, `early ${n}`, 3, at(0)))));
+      expect(await transactions.run((trx) => enquiry(trx, "ten minutes on", 3, at(10 * 60_000)))).not.toBe("refused");
+      expect(await transactions.run((trx) => enquiry(trx, "full", 3, at(20 * 60_000)))).toBe("refused");
+      // The first two leave the window: two places free up, not three.
+      const later = at(WINDOW_MS + 1);
+      const outcomes = await Promise.all([1, 2, 3].map((n) => transactions.run((trx) => enquiry(trx, `later ${n}`, 3, later))));
+      expect(outcomes.map((outcome) => outcome !== "refused")).toEqual([true, true, false]);
+      // The third left as well: one more.
+      const last = at(WINDOW_MS + 10 * 60_000 + 1);
+      expect(await transactions.run((trx) => enquiry(trx, "last", 3, last))).not.toBe("refused");
+      expect(await transactions.run((trx) => enquiry(trx, "over", 3, last))).toBe("refused");
+      expect(statements.filter((statement) => statement === "commit").length).toBeGreaterThan(3);
+    } finally {
+      await logged.destroy();
+    }
+  });
 });

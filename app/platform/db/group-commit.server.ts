@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery } from "kysely";
 import { dialectOf, type Db } from "./db.server";
 
 /**
@@ -139,7 +139,9 @@ const RELEASE_INDEX_WRITTEN = CompiledQuery.raw("release index_written");
 
 /** Changes to the database as this connection sees them: others' commits (data_version) and its own writes (total_changes()). */
 async function writesSeen(db: Db): Promise<string> {
-  const version = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-  const changes = await sql<{ changes: number }>`select total_changes() as changes`.execute(db);
-  return `${version.rows[0]?.data_version} ${changes.rows[0]?.changes}`;
+  const { rows } = await db.executeQuery<{ version: number; changes: number }>(WRITES_SEEN);
+  return `${rows[0]?.version} ${rows[0]?.changes}`;
 }
+
+/** One statement, compiled once: it runs twice a batch. */
+const WRITES_SEEN = CompiledQuery.raw("select data_version as version, total_changes() as changes from pragma_data_version");

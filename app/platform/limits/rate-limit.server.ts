@@ -182,22 +182,31 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
   const memo = batchMemo(trx);
   for (const { bucket, subject } of requests) {
     const kept = memo?.get(memoKey(bucket, subject)) as WindowCount | undefined;
-    if (kept) kept.count++;
+    if (!kept) continue;
+    kept.count++;
+    if (kept.oldest === undefined || iso(now) < kept.oldest) kept.oldest = iso(now);
   }
   return { ok: true, used, ids: rows.map((row) => row.id) };
 }
 
-/** The events of a subject that grouped commits' pieces have counted: those after `since` (an ISO time). */
-type WindowCount = { since: string; count: number };
+/**
+ * The events of a subject that grouped commits' pieces have counted: those
+ * after `since` (an ISO time), and the time of the oldest of them (none when
+ * the count is 0). Until `since` passes that time, no event can have left the
+ * window: the next piece counts with no query at all.
+ */
+type WindowCount = { since: string; count: number; oldest: string | undefined };
 
 const memoKey = (bucket: RateLimitBucket, subject: string) => `rate-limit\u0000${bucket}\u0000${subject}`;
 
 /**
- * countEventsUpTo, remembered by grouped commits (group-commit.server.ts):
- * the next piece, in this batch or a later one, counts only the events that
- * left the window in the meantime and adds the places the pieces took, so an
- * enquiry's cost does not grow with the events in the window. Exact: the memo
- * is dropped whenever the data may have changed another way.
+ * The count of a subject's events in the window (stopping at `atMost`),
+ * remembered by grouped commits (group-commit.server.ts): the next piece, in
+ * this batch or a later one, adds the places the pieces took and counts only
+ * the events that left the window meanwhile, and only when the oldest one
+ * it knows of may have left; so an enquiry's cost does not grow with the
+ * events in the window, and mostly runs no query. Exact: the memo is dropped
+ * whenever the data may have changed another way.
  */
 async function countInWindow(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date, atMost: number): Promise<number> {
   const memo = batchMemo(db);
@@ -205,24 +214,20 @@ async function countInWindow(db: Db, bucket: RateLimitBucket, subject: string, w
   const key = memoKey(bucket, subject);
   const kept = memo?.get(key) as WindowCount | undefined;
   if (kept && kept.since <= since) {
-    if (kept.since < since) {
+    if (kept.since < since && kept.oldest !== undefined && kept.oldest <= since) {
       const { rows } = await countLeft(db, { bucket, subject, after: kept.since, upTo: since });
       kept.count -= Number(rows[0]!.count);
-      kept.since = since;
+      kept.oldest = rows[0]!.oldest ?? undefined;
     }
+    kept.since = since;
     return Math.min(kept.count, atMost);
   }
-  const count = await countEventsUpTo(db, bucket, subject, windowMs, now, atMost);
+  const { rows } = await countRecent(db, { bucket, subject, after: since, atMost });
+  const count = Number(rows[0]!.count);
   // A count that stopped at its limit is not the whole count: not kept.
-  if (memo && count < atMost) memo.set(key, { since, count } satisfies WindowCount);
+  if (memo && count < atMost) memo.set(key, { since, count, oldest: rows[0]!.oldest ?? undefined } satisfies WindowCount);
   else memo?.delete(key);
   return count;
-}
-
-/** countEvents, but it stops counting at `atMost`: enough to know whether a limit is reached. */
-async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string, windowMs: number, now: Date, atMost: number): Promise<number> {
-  const { rows } = await countRecent(db, { bucket, subject, after: iso(new Date(now.getTime() - windowMs)), atMost });
-  return Number(rows[0]!.count);
 }
 
 /*
@@ -230,31 +235,41 @@ async function countEventsUpTo(db: Db, bucket: RateLimitBucket, subject: string,
  */
 const insertEvents = preparedInsert("rate_limit_events");
 
-/** The events of a subject between two times: those that left the window since a count. */
+/** The events of a subject between two times (those that left the window since a count), and the oldest of those after. */
 const countLeft = preparedQuery(["bucket", "subject", "after", "upTo"], (db, p: { bucket: string; subject: string; after: string; upTo: string }) =>
-  db
-    .selectFrom("rate_limit_events")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("bucket", "=", p.bucket as RateLimitBucket)
-    .where("subject", "=", p.subject)
-    .where("created_at", ">", p.after)
-    .where("created_at", "<=", p.upTo),
+  db.selectNoFrom((eb) => [
+    eb
+      .selectFrom("rate_limit_events")
+      .select((inner) => inner.fn.countAll<number | string>().as("count"))
+      .where("bucket", "=", p.bucket as RateLimitBucket)
+      .where("subject", "=", p.subject)
+      .where("created_at", ">", p.after)
+      .where("created_at", "<=", p.upTo)
+      .as("count"),
+    eb
+      .selectFrom("rate_limit_events")
+      .select((inner) => inner.fn.min<string | null>("created_at").as("oldest"))
+      .where("bucket", "=", p.bucket as RateLimitBucket)
+      .where("subject", "=", p.subject)
+      .where("created_at", ">", p.upTo)
+      .as("oldest"),
+  ]),
 );
 
-/** The events of a subject after a time, counted up to `atMost`. */
+/** The events of a subject after a time, counted up to `atMost`, and the oldest of those counted. */
 const countRecent = preparedQuery(["bucket", "subject", "after", "atMost"], (db, p: { bucket: string; subject: string; after: string; atMost: number }) =>
   db
     .selectFrom((eb) =>
       eb
         .selectFrom("rate_limit_events")
-        .select("id")
+        .select("created_at")
         .where("bucket", "=", p.bucket as RateLimitBucket)
         .where("subject", "=", p.subject)
         .where("created_at", ">", p.after)
         .limit(p.atMost)
         .as("recent"),
     )
-    .select((eb) => eb.fn.countAll<number | string>().as("count")),
+    .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min<string | null>("created_at").as("oldest")]),
 );
 
 /** When the oldest event in the window leaves it, and how many seconds that is from now (at least 1). */
