@@ -161,6 +161,8 @@ export type CaseResult = {
   statusCodes: Record<string, number>;
   serverCpuPercent: number;
   serverCpuMsPerRequest: number;
+  /** The server's main thread alone (its event loop: whatever else runs on threads of its own, the SQLite writer's included, is not in it). */
+  serverMainThreadCpuMsPerRequest: number;
   benchCpuPercent: number;
   peakRssMb: number;
   durable?: {
@@ -216,11 +218,13 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
   process.stdout.write(`measuring ${run.durationS} s at ${spec.connections} connections… `);
   sampler.resetCase();
   const serverCpuBefore = cpuSeconds();
+  const mainThreadCpuBefore = readCpuSeconds(pid, pid);
   const benchCpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
   const result = await load(url, spec, run.durationS);
   const wall = (performance.now() - wallBefore) / 1000;
   const serverCpu = cpuSeconds() - serverCpuBefore;
+  const mainThreadCpu = readCpuSeconds(pid, pid) - mainThreadCpuBefore;
   const benchCpuUsage = process.cpuUsage(benchCpuBefore);
   const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6;
   sampler.sample();
@@ -253,6 +257,7 @@ export async function measureLoadCase(run: LoadRun, interrupted: () => boolean):
     serverCpuPercent: round((serverCpu / wall) * 100),
     // Less sensitive to other load on the machine than requests/s.
     serverCpuMsPerRequest: round((serverCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
+    serverMainThreadCpuMsPerRequest: round((mainThreadCpu * 1000) / Math.max(1, ok2xx + result.non2xx), 3),
     benchCpuPercent: round((benchCpu / wall) * 100),
     peakRssMb: run.ownProcess ? mb(Math.max(...pids().map((one) => readProcStatus(one)?.hwmKb ?? NaN))) : mb(sampler.casePeakKb),
     target: spec.targetLabel,

@@ -38,9 +38,9 @@ export function readProcStatus(pid: number): ProcStatus | undefined {
 }
 
 /** utime + stime of a process in seconds (from /proc/<pid>/stat; clock ticks are 100 Hz on Linux). */
-export function readCpuSeconds(pid: number): number {
+export function readCpuSeconds(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
