@@ -6,6 +6,8 @@
  *   npm run lighthouse -- --pages=home       only these pages (comma-separated: home, admin, fees, privacy)
  *   npm run lighthouse -- --summary=FILE     also write, as JSON, each run's performance score, LCP,
  *                                            TBT and bytes of JavaScript per page (npm run bench reads it)
+ *   npm run lighthouse -- --save-assets      also keep each run's trace and devtools log beside its report:
+ *                                            `node scripts/lantern.ts` reads them (decision 079)
  *
  * Builds nothing: run `npm run build` first. Starts `server.js` (NODE_ENV=production)
  * on a free port with a temporary DATA_DIR (SQLite), seeds the three demo projects
@@ -124,13 +126,18 @@ function summarise(report: LighthouseReport): RunSummary {
   };
 }
 
-const USAGE = "Usage: npm run lighthouse [-- --runs=N] [--pages=home,fees] [--summary=FILE]   (run `npm run build` first)";
+const USAGE = "Usage: npm run lighthouse [-- --runs=N] [--pages=home,fees] [--summary=FILE] [--save-assets]   (run `npm run build` first)";
 
-function parseArgs(argv: string[]): { runs: number; pages: Page[]; summary: string | undefined } {
+function parseArgs(argv: string[]): { runs: number; pages: Page[]; summary: string | undefined; saveAssets: boolean } {
   let runs = 1;
   let pages = PAGES;
   let summary: string | undefined;
+  let saveAssets = false;
   for (const arg of argv) {
+    if (arg === "--save-assets") {
+      saveAssets = true;
+      continue;
+    }
     const match = /^--(runs|pages|summary)=(.+)$/.exec(arg);
     if (match?.[1] === "runs" && /^\d+$/.test(match[2]!)) runs = Number(match[2]);
     else if (match?.[1] === "pages") {
@@ -153,7 +160,7 @@ function parseArgs(argv: string[]): { runs: number; pages: Page[]; summary: stri
     console.error("--runs must be at least 1.");
     process.exit(2);
   }
-  return { runs, pages, summary };
+  return { runs, pages, summary, saveAssets };
 }
 
 /** What `--summary` writes per page and run: the figures of issue 19's table. */
@@ -250,7 +257,7 @@ function collectFailing(report: LighthouseReport, category: string, into: Map<st
 }
 
 async function main(): Promise<number> {
-  const { runs, pages, summary } = parseArgs(process.argv.slice(2));
+  const { runs, pages, summary, saveAssets } = parseArgs(process.argv.slice(2));
   const summaries: Record<string, RunSummary[]> = {};
   if (!existsSync(path.join(root, "build/server/index.js"))) {
     console.error("The app is not built yet: run `npm run build` first, then `npm run lighthouse`.");
@@ -296,6 +303,7 @@ async function main(): Promise<number> {
           `--only-categories=${page.categories.join(",")}`,
           "--output=json",
           "--output=html",
+          ...(saveAssets ? ["--save-assets"] : []),
           `--output-path=${path.join(reportsDir, name)}`,
           `--chrome-flags=${CHROME_FLAGS}`,
           "--quiet",
