@@ -3,19 +3,23 @@
  * run's own trace and devtools log (decision 079):
  *
  *   npm run lighthouse -- --pages=home --runs=1 --save-assets
- *   node scripts/lantern.ts lighthouse-reports/home-run1
- *   node scripts/lantern.ts lighthouse-reports/home-run1 --document-bytes=14000
+ *   npm run lantern -- home-run1
+ *   npm run lantern -- home-run1 --document-bytes=14000
  *
- * Prints the simulated FCP, LCP and TBT, each graph's requests and main-thread tasks with their
+ * `home-run1` is a run's name in lighthouse-reports/ (a path to its files works too). Prints the simulated FCP, LCP and TBT, each graph's requests and main-thread tasks with their
  * simulated start and end, and the long tasks TBT counts. `--document-bytes=N` simulates the same
  * run again with the page's document N bytes on the wire (headers included, as Lighthouse counts
  * it): the simulation is deterministic given the trace, so this says what a smaller document
  * would give without the noise of a second run. Uses the pinned Lighthouse's own modules.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { LanternFirstContentfulPaint } from "lighthouse/core/computed/metrics/lantern-first-contentful-paint.js";
 import { LanternLargestContentfulPaint } from "lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js";
 import { LanternTotalBlockingTime } from "lighthouse/core/computed/metrics/lantern-total-blocking-time.js";
+
+const reportsDir = fileURLToPath(new URL("../lighthouse-reports", import.meta.url));
 
 type DevtoolsEvent = { method: string; params: Record<string, unknown> & { requestId?: string } };
 type SimulatedNode = {
@@ -28,7 +32,7 @@ type Estimate = { timeInMs: number; nodeTimings: Map<SimulatedNode, { startTime:
 type MetricResult = { timing: number; optimisticEstimate: Estimate; pessimisticEstimate: Estimate };
 type Computed = { request(data: unknown, context: unknown): Promise<MetricResult> };
 
-const USAGE = "Usage: node scripts/lantern.ts lighthouse-reports/<page>-run<N> [--document-bytes=N]   (from `npm run lighthouse -- --save-assets`)";
+const USAGE = "Usage: npm run lantern -- <page>-run<N> [--document-bytes=N]   (from `npm run lighthouse -- --save-assets`)";
 
 function parseArgs(argv: string[]): { base: string; documentBytes: number | undefined } {
   let base: string | undefined;
@@ -36,8 +40,10 @@ function parseArgs(argv: string[]): { base: string; documentBytes: number | unde
   for (const arg of argv) {
     const bytes = /^--document-bytes=(\d+)$/.exec(arg);
     if (bytes) documentBytes = Number(bytes[1]);
-    else if (!arg.startsWith("-") && base === undefined) base = arg.replace(/\.report\.json$/, "");
-    else {
+    else if (!arg.startsWith("-") && base === undefined) {
+      const run = arg.replace(/\.report\.json$/, "");
+      base = run.includes("/") ? run : path.join(reportsDir, run);
+    } else {
       console.error(`Unknown option ${arg}. ${USAGE}`);
       process.exit(2);
     }

@@ -59,6 +59,7 @@ const scripts = packageJson.scripts;
 const NOT_RUN: Record<string, string> = {
   dev: "a development server that runs until stopped",
   lighthouse: "npm test runs the same file as test:lighthouse",
+  lantern: "reads the trace a Lighthouse run kept (npm run lighthouse -- --save-assets); a measurement, not a test",
   bench: "minutes of load on the machine; a measurement, not a test",
   "bench:images": "needs an S3 server and minutes of load",
   format: "rewrites files; npm run lint, which npm test runs, checks the same formatting",
