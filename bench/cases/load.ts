@@ -161,7 +161,7 @@ export type CaseResult = {
   statusCodes: Record<string, number>;
   serverCpuPercent: number;
   serverCpuMsPerRequest: number;
-  /** The server's main thread alone (its event loop: whatever else runs on threads of its own, the SQLite writer's included, is not in it). */
+  /** The server's main thread alone (its event loop): not the threads of its own that libuv, V8's collector and compiler run on. */
   serverMainThreadCpuMsPerRequest: number;
   benchCpuPercent: number;
   peakRssMb: number;
