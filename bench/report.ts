@@ -129,10 +129,8 @@ export function report(input: ReportInput): void {
       if (input.syncedCommits) {
         console.log(
           `  ${d.durablePerSecond} durable enquiries/s beside the disk's ${input.syncedCommits.perSecond} synced SQLite commits/s (one row each, WAL, synchronous=FULL): ` +
-            `${(d.durablePerSecond / input.syncedCommits.perSecond).toFixed(2)} enquiries per commit the disk could make   target ≥ ${TARGETS.contactDurablePerSecond}/s: ${verdict(row.rateOk)}`,
-        );
-        console.log(
-          `  server CPU per enquiry ${row.serverCpuMsPerRequest} ms, of which the main thread (the event loop every request waits on) ${row.serverMainThreadCpuMsPerRequest} ms`,
+            `${(d.durablePerSecond / input.syncedCommits.perSecond).toFixed(2)} enquiries per commit the disk could make   target ≥ ${TARGETS.contactDurablePerSecond}/s: ${verdict(row.rateOk)}\n` +
+            `  server CPU per enquiry ${row.serverCpuMsPerRequest} ms, of which the main thread (the event loop every request waits on) ${row.serverMainThreadCpuMsPerRequest} ms`,
         );
       }
     }
