@@ -313,7 +313,6 @@ function against(homeRow: CaseResult, referenceRow: CaseResult | undefined, copy
     ratioOk: ratio >= target,
   };
 }
-
 const isReference = (row: CaseResult) => row.case === "static" || row.case === "nginx" || row.case === "quiet";
 
 /** Issue 19's table, one line per figure, from what this run measured ("—" for a case that did not run). */
