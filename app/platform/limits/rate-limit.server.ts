@@ -177,14 +177,15 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
     if (count >= limit) return { ok: false, refused: index, ...(await retryAfter(trx, bucket, subject, windowMs, now)) };
     used.push(count + 1);
   }
-  const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: iso(now) }));
+  const at = iso(now);
+  const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: at }));
   await insertEvents(trx, rows);
   const memo = batchMemo(trx);
   for (const { bucket, subject } of requests) {
     const kept = memo?.get(memoKey(bucket, subject)) as WindowCount | undefined;
     if (!kept) continue;
     kept.count++;
-    if (kept.oldest === undefined || iso(now) < kept.oldest) kept.oldest = iso(now);
+    if (kept.oldest === undefined || at < kept.oldest) kept.oldest = at;
   }
   return { ok: true, used, ids: rows.map((row) => row.id) };
 }
