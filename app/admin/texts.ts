@@ -2,6 +2,7 @@
  * The admin's words. Those from the specification (§2, §5, §8) are used
  * exactly; the rest say what the specification leaves open.
  */
+import { groupedDigits } from "../platform/numbers";
 export const LOGIN_TEXT = {
   title: "Admin Login",
   subtitle: "Sign in to access the admin dashboard",
@@ -88,7 +89,7 @@ export const INBOX_TEXT = {
   },
   newer: "Newer submissions",
   older: "Older submissions",
-  pageNumber: (page: number) => `Page ${page.toLocaleString("en-GB")}`,
+  pageNumber: (page: number) => `Page ${groupedDigits(page)}`,
   search: {
     label: "Search submissions",
     hint: "Name, e-mail, phone or message",
@@ -97,7 +98,7 @@ export const INBOX_TEXT = {
     showing: (search: string) => `Showing submissions that match “${search}”.`,
     /** A search too common to count (decision 073): the tabs, statuses and Due show no numbers then. */
     many: (over: number) =>
-      `More than ${over.toLocaleString("en-GB")} submissions match, newest first; the tabs count a search's matches when there are ${over.toLocaleString("en-GB")} or fewer.`,
+      `More than ${groupedDigits(over)} submissions match, newest first; the tabs count a search's matches when there are ${groupedDigits(over)} or fewer.`,
     noMatch: (search: string) => `No submissions match “${search}”`,
     noMatchHint: "Try part of a name, an e-mail address, a phone number or a word from the message, or another filter.",
   },

@@ -2,6 +2,7 @@ import { escapeHtml, messageIdFor } from "~/enquiries/emails";
 import { LINK_PLACEHOLDER } from "~/enquiries/outbox.server";
 import type { OutgoingEmail } from "~/platform/mail/mailer.server";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "./roles";
+import { dateFormatter } from "~/platform/dates";
 
 /**
  * The invitation e-mail, rendered when the invitation is made and kept in the
@@ -21,7 +22,7 @@ export type InvitationEmailInput = {
   expiresAt: Date;
 };
 
-const EXPIRY = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/London" });
+const EXPIRY = dateFormatter("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/London" });
 
 export function invitationEmail({ jobId, from, to, role, invitedBy, companyName, expiresAt }: InvitationEmailInput): OutgoingEmail {
   const subject = `You are invited to the ${companyName} back office`;
@@ -29,7 +30,7 @@ export function invitationEmail({ jobId, from, to, role, invitedBy, companyName,
     `${invitedBy} has invited you to join the ${companyName} back office as ${ROLE_LABELS[role]}: ${ROLE_DESCRIPTIONS[role]}`,
     `To accept, open this link and choose your name and password:`,
     LINK_PLACEHOLDER,
-    `The link works once, until ${EXPIRY.format(expiresAt)} (UK time). If you did not expect this invitation, ignore this e-mail: nothing happens unless the link is opened.`,
+    `The link works once, until ${EXPIRY().format(expiresAt)} (UK time). If you did not expect this invitation, ignore this e-mail: nothing happens unless the link is opened.`,
   ];
   const text = `${paragraphs.join("\n\n")}\n`;
   const html = `<!doctype html>

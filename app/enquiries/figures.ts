@@ -1,5 +1,5 @@
 import { londonDate, officeTimeBetween, officeTimeLabel, type OpeningDay } from "~/company/office-hours";
-import { fromLondonTime, toLondonTime } from "~/platform/dates";
+import { dateFormatter, fromLondonTime, toLondonTime } from "~/platform/dates";
 import { csvRecord, CSV_BOM } from "./csv";
 import type { EnquiryKind } from "~/platform/db/schema";
 import { ENQUIRY_STATUSES, STATUS_LABELS, type EnquiryStatus } from "./pipeline";
@@ -162,13 +162,13 @@ export type PeriodView = {
   medianResponse: string;
 };
 
-const SHORT_DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "Europe/London" });
+const SHORT_DAY = dateFormatter("en-GB", { day: "numeric", month: "short", timeZone: "Europe/London" });
 
 export function periodView(heading: string, period: Period, figures: PeriodFigures): PeriodView {
   const percent = instructedPercent(figures);
   return {
     heading,
-    dates: `${SHORT_DAY.format(period.start)} – ${SHORT_DAY.format(new Date(period.end.getTime() - 1))}`,
+    dates: `${SHORT_DAY().format(period.start)} – ${SHORT_DAY().format(new Date(period.end.getTime() - 1))}`,
     total: figures.total,
     byKind: ENQUIRY_KINDS.map((kind) => ({ label: KIND_LABELS[kind], count: figures.byKind[kind] })),
     byStatus: ENQUIRY_STATUSES.map((status) => ({ label: STATUS_LABELS[status], count: figures.byStatus[status] })),

@@ -1,3 +1,4 @@
+import { groupedDigits } from "~/platform/numbers";
 import { isValidEmail } from "~/platform/email-address";
 import type { ValuationDetails } from "./valuation-details";
 
@@ -98,7 +99,7 @@ export const CHECKS: Checks<Omit<Enquiry, "valuation">> = {
     return { value: input as UserType };
   },
   message(input) {
-    const checked = requiredText(input, "Message", LIMITS.message, `Please keep your message under ${LIMITS.message.toLocaleString("en-GB")} characters`);
+    const checked = requiredText(input, "Message", LIMITS.message, `Please keep your message under ${groupedDigits(LIMITS.message)} characters`);
     if ("value" in checked && MESSAGE_FORBIDDEN_CHARACTERS.test(checked.value)) {
       return { problem: "Please remove unsupported characters from your message" };
     }

@@ -1,3 +1,4 @@
+import { groupedDigits } from "~/platform/numbers";
 import { BEDROOMS, CALL_TIMES, LET_BY, OCCUPANCY, PROPERTY_TYPES, type ValuationDetails } from "./valuation-details";
 import { CHECKS, CONTROL_CHARACTERS, REQUIRED_MESSAGE, requiredText, validateWith, type Checked, type Checks, type Enquiry } from "./schema";
 
@@ -22,7 +23,7 @@ export const VALUATION_TEXT = {
   postcode: "Please enter a valid UK postcode, such as SW1A 1AA",
   address: "Please enter the property's address on a single line",
   addressLong: `Please keep the address under ${VALUATION_LIMITS.address} characters`,
-  messageLong: `Please keep your note under ${VALUATION_LIMITS.message.toLocaleString("en-GB")} characters`,
+  messageLong: `Please keep your note under ${groupedDigits(VALUATION_LIMITS.message)} characters`,
   success: "Thank you! We have your valuation request and will call you to arrange a visit, usually within one working day.",
 } as const;
 

@@ -4,7 +4,22 @@
  * zone and locale. Formatted on the server only and sent as text, so the
  * browser's ICU version cannot make hydration differ.
  */
-const SUBMITTED_AT = new Intl.DateTimeFormat("en-GB", {
+
+/**
+ * A formatter made on its first use, then kept (making one costs far more than using one).
+ * Not at import: the first formatter a process makes maps ICU's locale and zone data, ~8 MB
+ * of memory, and the public site (the page, the contact form) never formats a date
+ * (decision 085).
+ */
+export function dateFormatter(locale: string, options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => {
+    made ??= new Intl.DateTimeFormat(locale, options);
+    return made;
+  };
+}
+
+const SUBMITTED_AT = dateFormatter("en-GB", {
   day: "numeric",
   month: "short",
   year: "numeric",
@@ -15,12 +30,12 @@ const SUBMITTED_AT = new Intl.DateTimeFormat("en-GB", {
 
 /** "2026-11-22T14:05:00.000Z" → "22 Nov 2026, 14:05" (14:05 GMT; 15:05 in British Summer Time). */
 export function formatSubmittedAt(iso: string): string {
-  return SUBMITTED_AT.format(new Date(iso));
+  return SUBMITTED_AT().format(new Date(iso));
 }
 
-const TIME_OF_DAY = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
-const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "Europe/London" });
-const LONDON_DATE = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" });
+const TIME_OF_DAY = dateFormatter("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/London" });
+const DAY = dateFormatter("en-GB", { day: "numeric", month: "short", timeZone: "Europe/London" });
+const LONDON_DATE = dateFormatter("en-CA", { timeZone: "Europe/London" });
 
 /**
  * When something happens next, as a clock in UK time: "14:05" on the same UK
@@ -28,8 +43,8 @@ const LONDON_DATE = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London"
  */
 export function formatUpcomingTime(iso: string, now: Date): string {
   const at = new Date(iso);
-  const time = TIME_OF_DAY.format(at);
-  return LONDON_DATE.format(at) === LONDON_DATE.format(now) ? time : `${time} on ${DAY.format(at)}`;
+  const time = TIME_OF_DAY().format(at);
+  return LONDON_DATE().format(at) === LONDON_DATE().format(now) ? time : `${time} on ${DAY().format(at)}`;
 }
 
 /*
@@ -41,7 +56,7 @@ export function formatUpcomingTime(iso: string, now: Date): string {
 const LONDON = "Europe/London";
 
 /** Made once: building a formatter costs far more than using one, and office hours convert many times per enquiry. */
-const LONDON_PARTS = new Intl.DateTimeFormat("en-GB", {
+const LONDON_PARTS = dateFormatter("en-GB", {
   timeZone: LONDON,
   hourCycle: "h23",
   year: "numeric",
@@ -53,7 +68,7 @@ const LONDON_PARTS = new Intl.DateTimeFormat("en-GB", {
 });
 
 function londonParts(instant: Date): Record<string, number> {
-  const parts = LONDON_PARTS.formatToParts(instant);
+  const parts = LONDON_PARTS().formatToParts(instant);
   const value: Record<string, number> = {};
   for (const part of parts) if (part.type !== "literal") value[part.type] = Number(part.value);
   return value;

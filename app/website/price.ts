@@ -1,4 +1,5 @@
 /** Prices as the site keeps them (whole pence, so £80 and £79.50 are both exact), shows them and reads them from a form. */
+import { groupedDigits } from "~/platform/numbers";
 
 export const MAX_PRICE_PENCE = 10_000_000;
 
@@ -7,7 +8,7 @@ const penceShown = (pence: number) => (pence % 100 ? `.${String(pence % 100).pad
 
 /** "£80", "£79.50", "£1,250": how a price is shown. */
 export function formatPrice(pence: number): string {
-  return `£${Math.floor(pence / 100).toLocaleString("en-GB")}${penceShown(pence)}`;
+  return `£${groupedDigits(Math.floor(pence / 100))}${penceShown(pence)}`;
 }
 
 /** "80", "79.50": a price as the editor's field shows it. */
