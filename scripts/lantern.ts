@@ -5,12 +5,15 @@
  *   npm run lighthouse -- --pages=home --runs=1 --save-assets
  *   npm run lantern -- home-run1
  *   npm run lantern -- home-run1 --document-bytes=14000
+ *   npm run lantern -- home-run1 --without='/assets/'
  *
  * `home-run1` is a run's name in lighthouse-reports/ (a path to its files works too). Prints the simulated FCP, LCP and TBT, each graph's requests and main-thread tasks with their
  * simulated start and end, and the long tasks TBT counts. `--document-bytes=N` simulates the same
  * run again with the page's document N bytes on the wire (headers included, as Lighthouse counts
  * it): the simulation is deterministic given the trace, so this says what a smaller document
- * would give without the noise of a second run. Uses the pinned Lighthouse's own modules.
+ * would give without the noise of a second run. `--without=REGEX` simulates it as if the requests
+ * whose URL matches had not been made (decision 084: what the page's scripts cost its first paint);
+ * the main thread's tasks are kept as they were. Uses the pinned Lighthouse's own modules.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -32,14 +35,19 @@ type Estimate = { timeInMs: number; nodeTimings: Map<SimulatedNode, { startTime:
 type MetricResult = { timing: number; optimisticEstimate: Estimate; pessimisticEstimate: Estimate };
 type Computed = { request(data: unknown, context: unknown): Promise<MetricResult> };
 
-const USAGE = "Usage: npm run lantern -- <page>-run<N> [--document-bytes=N]   (from `npm run lighthouse -- --save-assets`)";
+const USAGE = "Usage: npm run lantern -- <page>-run<N> [--document-bytes=N] [--without=REGEX]   (from `npm run lighthouse -- --save-assets`)";
 
-function parseArgs(argv: string[]): { base: string; documentBytes: number | undefined } {
+type Options = { base: string; documentBytes: number | undefined; without: RegExp | undefined };
+
+function parseArgs(argv: string[]): Options {
   let base: string | undefined;
   let documentBytes: number | undefined;
+  let without: RegExp | undefined;
   for (const arg of argv) {
     const bytes = /^--document-bytes=(\d+)$/.exec(arg);
+    const urls = /^--without=(.+)$/.exec(arg);
     if (bytes) documentBytes = Number(bytes[1]);
+    else if (urls) without = new RegExp(urls[1]!);
     else if (!arg.startsWith("-") && base === undefined) {
       const run = arg.replace(/\.report\.json$/, "");
       base = run.includes("/") ? run : path.join(reportsDir, run);
@@ -52,7 +60,7 @@ function parseArgs(argv: string[]): { base: string; documentBytes: number | unde
     console.error(USAGE);
     process.exit(2);
   }
-  return { base, documentBytes };
+  return { base, documentBytes, without };
 }
 
 /** The devtools log with the main document's bytes on the wire set to `bytes`. */
@@ -65,6 +73,18 @@ function withDocumentBytes(log: DevtoolsEvent[], bytes: number): DevtoolsEvent[]
     if (event.method === "Network.dataReceived") return { ...event, params: { ...event.params, encodedDataLength: 0 } };
     return event;
   });
+}
+
+/** The devtools log without the requests whose URL matches `urls` (the document is always kept). */
+function withoutRequests(log: DevtoolsEvent[], urls: RegExp): DevtoolsEvent[] {
+  const dropped = new Set<string>();
+  for (const event of log) {
+    if (event.method !== "Network.requestWillBeSent" || event.params.type === "Document") continue;
+    const url = (event.params.request as { url?: string } | undefined)?.url ?? "";
+    if (urls.test(url) && event.params.requestId !== undefined) dropped.add(event.params.requestId);
+  }
+  if (dropped.size === 0) console.log(`No request's URL matches ${urls}.`);
+  return log.filter((event) => event.params.requestId === undefined || !dropped.has(event.params.requestId));
 }
 
 function labelOf(node: SimulatedNode): string {
@@ -83,7 +103,7 @@ function printGraph(name: string, estimate: Estimate): void {
 }
 
 async function main(): Promise<void> {
-  const { base, documentBytes } = parseArgs(process.argv.slice(2));
+  const { base, documentBytes, without } = parseArgs(process.argv.slice(2));
   const report = JSON.parse(await readFile(`${base}.report.json`, "utf8")) as {
     configSettings: unknown;
     requestedUrl: string;
@@ -92,6 +112,7 @@ async function main(): Promise<void> {
   const trace: unknown = JSON.parse(await readFile(`${base}-0.trace.json`, "utf8"));
   let devtoolsLog = JSON.parse(await readFile(`${base}-0.devtoolslog.json`, "utf8")) as DevtoolsEvent[];
   if (documentBytes !== undefined) devtoolsLog = withDocumentBytes(devtoolsLog, documentBytes);
+  if (without !== undefined) devtoolsLog = withoutRequests(devtoolsLog, without);
 
   const settings = report.configSettings;
   const data = {
