@@ -43,9 +43,9 @@ export type ExpressAppOptions = {
 export type LoadContextOf = (nonce: string, request?: { clientIp: string; id: string; refused(reason: string): void }) => RouterContextProvider;
 
 /**
- * Express: security headers with a nonce per response, compression, the rules
- * every route shares, /healthz, /api/projects, uploaded images, static files,
- * then React Router. Returns the app and how to make a load context, which the
+ * Express: POST /api/contact with a JSON answer's headers, then security headers
+ * with a nonce per response, compression, the rules every route shares,
+ * /healthz, /api/projects, uploaded images, static files, then React Router. Returns the app and how to make a load context, which the
  * page cache uses too.
  */
 export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false, onReadinessCheck }: ExpressAppOptions) {
@@ -53,14 +53,38 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   app.disable("x-powered-by");
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
   app.set("trust proxy", trustProxy);
+  const trustsProxy = app.enabled("trust proxy");
+  // A write must come from one of our own pages (CSRF): its Origin (or Sec-Fetch-Site) names this host.
+  const isFromThisSite = (req: Request): boolean => {
+    if (SAFE_METHODS.has(req.method)) return true;
+    const host = (trustsProxy && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
+    return isSameOrigin({ origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null }, host);
+  };
   // Parsing of bodies is left to the routes, which cap their size themselves.
+
+  // The site's one hot write, answered here rather than through React Router's pipeline (decision 065),
+  // and ahead of the middleware below that a JSON answer has no use for (decision 083): the per-response
+  // nonce and the page's security headers (it gets a JSON answer's, set once), compression (a
+  // 100-byte answer). A request the shared rules below would refuse (no usable Host, a write from
+  // another site) goes on to them, as for any route.
+  app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
+    if (!hasUsableHost(req) || !isFromThisSite(req)) {
+      next();
+      return;
+    }
+    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
+      .then((answer) => sendJson(res, answer, security.forJson))
+      .catch((error: unknown) => {
+        if (!res.headersSent) setHeaders(res, security.forJson);
+        next(error);
+      });
+  });
 
   // helmet's headers, computed once; each response gets its own nonce.
   app.use((_req, res, next) => {
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    const headers = security.forNonce(nonce);
-    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+    setHeaders(res, security.forNonce(nonce));
     next();
   });
   app.use(
@@ -74,8 +98,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   // React Router builds a URL from the Host header; without a usable one it
   // would fail with a 500, so refuse such requests up front.
   app.use((req, res, next) => {
-    const host = req.headers.host;
-    if (!host || !URL.canParse(`http://${host}/`)) {
+    if (!hasUsableHost(req)) {
       res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header");
       return;
     }
@@ -95,15 +118,11 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
       res.status(204).set("Allow", "GET, HEAD, POST").end();
       return;
     }
-    if (!SAFE_METHODS.has(req.method)) {
-      const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
-      const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
-      if (!isSameOrigin(headers, host)) {
-        res.status(403).set("Cache-Control", "no-store");
-        if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
-        else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
-        return;
-      }
+    if (!isFromThisSite(req)) {
+      res.status(403).set("Cache-Control", "no-store");
+      if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
+      else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
+      return;
     }
     if (isAdminPath(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
     next();
@@ -128,12 +147,6 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   });
 
   app.get("/api/projects", projectsJson(services));
-  // The site's one hot write, answered here rather than through React Router's pipeline (decision 065).
-  app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
-    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
-      .then((answer) => sendJson(res, answer))
-      .catch(next);
-  });
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
   app.get("/images/:name", serveImage({ storage: services.storage, log: services.log, isRecorded: (name) => isRecordedFile(services.db, name) }));
@@ -253,25 +266,34 @@ const expressErrorHandler =
       .send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
   };
 
+/** React Router builds a URL from the Host header; without a usable one it would fail with a 500. */
+function hasUsableHost(req: Request): boolean {
+  const host = req.headers.host;
+  return host !== undefined && host !== "" && URL.canParse(`http://${host}/`);
+}
+
+/** Header names and values, alternating, set on the response. */
+function setHeaders(res: Response, headers: readonly string[]): void {
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+}
+
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {
   return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
 }
 
 /**
- * A JSON answer as React Router's adapter sends a route's `Response.json`: the
- * headers by their lower-case names in order, the body written (not ended
- * with), so compression treats it as it did.
+ * A JSON answer (decision 083): its status, the JSON answer's security headers, its own headers
+ * (by the lower-case names React Router's adapter sent) and the body with its length, in one
+ * writeHead and one write; no compression for a body this small.
  */
-function sendJson(res: Response, { status, body, headers = {} }: JsonAnswer): void {
+function sendJson(res: Response, { status, body, headers }: JsonAnswer, securityHeaders: readonly string[]): void {
   if (res.destroyed || res.writableEnded) return;
-  res.status(status);
-  const named: Array<[string, string]> = [["content-type", "application/json; charset=utf-8"]];
-  for (const [name, value] of Object.entries(headers)) named.push([name.toLowerCase(), value]);
-  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [name, value] of named) res.append(name, value);
-  res.write(JSON.stringify(body));
-  res.end();
+  const text = JSON.stringify(body);
+  const named = [...securityHeaders, "content-type", "application/json; charset=utf-8", "content-length", String(Buffer.byteLength(text))];
+  if (headers !== undefined) for (const [name, value] of Object.entries(headers)) named.push(name.toLowerCase(), value);
+  res.writeHead(status, named);
+  res.end(text);
 }
 
 /** /admin…, /api/admin…, however React Router would still match them. */
