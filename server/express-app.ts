@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,7 @@ import { nodeBodySource } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
 import { answerContactApi, type JsonAnswer } from "~/routes/contact-api.server";
+import { peerIsTrusted, type TrustProxy as TrustProxyFn } from "./page-origin";
 import { requestRecordOf } from "./request-log";
 
 export type ExpressAppOptions = {
@@ -54,11 +56,37 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
   app.set("trust proxy", trustProxy);
   const trustsProxy = app.enabled("trust proxy");
+  const trust = app.get("trust proxy fn") as TrustProxyFn;
   // A write must come from one of our own pages (CSRF): its Origin (or Sec-Fetch-Site) names this host.
-  const isFromThisSite = (req: Request): boolean => {
-    if (SAFE_METHODS.has(req.method)) return true;
-    const host = (trustsProxy && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
-    return isSameOrigin({ origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null }, host);
+  const isFromThisSite = (req: IncomingMessage): boolean => {
+    if (SAFE_METHODS.has(req.method ?? "")) return true;
+    const { headers } = req;
+    const host = (trustsProxy && headerText(headers["x-forwarded-host"])?.split(",")[0]?.trim()) || headers.host || "";
+    return isSameOrigin({ origin: headers.origin ?? null, secFetchSite: headerText(headers["sec-fetch-site"]) ?? null }, host);
+  };
+  /** An enquiry from the client itself, answered as the Express route below answers it. */
+  const answerContact = (req: IncomingMessage, res: ServerResponse, clientIp: string, extraHeaders: readonly string[]) => {
+    answerContactApi(services, normalizeIp(clientIp), nodeBodySource(req))
+      .then((answer) => sendJson(res, answer, security.forJson, extraHeaders))
+      .catch((error: unknown) => {
+        // As Express's error handler below answers it.
+        const status = failureStatus(services.log, error, req);
+        if (res.headersSent) res.destroy();
+        else
+          res
+            .writeHead(status, [...security.forJson, ...extraHeaders, "Cache-Control", "no-store", "Content-Type", "text/plain; charset=utf-8"])
+            .end(failureText(status));
+      });
+  };
+  /**
+   * POST /api/contact from a client that is not a proxy, answered ahead of Express (decision 083), with
+   * `extraHeaders` (the request's id) in its one writeHead. False for what Express must answer: a
+   * proxy's request (whose client is in X-Forwarded-For), no usable Host, a write from another site.
+   */
+  const answerContactAhead = (req: IncomingMessage, res: ServerResponse, extraHeaders: readonly string[]): boolean => {
+    if (peerIsTrusted(req, trust) || !hasUsableHost(req) || !isFromThisSite(req)) return false;
+    answerContact(req, res, req.socket.remoteAddress ?? "unknown", extraHeaders);
+    return true;
   };
   // Parsing of bodies is left to the routes, which cap their size themselves.
 
@@ -72,19 +100,15 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
       next();
       return;
     }
-    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
-      .then((answer) => sendJson(res, answer, security.forJson))
-      .catch((error: unknown) => {
-        if (!res.headersSent) setHeaders(res, security.forJson);
-        next(error);
-      });
+    answerContact(req, res, req.ip ?? req.socket.remoteAddress ?? "unknown", []);
   });
 
   // helmet's headers, computed once; each response gets its own nonce.
   app.use((_req, res, next) => {
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    setHeaders(res, security.forNonce(nonce));
+    const headers = security.forNonce(nonce);
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
     next();
   });
   app.use(
@@ -205,7 +229,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
     }),
   );
   app.use(expressErrorHandler(services.log));
-  return { app, loadContext };
+  return { app, loadContext, answerContactAhead };
 }
 
 /**
@@ -249,32 +273,36 @@ function projectsJson({ db, log, publicVersion }: AppServices) {
 const expressErrorHandler =
   (log: Log) =>
   (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-    const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
-    const record = requestRecordOf(req);
-    if (status < 500) {
-      if (record) record.reason = printable((error as Error).message);
-    } else log.error({ err: error, reqId: record?.id }, "Request failed");
+    const status = failureStatus(log, error, req);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res
-      .status(status)
-      .set("Cache-Control", "no-store")
-      .type("text/plain")
-      .send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+    res.status(status).set("Cache-Control", "no-store").type("text/plain").send(failureText(status));
   };
 
+/** The status of an error a route let through: its own 4xx (its reason on the request's log line), or 500 (logged in full). */
+function failureStatus(log: Log, error: unknown, req: IncomingMessage): number {
+  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+  const record = requestRecordOf(req);
+  if (status < 500) {
+    if (record) record.reason = printable((error as Error).message);
+  } else log.error({ err: error, reqId: record?.id }, "Request failed");
+  return status;
+}
+
+const failureText = (status: number) => (status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+
 /** React Router builds a URL from the Host header; without a usable one it would fail with a 500. */
-function hasUsableHost(req: Request): boolean {
+function hasUsableHost(req: IncomingMessage): boolean {
   const host = req.headers.host;
   return host !== undefined && host !== "" && URL.canParse(`http://${host}/`);
 }
 
-/** Header names and values, alternating, set on the response. */
-function setHeaders(res: Response, headers: readonly string[]): void {
-  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+/** A header Node may give as a list (one it does not know), as Express's `req.get` reads it. */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
@@ -287,10 +315,10 @@ function normalizeIp(ip: string): string {
  * (by the lower-case names React Router's adapter sent) and the body with its length, in one
  * writeHead and one write; no compression for a body this small.
  */
-function sendJson(res: Response, { status, body, headers }: JsonAnswer, securityHeaders: readonly string[]): void {
+function sendJson(res: ServerResponse, { status, body, headers }: JsonAnswer, securityHeaders: readonly string[], extraHeaders: readonly string[]): void {
   if (res.destroyed || res.writableEnded) return;
   const text = JSON.stringify(body);
-  const named = [...securityHeaders, "content-type", "application/json; charset=utf-8", "content-length", String(Buffer.byteLength(text))];
+  const named = [...securityHeaders, ...extraHeaders, "content-type", "application/json; charset=utf-8", "content-length", String(Buffer.byteLength(text))];
   if (headers !== undefined) for (const [name, value] of Object.entries(headers)) named.push(name.toLowerCase(), value);
   res.writeHead(status, named);
   res.end(text);
