@@ -84,7 +84,12 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
    * proxy's request (whose client is in X-Forwarded-For), no usable Host, a write from another site.
    */
   const answerContactAhead = (req: IncomingMessage, res: ServerResponse, extraHeaders: readonly string[]): boolean => {
-    if (peerIsTrusted(req, trust) || !hasUsableHost(req) || !isFromThisSite(req)) return false;
+    try {
+      if (peerIsTrusted(req, trust) || !hasUsableHost(req) || !isFromThisSite(req)) return false;
+    } catch {
+      // Not here, outside Express: it runs the same checks and answers what they throw.
+      return false;
+    }
     answerContact(req, res, req.socket.remoteAddress ?? "unknown", extraHeaders);
     return true;
   };
