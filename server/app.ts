@@ -97,7 +97,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let draining = false;
   // A balancer asking /readyz is what makes a stop drain first (server/shutdown.ts).
   let lastReadinessCheck: number | undefined;
-  const { app, loadContext } = createExpressApp({
+  const { app, loadContext, answerContactAhead } = createExpressApp({
     services,
     trustProxy: env.trustProxy,
     security,
@@ -123,6 +123,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       });
       return;
     }
+    // The site's one hot write, ahead of Express when nothing Express does is needed (decision 083).
+    if (req.method === "POST" && isContactPath(req.url) && answerContactAhead(req, res, ["X-Request-Id", record.id])) return;
     res.setHeader("X-Request-Id", record.id);
     if (metrics && isMetricsPath(req.url)) {
       answerMetrics(req, res, metrics, log);
@@ -190,6 +192,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 async function exitAfter(log: ServerLog, code: number): Promise<never> {
   await Promise.race([log.written(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   process.exit(code);
+}
+
+function isContactPath(target: string | undefined): boolean {
+  return target === "/api/contact" || target?.startsWith("/api/contact?") === true;
 }
 
 function isMetricsPath(target: string | undefined): boolean {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,7 @@ import { nodeBodySource } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
 import { answerContactApi, type JsonAnswer } from "~/routes/contact-api.server";
+import { peerIsTrusted, type TrustProxy as TrustProxyFn } from "./page-origin";
 import { requestRecordOf } from "./request-log";
 
 export type ExpressAppOptions = {
@@ -43,9 +45,9 @@ export type ExpressAppOptions = {
 export type LoadContextOf = (nonce: string, request?: { clientIp: string; id: string; refused(reason: string): void }) => RouterContextProvider;
 
 /**
- * Express: security headers with a nonce per response, compression, the rules
- * every route shares, /healthz, /api/projects, uploaded images, static files,
- * then React Router. Returns the app and how to make a load context, which the
+ * Express: POST /api/contact with a JSON answer's headers, then security headers
+ * with a nonce per response, compression, the rules every route shares,
+ * /healthz, /api/projects, uploaded images, static files, then React Router. Returns the app and how to make a load context, which the
  * page cache uses too.
  */
 export function createExpressApp({ services, trustProxy, security, vite, build, isDraining = () => false, onReadinessCheck }: ExpressAppOptions) {
@@ -53,7 +55,58 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   app.disable("x-powered-by");
   // Who the client is: the socket's peer unless TRUST_PROXY names the proxies in front.
   app.set("trust proxy", trustProxy);
+  const trustsProxy = app.enabled("trust proxy");
+  const trust = app.get("trust proxy fn") as TrustProxyFn;
+  // A write must come from one of our own pages (CSRF): its Origin (or Sec-Fetch-Site) names this host.
+  const isFromThisSite = (req: IncomingMessage): boolean => {
+    if (SAFE_METHODS.has(req.method ?? "")) return true;
+    const { headers } = req;
+    const host = (trustsProxy && headerText(headers["x-forwarded-host"])?.split(",")[0]?.trim()) || headers.host || "";
+    return isSameOrigin({ origin: headers.origin ?? null, secFetchSite: headerText(headers["sec-fetch-site"]) ?? null }, host);
+  };
+  /** An enquiry from the client itself, answered as the Express route below answers it. */
+  const answerContact = (req: IncomingMessage, res: ServerResponse, clientIp: string, extraHeaders: readonly string[]) => {
+    answerContactApi(services, normalizeIp(clientIp), nodeBodySource(req))
+      .then((answer) => sendJson(res, answer, security.forJson, extraHeaders))
+      .catch((error: unknown) => {
+        // As Express's error handler below answers it.
+        const status = failureStatus(services.log, error, req);
+        if (res.headersSent) res.destroy();
+        else
+          res
+            .writeHead(status, [...security.forJson, ...extraHeaders, "Cache-Control", "no-store", "Content-Type", "text/plain; charset=utf-8"])
+            .end(failureText(status));
+      });
+  };
+  /**
+   * POST /api/contact from a client that is not a proxy, answered ahead of Express (decision 083), with
+   * `extraHeaders` (the request's id) in its one writeHead. False for what Express must answer: a
+   * proxy's request (whose client is in X-Forwarded-For), no usable Host, a write from another site.
+   */
+  const answerContactAhead = (req: IncomingMessage, res: ServerResponse, extraHeaders: readonly string[]): boolean => {
+    try {
+      if (peerIsTrusted(req, trust) || !hasUsableHost(req) || !isFromThisSite(req)) return false;
+    } catch {
+      // Not here, outside Express: it runs the same checks and answers what they throw.
+      return false;
+    }
+    answerContact(req, res, req.socket.remoteAddress ?? "unknown", extraHeaders);
+    return true;
+  };
   // Parsing of bodies is left to the routes, which cap their size themselves.
+
+  // The site's one hot write, answered here rather than through React Router's pipeline (decision 065),
+  // and ahead of the middleware below that a JSON answer has no use for (decision 083): the per-response
+  // nonce and the page's security headers (it gets a JSON answer's, set once), compression (a
+  // 100-byte answer). A request the shared rules below would refuse (no usable Host, a write from
+  // another site) goes on to them, as for any route.
+  app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
+    if (!hasUsableHost(req) || !isFromThisSite(req)) {
+      next();
+      return;
+    }
+    answerContact(req, res, req.ip ?? req.socket.remoteAddress ?? "unknown", []);
+  });
 
   // helmet's headers, computed once; each response gets its own nonce.
   app.use((_req, res, next) => {
@@ -74,8 +127,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   // React Router builds a URL from the Host header; without a usable one it
   // would fail with a 500, so refuse such requests up front.
   app.use((req, res, next) => {
-    const host = req.headers.host;
-    if (!host || !URL.canParse(`http://${host}/`)) {
+    if (!hasUsableHost(req)) {
       res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header");
       return;
     }
@@ -95,15 +147,11 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
       res.status(204).set("Allow", "GET, HEAD, POST").end();
       return;
     }
-    if (!SAFE_METHODS.has(req.method)) {
-      const host = (app.enabled("trust proxy") && req.get("x-forwarded-host")?.split(",")[0]?.trim()) || req.get("host") || "";
-      const headers = { origin: req.get("origin") ?? null, secFetchSite: req.get("sec-fetch-site") ?? null };
-      if (!isSameOrigin(headers, host)) {
-        res.status(403).set("Cache-Control", "no-store");
-        if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
-        else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
-        return;
-      }
+    if (!isFromThisSite(req)) {
+      res.status(403).set("Cache-Control", "no-store");
+      if (req.path.startsWith("/api/") || req.path.endsWith(".data")) res.json({ error: CROSS_SITE_MESSAGE });
+      else res.type("text/plain").send(`Forbidden: ${CROSS_SITE_MESSAGE}`);
+      return;
     }
     if (isAdminPath(req.path)) res.set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" });
     next();
@@ -128,12 +176,6 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   });
 
   app.get("/api/projects", projectsJson(services));
-  // The site's one hot write, answered here rather than through React Router's pipeline (decision 065).
-  app.post("/api/contact", (req: Request, res: Response, next: NextFunction) => {
-    answerContactApi(services, normalizeIp(req.ip ?? req.socket.remoteAddress ?? "unknown"), nodeBodySource(req))
-      .then((answer) => sendJson(res, answer))
-      .catch(next);
-  });
 
   // Uploaded images: /images/<timestamp>-<random>.<ext> and their resized copies.
   app.get("/images/:name", serveImage({ storage: services.storage, log: services.log, isRecorded: (name) => isRecordedFile(services.db, name) }));
@@ -192,7 +234,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
     }),
   );
   app.use(expressErrorHandler(services.log));
-  return { app, loadContext };
+  return { app, loadContext, answerContactAhead };
 }
 
 /**
@@ -236,22 +278,37 @@ function projectsJson({ db, log, publicVersion }: AppServices) {
 const expressErrorHandler =
   (log: Log) =>
   (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
-    const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
-    const record = requestRecordOf(req);
-    if (status < 500) {
-      if (record) record.reason = printable((error as Error).message);
-    } else log.error({ err: error, reqId: record?.id }, "Request failed");
+    const status = failureStatus(log, error, req);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res
-      .status(status)
-      .set("Cache-Control", "no-store")
-      .type("text/plain")
-      .send(status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+    res.status(status).set("Cache-Control", "no-store").type("text/plain").send(failureText(status));
   };
+
+/** The status of an error a route let through: its own 4xx (its reason on the request's log line), or 500 (logged in full). */
+function failureStatus(log: Log, error: unknown, req: IncomingMessage): number {
+  const declared = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = typeof declared === "number" && declared >= 400 && declared < 600 ? declared : 500;
+  const record = requestRecordOf(req);
+  if (status < 500) {
+    if (record) record.reason = printable((error as Error).message);
+  } else log.error({ err: error, reqId: record?.id }, "Request failed");
+  return status;
+}
+
+const failureText = (status: number) => (status < 500 ? "Bad Request\n" : "Internal Server Error\n");
+
+/** React Router builds a URL from the Host header; without a usable one it would fail with a 500. */
+function hasUsableHost(req: IncomingMessage): boolean {
+  const host = req.headers.host;
+  return host !== undefined && host !== "" && URL.canParse(`http://${host}/`);
+}
+
+/** A header Node may give as a list (one it does not know), as Express's `req.get` reads it. */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
 
 /** "::ffff:203.0.113.5" and "203.0.113.5" are one client. */
 function normalizeIp(ip: string): string {
@@ -259,19 +316,17 @@ function normalizeIp(ip: string): string {
 }
 
 /**
- * A JSON answer as React Router's adapter sends a route's `Response.json`: the
- * headers by their lower-case names in order, the body written (not ended
- * with), so compression treats it as it did.
+ * A JSON answer (decision 083): its status, the JSON answer's security headers, its own headers
+ * (by the lower-case names React Router's adapter sent) and the body with its length, in one
+ * writeHead and one write; no compression for a body this small.
  */
-function sendJson(res: Response, { status, body, headers = {} }: JsonAnswer): void {
+function sendJson(res: ServerResponse, { status, body, headers }: JsonAnswer, securityHeaders: readonly string[], extraHeaders: readonly string[]): void {
   if (res.destroyed || res.writableEnded) return;
-  res.status(status);
-  const named: Array<[string, string]> = [["content-type", "application/json; charset=utf-8"]];
-  for (const [name, value] of Object.entries(headers)) named.push([name.toLowerCase(), value]);
-  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [name, value] of named) res.append(name, value);
-  res.write(JSON.stringify(body));
-  res.end();
+  const text = JSON.stringify(body);
+  const named = [...securityHeaders, ...extraHeaders, "content-type", "application/json; charset=utf-8", "content-length", String(Buffer.byteLength(text))];
+  if (headers !== undefined) for (const [name, value] of Object.entries(headers)) named.push(name.toLowerCase(), value);
+  res.writeHead(status, named);
+  res.end(text);
 }
 
 /** /admin…, /api/admin…, however React Router would still match them. */

@@ -4,7 +4,7 @@ import type { Route } from "./+types/api.contact";
 import { CONTACT_API_METHOD_NOT_ALLOWED, answerContactApi, type JsonAnswer } from "./contact-api.server";
 
 /*
- * POST /api/contact is answered by Express ahead of React Router (server/express-app.ts);
+ * POST /api/contact is answered ahead of React Router (server/express-app.ts, decision 083);
  * this route answers what Express leaves to it (another method, a path only React Router
  * matches: /api/%63ontact), with the same implementation (contact-api.server.ts).
  */

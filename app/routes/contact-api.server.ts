@@ -11,9 +11,10 @@ export type JsonAnswer = { status: number; body: unknown; headers?: Record<strin
  * With `kind: "valuation"`, a valuation request's fields instead (app/enquiries/valuation.ts), answered the same way.
  * Also honoured: `website` (the honeypot) and `formToken` (the time trap, checked when sent).
  *
- * The one implementation of the API, answered by Express ahead of React Router
- * (server/express-app.ts, decision 065: the router's pipeline cost a quarter of
- * an enquiry's CPU) and by the route module (app/routes/api.contact.ts) for the
+ * The one implementation of the API, answered ahead of Express from a client
+ * itself and by Express behind a proxy, both before React Router and the pages'
+ * middleware (server/express-app.ts, decisions 065 and 083: the router's
+ * pipeline cost a quarter of an enquiry's CPU) and by the route module (app/routes/api.contact.ts) for the
  * requests Express leaves to React Router. The body is read here, within its
  * limit, before anything else; a body that is not a JSON object is refused
  * with the reader's message (decision 036).

@@ -23,6 +23,8 @@ import { visibleHtml } from "../support/html";
 import { TEST_ACTOR } from "../support/actors";
 
 const LIMIT = 64 * 1024;
+/** The headers an answer of the contact API sets itself, beside those every response of its kind carries. */
+const ANSWER_HEADERS = ["content-type", "allow", "retry-after", "connection", "cache-control"];
 const UNKNOWN_USER_TYPE = "Please choose Landlord, Tenant, Property Investor or Other";
 /** React escapes the apostrophe in text content. */
 const SUCCESS_HTML = SUCCESS_MESSAGE.replace("'", "&#x27;");
@@ -251,7 +253,9 @@ describe.each(backends)("HTTP on $name", (backend) => {
     });
 
     // Express answers /api/contact ahead of React Router (decision 065); React Router's route still answers
-    // the paths only it matches (/api/%63ontact). One implementation: the same answer either way.
+    // the paths only it matches (/api/%63ontact). One implementation: the same answer either way, the
+    // same status, body and headers of its own. How it travels and the security headers differ: Express
+    // sends a JSON answer's (decision 083), uncompressed with its length; React Router's, a page's.
     it.each([
       ["a valid enquiry", JSON.stringify(validEnquiry), "application/json"],
       ["a valuation request with fields missing", JSON.stringify({ kind: "valuation", name: "Grace" }), "application/json"],
@@ -263,12 +267,54 @@ describe.each(backends)("HTTP on $name", (backend) => {
     ])("answers %s as the route module does", async (_label, body, type) => {
       const answer = async (path: string) => {
         const response = await fetch(`${site.server.url}${path}`, { method: "POST", headers: { "content-type": type }, body });
-        const headers = [...response.headers].filter(([name]) => !["date", "x-request-id", "content-security-policy"].includes(name));
+        const headers = [...response.headers].filter(([name]) => ANSWER_HEADERS.includes(name));
         return { status: response.status, headers, body: (await response.text()).replace(/"id":"[0-9a-f-]{36}"/, '"id":"…"') };
       };
       const express = await answer("/api/contact");
       expect(express).toEqual(await answer("/api/%63ontact"));
       expect(express.headers).toContainEqual(["content-type", "application/json; charset=utf-8"]);
+    });
+
+    it.each([
+      ["a valid enquiry", 201, JSON.stringify(validEnquiry)],
+      ["an enquiry with fields missing", 400, JSON.stringify({ name: "Grace" })],
+      ["a body over 64 KB", 413, JSON.stringify({ ...validEnquiry, padding: "p".repeat(70_000) })],
+      // Express's route answers what the server's shortcut leaves to it (decision 083): the same answer.
+      ["a valid enquiry to a path Express also matches", 201, JSON.stringify(validEnquiry), "/API/Contact"],
+      ["a valid enquiry with a query string", 201, JSON.stringify(validEnquiry), "/api/contact?from=footer"],
+    ])("answers %s with a JSON answer's security headers, not a page's, uncompressed", async (_label, status, body, path = "/api/contact") => {
+      const response = await rawRequest(site.server.port, {
+        path,
+        headers: { "content-type": "application/json", "accept-encoding": "gzip, deflate, br" },
+        body,
+      });
+      expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.status).toBe(status);
+      expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      expect(response.headers["cross-origin-resource-policy"]).toBe("same-origin");
+      expect(response.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+      // Opened as a page, it may run, load and frame nothing: no script, so no nonce.
+      expect(response.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+      for (const header of ["permissions-policy", "x-frame-options", "cross-origin-opener-policy", "referrer-policy", "x-powered-by", "vary", "etag"]) {
+        expect(response.headers[header], header).toBeUndefined();
+      }
+      // A hundred bytes are sent as they are, with their length.
+      expect(response.headers["content-encoding"]).toBeUndefined();
+      expect(Number(response.headers["content-length"])).toBe(response.body.length);
+      expect(JSON.parse(response.text)).toEqual(expect.any(Object));
+    });
+
+    it("refuses a write from another site with the shared rule's 403, not the route's answer, storing nothing", async () => {
+      const before = await countEnquiries(site.reader);
+      const response = await fetch(`${site.server.url}/api/contact`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://evil.example" },
+        body: JSON.stringify(validEnquiry),
+      });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ error: "Cross-site request refused." });
+      expect(await countEnquiries(site.reader)).toBe(before);
     });
 
     it("stores an enquiry without a phone number", async () => {

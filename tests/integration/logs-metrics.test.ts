@@ -72,6 +72,23 @@ describe.each(backends)("logs and metrics ($name)", (backend) => {
     expect(new Set(ids).size, "an id of its own for each request").toBe(ids.length);
   });
 
+  // Answered ahead of Express from a client itself, by Express's route behind a proxy (decision 083): a line either way.
+  it("writes an enquiry's line with the id it sends back, from a client and through a trusted proxy", async () => {
+    for (const [server, headers] of [
+      [direct, {}],
+      [proxied, { "x-forwarded-for": "198.51.100.23", "x-request-id": "proxy-enquiry-23" }],
+    ] as const) {
+      const enquiry = await postJson(server.url, { ...validEnquiry, message: `An enquiry through ${server.url}` }, headers);
+      expect(enquiry.status).toBe(201);
+      await enquiry.arrayBuffer();
+      const id = enquiry.headers.get("x-request-id")!;
+      expect(id).toMatch(server === direct ? UUID : /^proxy-enquiry-23$/);
+      const line = await lineOf(server, id);
+      expect(line).toMatchObject({ level: "info", method: "POST", path: "/api/contact", status: 201 });
+      expect(line.aborted).toBeUndefined();
+    }
+  });
+
   it("takes X-Request-Id from a trusted proxy only, and echoes the id it used", async () => {
     const sent = "proxy-7f3a.request-42";
     const fromProxy = await fetch(`${proxied.url}/healthz`, { headers: { "x-request-id": sent } });

@@ -5,6 +5,12 @@ import helmet from "helmet";
 export type SecurityHeaders = {
   /** Header names and values, alternating (what `writeHead` takes), with this response's nonce in the CSP. */
   forNonce(nonce: string): string[];
+  /**
+   * A JSON answer's headers, the same for every response (decision 083): the page's set with
+   * what only documents heed left out and a policy that allows nothing, as for a static file.
+   * Nothing in a JSON answer runs, so it needs no nonce.
+   */
+  readonly forJson: readonly string[];
 };
 
 const NONCE_BYTES = 16;
@@ -100,17 +106,26 @@ export function securityHeaders({
   const flat = [...headers].flat();
   const cspIndex = flat.findIndex((value) => value.includes(placeholder));
   const [beforeNonce, afterNonce] = flat[cspIndex]!.split(placeholder) as [string, string];
+  const forJson: string[] = [];
+  for (const [name, value] of headers) {
+    if (DOCUMENT_ONLY.includes(name)) continue;
+    forJson.push(name, name === "Content-Security-Policy" ? NOT_A_DOCUMENT_POLICY : value);
+  }
   return {
     forNonce(nonce) {
       const copy = flat.slice();
       copy[cspIndex] = beforeNonce + nonce + afterNonce;
       return copy;
     },
+    forJson: Object.freeze(forJson),
   };
 }
 
-/** The policy of a file of the site's own (a script, a stylesheet, an image): opened as a page, it may run and load nothing, nor be framed. */
-const STATIC_FILE_POLICY = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * The policy of what is not a page (a script, a stylesheet, an image, a JSON answer): opened
+ * as a page, it may run and load nothing, nor be framed.
+ */
+const NOT_A_DOCUMENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * What a page's headers mean nothing to: a script or stylesheet runs under
@@ -139,5 +154,5 @@ const DOCUMENT_ONLY = [
  */
 export function forStaticFile(res: ServerResponse): void {
   for (const name of DOCUMENT_ONLY) res.removeHeader(name);
-  res.setHeader("Content-Security-Policy", STATIC_FILE_POLICY);
+  res.setHeader("Content-Security-Policy", NOT_A_DOCUMENT_POLICY);
 }
