@@ -21,17 +21,19 @@ import type { MigrationDialect } from "./types";
  *   index on created_at stays for the pruning.
  *
  * Nothing else changes: the same columns, the same rows (copied on SQLite).
+ * Run again, it does the same (the test of the last migration does).
  */
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   for (const index of ["contact_submissions_created_idx", "contact_submissions_email_idx", "contact_submissions_read_created_idx"]) {
-    await db.schema.dropIndex(index).execute();
+    await db.schema.dropIndex(index).ifExists().execute();
   }
   if (dialect === "postgres") {
     await sql`alter table rate_limit_events drop constraint rate_limit_events_pkey`.execute(db);
     await sql`alter table rate_limit_events add constraint rate_limit_events_pkey primary key (bucket, subject, created_at, id)`.execute(db);
-    await db.schema.dropIndex("rate_limit_events_lookup_idx").execute();
+    await db.schema.dropIndex("rate_limit_events_lookup_idx").ifExists().execute();
     return;
   }
+  await sql`drop table if exists rate_limit_events_keyed`.execute(db);
   await sql`create table rate_limit_events_keyed (
     id text not null, bucket text not null, subject text not null, created_at text not null,
     primary key (bucket, subject, created_at, id)
