@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
-import { clearEvents } from "~/platform/limits/rate-limit.server";
+import { clearEvents, type RateLimitBucket } from "~/platform/limits/rate-limit.server";
 import { audit } from "~/audit/audit.server";
 import { systemActor, type Actor } from "~/audit/actor";
 import { inTransaction, type Trx } from "~/platform/db/transactions.server";
@@ -168,17 +168,15 @@ async function clearLimits(trx: Trx, normalized: string, adminId: string | undef
   // Subjects are "<ip> <e-mail>" and "<admin id> <device id>": matched here rather than with LIKE, whose wildcards e-mails may hold.
   const rows = await trx
     .selectFrom("rate_limit_events")
-    .select(["id", "bucket", "subject"])
+    .select(["bucket", "subject"])
+    .distinct()
     .where("bucket", "in", ["login-failure", "login-device-failure"])
     .execute();
-  const ids = rows
-    .filter((row) => (row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : adminId !== undefined && row.subject.startsWith(`${adminId} `)))
-    .map((row) => row.id);
-  for (let i = 0; i < ids.length; i += 500)
-    await trx
-      .deleteFrom("rate_limit_events")
-      .where("id", "in", ids.slice(i, i + 500))
-      .execute();
+  // Every event of a matching subject goes: deleted by (bucket, subject), the table's key (migration 025).
+  for (const { bucket, subject } of rows.filter((row) =>
+    row.bucket === "login-failure" ? row.subject.endsWith(` ${normalized}`) : adminId !== undefined && row.subject.startsWith(`${adminId} `),
+  ))
+    await clearEvents(trx, bucket as RateLimitBucket, subject);
 }
 
 /** One more failed sign-in for the admin, to tell them at their next sign-in. */

@@ -34,6 +34,7 @@ const ALL_MIGRATIONS = [
   "022-enquiry-counts",
   "023-search-the-property",
   "024-search-index-per-commit",
+  "025-less-written-per-enquiry",
 ];
 
 const ISO_8601_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -146,10 +147,10 @@ describe.each(backends)("data layer on $name", (backend) => {
       const database = await migratedDatabase();
       // The public gallery filters on is_active and sorts by display_order.
       expect(await indexColumns(database, "renovation_projects")).toContainEqual(["is_active", "display_order"]);
-      // The inbox lists newest first, optionally only unread ones.
+      // The inbox lists newest first (the keyset order), optionally only unread ones (never spam: decision 086).
       const inbox = await indexColumns(database, "contact_submissions");
-      expect(inbox.some((columns) => columns[0] === "created_at")).toBe(true);
-      expect(inbox).toContainEqual(["is_read", "created_at"]);
+      expect(inbox).toContainEqual(["created_at", "id"]);
+      expect(inbox).toContainEqual(["spam_reason", "is_read", "created_at"]);
     });
 
     it("are idempotent: a second run applies nothing and keeps the data", async () => {

@@ -62,6 +62,7 @@ describe.each(backends)("migration 013 on $name", (backend) => {
         "022-enquiry-counts",
         "023-search-the-property",
         "024-search-index-per-commit",
+        "025-less-written-per-enquiry",
       ]);
 
       const kept = await database.db

@@ -53,6 +53,7 @@ describe.each(backends)("migration 012 on $name", (backend) => {
       "022-enquiry-counts",
       "023-search-the-property",
       "024-search-index-per-commit",
+      "025-less-written-per-enquiry",
     ]);
 
     const admins = await database.db.selectFrom("admin_users").select(["email", "role", "name"]).orderBy("email").execute();

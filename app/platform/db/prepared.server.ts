@@ -64,35 +64,24 @@ export function preparedQuery<Args extends Record<string, string | number>, Row>
 /**
  * `insert into <table> (<columns>) values (…), …` for rows that name the same
  * columns, compiled once per dialect, set of columns and number of rows. The
- * rows' values are bound as given (Kysely binds plain values the same way).
+ * rows' values are bound as given (Kysely binds plain values the same way),
+ * read straight from the rows: a call builds no map of its arguments (it
+ * runs for every enquiry's row and places, decision 086).
  */
 export function preparedInsert<T extends keyof DatabaseSchema & string>(table: T) {
-  const kept = new Map<string, Kept | null>();
+  const kept = new Map<string, KeptInsert | null>();
   return async (db: Db, rows: ReadonlyArray<Insertable<DatabaseSchema[T]>>): Promise<void> => {
-    const first = rows[0] as Record<string, unknown> | undefined;
-    const columns = first ? Object.keys(first).filter((column) => first[column] !== undefined) : [];
-    const args: Record<string, unknown> = {};
-    let sameColumns = columns.length > 0;
-    rows.forEach((row, index) => {
-      const values = row as Record<string, unknown>;
-      if (
-        Object.keys(values)
-          .filter((column) => values[column] !== undefined)
-          .join() !== columns.join()
-      )
-        sameColumns = false;
-      for (const column of columns) args[`${index} ${column}`] = values[column];
-    });
-    if (!sameColumns)
+    const values = rows as ReadonlyArray<Record<string, unknown>>;
+    const columns = values[0] ? definedColumns(values[0]) : [];
+    if (columns.length === 0 || values.some((row, index) => index > 0 && !sameColumns(row, columns)))
       return void (await db
         .insertInto(table)
         .values([...rows])
         .execute());
-    const key = `${dialectOf(db)} ${rows.length} ${columns.join()}`;
+    const key = `${dialectOf(db)} ${values.length} ${columns.join()}`;
     let query = kept.get(key);
     if (query === undefined) {
-      const markers = rows.map((_, index) => Object.fromEntries(columns.map((column) => [column, marker(`${index} ${column}`)])));
-      query = compileWithMarkers(db.insertInto(table).values(markers as Array<Insertable<DatabaseSchema[T]>>), Object.keys(args)) ?? null;
+      query = compileInsert(db, table, values.length, columns);
       kept.set(key, query);
     }
     if (query === null)
@@ -100,6 +89,44 @@ export function preparedInsert<T extends keyof DatabaseSchema & string>(table: T
         .insertInto(table)
         .values([...rows])
         .execute();
-    else await db.executeQuery(bind(query, args));
+    else
+      await db.executeQuery(
+        CompiledQuery.raw(
+          query.sql,
+          query.slots.map((slot) => ("column" in slot ? values[slot.row]![slot.column] : slot.constant)),
+        ),
+      );
   };
+}
+
+type KeptInsert = { sql: string; slots: Array<{ row: number; column: string } | { constant: unknown }> };
+
+/** The insert of `count` rows of these columns, with a marker in each value's place, compiled once. */
+function compileInsert(db: Db, table: keyof DatabaseSchema & string, count: number, columns: string[]): KeptInsert | null {
+  const markers = Array.from({ length: count }, (_, row) => Object.fromEntries(columns.map((column) => [column, marker(`${row} ${column}`)])));
+  const names = markers.flatMap((_, row) => columns.map((column) => `${row} ${column}`));
+  const compiled = compileWithMarkers(db.insertInto(table).values(markers as never), names);
+  if (!compiled) return null;
+  return {
+    sql: compiled.sql,
+    slots: compiled.slots.map((slot) => {
+      if (!("arg" in slot)) return slot;
+      const space = slot.arg.indexOf(" ");
+      return { row: Number(slot.arg.slice(0, space)), column: slot.arg.slice(space + 1) };
+    }),
+  };
+}
+
+/** The columns a row gives a value (undefined is left out, as Kysely leaves it out). */
+function definedColumns(row: Record<string, unknown>): string[] {
+  const columns: string[] = [];
+  for (const column in row) if (row[column] !== undefined) columns.push(column);
+  return columns;
+}
+
+/** Whether the row gives a value to exactly these columns (in any order). */
+function sameColumns(row: Record<string, unknown>, columns: readonly string[]): boolean {
+  let count = 0;
+  for (const column in row) if (row[column] !== undefined) count++;
+  return count === columns.length && columns.every((column) => row[column] !== undefined);
 }

@@ -148,13 +148,26 @@ export async function takeSlots(db: Db, requests: readonly SlotRequest[], { wind
     ok: true,
     used: taken.used,
     release: async () => {
-      await db.deleteFrom("rate_limit_events").where("id", "in", taken.ids).execute();
+      // By the table's key (migration 025): each place is found, none is scanned for.
+      await db
+        .deleteFrom("rate_limit_events")
+        .where((eb) =>
+          eb.or(
+            taken.places.map((place) =>
+              eb.and([eb("bucket", "=", place.bucket), eb("subject", "=", place.subject), eb("created_at", "=", place.created_at), eb("id", "=", place.id)]),
+            ),
+          ),
+        )
+        .execute();
     },
   };
 }
 
+/** A place taken, by the table's key (migration 025). */
+type Place = { bucket: RateLimitBucket; subject: string; created_at: string; id: string };
+
 export type SlotsIn =
-  | { ok: true /** Per request, places taken in the window, this one included. */; used: number[]; ids: string[] }
+  | { ok: true /** Per request, places taken in the window, this one included. */; used: number[]; places: Place[] }
   | { ok: false /** The first request that had no place left. */; refused: number; retryAfterSeconds: number; freesAt: Date };
 
 /**
@@ -178,7 +191,7 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
     used.push(count + 1);
   }
   const at = iso(now);
-  const rows = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: at }));
+  const rows: Place[] = requests.map(({ bucket, subject }) => ({ id: randomUUID(), bucket, subject, created_at: at }));
   await insertEvents(trx, rows);
   const memo = batchMemo(trx);
   for (const { bucket, subject } of requests) {
@@ -187,7 +200,7 @@ export async function takeSlotsIn(trx: Db, requests: readonly SlotRequest[], { w
     kept.count++;
     if (kept.oldest === undefined || at < kept.oldest) kept.oldest = at;
   }
-  return { ok: true, used, ids: rows.map((row) => row.id) };
+  return { ok: true, used, places: rows };
 }
 
 /**

@@ -22,6 +22,7 @@ import * as assignmentAndFollowUp from "./021-assignment-and-follow-up";
 import * as enquiryCounts from "./022-enquiry-counts";
 import * as searchTheProperty from "./023-search-the-property";
 import * as searchIndexPerCommit from "./024-search-index-per-commit";
+import * as lessWrittenPerEnquiry from "./025-less-written-per-enquiry";
 import type { AppMigration } from "./types";
 
 /**
@@ -54,4 +55,5 @@ export const migrations: Record<string, AppMigration> = {
   "022-enquiry-counts": enquiryCounts,
   "023-search-the-property": searchTheProperty,
   "024-search-index-per-commit": searchIndexPerCommit,
+  "025-less-written-per-enquiry": lessWrittenPerEnquiry,
 };
