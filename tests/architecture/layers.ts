@@ -22,7 +22,8 @@ export const FLOORS: ReadonlyArray<{ name: string; paths: RegExp }> = [
   // The platform's rooms, each named for what it holds; a new file chooses one (or is a small text rule at the top).
   {
     name: "platform",
-    paths: /^app\/platform\/((db|backup|http|storage|fleet|observe|limits|mail|config)\/|(dates|email-address|email-fold\.server|ids|numbers|password-rules)\.ts$)/,
+    paths:
+      /^app\/platform\/((db|backup|http|storage|fleet|observe|limits|mail|config)\/|(dates|email-address|email-fold\.server|ids|numbers|password-rules)\.ts$)/,
   },
 ];
 
