@@ -1,6 +1,6 @@
 import { getHeapStatistics } from "node:v8";
-import { describe, expect, it } from "vitest";
-import { IDLE_MEMORY, idleMemoryWatch, memoryReducingCollection, type Probe, type Released } from "./idle-memory.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { IDLE_MEMORY, idleMemoryWatch, memoryReducingCollection, releaseMemoryWhenIdle, type Probe, type Released } from "./idle-memory.server";
 
 const MB = 1024 * 1024;
 
@@ -47,6 +47,35 @@ describe("memory given back once a burst is over", () => {
     state.rss = 90 * MB + IDLE_MEMORY.growthBytes;
     look();
     expect(state.collections, "grown past the lowered mark").toBe(1);
+  });
+
+  describe("on a timer", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("takes its mark when it starts, so a burst before its first look is given back too", () => {
+      vi.useFakeTimers();
+      const state = { rss: 80 * MB, utilization: 0, collections: 0 };
+      const probe: Probe = {
+        rss: () => state.rss,
+        utilization: () => state.utilization,
+        collect() {
+          state.collections++;
+          state.rss = 85 * MB;
+        },
+      };
+      const released: Released[] = [];
+      const watching = releaseMemoryWhenIdle((one) => released.push(one), probe); // right after start
+      state.rss = 110 * MB; // a burst, over before the first look
+      state.utilization = 0.5;
+      vi.advanceTimersByTime(IDLE_MEMORY.everyMs);
+      expect(state.collections, "not while busy").toBe(0);
+      state.utilization = 0.01;
+      vi.advanceTimersByTime(IDLE_MEMORY.everyMs);
+      watching.stop();
+      expect(released).toEqual([{ rssBefore: 110 * MB, rssAfter: 85 * MB, ms: expect.any(Number) }]);
+    });
   });
 
   it("asks V8 for a collection that gives back the pages a burst grew", () => {

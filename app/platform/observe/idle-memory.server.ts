@@ -38,9 +38,14 @@ export type Probe = {
   collect: () => void;
 };
 
-/** Looks every `everyMs` (an unref'd timer: it never keeps the process alive). */
+/**
+ * Looks every `everyMs` (an unref'd timer: it never keeps the process alive). The first look
+ * is made at once, so the mark is the RSS the start left: a burst in the first `everyMs`
+ * (a server restarted under load) is given back too, not taken as the mark.
+ */
 export function releaseMemoryWhenIdle(onRelease: (released: Released) => void, probe: Probe = processProbe()): IdleMemoryRelease {
   const watch = idleMemoryWatch(probe, onRelease);
+  watch();
   const timer = setInterval(watch, IDLE_MEMORY.everyMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
