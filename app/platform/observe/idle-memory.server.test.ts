@@ -5,8 +5,8 @@ import { IDLE_MEMORY, idleMemoryWatch, memoryReducingCollection, releaseMemoryWh
 const MB = 1024 * 1024;
 
 /** A process whose RSS and event-loop use the test sets, and whose collection gives back what the test says. */
-function fakeProcess(rssAfterCollection: number) {
-  const state = { rss: 100 * MB, utilization: 0, collections: 0 };
+function fakeProbe(rssAfterCollection: number, rss = 100 * MB) {
+  const state = { rss, utilization: 0, collections: 0 };
   const probe: Probe = {
     rss: () => state.rss,
     utilization: () => state.utilization,
@@ -15,7 +15,11 @@ function fakeProcess(rssAfterCollection: number) {
       state.rss = rssAfterCollection;
     },
   };
-  const released: Released[] = [];
+  return { state, probe, released: [] as Released[] };
+}
+
+function fakeProcess(rssAfterCollection: number) {
+  const { state, probe, released } = fakeProbe(rssAfterCollection);
   return { state, look: idleMemoryWatch(probe, (one) => released.push(one)), released };
 }
 
@@ -56,16 +60,7 @@ describe("memory given back once a burst is over", () => {
 
     it("takes its mark when it starts, so a burst before its first look is given back too", () => {
       vi.useFakeTimers();
-      const state = { rss: 80 * MB, utilization: 0, collections: 0 };
-      const probe: Probe = {
-        rss: () => state.rss,
-        utilization: () => state.utilization,
-        collect() {
-          state.collections++;
-          state.rss = 85 * MB;
-        },
-      };
-      const released: Released[] = [];
+      const { state, probe, released } = fakeProbe(85 * MB, 80 * MB);
       const watching = releaseMemoryWhenIdle((one) => released.push(one), probe); // right after start
       state.rss = 110 * MB; // a burst, over before the first look
       state.utilization = 0.5;
