@@ -24,7 +24,7 @@ import { nodeBodySource } from "~/platform/http/request-body.server";
 import { listActiveProjects } from "~/projects/projects.server";
 import { servicesContext, type AppServices } from "~/services";
 import { answerContactApi, type JsonAnswer } from "~/routes/contact-api.server";
-import { peerIsTrusted, type TrustProxy as TrustProxyFn } from "./page-origin";
+import { firstValue, peerIsTrusted, type TrustProxy as TrustProxyFn } from "./page-origin";
 import { requestRecordOf } from "./request-log";
 
 export type ExpressAppOptions = {
@@ -61,7 +61,7 @@ export function createExpressApp({ services, trustProxy, security, vite, build, 
   const isFromThisSite = (req: IncomingMessage): boolean => {
     if (SAFE_METHODS.has(req.method ?? "")) return true;
     const { headers } = req;
-    const host = (trustsProxy && headerText(headers["x-forwarded-host"])?.split(",")[0]?.trim()) || headers.host || "";
+    const host = (trustsProxy && firstValue(headers["x-forwarded-host"])) || headers.host || "";
     return isSameOrigin({ origin: headers.origin ?? null, secFetchSite: headerText(headers["sec-fetch-site"]) ?? null }, host);
   };
   /** An enquiry from the client itself, answered as the Express route below answers it. */

@@ -57,7 +57,7 @@ function originOf(scheme: string, host: string): string | undefined {
 }
 
 /** "a, b" → "a": a forwarded header's first value (the client's), as Express reads it. */
-function firstValue(header: string | string[] | undefined): string | undefined {
+export function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   const first = value?.split(",", 1)[0]?.trim();
   return first ? first : undefined;
