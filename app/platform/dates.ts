@@ -110,8 +110,10 @@ export function toLondonTime(instant: Date): string {
 
 /** "1 Dec 2026, 09:00" in London. */
 export function londonLabel(instant: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON }).format(instant);
+  return LONDON_LABEL().format(instant);
 }
+
+const LONDON_LABEL = dateFormatter("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON });
 
 /** The calendar day in London of an instant: "2026-12-01". */
 export function londonDate(instant: Date): string {
@@ -129,11 +131,11 @@ export function isCalendarDate(value: string): boolean {
   return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
 }
 
+const CALENDAR_DATE = dateFormatter("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
 /** "Tuesday 1 December 2026" for a calendar day "2026-12-01". */
 export function calendarDateLabel(value: string): string {
-  const parts = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).formatToParts(
-    new Date(`${value}T12:00:00Z`),
-  );
+  const parts = CALENDAR_DATE().formatToParts(new Date(`${value}T12:00:00Z`));
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   // Without the comma ICU puts after the weekday, as British writing has it.
   return `${part("weekday")} ${part("day")} ${part("month")} ${part("year")}`;
