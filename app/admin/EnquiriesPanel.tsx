@@ -9,6 +9,7 @@ import { HiddenParams, NarrowingFilters } from "./InboxNarrowing";
 import { BulkBar } from "./BulkBar";
 import { EnquiryCard } from "./EnquiryCard";
 import { NoticeRegion, isFocusFallback } from "./NoticeRegion";
+import { RowResults } from "./RowResults";
 import { ENQUIRY_SETTINGS_PATH, tabPath } from "./tabs";
 import { TabLinks } from "./Tabs";
 import { INBOX_TEXT } from "./texts";
@@ -229,6 +230,7 @@ export function EnquiriesPanel({
 
       <div id="inbox-list" role="tabpanel" aria-labelledby={`inbox-filter-${filter}`} aria-busy={loading} className="mt-6">
         <NoticeRegion notice={notice} watch={submissions} className="mb-4" />
+        <RowResults kind="enquiry" onResult={onResult} />
 
         {loading ? (
           <p role="status" className="flex items-center gap-3 py-12 text-slate-700">
@@ -264,7 +266,6 @@ export function EnquiriesPanel({
                   confirmingDelete={actionData?.confirmDelete === submission.id}
                   askingReason={actionData?.askReason === submission.id}
                   cancelHref={here}
-                  onResult={onResult}
                   bulkFormId={BULK_FORM_ID}
                   selected={picked.has(submission.id)}
                   onSelectedChange={(selected) => pick([submission.id], selected)}

@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { USER_TYPE_LABELS, type UserType } from "~/enquiries/schema";
 import { isHeldInFlood } from "~/enquiries/spam";
@@ -10,6 +10,7 @@ import { CardTimeline } from "./EnquiryTimeline";
 import { ValuationBadge, ValuationDetailsList } from "./EnquiryValuation";
 import { mailtoHref, replyHref } from "./format";
 import { useHydrated } from "./use-hydrated";
+import { rowFetcherKey } from "./RowResults";
 import { INBOX_TEXT } from "./texts";
 import { RepliesList } from "./ReplyPage";
 import { REPLY_PATH } from "./tabs";
@@ -31,7 +32,6 @@ export function EnquiryCard({
   confirmingDelete,
   askingReason,
   cancelHref,
-  onResult,
   bulkFormId,
   selected,
   onSelectedChange,
@@ -48,13 +48,13 @@ export function EnquiryCard({
   askingReason: boolean;
   /** Where "Cancel" goes from that confirmation (the current view). */
   cancelHref: string;
-  onResult: (result: AdminActionData) => void;
   /** The bulk bar's form, which the card's checkbox joins (forms cannot nest, and the card has forms of its own). */
   bulkFormId: string;
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
 }) {
-  const fetcher = useFetcher<AdminActionData>();
+  // Its answers reach the panel through <RowResults>, which outlives a deleted card.
+  const fetcher = useFetcher<AdminActionData>({ key: rowFetcherKey("enquiry", submission.id) });
   const nameId = useId();
   const pending = fetcher.formData?.get("intent");
   const spam = submission.spam_reason !== null;
@@ -66,10 +66,6 @@ export function EnquiryCard({
   const deleting = pending === "delete";
   const hydrated = useHydrated();
   const notification = submission.notification;
-
-  useEffect(() => {
-    if (fetcher.data) onResult(fetcher.data);
-  }, [fetcher.data, onResult]);
 
   const busy = fetcher.state !== "idle";
   const notSpamLabel = (

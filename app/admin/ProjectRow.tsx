@@ -8,6 +8,7 @@ import type { AdminActionData } from "./types";
 import { tabPath } from "./tabs";
 import { isFocusFallback } from "./NoticeRegion";
 import { useHydrated } from "./use-hydrated";
+import { rowFetcherKey } from "./RowResults";
 
 /** The Renovation Projects tab: its forms post here, and its links lead here. */
 const PROJECTS_PATH = tabPath("projects");
@@ -21,16 +22,15 @@ export function ProjectRow({
   isFirst,
   isLast,
   confirmingDelete,
-  onResult,
 }: {
   project: RenovationProject;
   isFirst: boolean;
   isLast: boolean;
   /** Without JavaScript: this project's delete is waiting for confirmation on the page. */
   confirmingDelete: boolean;
-  onResult: (result: AdminActionData) => void;
 }) {
-  const fetcher = useFetcher<AdminActionData>();
+  // Its answers reach the panel through <RowResults>, which outlives a deleted row.
+  const fetcher = useFetcher<AdminActionData>({ key: rowFetcherKey("project", project.id) });
   const titleId = useId();
   const hydrated = useHydrated();
   const pendingIntent = fetcher.formData?.get("intent");
@@ -55,10 +55,6 @@ export function ProjectRow({
       (wanted && !wanted.disabled ? wanted : other)?.focus();
     }
   }, [fetcher.state, isFirst, isLast]);
-
-  useEffect(() => {
-    if (fetcher.data) onResult(fetcher.data);
-  }, [fetcher.data, onResult]);
 
   const hidden = (name: string, value: string) => <input type="hidden" name={name} value={value} />;
 

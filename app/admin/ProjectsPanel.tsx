@@ -4,6 +4,7 @@ import { Icon } from "~/components/Icon";
 import { NoticeRegion } from "./NoticeRegion";
 import { ProjectForm } from "./ProjectForm";
 import { ProjectRow } from "./ProjectRow";
+import { RowResults } from "./RowResults";
 import { DASHBOARD_TEXT, PROJECTS_TEXT } from "./texts";
 import type { AdminActionData, ProjectsView } from "./types";
 import { tabPath } from "./tabs";
@@ -60,6 +61,7 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
       </div>
 
       <NoticeRegion notice={notice} watch={projects} className="mt-4" />
+      <RowResults kind="project" onResult={onResult} />
 
       {form ? <ProjectForm key={form.mode === "edit" ? form.project.id : "new"} state={form} refused={actionData?.projectForm} /> : null}
 
@@ -78,7 +80,6 @@ export function ProjectsPanel({ view, actionData }: { view: ProjectsView; action
               isFirst={index === 0}
               isLast={index === projects.length - 1}
               confirmingDelete={actionData?.confirmDelete === project.id}
-              onResult={onResult}
             />
           ))}
         </ul>
