@@ -5,10 +5,12 @@ import type { AdminActionData } from "./types";
 /**
  * The answers of a list's rows (an enquiry card, a project row), read where they outlive the row.
  *
- * A row posts with its own fetcher and the list revalidates after it. When the action removes the
- * row (a delete) and the list comes back quickly, React Router sets the fetcher's answer and the
- * list without that row in one update: the row unmounts in the render that first holds its answer,
- * so an effect in the row never sees it and "… deleted successfully." was lost now and then.
+ * A row posts with its own fetcher. When another answer brings the list without that row while
+ * its post is in flight (the revalidation after an earlier action, Refresh, Add Project), the row
+ * unmounts and React Router drops the answer of a fetcher nobody holds any more: the delete was
+ * done, but "… deleted successfully." never showed (the keyboard journey in admin-inbox.spec.ts
+ * failed on it in a clean-clone CI; the tests "… lost the card/row before the delete's answer
+ * comes back" hold the answer back to make it happen every time).
  *
  * So each row's fetcher has a key (`rowFetcherKey`), and the panel renders `<RowResults>`: for
  * every such fetcher it sees at work, a watcher that holds the same keyed fetcher (React Router

@@ -24,6 +24,7 @@ import {
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 import { expectAccessible } from "./axe";
+import { gate } from "./admin-projects-fixtures";
 import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**
@@ -239,6 +240,38 @@ test("Delete asks with confirm(): dismissed, nothing is deleted; accepted, the c
   await page.reload();
   await expect(card(page, "Kim Keep")).toBeVisible();
   await expect(card(page, "Dora Delete")).toHaveCount(0);
+});
+
+test("a delete's notice shows when the list has lost the card before the delete's answer comes back", async ({ page }) => {
+  await resetInbox([
+    { name: "Kim Keep", email: "kim@example.com", userType: "tenant", message: "Keep me.", createdAt: "2026-11-01T09:00:00.000Z" },
+    { name: "Dora Delete", email: "dora@example.com", userType: "landlord", message: "Delete me.", createdAt: "2026-11-02T09:00:00.000Z" },
+  ]);
+  await openInbox(page);
+  // The delete reaches the server at once; its answer is held back from the page.
+  const held = gate();
+  const deleted = gate();
+  await page.route(
+    (url) => url.pathname.endsWith(".data"),
+    async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const response = await route.fetch();
+      deleted.release();
+      await held.wait;
+      await route.fulfill({ response });
+    },
+  );
+  page.once("dialog", (dialog) => void dialog.accept());
+  await button(card(page, "Dora Delete"), "Delete submission").click();
+  await deleted.wait;
+  // Meanwhile another answer (here Refresh; in the keyboard journey, the revalidation after an
+  // earlier action) brings the list without the card, which goes while its delete is in flight.
+  await button(page.locator("main"), "Refresh").click();
+  await expect(card(page, "Dora Delete")).toHaveCount(0);
+  held.release();
+  await expect(notice(page, INBOX.deleted)).toBeVisible();
+  await expect(card(page, "Kim Keep")).toBeVisible();
+  await page.unroute((url) => url.pathname.endsWith(".data"));
 });
 
 test("Refresh picks up an enquiry sent after the page loaded, and keeps the filter", async ({ page, request }) => {
