@@ -24,7 +24,7 @@ import {
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 import { expectAccessible } from "./axe";
-import { gate } from "./admin-projects-fixtures";
+import { holdActionAnswer } from "./admin-projects-fixtures";
 import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**
@@ -249,29 +249,18 @@ test("a delete's notice shows when the list has lost the card before the delete'
   ]);
   await openInbox(page);
   // The delete reaches the server at once; its answer is held back from the page.
-  const held = gate();
-  const deleted = gate();
-  await page.route(
-    (url) => url.pathname.endsWith(".data"),
-    async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const response = await route.fetch();
-      deleted.release();
-      await held.wait;
-      await route.fulfill({ response });
-    },
-  );
+  const hold = await holdActionAnswer(page);
   page.once("dialog", (dialog) => void dialog.accept());
   await button(card(page, "Dora Delete"), "Delete submission").click();
-  await deleted.wait;
+  await hold.answered;
   // Meanwhile another answer (here Refresh; in the keyboard journey, the revalidation after an
   // earlier action) brings the list without the card, which goes while its delete is in flight.
   await button(page.locator("main"), "Refresh").click();
   await expect(card(page, "Dora Delete")).toHaveCount(0);
-  held.release();
+  hold.release();
   await expect(notice(page, INBOX.deleted)).toBeVisible();
   await expect(card(page, "Kim Keep")).toBeVisible();
-  await page.unroute((url) => url.pathname.endsWith(".data"));
+  await hold.stop();
 });
 
 test("Refresh picks up an enquiry sent after the page loaded, and keeps the filter", async ({ page, request }) => {

@@ -13,6 +13,7 @@ import {
   fillProjectText,
   formHeading,
   gate,
+  holdActionAnswer,
   imageFacts,
   imageUrlsOf,
   jpeg,
@@ -573,27 +574,18 @@ test("a delete's notice shows when the list has lost the row before the delete's
   ]);
   await openProjects(page);
   // The delete reaches the server at once; its answer is held back from the page.
-  const held = gate();
-  const deleted = gate();
-  const isData = (url: URL) => url.pathname.endsWith(".data");
-  await page.route(isData, async (route) => {
-    if (route.request().method() !== "POST") return route.continue();
-    const response = await route.fetch();
-    deleted.release();
-    await held.wait;
-    await route.fulfill({ response });
-  });
+  const hold = await holdActionAnswer(page);
   page.once("dialog", (dialog) => void dialog.accept());
   await rowButton(projectRow(page, doomed!.title), PROJECTS.delete).click();
-  await deleted.wait;
+  await hold.answered;
   // Meanwhile another answer (Add Project's) brings the list without the row, which goes while its delete is in flight.
   await addButton(page).click();
   await expect(formHeading(page)).toBeVisible();
   await expect(projectRow(page, doomed!.title)).toHaveCount(0);
-  held.release();
+  hold.release();
   await expect(noticeArea(page).getByRole("status")).toHaveText(PROJECTS.deleted);
   expect(await rowTitles(page)).toEqual([kept!.title]);
-  await page.unroute(isData);
+  await hold.stop();
 });
 
 test("the add flow by keyboard: Tab to Add Project, Enter, type, open each upload with Enter or Space, create; Cancel closes the form", async ({ page }) => {
