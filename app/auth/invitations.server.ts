@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { audit } from "~/audit/audit.server";
 import { actorLabel, memberActor, type Actor } from "~/audit/actor";
 import { enqueueEmail, type OutboxSignal } from "~/enquiries/outbox.server";
-import type { Db } from "~/platform/db/db.server";
+import { dialectOf, type Db } from "~/platform/db/db.server";
 import { toIsoString } from "~/platform/db/db-values";
 import { isValidEmail } from "~/platform/email-address";
 import { passwordProblem } from "~/platform/password-rules";
@@ -293,7 +293,12 @@ export async function admitMember(
   { adminId, passwordHash, name, ip, now }: { adminId: string; passwordHash: string; name: string; ip: string; now: Date },
 ): Promise<AcceptResult> {
   // Again, inside the transaction: another tab may have used it while the password was hashed.
-  const invitation = await trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitationId).executeTakeFirst();
+  // On PostgreSQL the row is locked first, so a second tab waits for the first to finish and then
+  // reads the invitation used: otherwise it could read it open, then the first tab's new member,
+  // and say "already a member" rather than "used". (SQLite runs one write transaction at a time.)
+  let found = trx.selectFrom("admin_invitations").select(FOUND).where("id", "=", invitationId);
+  if (dialectOf(trx) === "postgres") found = found.forUpdate();
+  const invitation = await found.executeTakeFirst();
   const refused = refusalOf(invitation, now);
   if (refused) return refused;
   const member = await trx.selectFrom("admin_users").select("id").where("email", "=", invitation!.email).executeTakeFirst();
