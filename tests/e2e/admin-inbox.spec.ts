@@ -8,6 +8,7 @@ import {
   cards,
   expectCounts,
   filterTab,
+  holdActionAnswer,
   loginHeading,
   mainTab,
   notice,
@@ -24,7 +25,6 @@ import {
 } from "./admin-fixtures";
 import { colours, expectFocusIndicator, tabUntilFocused, waitForHydration } from "./fixtures";
 import { expectAccessible } from "./axe";
-import { holdActionAnswer } from "./admin-projects-fixtures";
 import { SIGNED_OUT, signedInState } from "./signed-in";
 
 /**

@@ -290,28 +290,3 @@ export async function expectNotice(page: Page, kind: "status" | "alert", text: s
   await expect(noticeArea(page), `the notice says "${text}"`).toHaveText(text);
   await expect(noticeArea(page).getByRole(kind)).toHaveText(text);
 }
-
-/** Resolves when released: holds requests in a page.route handler until the test lets them go. */
-export function gate(): { wait: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const wait = new Promise<void>((resolve) => (release = resolve));
-  return { wait, release };
-}
-
-/**
- * The page's next action (a POST to a route's `.data`) reaches the server at once; its answer is
- * held back from the page until `release()`. `answered` resolves once the server has answered.
- */
-export async function holdActionAnswer(page: Page): Promise<{ answered: Promise<void>; release: () => void; stop: () => Promise<void> }> {
-  const held = gate();
-  const answered = gate();
-  const isData = (url: URL) => url.pathname.endsWith(".data");
-  await page.route(isData, async (route) => {
-    if (route.request().method() !== "POST") return route.continue();
-    const response = await route.fetch();
-    answered.release();
-    await held.wait;
-    await route.fulfill({ response });
-  });
-  return { answered: answered.wait, release: held.release, stop: () => page.unroute(isData) };
-}

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type FileChooser, type Locator, type Page, type Request, type Response } from "@playwright/test";
-import { ADMIN_URL } from "./admin-fixtures";
+import { ADMIN_URL, gate, holdActionAnswer } from "./admin-fixtures";
 import {
   PROJECTS,
   RESIZE_ABOVE_BYTES,
@@ -12,8 +12,6 @@ import {
   expectNotice,
   fillProjectText,
   formHeading,
-  gate,
-  holdActionAnswer,
   imageFacts,
   imageUrlsOf,
   jpeg,
