@@ -108,12 +108,12 @@ export function toLondonTime(instant: Date): string {
   return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
 }
 
+const LONDON_LABEL = dateFormatter("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON });
+
 /** "1 Dec 2026, 09:00" in London. */
 export function londonLabel(instant: Date): string {
   return LONDON_LABEL().format(instant);
 }
-
-const LONDON_LABEL = dateFormatter("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: LONDON });
 
 /** The calendar day in London of an instant: "2026-12-01". */
 export function londonDate(instant: Date): string {
